@@ -1,0 +1,45 @@
+# attention-by-hand: every command a user or CI needs. `make demo` and `make test` install
+# what is missing first (tools/install-deps.sh).
+.PHONY: demo test build deps wasm native format format-check test-native test-node test-browser bench clean
+
+NODE_TEST := node --test --test-reporter=tap --test-concurrency=1
+CXX_SOURCES = $(shell git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp')
+
+demo: build
+	node tools/serve.mjs web 8000
+
+test: build format-check test-native test-node test-browser
+
+build: deps wasm native
+
+deps:
+	@tools/install-deps.sh
+
+wasm:
+	@[ -f build/wasm/CMakeCache.txt ] || cmake --preset wasm
+	cmake --build --preset wasm
+
+native:
+	@[ -f build/native/CMakeCache.txt ] || cmake --preset native
+	cmake --build --preset native -j2
+
+format:
+	clang-format -i $(CXX_SOURCES)
+	npx prettier --write --log-level warn .
+
+format-check:
+	clang-format --dry-run --Werror $(CXX_SOURCES)
+	npx prettier --check --log-level warn .
+
+test-native:
+	ctest --preset native
+
+test-node:
+	npx tsc -p tsconfig.json
+	$(NODE_TEST) tests/node/
+
+test-browser:
+	$(NODE_TEST) tests/browser/
+
+clean:
+	rm -rf build web/generated

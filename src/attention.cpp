@@ -1,0 +1,314 @@
+// attention.cpp: one templated implementation of scaled dot-product attention. The teaching
+// path instantiates it for double, the batched path for float.
+#include "attention.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <tuple>
+#include <utility>
+
+namespace attention {
+namespace {
+
+// A number as JS would name it in a message: 0.5, NaN, Infinity, -Infinity.
+std::string number(double x) {
+  if (std::isnan(x)) return "NaN";
+  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", x);
+  return text;
+}
+
+// count(1, "row") is "1 row", count(3, "row") is "3 rows".
+std::string count(std::int64_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+std::string shape(Index rows, Index cols) {
+  return std::to_string(rows) + "×" + std::to_string(cols);
+}
+
+// splitmix64: the same stream on every platform, so native and WASM drop the same cells.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : state_(seed) {}
+  double uniform() {  // in [0, 1)
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return static_cast<double>(z >> 11) * 0x1.0p-53;
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+std::string check_matrix(const char* name, Index rows, Index cols) {
+  if (rows > kMaxDim || cols > kMaxDim) {
+    return std::string(name) + " is " + shape(rows, cols) + ", over the limit of " +
+           std::to_string(kMaxDim) + " per dimension";
+  }
+  if (rows * cols > kMaxValues) {
+    return std::string(name) + " is " + shape(rows, cols) + ", over the limit of " +
+           std::to_string(kMaxValues) + " values";
+  }
+  if (rows == 0) return std::string(name) + " has no rows (it is " + shape(rows, cols) + ")";
+  return {};
+}
+
+// Q (n_q, d_k), K (n_k, d_k), V (n_k, d_v): shapes, limits and options, before any arithmetic.
+std::string check_shapes(Index n_q, Index d_k, Index n_k, Index d_k_of_k, Index n_v, Index d_v,
+                         const Options& options) {
+  for (auto [name, rows, cols] :
+       {std::tuple{"Q", n_q, d_k}, std::tuple{"K", n_k, d_k_of_k}, std::tuple{"V", n_v, d_v}}) {
+    if (auto error = check_matrix(name, rows, cols); !error.empty()) return error;
+  }
+  if (d_k == 0) return "Q has 0 columns: d_k must be at least 1";
+  if (d_k_of_k != d_k) {
+    return "K has " + count(d_k_of_k, "column") + " but Q has " + std::to_string(d_k) +
+           " (d_k must match)";
+  }
+  if (n_v != n_k) {
+    return "V has " + count(n_v, "row") + " but K has " + std::to_string(n_k) +
+           " (one value row per key)";
+  }
+  if (d_v == 0) return "V has 0 columns: d_v must be at least 1";
+  if (std::int64_t(n_q) * n_k > kMaxValues) {
+    return "Q·Kᵀ would be " + shape(n_q, n_k) + ", over the limit of " +
+           std::to_string(kMaxValues) + " values";
+  }
+  if (options.mask_kind == MaskKind::kExplicit &&
+      (options.mask.rows() != n_q || options.mask.cols() != n_k)) {
+    return "mask is " + shape(options.mask.rows(), options.mask.cols()) + " but the scores are " +
+           shape(n_q, n_k) + " (n_q×n_k)";
+  }
+  if (options.scale && !std::isfinite(*options.scale)) {
+    return "scale is " + number(*options.scale) + "; it must be a finite number";
+  }
+  if (!(options.dropout_p >= 0.0 && options.dropout_p < 1.0)) {
+    return "dropout p is " + number(options.dropout_p) + "; it must be at least 0 and below 1";
+  }
+  return {};
+}
+
+template <typename T>
+std::string check_finite(const char* name, const T* data, Index rows, Index cols,
+                         const std::string& prefix = "") {
+  for (Index i = 0; i < rows * cols; ++i) {
+    if (!std::isfinite(data[i])) {
+      return std::string(name) + prefix + "[" + std::to_string(i / cols) + "][" +
+             std::to_string(i % cols) + "] is " + (std::isnan(data[i]) ? "NaN" : "infinite") +
+             "; every input must be finite";
+    }
+  }
+  return {};
+}
+
+bool blocked(const Options& options, Index i, Index j) {
+  switch (options.mask_kind) {
+    case MaskKind::kCausal:
+      return j > i;
+    case MaskKind::kExplicit:
+      return !options.mask(i, j);
+    default:
+      return false;
+  }
+}
+
+// The steps, on input that has been checked. Numbered as on the page.
+template <typename T>
+Trace<T> compute(const MatrixRef<T>& Q, const MatrixRef<T>& K, const MatrixRef<T>& V,
+                 const Options& options, Rng& rng) {
+  const Index n_q = Q.rows(), n_k = K.rows();
+  Trace<T> t;
+  t.scale = static_cast<T>(options.scale.value_or(1.0 / std::sqrt(double(Q.cols()))));
+
+  // step 1: scores = Q·Kᵀ, (n_q, n_k)
+  t.scores.noalias() = Q * K.transpose();
+  // step 2: scaled = scores × scale
+  t.scaled = t.scores * t.scale;
+  // step 3: mask, −∞ where blocked
+  if (options.mask_kind != MaskKind::kNone) {
+    t.masked = t.scaled;
+    for (Index i = 0; i < n_q; ++i)
+      for (Index j = 0; j < n_k; ++j)
+        if (blocked(options, i, j)) t.masked(i, j) = -std::numeric_limits<T>::infinity();
+  }
+  const Matrix<T>& logits = options.mask_kind == MaskKind::kNone ? t.scaled : t.masked;
+
+  // step 4: softmax of each row: subtract the row max, exp, sum, divide
+  t.row_max = logits.rowwise().maxCoeff();
+  t.exp.resize(n_q, n_k);
+  t.row_sum.resize(n_q);
+  t.weights.resize(n_q, n_k);
+  for (Index i = 0; i < n_q; ++i) {
+    if (t.row_max(i) == -std::numeric_limits<T>::infinity()) {
+      t.exp.row(i).setZero();
+      t.row_sum(i) = 0;
+      t.weights.row(i).setZero();
+      t.blocked_rows.push_back(i);
+      continue;
+    }
+    // Eigen's vectorised exp clamps −∞ to a denormal, so a blocked cell is set to 0 exactly.
+    const auto row = logits.row(i).array();
+    t.exp.row(i) =
+        (row == -std::numeric_limits<T>::infinity()).select(T(0), (row - t.row_max(i)).exp());
+    t.row_sum(i) = t.exp.row(i).sum();
+    t.weights.row(i) = t.exp.row(i) / t.row_sum(i);
+  }
+
+  // step 5: dropout on the weights, inverted scaling so the expected weight is unchanged
+  if (options.dropout_p > 0) {
+    const T keep_scale = static_cast<T>(1.0 / (1.0 - options.dropout_p));
+    t.dropped = t.weights;
+    for (Index i = 0; i < t.dropped.size(); ++i) {
+      t.dropped.data()[i] =
+          rng.uniform() < options.dropout_p ? T(0) : t.dropped.data()[i] * keep_scale;
+    }
+  }
+
+  // step 6: output = weights·V, (n_q, d_v)
+  t.output.noalias() = (options.dropout_p > 0 ? t.dropped : t.weights) * V;
+  return t;
+}
+
+template <typename T>
+std::string check_inputs(const MatrixRef<T>& Q, const MatrixRef<T>& K, const MatrixRef<T>& V,
+                         const Options& options) {
+  if (auto error =
+          check_shapes(Q.rows(), Q.cols(), K.rows(), K.cols(), V.rows(), V.cols(), options);
+      !error.empty()) {
+    return error;
+  }
+  for (auto [name, m] : {std::pair{"Q", &Q}, std::pair{"K", &K}, std::pair{"V", &V}}) {
+    if (auto error = check_finite(name, m->data(), m->rows(), m->cols()); !error.empty()) {
+      return error;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+template <typename T>
+Result<Trace<T>> attend(const MatrixRef<T>& Q, const MatrixRef<T>& K, const MatrixRef<T>& V,
+                        const Options& options) {
+  if (auto error = check_inputs(Q, K, V, options); !error.empty()) return {{}, error};
+  Rng rng(options.seed);
+  return {compute(Q, K, V, options, rng), {}};
+}
+
+template <typename T>
+Result<Trace<T>> self_attention(const MatrixRef<T>& X, const MatrixRef<T>& W_Q,
+                                const MatrixRef<T>& W_K, const MatrixRef<T>& W_V,
+                                const Options& options) {
+  for (auto [name, m] : {std::pair{"X", &X}, std::pair{"W_Q", &W_Q}, std::pair{"W_K", &W_K},
+                         std::pair{"W_V", &W_V}}) {
+    if (auto error = check_matrix(name, m->rows(), m->cols()); !error.empty()) return {{}, error};
+    if (m->cols() == 0)
+      return {{}, std::string(name) + " has 0 columns (it is " + shape(m->rows(), 0) + ")"};
+    if (auto error = check_finite(name, m->data(), m->rows(), m->cols()); !error.empty()) {
+      return {{}, error};
+    }
+  }
+  for (auto [name, m] : {std::pair{"W_Q", &W_Q}, std::pair{"W_K", &W_K}, std::pair{"W_V", &W_V}}) {
+    if (m->rows() != X.cols()) {
+      return {{},
+              std::string(name) + " has " + count(m->rows(), "row") + " but X has " +
+                  count(X.cols(), "column") + " (X·" + name + " needs them equal)"};
+    }
+  }
+  if (W_K.cols() != W_Q.cols()) {
+    return {{},
+            "W_K has " + count(W_K.cols(), "column") + " but W_Q has " +
+                std::to_string(W_Q.cols()) + " (d_k must match)"};
+  }
+  // the projections: Q = X·W_Q (n, d_k), K = X·W_K (n, d_k), V = X·W_V (n, d_v)
+  Matrix<T> q = X * W_Q, k = X * W_K, v = X * W_V;
+  Result<Trace<T>> result = attend<T>(q, k, v, options);
+  if (!result.ok()) return result;
+  result.value.q = std::move(q);
+  result.value.k = std::move(k);
+  result.value.v = std::move(v);
+  return result;
+}
+
+Result<Batch> attend_batched(const std::vector<float>& q, const std::vector<float>& k,
+                             const std::vector<float>& v, const BatchShape& shape,
+                             const Options& options) {
+  for (auto [name, value] : {std::pair{"batch", shape.batch}, std::pair{"heads", shape.heads},
+                             std::pair{"nQ", shape.n_q}, std::pair{"nK", shape.n_k},
+                             std::pair{"dK", shape.d_k}, std::pair{"dV", shape.d_v}}) {
+    if (value < 1 || value > kMaxDim) {
+      return {{},
+              "shape." + std::string(name) + " is " + std::to_string(value) +
+                  "; it must be from 1 to " + std::to_string(kMaxDim)};
+    }
+  }
+  // Every dimension is now at most kMaxDim, so the products below fit in 64 bits.
+  const std::int64_t heads = shape.batch * shape.heads;
+  const Index n_q = shape.n_q, n_k = shape.n_k, d_k = shape.d_k, d_v = shape.d_v;
+  if (auto error = check_shapes(n_q, d_k, n_k, d_k, n_k, d_v, options); !error.empty()) {
+    return {{}, error};
+  }
+  struct Buffer {
+    const char* name;
+    const std::vector<float>* data;
+    Index rows, cols;
+    const char* formula;
+  };
+  const Buffer buffers[] = {{"Q", &q, n_q, d_k, "batch×heads×nQ×dK"},
+                            {"K", &k, n_k, d_k, "batch×heads×nK×dK"},
+                            {"V", &v, n_k, d_v, "batch×heads×nK×dV"},
+                            {"weights", nullptr, n_q, n_k, "batch×heads×nQ×nK"}};
+  for (const Buffer& b : buffers) {
+    const std::int64_t size = heads * b.rows * b.cols;
+    if (size > kMaxValues) {
+      return {{},
+              std::string(b.name) + " would hold " + std::to_string(size) + " values (" +
+                  b.formula + "), over the limit of " + std::to_string(kMaxValues)};
+    }
+    if (b.data == nullptr) continue;
+    if (std::int64_t(b.data->size()) != size) {
+      return {{},
+              std::string(b.name) + " has " + count(b.data->size(), "value") +
+                  " but the shape needs " + std::to_string(size) + " (" + b.formula + ")"};
+    }
+    for (Index h = 0; h < heads; ++h) {
+      const std::string where =
+          "[" + std::to_string(h / shape.heads) + "][" + std::to_string(h % shape.heads) + "]";
+      if (auto error =
+              check_finite(b.name, b.data->data() + h * b.rows * b.cols, b.rows, b.cols, where);
+          !error.empty()) {
+        return {{}, error};
+      }
+    }
+  }
+
+  using Map = Eigen::Map<const Matrix<float>>;
+  Batch out;
+  out.output.resize(heads * n_q * d_v);
+  out.weights.resize(heads * n_q * n_k);
+  Rng rng(options.seed);
+  for (Index h = 0; h < heads; ++h) {
+    // one head: Q (n_q, d_k), K (n_k, d_k), V (n_k, d_v)
+    Trace<float> t = compute<float>(Map(q.data() + h * n_q * d_k, n_q, d_k),
+                                    Map(k.data() + h * n_k * d_k, n_k, d_k),
+                                    Map(v.data() + h * n_k * d_v, n_k, d_v), options, rng);
+    const Matrix<float>& weights = options.dropout_p > 0 ? t.dropped : t.weights;
+    std::copy_n(t.output.data(), t.output.size(), out.output.data() + h * n_q * d_v);
+    std::copy_n(weights.data(), weights.size(), out.weights.data() + h * n_q * n_k);
+  }
+  return {std::move(out), {}};
+}
+
+template Result<Trace<double>> attend(const MatrixRef<double>&, const MatrixRef<double>&,
+                                      const MatrixRef<double>&, const Options&);
+template Result<Trace<double>> self_attention(const MatrixRef<double>&, const MatrixRef<double>&,
+                                              const MatrixRef<double>&, const MatrixRef<double>&,
+                                              const Options&);
+
+}  // namespace attention

@@ -1,0 +1,99 @@
+// attention.hpp: scaled dot-product attention, softmax(Q·Kᵀ·scale)·V, computed as a trace of
+// named steps so that every intermediate number can be shown and checked by hand.
+//
+// No exceptions: every entry point validates its input and returns a Result whose `error`
+// names the argument and the shapes. Matrices are row-major, so JS rows map in directly.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attention {
+
+using Index = Eigen::Index;
+template <typename T>
+using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <typename T>
+using Vector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+template <typename T>
+using MatrixRef = Eigen::Ref<const Matrix<T>>;
+using Mask = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Size limits: every dimension is at most kMaxDim, and every matrix (or batched buffer)
+// holds at most kMaxValues numbers. Larger inputs are an error, not an out-of-memory abort.
+inline constexpr Index kMaxDim = 8192;
+inline constexpr Index kMaxValues = Index{1} << 24;
+
+enum class MaskKind {
+  kNone,
+  kCausal,    // query i sees keys 0..i (top-left aligned when n_q != n_k)
+  kExplicit,  // Options::mask, (n_q, n_k), true where query i may attend to key j
+};
+
+struct Options {
+  std::optional<double> scale;  // default 1/√d_k
+  MaskKind mask_kind = MaskKind::kNone;
+  Mask mask;               // (n_q, n_k), used when mask_kind is kExplicit
+  double dropout_p = 0.0;  // in [0, 1); 0 turns dropout off
+  std::uint64_t seed = 0;  // dropout's random stream
+};
+
+// The named steps. A query row whose keys are all masked has weights 0 and output 0, and is
+// listed in blocked_rows; it never yields NaN.
+template <typename T>
+struct Trace {
+  Matrix<T> q, k, v;  // set by self_attention only: X·W_Q, X·W_K, X·W_V
+  Matrix<T> scores;   // (n_q, n_k)  Q·Kᵀ
+  Matrix<T> scaled;   // (n_q, n_k)  scores × scale
+  Matrix<T> masked;   // (n_q, n_k)  scaled with −∞ where blocked; empty without a mask
+  Vector<T> row_max;  // (n_q)       the largest logit of each row (−∞ for a blocked row)
+  Matrix<T> exp;      // (n_q, n_k)  exp(logit − row_max)
+  Vector<T> row_sum;  // (n_q)       the sum of each row of exp
+  Matrix<T> weights;  // (n_q, n_k)  exp / row_sum: the softmax of each row
+  Matrix<T> dropped;  // (n_q, n_k)  weights after dropout; empty when dropout is off
+  Matrix<T> output;   // (n_q, d_v)  (dropped or weights)·V
+  std::vector<Index> blocked_rows;
+  T scale = 0;
+};
+
+template <typename T>
+struct Result {
+  T value;
+  std::string error;  // empty on success
+  bool ok() const { return error.empty(); }
+};
+
+// Q (n_q, d_k), K (n_k, d_k), V (n_k, d_v) → the trace. Cross-attention in general.
+template <typename T>
+Result<Trace<T>> attend(const MatrixRef<T>& Q, const MatrixRef<T>& K, const MatrixRef<T>& V,
+                        const Options& options = {});
+
+// X (n, d_model), W_Q and W_K (d_model, d_k), W_V (d_model, d_v) → the trace with q, k, v.
+template <typename T>
+Result<Trace<T>> self_attention(const MatrixRef<T>& X, const MatrixRef<T>& W_Q,
+                                const MatrixRef<T>& W_K, const MatrixRef<T>& W_V,
+                                const Options& options = {});
+
+// The shape of seed 000's calculate_attention: [batch, heads, seq, dim].
+// 64-bit, so that products of the dimensions are checked against the limits without overflow
+// in wasm32.
+struct BatchShape {
+  std::int64_t batch = 0, heads = 0, n_q = 0, n_k = 0, d_k = 0, d_v = 0;
+};
+
+struct Batch {
+  std::vector<float> output;   // (batch, heads, n_q, d_v)
+  std::vector<float> weights;  // (batch, heads, n_q, n_k), after dropout when it is on
+};
+
+// q (batch, heads, n_q, d_k), k (batch, heads, n_k, d_k), v (batch, heads, n_k, d_v), float32.
+// An explicit mask is (n_q, n_k) and applies to every head. Dropout draws one stream, head by
+// head in order.
+Result<Batch> attend_batched(const std::vector<float>& q, const std::vector<float>& k,
+                             const std::vector<float>& v, const BatchShape& shape,
+                             const Options& options = {});
+
+}  // namespace attention

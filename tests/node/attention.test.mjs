@@ -1,0 +1,249 @@
+// attention.test.mjs: web/attention.js on the real WASM core, against scenes.md (through the
+// shared fixture), a separate float64 reference, and its own error and leak guarantees.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { loadAttention } from "../../web/attention.js";
+import { referenceAttention, random, randomMatrix } from "./reference.mjs";
+
+const scenes = JSON.parse(readFileSync(new URL("../fixtures/scenes.json", import.meta.url)));
+const core = await loadAttention();
+
+function assertClose(actual, expected, tolerance, what) {
+  assert.equal(actual.length, expected.length, `${what}: row count`);
+  actual.forEach((row, i) => {
+    assert.equal(row.length, expected[i].length, `${what}[${i}]: column count`);
+    row.forEach((x, j) => {
+      const diff = Math.abs(x - expected[i][j]);
+      assert.ok(diff <= tolerance, `${what}[${i}][${j}] is ${x}, expected ${expected[i][j]}`);
+    });
+  });
+}
+
+const round = (m, digits) => m.map((row) => row.map((x) => Number(x.toFixed(digits))));
+
+test("classroom: self-attention on 我爱你 matches scenes.md", (t) => {
+  const s = scenes.classroom;
+  const trace = core.selfAttention(s.x, s.wq, s.wk, s.wv);
+  for (const step of ["q", "k", "v", "scores", "scaled", "weights", "output"]) {
+    assertClose(trace[step], s[step], 1e-9, step);
+  }
+  assert.ok(Math.abs(trace.scale - Math.SQRT1_2) < 1e-15);
+  assert.equal(trace.masked, undefined);
+  assert.deepEqual(round(trace.output, 3), s.summary, "the seed's 3-decimal summary");
+  t.diagnostic(
+    `classroom output ${round(trace.output, 3)
+      .map((r) => r.join(" "))
+      .join(" / ")}`,
+  );
+});
+
+test("classroom: the seed's printed weights and output are the erratum", () => {
+  const s = scenes.classroom;
+  const trace = core.attention(s.q, s.k, s.v);
+  const maxDiff = (a, b) =>
+    Math.max(...a.flatMap((row, i) => row.map((x, j) => Math.abs(x - b[i][j]))));
+  assert.ok(maxDiff(trace.weights, s.seedPrinted.weights) > 1e-4);
+  assert.ok(maxDiff(trace.output, s.seedPrinted.output) > 1e-4);
+});
+
+test("age: the key-value lookup gives 19.4729, and sharpens towards 19 with α", (t) => {
+  const s = scenes.age;
+  const trace = core.attention(s.q, s.k, s.v);
+  for (const step of ["scores", "scaled", "weights", "output"]) {
+    assertClose(trace[step], s[step], 1e-9, step);
+  }
+  assert.equal(trace.output[0][0].toFixed(4), "19.4729");
+  t.diagnostic(`age result ${trace.output[0][0].toFixed(4)}`);
+  for (const { alpha, output, digits } of s.alpha) {
+    const q = s.q.map((row) => row.map((x) => x * alpha));
+    const sharpened = core.attention(q, s.k, s.v).output[0][0];
+    assert.equal(sharpened.toFixed(digits), output.toFixed(digits), `α = ${alpha}`);
+  }
+});
+
+test("dictionary: fruit → apple, banana, chair", () => {
+  const s = scenes.dictionary;
+  const trace = core.attention(s.q, s.k, s.v);
+  for (const step of ["scores", "scaled", "weights", "output"]) {
+    assertClose(trace[step], s[step], 1e-9, step);
+  }
+  assert.deepEqual(round(trace.weights, 2), s.seedPrinted.weights);
+  assert.deepEqual(round(trace.output, 2), s.seedPrinted.output);
+});
+
+test("the softmax step is traced in full: row max, exp, row sum", () => {
+  const s = scenes.dictionary;
+  const trace = core.attention(s.q, s.k, s.v);
+  assert.ok(Math.abs(trace.rowMax[0] - s.scaled[0][0]) < 1e-9);
+  const exp = s.scaled[0].map((x) => Math.exp(x - s.scaled[0][0]));
+  assertClose(trace.exp, [exp], 1e-9, "exp");
+  assert.ok(Math.abs(trace.rowSum[0] - exp.reduce((a, b) => a + b)) < 1e-9);
+});
+
+test("random cross-attention matches the float64 reference", () => {
+  const next = random(11);
+  for (let trial = 0; trial < 100; trial++) {
+    const [nQ, nK, dK, dV] = Array.from({ length: 4 }, () => 1 + Math.floor(next() * 8));
+    const q = randomMatrix(next, nQ, dK);
+    const k = randomMatrix(next, nK, dK);
+    const v = randomMatrix(next, nK, dV);
+    const causal = trial % 2 === 1;
+    const trace = core.attention(q, k, v, causal ? { mask: "causal" } : {});
+    const expected = referenceAttention(q, k, v, { causal });
+    assertClose(trace.weights, expected.weights, 1e-12, "weights");
+    assertClose(trace.output, expected.output, 1e-12, "output");
+    trace.weights.forEach((row) => assert.ok(Math.abs(row.reduce((a, b) => a + b) - 1) < 1e-12));
+  }
+});
+
+test("masks: causal gives −∞ above the diagonal; an explicit all-false row is flagged", () => {
+  const s = scenes.classroom;
+  const causal = core.attention(s.q, s.k, s.v, { mask: "causal" });
+  assert.equal(causal.masked[0][1], -Infinity);
+  assert.equal(causal.weights[0][1], 0);
+  assert.equal(causal.weights[0][0], 1);
+  const explicit = core.attention(s.q, s.k, s.v, {
+    mask: [
+      [true, true, true],
+      [false, false, false],
+      [true, false, true],
+    ],
+  });
+  assert.deepEqual(explicit.blockedRows, [1]);
+  assert.deepEqual(explicit.weights[1], [0, 0, 0]);
+  assert.deepEqual(explicit.output[1], [0, 0]);
+  assert.equal(explicit.weights[2][1], 0);
+});
+
+test("options: a custom scale, and dropout with a seed", () => {
+  const s = scenes.age;
+  assert.equal(core.attention(s.q, s.k, s.v, { scale: 0 }).output[0][0], s.mean);
+  const a = core.attention(s.q, s.k, s.v, { dropout: { p: 0.5, seed: 3 } });
+  const b = core.attention(s.q, s.k, s.v, { dropout: { p: 0.5, seed: 3 } });
+  assert.deepEqual(a.dropped, b.dropped);
+  a.dropped[0].forEach((x, j) => assert.ok(x === 0 || Math.abs(x - 2 * a.weights[0][j]) < 1e-15));
+});
+
+test("batched float32 equals a loop over single heads", () => {
+  const next = random(5);
+  const shape = { batch: 2, heads: 4, nQ: 6, nK: 9, dK: 8, dV: 5 };
+  const heads = shape.batch * shape.heads;
+  const make = (rows, cols) =>
+    Array.from({ length: heads }, () =>
+      randomMatrix(next, rows, cols).map((row) => Array.from(Float32Array.from(row))),
+    );
+  const [qs, ks, vs] = [
+    make(shape.nQ, shape.dK),
+    make(shape.nK, shape.dK),
+    make(shape.nK, shape.dV),
+  ];
+  const flat = (ms) => Float32Array.from(ms.flat(2));
+  for (const causal of [false, true]) {
+    const { output, weights } = core.attentionBatched(flat(qs), flat(ks), flat(vs), shape, {
+      causal,
+    });
+    assert.ok(output instanceof Float32Array && weights instanceof Float32Array);
+    assert.equal(output.length, heads * shape.nQ * shape.dV);
+    assert.equal(weights.length, heads * shape.nQ * shape.nK);
+    for (let h = 0; h < heads; h++) {
+      const single = core.attention(qs[h], ks[h], vs[h], causal ? { mask: "causal" } : {});
+      single.output.flat().forEach((x, i) => assert.ok(Math.abs(output[h * 30 + i] - x) < 1e-5));
+      single.weights.flat().forEach((x, i) => assert.ok(Math.abs(weights[h * 54 + i] - x) < 1e-6));
+    }
+  }
+});
+
+test("errors name the argument and the shapes", () => {
+  const q = [[1, 2]];
+  const k = [
+    [1, 2],
+    [3, 4],
+  ];
+  const v = [[1], [2]];
+  const cases = [
+    [() => core.attention(q, [[1, 2, 3]], [[1]]), "K has 3 columns but Q has 2 (d_k must match)"],
+    [() => core.attention(q, k, [[1]]), "V has 1 row but K has 2 (one value row per key)"],
+    [() => core.attention([], k, v), "Q has no rows (it is 0×0)"],
+    [() => core.attention([[]], [[]], v), "Q has 0 columns: d_k must be at least 1"],
+    [() => core.attention([[NaN, 1]], k, v), "Q[0][0] is NaN; every input must be finite"],
+    [
+      () => core.attention(q, k, [[1], [Infinity]]),
+      "V[1][0] is infinite; every input must be finite",
+    ],
+    [
+      () => core.attention(q, k, v, { mask: [[true]] }),
+      "mask is 1×1 but the scores are 1×2 (n_q×n_k)",
+    ],
+    [
+      () => core.attention(q, k, v, { dropout: { p: 1 } }),
+      "dropout p is 1; it must be at least 0 and below 1",
+    ],
+    [() => core.attention(q, k, v, { scale: NaN }), "scale is NaN; it must be a finite number"],
+    [() => core.attention(q, [[1, 2], [3]], v), "K row 1 has 1 number but row 0 has 2"],
+    [() => core.attention([[1, "2"]], k, v), 'Q[0][1] is "2", not a number'],
+    [
+      () => core.attention(q, k, v, { mask: "future" }),
+      "mask must be 'causal' or an n_q×n_k array of booleans",
+    ],
+    [
+      () => core.selfAttention([[1, 0]], [[1, 0, 0]], [[1]], [[1]]),
+      "W_Q has 1 row but X has 2 columns (X·W_Q needs them equal)",
+    ],
+    [
+      () =>
+        core.attentionBatched(new Float32Array(4), new Float32Array(4), new Float32Array(3), {
+          batch: 1,
+          heads: 1,
+          nQ: 2,
+          nK: 2,
+          dK: 2,
+          dV: 2,
+        }),
+      "V has 3 values but the shape needs 4 (batch×heads×nK×dV)",
+    ],
+    [
+      () =>
+        core.attentionBatched(new Float32Array(4), new Float32Array(4), new Float32Array(4), {
+          batch: 1,
+          heads: 0,
+          nQ: 2,
+          nK: 2,
+          dK: 2,
+          dV: 2,
+        }),
+      "shape.heads is 0; it must be from 1 to 8192",
+    ],
+    [() => core.attentionBatched([1], [1], [1], {}), "Q must be a Float32Array"],
+  ];
+  for (const [call, message] of cases) assert.throws(call, { name: "Error", message });
+});
+
+test("100,000 calls with errors interleaved: no heap growth, no leaked handles", () => {
+  const s = scenes.classroom;
+  const bad = [[1, 2, 3]];
+  const batch = { batch: 1, heads: 2, nQ: 3, nK: 3, dK: 2, dV: 2 };
+  const flat = Float32Array.from([...s.q.flat(), ...s.q.flat()]);
+  const round = (i) => {
+    switch (i % 4) {
+      case 0:
+        return core.selfAttention(s.x, s.wq, s.wk, s.wv).output;
+      case 1:
+        return assert.throws(() => core.attention(s.q, bad, s.v));
+      case 2:
+        return core.attentionBatched(flat, flat, flat, batch, {
+          causal: true,
+          dropout: { p: 0.1, seed: i },
+        });
+      default:
+        return assert.throws(() => core.attentionBatched(flat, flat, flat.subarray(1), batch));
+    }
+  };
+  for (let i = 0; i < 1000; i++) round(i);
+  const before = core.memory();
+  for (let i = 0; i < 100_000; i++) round(i);
+  const after = core.memory();
+  assert.ok(before.heapTop > 0 && before.heapBytes >= before.heapTop);
+  assert.deepEqual(after, before);
+  assert.equal(core.selfAttention(s.x, s.wq, s.wk, s.wv).output[0][0].toFixed(10), "0.5511785015");
+});

@@ -1,0 +1,52 @@
+// serve.mjs: a small static file server for web/, bound to 127.0.0.1. Used by `make demo`
+// and by the browser tests. Usage: node tools/serve.mjs [dir] [port]
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { extname, join, normalize, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const types = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".wasm": "application/wasm",
+};
+
+/** Serves root on 127.0.0.1:port (0 picks a free port); resolves to { server, url }. */
+export function serve(root, port = 0, headers = {}) {
+  const base = resolve(root);
+  const server = createServer(async (request, response) => {
+    const path = decodeURIComponent(new URL(request.url, "http://x").pathname);
+    const file = normalize(join(base, path.endsWith("/") ? path + "index.html" : path));
+    if (!file.startsWith(base)) {
+      response.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, {
+        "content-type": types[extname(file)] ?? "application/octet-stream",
+        "cache-control": "no-cache",
+        ...headers,
+      });
+      response.end(body);
+    } catch {
+      response.writeHead(404, { "content-type": "text/plain" }).end("not found");
+    }
+  });
+  return new Promise((done) =>
+    server.listen(port, "127.0.0.1", () =>
+      done({ server, url: `http://127.0.0.1:${server.address().port}/` }),
+    ),
+  );
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [root = "web", port = "8000"] = process.argv.slice(2);
+  const { url } = await serve(root, Number(port));
+  console.log(`attention-by-hand is being served at ${url} (Ctrl+C stops it)`);
+}

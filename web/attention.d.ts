@@ -1,0 +1,90 @@
+// attention.d.ts: types for web/attention.js, the JS API of the WASM attention core.
+
+/** A matrix as an array of rows. */
+export type Matrix = number[][];
+
+export interface AttentionOptions {
+  /** Multiplies the scores; the default is 1/√d_k. */
+  scale?: number;
+  /** "causal" lets query i see keys 0..i; a boolean n_q×n_k matrix is true where query i may see key j. */
+  mask?: "causal" | boolean[][];
+  /** Dropout on the weights, with inverted scaling 1/(1−p). Off by default. */
+  dropout?: { p: number; seed?: number };
+}
+
+/** Every named step of softmax(Q·Kᵀ·scale)·V. */
+export interface Trace {
+  /** (n_q, n_k) Q·Kᵀ */
+  scores: Matrix;
+  /** (n_q, n_k) scores × scale */
+  scaled: Matrix;
+  /** (n_q, n_k) scaled with −Infinity where blocked; present only with a mask. */
+  masked?: Matrix;
+  /** (n_q) the largest logit of each row, subtracted before exp. */
+  rowMax: number[];
+  /** (n_q, n_k) exp(logit − rowMax). */
+  exp: Matrix;
+  /** (n_q) the sum of each row of exp. */
+  rowSum: number[];
+  /** (n_q, n_k) exp / rowSum: each row sums to 1, or is all 0 for a blocked row. */
+  weights: Matrix;
+  /** (n_q, n_k) weights after dropout; present only with dropout. */
+  dropped?: Matrix;
+  /** (n_q, d_v) weights·V (dropped·V with dropout). */
+  output: Matrix;
+  /** Query rows whose keys are all masked: their weights and output are 0. */
+  blockedRows: number[];
+  /** The scale that was used. */
+  scale: number;
+}
+
+export interface SelfAttentionTrace extends Trace {
+  /** (n, d_k) X·W_Q */
+  q: Matrix;
+  /** (n, d_k) X·W_K */
+  k: Matrix;
+  /** (n, d_v) X·W_V */
+  v: Matrix;
+}
+
+/** [batch, heads, seq, dim], as in seed 000's calculate_attention. */
+export interface BatchShape {
+  batch: number;
+  heads: number;
+  nQ: number;
+  nK: number;
+  dK: number;
+  dV: number;
+}
+
+export interface BatchOptions {
+  scale?: number;
+  causal?: boolean;
+  dropout?: { p: number; seed?: number };
+}
+
+export interface Attention {
+  /** Q (n_q, d_k), K (n_k, d_k), V (n_k, d_v). Throws Error with the core's message. */
+  attention(q: Matrix, k: Matrix, v: Matrix, options?: AttentionOptions): Trace;
+  /** X (n, d_model), W_Q and W_K (d_model, d_k), W_V (d_model, d_v). */
+  selfAttention(
+    x: Matrix,
+    wq: Matrix,
+    wk: Matrix,
+    wv: Matrix,
+    options?: AttentionOptions,
+  ): SelfAttentionTrace;
+  /** Float32 over [batch, heads, seq, dim]; weights are after dropout when it is on. */
+  attentionBatched(
+    q: Float32Array,
+    k: Float32Array,
+    v: Float32Array,
+    shape: BatchShape,
+    options?: BatchOptions,
+  ): { output: Float32Array; weights: Float32Array };
+  /** Diagnostics: bytes malloc has handed out, the heap's top and size, live JS handles. */
+  memory(): { inUse: number; heapTop: number; heapBytes: number; handles: number };
+}
+
+/** Loads the WASM core once; later calls share the instance. */
+export function loadAttention(): Promise<Attention>;

@@ -1,0 +1,161 @@
+// attention.js: the only JS that touches the WASM core. Arrays of rows go in, a trace of named
+// steps comes out as arrays of rows; a core error becomes a thrown Error. Same import in Node
+// and in the browser.
+import createAttentionCore from "./generated/attention-core.mjs";
+
+let loading;
+
+/** Loads the WASM core once; every call shares the same instance. */
+export function loadAttention() {
+  loading ??= createAttentionCore().then(wrap);
+  return loading;
+}
+
+// rows: number[][] → { rows, cols, data: Float64Array }, or an Error naming the bad entry.
+function packMatrix(name, rows) {
+  if (!Array.isArray(rows)) throw new Error(`${name} must be an array of rows`);
+  const cols = rows.length > 0 && Array.isArray(rows[0]) ? rows[0].length : 0;
+  const data = new Float64Array(rows.length * cols);
+  rows.forEach((row, i) => {
+    if (!Array.isArray(row)) throw new Error(`${name} row ${i} is not an array`);
+    if (row.length !== cols) {
+      const numbers = row.length === 1 ? "number" : "numbers";
+      throw new Error(`${name} row ${i} has ${row.length} ${numbers} but row 0 has ${cols}`);
+    }
+    row.forEach((x, j) => {
+      if (typeof x !== "number") {
+        throw new Error(`${name}[${i}][${j}] is ${JSON.stringify(x)}, not a number`);
+      }
+      data[i * cols + j] = x;
+    });
+  });
+  return { rows: rows.length, cols, data };
+}
+
+function unpackMatrix({ rows, cols, data }) {
+  return Array.from({ length: rows }, (_, i) =>
+    Array.from(data.subarray(i * cols, (i + 1) * cols)),
+  );
+}
+
+// options → what the bindings read: { scale?, causal, mask?, dropoutP, seed }
+function packOptions({ scale, mask, causal = false, dropout } = {}) {
+  const packed = { causal: causal || mask === "causal", dropoutP: 0, seed: 0 };
+  if (scale !== undefined) {
+    if (typeof scale !== "number") throw new Error("scale must be a number");
+    packed.scale = scale;
+  }
+  if (Array.isArray(mask)) {
+    const cells = packMatrix(
+      "mask",
+      mask.map((row) =>
+        Array.isArray(row) ? row.map((x) => (typeof x === "boolean" ? +x : x)) : row,
+      ),
+    );
+    if (cells.data.some((x) => x !== 0 && x !== 1)) {
+      throw new Error("mask must hold only true and false");
+    }
+    packed.mask = { ...cells, data: Uint8Array.from(cells.data) };
+  } else if (mask !== undefined && mask !== "causal") {
+    throw new Error("mask must be 'causal' or an n_q×n_k array of booleans");
+  }
+  if (dropout !== undefined) {
+    const { p, seed = 0 } = dropout;
+    if (typeof p !== "number") throw new Error("dropout.p must be a number");
+    if (!Number.isSafeInteger(seed) || seed < 0) {
+      throw new Error("dropout.seed must be a whole number from 0 to 2^53");
+    }
+    packed.dropoutP = p;
+    packed.seed = seed;
+  }
+  return packed;
+}
+
+function check(result) {
+  if (result.error !== undefined) throw new Error(result.error);
+  return result;
+}
+
+const matrixSteps = [
+  "q",
+  "k",
+  "v",
+  "scores",
+  "scaled",
+  "masked",
+  "exp",
+  "weights",
+  "dropped",
+  "output",
+];
+
+function unpackTrace(raw) {
+  const trace = {};
+  for (const step of matrixSteps) {
+    if (raw[step] !== undefined) trace[step] = unpackMatrix(raw[step]);
+  }
+  trace.rowMax = Array.from(raw.rowMax);
+  trace.rowSum = Array.from(raw.rowSum);
+  trace.blockedRows = Array.from(raw.blockedRows);
+  trace.scale = raw.scale;
+  return trace;
+}
+
+function wrap(core) {
+  return {
+    attention(q, k, v, options) {
+      return unpackTrace(
+        check(
+          core.attend(
+            packMatrix("Q", q),
+            packMatrix("K", k),
+            packMatrix("V", v),
+            packOptions(options),
+          ),
+        ),
+      );
+    },
+
+    selfAttention(x, wq, wk, wv, options) {
+      return unpackTrace(
+        check(
+          core.selfAttention(
+            packMatrix("X", x),
+            packMatrix("W_Q", wq),
+            packMatrix("W_K", wk),
+            packMatrix("W_V", wv),
+            packOptions(options),
+          ),
+        ),
+      );
+    },
+
+    attentionBatched(q, k, v, shape, options) {
+      for (const [name, array] of [
+        ["Q", q],
+        ["K", k],
+        ["V", v],
+      ]) {
+        if (!(array instanceof Float32Array)) throw new Error(`${name} must be a Float32Array`);
+      }
+      const dims = ["batch", "heads", "nQ", "nK", "dK", "dV"];
+      for (const dim of dims) {
+        if (!Number.isSafeInteger(shape?.[dim]) || shape[dim] < 0) {
+          throw new Error(`shape.${dim} must be a whole number, not ${shape?.[dim]}`);
+        }
+      }
+      const { output, weights } = check(core.attendBatched(q, k, v, shape, packOptions(options)));
+      return { output, weights };
+    },
+
+    /** Diagnostics for the leak tests: malloc'd bytes, heap top and size, live JS handles. */
+    memory() {
+      return {
+        inUse: core.heapInUse(),
+        heapTop: core.heapTop(),
+        heapBytes: core.HEAP8.length,
+        handles: core.count_emval_handles(),
+      };
+    },
+  };
+}
