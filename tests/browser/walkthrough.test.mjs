@@ -1,0 +1,313 @@
+// walkthrough.test.mjs: the page in Chromium, as a learner uses it: every scene walked by
+// keyboard to its end, the numbers on screen against scenes.md, URL state, edits, bad edits,
+// both languages, axe-core, and screenshots at 360 px and 1440 px.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { start, openPage } from "./browser.mjs";
+import { referenceAttention } from "../node/reference.mjs";
+
+const scenes = JSON.parse(readFileSync(new URL("../fixtures/scenes.json", import.meta.url)));
+const artifacts = new URL("../artifacts/", import.meta.url).pathname;
+const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+mkdirSync(artifacts, { recursive: true });
+
+let env;
+before(async () => (env = await start()));
+after(() => env.close());
+
+async function open(query, options) {
+  const page = await openPage(env.browser, `${env.url}?${query}`, options);
+  await page.waitForSelector("#app[data-ready]");
+  return page;
+}
+
+const counter = (page) => page.locator("#counter").textContent();
+
+// The numbers of a matrix on screen, as text, row by row.
+function matrixText(page, id) {
+  return page
+    .locator(`[data-matrix="${id}"] tbody tr`)
+    .evaluateAll((rows) =>
+      rows.map((tr) => [...tr.querySelectorAll("button.cell")].map((b) => b.textContent).join(" ")),
+    );
+}
+
+async function walkToEnd(page) {
+  await page.locator("h1").click();
+  for (let i = 0; i < 12; i++) {
+    const text = await counter(page);
+    const [n, total] = text.match(/\d+/g).map(Number);
+    if (n === total) return total;
+    await page.keyboard.press("ArrowRight");
+  }
+  throw new Error("the keyboard never reached the last step");
+}
+
+async function setDigits(page, digits) {
+  await page.locator("#digits").selectOption(String(digits));
+}
+
+const sceneIds = ["classroom", "age", "dictionary", "book", "cup"];
+
+for (const id of sceneIds) {
+  test(`${id}: loads without console errors and walks to the end by keyboard`, async () => {
+    const page = await open(`scene=${id}&lang=en`);
+    const total = await walkToEnd(page);
+    assert.match(
+      await page.locator("#step-title").textContent(),
+      new RegExp(`^${total}\\. Result`),
+    );
+    await page.keyboard.press("Home");
+    assert.match(await counter(page), /^Step 1 of/);
+    await page.keyboard.press("End");
+    assert.equal(await counter(page), `Step ${total} of ${total}`);
+    await page.keyboard.press("ArrowLeft");
+    assert.equal(await counter(page), `Step ${total - 1} of ${total}`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+}
+
+test("classroom: the final numbers match scenes.md", async () => {
+  const page = await open("scene=classroom&lang=en");
+  await walkToEnd(page);
+  await setDigits(page, 3);
+  assert.deepEqual(await matrixText(page, "output"), ["0.551 0.498", "0.544 0.509", "0.537 0.521"]);
+  await setDigits(page, 10);
+  assert.deepEqual(
+    await matrixText(page, "output"),
+    scenes.classroom.output.map((row) =>
+      row.map((x) => x.toFixed(10).replace(/0+$/, "")).join(" "),
+    ),
+  );
+  await page.close();
+});
+
+test("age: the result is 19.47, beside the exact lookup and the plain mean", async () => {
+  const page = await open("scene=age&lang=en");
+  await walkToEnd(page);
+  await setDigits(page, 2);
+  assert.deepEqual(await matrixText(page, "output"), ["19.47"]);
+  const compare = await page.locator(".compare dd").allTextContents();
+  assert.deepEqual(compare, ["19.47", "19", "19.75"]);
+  await page.close();
+});
+
+test("age: the sharpness slider turns the soft lookup into a hard one", async () => {
+  const page = await open("scene=age&lang=en&step=6");
+  await setDigits(page, 4);
+  for (const { alpha, output } of scenes.age.alpha) {
+    await page.locator("#alpha").fill(String(alpha));
+    assert.deepEqual(await matrixText(page, "output"), [String(output)], `α = ${alpha}`);
+  }
+  await page.close();
+});
+
+test("dictionary: weights 0.79 0.17 0.04 and output 9.68 42.98, with the reconstruction said", async () => {
+  const page = await open("scene=dictionary&lang=en");
+  assert.match(await page.locator(".intro .note").textContent(), /reconstruction/);
+  await walkToEnd(page);
+  await page.keyboard.press("ArrowLeft");
+  await setDigits(page, 2);
+  assert.deepEqual(await matrixText(page, "weights"), ["0.79 0.17 0.04"]);
+  assert.deepEqual(await matrixText(page, "output"), ["9.68 42.98"]);
+  await page.close();
+});
+
+// The weights of one row of the heatmap, read off the screen, and the keys from largest down.
+async function rankedKeys(page, row) {
+  const keys = await page.locator(".heatmap tr:first-child th[scope=col]").allTextContents();
+  const weights = await page
+    .locator(`.heatmap tr:nth-child(${row + 2}) td`)
+    .evaluateAll((tds) => tds.map((td) => Number(td.textContent)));
+  return weights
+    .map((w, j) => [w, keys[j]])
+    .sort((a, b) => b[0] - a[0])
+    .map(([, k]) => k);
+}
+
+test("book: 书 attends most to 读, 有趣 and 图书馆, with and without the causal mask", async () => {
+  const page = await open("scene=book&lang=zh");
+  await walkToEnd(page);
+  await setDigits(page, 4);
+  assert.deepEqual((await rankedKeys(page, 10)).slice(0, 3), ["读", "有趣", "图书馆"]);
+  const before = await rankedKeys(page, 4);
+  await page.locator("#causal").check();
+  await page.keyboard.press("End");
+  assert.match(await page.locator("#step-title").textContent(), /^8\./, "the mask adds a step");
+  assert.deepEqual((await rankedKeys(page, 10)).slice(0, 3), ["读", "有趣", "图书馆"]);
+  const masked = await rankedKeys(page, 4);
+  assert.notDeepEqual(masked, before, "the mask changes 读's row");
+  assert.ok(!masked.slice(0, 5).includes("书"), "读 no longer sees 书");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("cup: salience picks the red cup, the task 我要读书 picks the book", async () => {
+  const page = await open("scene=cup&lang=zh");
+  await walkToEnd(page);
+  assert.equal((await rankedKeys(page, 0))[0], "红色咖啡杯");
+  assert.equal((await rankedKeys(page, 1))[0], "书");
+  await page.close();
+});
+
+test("a URL restores its state, and the copy-link URL is the page's", async () => {
+  const page = await open("scene=age&step=4&lang=en&alpha=2&digits=4");
+  assert.equal(await counter(page), "Step 4 of 6");
+  assert.match(await page.locator("#step-title").textContent(), /Softmax/);
+  assert.equal(await page.locator("html").getAttribute("lang"), "en");
+  assert.equal(await page.locator("#alpha").inputValue(), "2");
+  await page.keyboard.press("End");
+  assert.deepEqual(await matrixText(page, "output"), ["19.2852"]);
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get("step"), "6");
+  const again = await open(url.search.slice(1));
+  assert.deepEqual(await matrixText(again, "output"), ["19.2852"]);
+  await page.close();
+  await again.close();
+});
+
+test("an edit recomputes everything through the core, and the URL keeps it", async () => {
+  const page = await open("scene=classroom&lang=en&digits=10");
+  await page.locator('[data-matrix="x"] button[data-i="0"][data-j="1"]').click();
+  await page.keyboard.type("0.5");
+  await page.keyboard.press("Enter");
+  assert.deepEqual((await matrixText(page, "x"))[0], "1 0.5");
+  const { x, wq, wk, wv } = scenes.classroom;
+  const edited = [[1, 0.5], ...x.slice(1)];
+  const times = (a, b) =>
+    a.map((row) => b[0].map((_, c) => row.reduce((s, v, m) => s + v * b[m][c], 0)));
+  const expected = referenceAttention(times(edited, wq), times(edited, wk), times(edited, wv));
+  await page.keyboard.press("End");
+  const shown = (await matrixText(page, "output")).map((r) => r.split(" ").map(Number));
+  shown.forEach((row, i) =>
+    row.forEach((v, j) => assert.ok(Math.abs(v - expected.output[i][j]) < 1e-9)),
+  );
+  const restored = await open(new URL(page.url()).search.slice(1));
+  assert.deepEqual(await matrixText(restored, "output"), await matrixText(page, "output"));
+  await page.close();
+  await restored.close();
+});
+
+test("a bad edit shows the error and keeps the last good state", async () => {
+  const page = await open("scene=classroom&lang=en");
+  const before = await matrixText(page, "x");
+  await page.locator('[data-matrix="x"] button[data-i="1"][data-j="0"]').click();
+  await page.keyboard.type("abc");
+  await page.keyboard.press("Enter");
+  assert.match(await page.locator(".error").textContent(), /“abc” is not a number/);
+  assert.deepEqual(await matrixText(page, "x"), before);
+
+  await page.locator('[data-matrix="x"] button[data-i="1"][data-j="0"]').click();
+  await page.keyboard.press("Backspace");
+  await page.keyboard.press("Enter");
+  assert.match(await page.locator(".error").textContent(), /“” is not a number/);
+
+  await page.locator('[data-matrix="x"] .tool').nth(2).click(); // add a column to X
+  assert.match(
+    await page.locator(".error").textContent(),
+    /W_Q has 2 rows but X has 3 columns \(X·W_Q needs them equal\)/,
+  );
+  assert.deepEqual(await matrixText(page, "x"), before);
+  await page.keyboard.press("End");
+  await setDigits(page, 3);
+  assert.deepEqual(await matrixText(page, "output"), ["0.551 0.498", "0.544 0.509", "0.537 0.521"]);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("check my numbers: the seed's printed step-5 output is caught, its summary is right", async () => {
+  const page = await open("scene=classroom&lang=en&step=6");
+  await page.locator("#check-seed").click();
+  const verdicts = await page.locator(".check-grid .verdict").allTextContents();
+  assert.equal(verdicts.length, 6);
+  assert.ok(
+    verdicts.every((v) => v.startsWith("✗")),
+    verdicts.join(" | "),
+  );
+  // 0.55158713 against 0.55117850: the first wrong decimal is the 4th, the "5" after 0.551.
+  assert.equal(await page.locator(".check-grid .verdict mark").first().textContent(), "5");
+  await page.locator("#check-summary").click();
+  const summary = await page.locator(".check-grid .verdict").allTextContents();
+  assert.ok(
+    summary.every((v) => v.startsWith("✓")),
+    summary.join(" | "),
+  );
+  assert.match(await page.locator(".check-summary").textContent(), /6 of 6 right/);
+  await page.close();
+});
+
+test("the language switch changes every visible string", async () => {
+  // Visible text outside numbers, math names and Chinese tokens (which stay Chinese).
+  const strings = (page) =>
+    page.evaluate(() => {
+      const out = new Set();
+      const walker = document.createTreeWalker(
+        document.getElementById("app"),
+        NodeFilter.SHOW_TEXT,
+      );
+      while (walker.nextNode()) {
+        const node = walker.currentNode;
+        const text = node.textContent.trim();
+        const parent = node.parentElement;
+        if (!text || !/[A-Za-z\u3400-\u9fff]/.test(text)) continue;
+        if (parent.closest("code, [data-token], button.cell, svg, option")) continue;
+        if (!parent.checkVisibility()) continue;
+        out.add(text);
+      }
+      return [...out];
+    });
+  for (const id of sceneIds) {
+    for (const step of [1, 3, 99]) {
+      const page = await open(`scene=${id}&lang=zh&step=${step}`);
+      const zh = await strings(page);
+      await page.locator("#lang-en").click();
+      const en = await strings(page);
+      assert.equal(await page.locator("html").getAttribute("lang"), "en");
+      const same = zh.filter((s) => en.includes(s) && s !== "English" && s !== "中文");
+      assert.deepEqual(same, [], `${id} step ${step}: unchanged by the switch`);
+      await page.locator("#lang-zh").click();
+      assert.deepEqual(await strings(page), zh, `${id} step ${step}: back to Chinese`);
+      await page.close();
+    }
+  }
+});
+
+test("axe-core finds no serious or critical violations", async () => {
+  for (const id of sceneIds) {
+    for (const [lang, step] of [
+      ["en", 1],
+      ["zh", 4],
+      ["en", 99],
+    ]) {
+      const page = await open(`scene=${id}&lang=${lang}&step=${step}`);
+      await page.addScriptTag({ path: axePath });
+      const result = await page.evaluate(() => window.axe.run(document));
+      const bad = result.violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes[0].target}`);
+      assert.deepEqual(bad, [], `${id} ${lang} step ${step}`);
+      await page.close();
+    }
+  }
+});
+
+test("screenshots at 360 px and 1440 px (tests/artifacts/)", async () => {
+  for (const width of [360, 1440]) {
+    for (const [id, step] of [
+      ["classroom", 3],
+      ["age", 6],
+      ["book", 6],
+    ]) {
+      const page = await open(`scene=${id}&lang=${width === 360 ? "zh" : "en"}&step=${step}`, {
+        viewport: { width, height: 800 },
+      });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+      assert.ok(overflow <= 0, `${id} at ${width} px scrolls sideways by ${overflow} px`);
+      await page.screenshot({ path: `${artifacts}${id}-${width}.png`, fullPage: true });
+      await page.close();
+    }
+  }
+});

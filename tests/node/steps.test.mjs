@@ -1,0 +1,138 @@
+// steps.test.mjs: the walkthrough's pure parts in Node: which steps a scene has, the
+// written-out arithmetic for the real trace, and "check my numbers".
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { loadAttention } from "../../web/attention.js";
+import { scenes, sceneById } from "../../web/scenes.js";
+import { stepsFor, stepView, derivation, highlights, labelsFor, ranking } from "../../web/steps.js";
+import { checkValue } from "../../web/check.js";
+import { fmt, parseNumber, matrixFromText, matrixToText } from "../../web/format.js";
+import en from "../../web/i18n/en.js";
+import zh from "../../web/i18n/zh.js";
+
+const core = await loadAttention();
+const traceOf = (scene, options = {}) =>
+  scene.inputs.x
+    ? core.selfAttention(scene.inputs.x, scene.inputs.wq, scene.inputs.wk, scene.inputs.wv, options)
+    : core.attention(scene.inputs.q, scene.inputs.k, scene.inputs.v, options);
+
+test("steps: projections only from X, the mask only when it is on", () => {
+  assert.deepEqual(stepsFor(sceneById.classroom), [
+    "inputs",
+    "projections",
+    "scores",
+    "scaled",
+    "softmax",
+    "output",
+    "result",
+  ]);
+  assert.deepEqual(stepsFor(sceneById.age), [
+    "inputs",
+    "scores",
+    "scaled",
+    "softmax",
+    "output",
+    "result",
+  ]);
+  assert.ok(stepsFor(sceneById.book, { causal: true }).includes("masked"));
+});
+
+test("derivations write the arithmetic out with the core's numbers", () => {
+  const scene = sceneById.classroom;
+  const trace = traceOf(scene);
+  const ctx = { trace, inputs: scene.inputs, msg: en, digits: 4 };
+  assert.equal(
+    derivation("scores", 0, 0, ctx),
+    "scores[0][0] = Q[0]·K[0] = 0.5×0.4 + 0.2×0.3 = 0.26",
+  );
+  assert.equal(derivation("q", 1, 0, ctx), "Q[1][0] = X[1]·W_Q[:][0] = 0.5×0.5 + 0.5×0.1 = 0.3");
+  assert.equal(derivation("scaled", 0, 0, ctx), "scaled[0][0] = 0.26 × 0.7071 = 0.1838");
+  assert.equal(
+    derivation("weights", 0, 1, ctx),
+    "max = 0.1838; exp(0.1768 − 0.1838) = 0.993; Σ = 1 + 0.993 + 0.986 = 2.9789; weights[0][1] = 0.993 ÷ 2.9789 = 0.3333",
+  );
+  assert.equal(
+    derivation("output", 0, 0, ctx),
+    "output[0][0] = 0.3357×0.8 + 0.3333×0.55 + 0.331×0.3 = 0.5512",
+  );
+  const masked = traceOf(sceneById.book, { mask: "causal" });
+  const bookCtx = { trace: masked, inputs: sceneById.book.inputs, msg: zh, digits: 2 };
+  assert.equal(derivation("masked", 0, 1, bookCtx), "masked[0][1] = −∞ (这个键在查询之后)");
+  assert.match(derivation("weights", 0, 1, bookCtx), /exp\(−∞\) = 0/);
+});
+
+test("highlights: a score lights row i of Q and row j of K", () => {
+  const trace = traceOf(sceneById.age);
+  assert.deepEqual(highlights("scores", 0, 2, { trace }), {
+    scores: { rows: [], cols: [], cells: [[0, 2]] },
+    q: { rows: [0], cols: [], cells: [] },
+    k: { rows: [2], cols: [], cells: [] },
+  });
+});
+
+test("every step of every scene has a view whose matrices are the trace's", () => {
+  for (const scene of scenes) {
+    for (const causal of [false, true]) {
+      const trace = traceOf(scene, causal ? { mask: "causal" } : {});
+      for (const msg of [en, zh]) {
+        const labels = labelsFor(scene, msg, trace, scene.inputs);
+        for (const id of stepsFor(scene, { causal })) {
+          const view = stepView(id, { scene, trace, inputs: scene.inputs, labels });
+          for (const m of view.matrices) {
+            assert.equal(m.rowLabels.length, m.data.length, `${scene.id} ${id} ${m.id} rows`);
+            assert.equal(m.colLabels.length, m.data[0].length, `${scene.id} ${id} ${m.id} cols`);
+            if (trace[m.id]) {
+              assert.deepEqual(m.data.flat(), trace[m.id].flat(), `${scene.id} ${id} ${m.id}`);
+            }
+          }
+          assert.ok(msg.steps[id].title, `${msg.lang} title of ${id}`);
+        }
+      }
+    }
+  }
+});
+
+test("both languages have the same keys", () => {
+  const keys = (o, prefix = "") =>
+    Object.entries(o).flatMap(([k, v]) =>
+      v && typeof v === "object" ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`],
+    );
+  assert.deepEqual(keys(zh).sort(), keys(en).sort());
+});
+
+test("ranking orders keys from the largest weight", () => {
+  const trace = traceOf(sceneById.dictionary);
+  assert.deepEqual(ranking(trace, 0), [0, 1, 2]);
+});
+
+test("check my numbers: right at the chosen precision, or the first wrong decimal", () => {
+  const value = 0.5511785015;
+  assert.equal(checkValue("0.551", value, 3).status, "right");
+  assert.equal(checkValue("0.5512", value, 4).status, "right");
+  assert.equal(checkValue("0.5511", value, 4).status, "right", "cut off rather than rounded");
+  assert.equal(checkValue("0.5513", value, 4).status, "wrong", "more than a unit off");
+  assert.deepEqual(checkValue("0.55158713", value, 8), {
+    status: "wrong",
+    expected: "0.55117850",
+    wrongAt: 5,
+  });
+  assert.equal(checkValue("abc", value, 3).status, "invalid");
+  assert.equal(checkValue(" ", value, 3).status, "empty");
+  assert.equal(checkValue("−0,5", -0.5, 2).status, "right");
+});
+
+test("format: trailing zeros dropped, −∞ for a mask, text round trips", () => {
+  assert.equal(fmt(0.26000000000000006, 4), "0.26");
+  assert.equal(fmt(-Infinity), "−∞");
+  assert.equal(fmt(-0.00001, 2), "0");
+  assert.equal(fmt(-1.5, 2), "−1.5");
+  assert.equal(parseNumber("1e3"), 1000);
+  assert.equal(parseNumber("1.2.3"), undefined);
+  assert.equal(parseNumber(""), undefined);
+  const m = [
+    [1, -0.5],
+    [0, 2.25],
+  ];
+  assert.deepEqual(matrixFromText(matrixToText(m)), m);
+  assert.equal(matrixFromText("1,x;2,3"), undefined);
+});

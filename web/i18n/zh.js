@@ -1,0 +1,171 @@
+// zh.js: 页面上的所有中文文字。键与 en.js 相同。
+export default {
+  lang: "zh",
+  htmlLang: "zh-CN",
+  languageName: "中文",
+  title: "手算注意力",
+  tagline: "softmax(Q·Kᵀ/√d_k)·V，一次一个数。每个数都由 WASM 核心算出。",
+  loading: "正在加载注意力核心……",
+  ui: {
+    scenes: "场景",
+    language: "语言",
+    play: "播放",
+    pause: "暂停",
+    back: "上一步",
+    forward: "下一步",
+    restart: "从头开始",
+    speed: "速度",
+    scrubber: "步骤",
+    stepOf: (n, total) => `第 ${n} 步，共 ${total} 步`,
+    digits: "显示的小数位数",
+    copyLink: "复制链接",
+    copied: "链接已复制",
+    copyFailed: "请从地址栏复制此链接",
+    reset: "还原",
+    random: "随机数值",
+    seed: "随机种子",
+    causal: "因果掩码（每个词只看到自己和前面的词）",
+    alpha: "锐度 α（查询乘以 α）",
+    keyboard: "按键：空格播放或暂停，← → 单步，Home 与 End 跳到首尾。",
+    edit: "点击数字即可修改。回车确认，Esc 取消。",
+    editCell: (name, i, j, value) => `修改 ${name} 第 ${i + 1} 行第 ${j + 1} 列：${value}`,
+    cell: (name, i, j, value) => `${name} 第 ${i + 1} 行第 ${j + 1} 列：${value}`,
+    addRow: "加一行",
+    removeRow: "删去最后一行",
+    addColumn: "加一列",
+    removeColumn: "删去最后一列",
+    notANumber: (text) => `“${text}”不是数字。`,
+    rejected: "未采用，保留上一次正确的数值：",
+    derivation: "这个数是怎么算出来的",
+    focusHint: "点选任意结果格子，看它从哪里来。",
+    source: (id) => `出自种子文章 ${id}`,
+  },
+  views: {
+    heatmap: "权重热力图",
+    lines: "谁关注谁（线越粗，权重越大）",
+    plot: "查询向量与键向量：点积的几何意义",
+    plotNote: "虚线是键在查询方向上的投影：越长，q·k 越大。",
+  },
+  steps: {
+    inputs: {
+      title: "输入",
+      text: "这是起点的数。之后的每个数都由核心从这些数算出。",
+    },
+    projections: {
+      title: "线性投影",
+      text: "每个词的向量 X 分别乘以 W_Q、W_K、W_V：Q = X·W_Q，K = X·W_K，V = X·W_V。",
+    },
+    scores: {
+      title: "注意力分数",
+      text: "每个分数是一行查询与一行键的点积：scores = Q·Kᵀ。分数越大，匹配越好。",
+    },
+    scaled: {
+      title: "缩放",
+      text: (dk, scale) =>
+        `除以 √d_k = √${dk}，也就是乘以 ${scale}，防止 d_k 很大时 softmax 过于极端。`,
+      custom: (scale) => `每个分数乘以缩放系数 ${scale}。`,
+    },
+    masked: {
+      title: "掩码",
+      text: "因果掩码在“键在查询之后”的位置填入 −∞：exp(−∞) = 0，这些键得不到权重。",
+    },
+    softmax: {
+      title: "Softmax 归一化",
+      text: "逐行计算：先减去这一行的最大值（为了数值稳定，结果不变），再取 exp，把这一行加起来，最后每个 exp 除以总和。每行权重之和为 1。",
+    },
+    output: {
+      title: "加权求和",
+      text: "每一行输出都是各行值向量的混合，权重就是注意力权重：output = weights·V。",
+    },
+    result: {
+      title: "结果",
+      text: "输出：每个查询从值向量中得到的信息。",
+    },
+  },
+  derive: {
+    blocked: "这个键在查询之后",
+    kept: "保留",
+    allBlocked: "这一行的键全部被掩盖：权重与输出都是 0",
+  },
+  labels: {
+    queryZhang: "姓张？",
+    age: "年龄",
+    fruit: "水果 fruit",
+    apple: "苹果 apple",
+    banana: "香蕉 banana",
+    chair: "椅子 chair",
+    involuntary: "非自主提示（显著性）",
+    voluntary: "自主提示（我要读书）",
+  },
+  dims: {
+    action: "对事物的动作",
+    quality: "描述品质",
+    place: "是地点",
+    thing: "是事物",
+    time: "是时间",
+    colour: "颜色鲜艳",
+    readable: "可阅读",
+    bound: "装订成册",
+    drinkable: "可盛饮料",
+  },
+  scenes: {
+    classroom: {
+      name: "教室找人",
+      title: "在教室里找一个人：对“我爱你”做自注意力",
+      analogy:
+        "假如我要在教室里找一个人：心里想的这个人的特征是查询 Q；每个同学身上贴的标签是键 K；根据匹配程度给每个人打的分是注意力分数；从他们身上获取的信息是值 V。分数越高，从那个人那里听来的话就越重要。",
+      result: "每个词的新表示都混合了所有词的值：“我”原本是 [1, 0]，现在约为 [0.551, 0.498]。",
+    },
+    age: {
+      name: "张姓平均年龄",
+      title: "键值查询：查询表中姓张的人的平均年龄",
+      analogy:
+        "数据表里“键”是人名，“值”是年龄。查询“姓张”与每个键比较匹配程度，答案就是按匹配程度混合起来的值。",
+      result: (value, exact, mean) =>
+        `注意力给出 ${value}。精确查找（18、20、19）是 ${exact}；四个人的简单平均是 ${mean}。注意力是一种“软”查找：李四仍然分到一点权重。调大 α，查找就越来越“硬”。`,
+      exact: "精确查找",
+      mean: "简单平均",
+      attention: "注意力",
+    },
+    dictionary: {
+      name: "查字典",
+      title: "查字典：在 apple、banana、chair 中查 fruit",
+      analogy:
+        "注意力就像查字典：查询是你手里的查询条件（fruit，水果）；键是字典里的索引标签（apple、banana、chair）；值是标签对应的内容。和查询很像的键得到高权重，不像的键几乎被忽略。",
+      note: "原文的输入向量是图片，已经遗失。这里的输入是我们的重构：它能还原原文给出的每个数（权重 0.79、0.17、0.04；输出 [9.68, 42.98]）。",
+      result:
+        "输出非常接近 apple 的值 [10, 50]，也混入了一点 banana 的特征：查询 fruit 主要看向了 apple。",
+    },
+    book: {
+      name: "“书”在看谁",
+      title: "在“我昨天在图书馆读了一本很有趣的书”中，“书”关注哪些词？",
+      analogy:
+        "模型处理最后一个词“书”时，要弄清句子里哪些词最能说明这本书。这里的特征是手工设计并命名的，方便看清原因：“书”在寻找对事物的动作、品质和地点。",
+      result: (top) =>
+        `“书”最关注 ${top}：对它做了什么（读）、它怎么样（有趣）、它在哪里（图书馆）。`,
+    },
+    cup: {
+      name: "红色咖啡杯",
+      title: "两种注意力提示：红色咖啡杯与书",
+      analogy:
+        "桌上有报纸、论文、笔记本、一本书和一个红色的咖啡杯。除了咖啡杯，其它全是黑白印刷。没有任务时，目光自然落在咖啡杯上：这是非自主性提示。有了“我要读书”的任务，注意力转向书：这是自主性提示。",
+      result: (involuntary, voluntary) =>
+        `非自主提示最关注 ${involuntary}；自主提示“我要读书”最关注 ${voluntary}。`,
+    },
+  },
+  check: {
+    title: "核对我的计算",
+    text: "自己手算这一步，把结果填进来。每个数都会按你选的精度与核心的结果比对。",
+    decimals: "核对的小数位数",
+    button: "核对",
+    clear: "清空",
+    right: "正确",
+    wrong: (expected) => `不太对：核心算出 ${expected}`,
+    invalid: "不是数字",
+    summary: (right, total) => `${total} 个中对了 ${right} 个。`,
+    seedButton: "核对原文印出的数",
+    seedNote:
+      "种子文章 002 为这一步印出了这些数。它的代码是对的，但印出的数并不是那段代码的结果：从小数点后第三、四位起就开始偏离。它的三位小数总结 [[0.551, 0.498], [0.544, 0.509], [0.537, 0.521]] 是对的。正因为会有这样的错误，亲手核对才有意义。",
+    summaryButton: "核对原文的三位小数总结",
+  },
+};

@@ -1,0 +1,173 @@
+// scenes.js: the five walkthroughs as data. Inputs only: every derived number comes from the
+// core. Words (titles, analogies, token names, dimension names) live in web/i18n/.
+//
+// A scene gives either `x` with `wq`, `wk`, `wv` (self-attention: the page shows the
+// projections) or `q`, `k`, `v` (a lookup). `queries` and `keys` name the rows through
+// i18n keys; `dims` name the columns of the embeddings where they mean something.
+
+export const scenes = [
+  {
+    id: "classroom",
+    source: "002",
+    // X (3, 2): 我, 爱, 你; W_Q, W_K, W_V (2, 2)
+    inputs: {
+      x: [
+        [1, 0],
+        [0.5, 0.5],
+        [0, 1],
+      ],
+      wq: [
+        [0.5, 0.2],
+        [0.1, 0.6],
+      ],
+      wk: [
+        [0.4, 0.3],
+        [0.2, 0.7],
+      ],
+      wv: [
+        [0.8, 0.1],
+        [0.3, 0.9],
+      ],
+    },
+    tokens: ["我", "爱", "你"],
+    plot: true,
+    // Seed 002 printed these for step 4 and step 5; its own code gives other numbers.
+    seedPrinted: {
+      weights: [
+        [0.33614837, 0.33310516, 0.33074647],
+        [0.32184448, 0.33343385, 0.34472167],
+        [0.30815179, 0.33241613, 0.35943208],
+      ],
+      output: [
+        [0.55158713, 0.49825904],
+        [0.5443457, 0.50918687],
+        [0.53701315, 0.52096187],
+      ],
+      summary: [
+        [0.551, 0.498],
+        [0.544, 0.509],
+        [0.537, 0.521],
+      ],
+    },
+  },
+  {
+    id: "age",
+    source: "004",
+    // q (1, 3): "surname Zhang"; K (4, 3): 张三, 张三, 李四, 张麻子; V (4, 1): ages
+    inputs: {
+      q: [[1, 0, 0]],
+      k: [
+        [1, 2, 0],
+        [1, 2, 0],
+        [0, 0, 2],
+        [1, 4, 0],
+      ],
+      v: [[18], [20], [22], [19]],
+    },
+    queryLabels: ["queryZhang"],
+    keyLabels: ["张三", "张三", "李四", "张麻子"],
+    valueLabels: ["age"],
+    // The sharpness α multiplies the query; the exact lookup and the plain mean frame it.
+    alpha: { min: 0, max: 10, step: 0.5, initial: 1 },
+    compare: { exact: 19, mean: 19.75 },
+  },
+  {
+    id: "dictionary",
+    source: "000",
+    // q (1, 2): fruit; K (3, 2) and V (3, 2): apple, banana, chair. A reconstruction.
+    inputs: {
+      q: [[1, 1]],
+      k: [
+        [3, 2],
+        [2, 0.8],
+        [0, 0.7],
+      ],
+      v: [
+        [10, 50],
+        [9, 19],
+        [6, 2],
+      ],
+    },
+    queryLabels: ["fruit"],
+    keyLabels: ["apple", "banana", "chair"],
+    plot: true,
+    reconstructed: true,
+  },
+  {
+    id: "book",
+    source: "004",
+    // X (11, 5): each token's designed features; W_Q (5, 5) says what each feature looks for;
+    // W_K and W_V are the identity, so a key is what a token is and a value what it carries.
+    inputs: {
+      x: [
+        [0.2, 0, 0, 0.3, 0],
+        [0, 0, 0, 0, 1],
+        [0, 0, 0.3, 0, 0],
+        [0, 0, 0.9, 0.5, 0],
+        [1, 0, 0, 0, 0],
+        [0.2, 0, 0, 0, 0.3],
+        [0, 0, 0, 0.4, 0],
+        [0, 0.4, 0, 0, 0],
+        [0, 1, 0, 0, 0],
+        [0, 0.2, 0, 0, 0],
+        [0, 0, 0, 1, 0],
+      ],
+      wq: [
+        [0, 0, 0, 2, 0],
+        [0, 0, 0, 1, 0],
+        [0, 0, 0, 1, 0],
+        [3, 2.7, 2.4, 0, 0],
+        [1, 0, 0, 0, 0],
+      ],
+      wk: [
+        [1, 0, 0, 0, 0],
+        [0, 1, 0, 0, 0],
+        [0, 0, 1, 0, 0],
+        [0, 0, 0, 1, 0],
+        [0, 0, 0, 0, 1],
+      ],
+      wv: [
+        [1, 0, 0, 0, 0],
+        [0, 1, 0, 0, 0],
+        [0, 0, 1, 0, 0],
+        [0, 0, 0, 1, 0],
+        [0, 0, 0, 0, 1],
+      ],
+    },
+    tokens: ["我", "昨天", "在", "图书馆", "读", "了", "一本", "很", "有趣", "的", "书"],
+    dims: ["action", "quality", "place", "thing", "time"],
+    focusRow: 10,
+    causalToggle: true,
+  },
+  {
+    id: "cup",
+    source: "004",
+    // Q (2, 4): an involuntary cue (salience only) and a voluntary one (我要读书);
+    // K = V (5, 4): the objects on the desk.
+    inputs: {
+      q: [
+        [3, 0, 0, 0],
+        [0, 1.5, 1.5, 0],
+      ],
+      k: [
+        [0, 0.8, 0.2, 0],
+        [0, 0.9, 0.4, 0],
+        [0, 0.3, 0.7, 0],
+        [0, 1, 1, 0],
+        [1, 0, 0, 1],
+      ],
+      v: [
+        [0, 0.8, 0.2, 0],
+        [0, 0.9, 0.4, 0],
+        [0, 0.3, 0.7, 0],
+        [0, 1, 1, 0],
+        [1, 0, 0, 1],
+      ],
+    },
+    queryLabels: ["involuntary", "voluntary"],
+    keyLabels: ["报纸", "论文", "笔记本", "书", "红色咖啡杯"],
+    dims: ["colour", "readable", "bound", "drinkable"],
+  },
+];
+
+export const sceneById = Object.fromEntries(scenes.map((s) => [s.id, s]));

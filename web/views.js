@@ -1,0 +1,297 @@
+// views.js: DOM and SVG for the page: matrix tables, the weights heatmap, token-to-token
+// lines and the 2-d vector plot. No arithmetic on values: every number shown is handed in.
+import { fmt } from "./format.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  node.append(
+    ...children
+      .flat(Infinity)
+      .filter((c) => c !== undefined && c !== null && c !== false && c !== ""),
+  );
+  return node;
+}
+
+function svg(tag, attributes = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+/** A token or a dimension name: Chinese text keeps lang="zh" in either language. */
+export function label(text) {
+  return /[\u3400-\u9fff]/.test(text)
+    ? el("span", { lang: "zh", "data-token": "", text })
+    : el("span", { text });
+}
+
+/**
+ * A matrix as a table. `m` is { id, label, data, rowLabels, colLabels, role }; `lit` is
+ * { rows, cols, cells } from steps.highlights; `hidden(i, j)` hides a cell not yet revealed.
+ * Cells are buttons with a roving tabindex: one tab stop per matrix, arrows move inside.
+ */
+export function matrixView(m, { lit, hidden, focus, digits, msg, onCell, tools }) {
+  const rows = m.data.length;
+  const cols = m.data[0]?.length ?? 0;
+  const isLit = (i, j) =>
+    lit &&
+    (lit.rows.includes(i) ||
+      lit.cols.includes(j) ||
+      lit.cells.some(([a, b]) => a === i && b === j));
+  const tabCell = focus && focus.m === m.id ? [focus.i, focus.j] : [0, 0];
+  const table = el(
+    "table",
+    {},
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        el("th", { scope: "col" }),
+        m.colLabels.map((c, j) =>
+          el("th", { scope: "col", class: lit?.cols.includes(j) ? "lit" : undefined }, label(c)),
+        ),
+      ),
+    ),
+    el(
+      "tbody",
+      {},
+      m.data.map((row, i) =>
+        el(
+          "tr",
+          {},
+          el(
+            "th",
+            { scope: "row", class: lit?.rows.includes(i) ? "lit" : undefined },
+            label(m.rowLabels[i] ?? ""),
+          ),
+          row.map((x, j) => {
+            const text = hidden?.(i, j) ? "·" : fmt(x, digits);
+            const isFocus = focus && focus.m === m.id && focus.i === i && focus.j === j;
+            return el(
+              "td",
+              { class: [isLit(i, j) && "lit", isFocus && "focus"].filter(Boolean).join(" ") },
+              el("button", {
+                type: "button",
+                class: "cell",
+                "data-i": i,
+                "data-j": j,
+                tabindex: tabCell[0] === i && tabCell[1] === j ? 0 : -1,
+                "aria-label":
+                  m.role === "input"
+                    ? msg.ui.editCell(m.label, i, j, text)
+                    : msg.ui.cell(m.label, i, j, text),
+                text,
+                onclick: () => onCell?.(m, i, j),
+                onfocus: () => m.role !== "input" && onCell?.(m, i, j, true),
+                onkeydown: (e) => moveInGrid(e, table, i, j, rows, cols),
+              }),
+            );
+          }),
+        ),
+      ),
+    ),
+  );
+  return el(
+    "figure",
+    { class: `matrix role-${m.role}`, "data-matrix": m.id },
+    el(
+      "figcaption",
+      {},
+      el("code", { text: m.label }),
+      " ",
+      el("span", { class: "shape", text: `${rows}×${cols}` }),
+      tools,
+    ),
+    el("div", { class: "scroll" }, table),
+  );
+}
+
+function moveInGrid(event, table, i, j, rows, cols) {
+  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  const move = moves[event.key];
+  if (!move) return;
+  event.preventDefault();
+  event.stopPropagation();
+  const a = Math.min(rows - 1, Math.max(0, i + move[0]));
+  const b = Math.min(cols - 1, Math.max(0, j + move[1]));
+  const next = table.querySelector(`button[data-i="${a}"][data-j="${b}"]`);
+  table.querySelectorAll("button.cell").forEach((cell) => (cell.tabIndex = -1));
+  next.tabIndex = 0;
+  next.focus();
+}
+
+/** Weights as a heatmap: the darker the cell, the larger the weight. Numbers stay as text. */
+export function heatmapView(weights, queries, keys, { digits, title, focusRow }) {
+  const shade = (w) => Math.sqrt(w); // colour only: a square root keeps small weights visible
+  return el(
+    "figure",
+    { class: "heatmap" },
+    el("figcaption", { text: title }),
+    el(
+      "div",
+      { class: "scroll" },
+      el(
+        "table",
+        {},
+        el(
+          "tr",
+          {},
+          el("th"),
+          keys.map((k) => el("th", { scope: "col" }, label(k))),
+        ),
+        weights.map((row, i) =>
+          el(
+            "tr",
+            { class: i === focusRow ? "focus-row" : undefined },
+            el("th", { scope: "row" }, label(queries[i])),
+            row.map((w) => {
+              const s = shade(w);
+              return el("td", {
+                style: `background: hsl(217 70% ${97 - s * 35}%)`,
+                text: fmt(w, digits),
+              });
+            }),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Token-to-token lines: queries on the left, keys on the right, width by weight. */
+export function linesView(weights, queries, keys, { title, focusRow }) {
+  const rowHeight = 26;
+  const height = Math.max(queries.length, keys.length) * rowHeight + 10;
+  const width = 400;
+  const y = (i, n) =>
+    15 + i * rowHeight + ((Math.max(queries.length, keys.length) - n) * rowHeight) / 2;
+  const picture = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    class: "lines",
+    role: "img",
+    "aria-label": title,
+  });
+  const lines = svg("g");
+  weights.forEach((row, i) =>
+    row.forEach((w, j) => {
+      const line = svg("line", {
+        x1: 150,
+        y1: y(i, queries.length),
+        x2: 250,
+        y2: y(j, keys.length),
+        "stroke-width": String(0.5 + w * 14),
+        "data-q": i,
+        "data-k": j,
+        class: i === focusRow ? "on" : "",
+      });
+      line.append(svg("title", { text: `${queries[i]} → ${keys[j]}: ${fmt(w, 3)}` }));
+      lines.append(line);
+    }),
+  );
+  picture.append(lines);
+  const setRow = (attr, index) =>
+    lines.querySelectorAll("line").forEach((line) => {
+      line.classList.toggle("on", line.getAttribute(attr) === String(index));
+    });
+  const reset = () => setRow("data-q", focusRow);
+  queries.forEach((q, i) => {
+    const text = svg("text", {
+      x: 144,
+      y: y(i, queries.length) + 5,
+      "text-anchor": "end",
+      text: q,
+      tabindex: 0,
+    });
+    for (const type of ["mouseenter", "focus"])
+      text.addEventListener(type, () => setRow("data-q", i));
+    for (const type of ["mouseleave", "blur"]) text.addEventListener(type, reset);
+    picture.append(text);
+  });
+  keys.forEach((k, j) => {
+    const text = svg("text", { x: 256, y: y(j, keys.length) + 5, text: k, tabindex: 0 });
+    for (const type of ["mouseenter", "focus"])
+      text.addEventListener(type, () => setRow("data-k", j));
+    for (const type of ["mouseleave", "blur"]) text.addEventListener(type, reset);
+    picture.append(text);
+  });
+  return el("figure", { class: "lines-view" }, el("figcaption", { text: title }), picture);
+}
+
+/**
+ * The q and k vectors of a 2-d scene as arrows from the origin. The focused pair is bold, with
+ * the key's projection onto the query dashed, labelled with the core's score.
+ */
+export function plotView(q, k, queries, keys, { focus, score, digits, title, note }) {
+  const size = 260;
+  const pad = 30;
+  // When every coordinate is positive the origin sits in the corner, so the arrows fill the plot.
+  const corner = [...q, ...k].every(([a, b]) => a >= 0 && b >= 0);
+  let reach = 0.1;
+  for (const [a, b] of [...q, ...k]) reach = Math.max(reach, Math.abs(a), Math.abs(b));
+  const span = corner ? size - 2 * pad : size / 2 - pad;
+  const origin = corner ? [pad, size - pad] : [size / 2, size / 2];
+  const px = ([a, b]) => [origin[0] + (a / reach) * span, origin[1] - (b / reach) * span];
+  const picture = svg("svg", {
+    viewBox: `0 0 ${size} ${size}`,
+    class: "plot",
+    role: "img",
+    "aria-label": title,
+  });
+  picture.append(
+    svg("line", { x1: 0, y1: origin[1], x2: size, y2: origin[1], class: "axis" }),
+    svg("line", { x1: origin[0], y1: 0, x2: origin[0], y2: size, class: "axis" }),
+  );
+  const arrow = (vector, name, cls, on) => {
+    const [x, y] = px(vector);
+    picture.append(
+      svg("line", {
+        x1: origin[0],
+        y1: origin[1],
+        x2: x,
+        y2: y,
+        class: `${cls}${on ? " on" : ""}`,
+      }),
+      svg("circle", { cx: x, cy: y, r: on ? 4 : 2.5, class: cls }),
+      svg("text", { x: x + 5, y: y - 5, class: cls, text: name }),
+    );
+  };
+  k.forEach((vector, j) => arrow(vector, `k ${keys[j]}`, "key", focus && focus.j === j));
+  q.forEach((vector, i) => arrow(vector, `q ${queries[i]}`, "query", focus && focus.i === i));
+  if (focus) {
+    // The foot of the key's projection on the query's line: (q·k / q·q)·q, for drawing only.
+    const qv = q[focus.i];
+    const kv = k[focus.j];
+    const qq = qv[0] * qv[0] + qv[1] * qv[1];
+    const t = qq > 0 ? (qv[0] * kv[0] + qv[1] * kv[1]) / qq : 0;
+    const [fx, fy] = px([qv[0] * t, qv[1] * t]);
+    const [kx, ky] = px(kv);
+    picture.append(
+      svg("line", { x1: kx, y1: ky, x2: fx, y2: fy, class: "projection" }),
+      svg("line", { x1: origin[0], y1: origin[1], x2: fx, y2: fy, class: "shadow" }),
+    );
+  }
+  return el(
+    "figure",
+    { class: "plot-view" },
+    el("figcaption", { text: title }),
+    picture,
+    focus
+      ? el("p", { class: "plot-score" }, el("code", { text: `q·k = ${fmt(score, digits)}` }))
+      : undefined,
+    el("p", { class: "note", text: note }),
+  );
+}
