@@ -41,5 +41,8 @@ test-node:
 test-browser:
 	$(NODE_TEST) tests/browser/
 
+bench: build
+	node tools/bench.mjs
+
 clean:
 	rm -rf build web/generated

@@ -311,3 +311,70 @@ test("screenshots at 360 px and 1440 px (tests/artifacts/)", async () => {
     }
   }
 });
+
+test("Space plays to the next step; with reduced motion steps are instant, no cell by cell", async () => {
+  const page = await open("scene=dictionary&lang=en&speed=4", { reducedMotion: "reduce" });
+  await page.locator("h1").click();
+  await page.keyboard.press(" ");
+  assert.equal(await page.locator("#play").getAttribute("aria-pressed"), "true");
+  await page.waitForFunction(() => /^Step 3 /.test(document.getElementById("counter").textContent));
+  assert.equal(
+    await page.locator("button.cell", { hasText: "·" }).count(),
+    0,
+    "nothing half-revealed",
+  );
+  await page.keyboard.press(" ");
+  assert.equal(await page.locator("#play").getAttribute("aria-pressed"), "false");
+  await page.close();
+
+  const moving = await open("scene=dictionary&lang=en&speed=4&step=2");
+  await moving.locator("#play").click();
+  await moving.waitForFunction(() =>
+    /^Step 3 /.test(document.getElementById("counter").textContent),
+  );
+  await moving.waitForFunction(
+    () => document.getElementById("play").getAttribute("aria-pressed") === "false",
+  );
+  assert.match(await counter(moving), /^Step 6 of 6/, "playing stops at the last step");
+  assert.deepEqual(moving.errors, []);
+  await moving.close();
+});
+
+test("each step is announced in words through aria-live", async () => {
+  const page = await open("scene=age&lang=en");
+  await page.locator("h1").click();
+  await page.keyboard.press("ArrowRight");
+  const live = page.locator("#announce");
+  assert.equal(await live.getAttribute("aria-live"), "polite");
+  assert.match(await live.textContent(), /^Step 2 of 6: Scores\. Each score is the dot product/);
+  await page.close();
+});
+
+test("random values come from the seed, and Reset brings the article's numbers back", async () => {
+  const page = await open("scene=classroom&lang=en&digits=10");
+  const original = await matrixText(page, "x");
+  await page.locator("#seed").fill("7");
+  await page.locator("#seed").press("Enter");
+  await page.locator("#random").click();
+  const first = await matrixText(page, "x");
+  assert.notDeepEqual(first, original);
+  await page.locator("#random").click();
+  assert.deepEqual(await matrixText(page, "x"), first, "the same seed gives the same values");
+  await page.locator("#reset").click();
+  assert.deepEqual(await matrixText(page, "x"), original);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("everything the page transfers stays under 250 KB gzipped", async () => {
+  const { gzipSync } = await import("node:zlib");
+  const page = await env.browser.newPage();
+  const bodies = [];
+  page.on("response", (r) => bodies.push(r.body().catch(() => Buffer.alloc(0))));
+  await page.goto(`${env.url}?scene=classroom`);
+  await page.waitForSelector("#app[data-ready]");
+  const sizes = (await Promise.all(bodies)).map((b) => gzipSync(b, { level: 9 }).length);
+  const total = sizes.reduce((a, b) => a + b, 0);
+  assert.ok(total < 250_000, `${total} bytes gzipped`);
+  await page.close();
+});
