@@ -10,6 +10,8 @@ export function el(tag, attributes = {}, ...children) {
     if (value === undefined || value === false) continue;
     if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else if (key === "text") node.textContent = value;
+    else if (key === "style")
+      Object.assign(node.style, value); // CSSOM: allowed by a strict CSP
     else node.setAttribute(key, value === true ? "" : value);
   }
   node.append(
@@ -161,7 +163,7 @@ export function heatmapView(weights, queries, keys, { digits, title, focusRow })
             row.map((w) => {
               const s = shade(w);
               return el("td", {
-                style: `background: hsl(217 70% ${97 - s * 35}%)`,
+                style: { background: `hsl(217 70% ${97 - s * 35}%)` },
                 text: fmt(w, digits),
               });
             }),
