@@ -65,7 +65,7 @@ export const scenes = [
       v: [[18], [20], [22], [19]],
     },
     queryLabels: ["queryZhang"],
-    keyLabels: ["张三", "张三", "李四", "张麻子"],
+    keyLabels: ["zhangSan", "zhangSan", "liSi", "zhangMazi"],
     valueLabels: ["age"],
     // The sharpness α multiplies the query; the exact lookup and the plain mean frame it.
     alpha: { min: 0, max: 10, step: 0.5, initial: 1 },
@@ -165,7 +165,7 @@ export const scenes = [
       ],
     },
     queryLabels: ["involuntary", "voluntary"],
-    keyLabels: ["报纸", "论文", "笔记本", "书", "红色咖啡杯"],
+    keyLabels: ["newspaper", "paper", "notebook", "book", "redCup"],
     dims: ["colour", "readable", "bound", "drinkable"],
   },
 ];

@@ -15,14 +15,15 @@ export const stepIds = [
   "result",
 ];
 
-/** The steps a scene walks through: projections only from X, the mask only when it is on. */
+/** The steps a scene walks through: projections only from X, the mask only when there is one. */
 export function stepsFor(scene, { causal = false } = {}) {
   return stepIds.filter(
-    (id) => (id !== "projections" || scene.inputs.x) && (id !== "masked" || causal),
+    (id) => (id !== "projections" || scene.inputs.x) && (id !== "masked" || causal || scene.mask),
   );
 }
 
 const sub = (label, ...indices) => `${label}[${indices.join("][")}]`;
+const inputName = { x: "X", wq: "W_Q", wk: "W_K", wv: "W_V" };
 
 // The labels of Q's rows, K's rows, the dimensions of Q and K, V's columns and X's columns.
 export function labelsFor(scene, msg, trace, inputs) {
@@ -192,7 +193,7 @@ export function highlights(mid, i, j, { trace }) {
 }
 
 /** The written-out arithmetic for cell (i, j) of matrix `mid`, every number from the trace. */
-export function derivation(mid, i, j, { trace, inputs, msg, digits = 4 }) {
+export function derivation(mid, i, j, { trace, inputs, msg, digits = 4, causal = true }) {
   const f = (x) => fmt(x, digits);
   const dot = (a, b) => a.map((x, c) => `${factor(x, digits)}×${factor(b[c], digits)}`).join(" + ");
   const column = (w, col) => w.map((row) => row[col]);
@@ -200,10 +201,16 @@ export function derivation(mid, i, j, { trace, inputs, msg, digits = 4 }) {
     case "q":
     case "k":
     case "v": {
-      const w = inputs[`w${mid}`];
       const name = mid.toUpperCase();
+      if (!inputs.x) return `${sub(name, i, j)} = ${f(inputs[mid][i][j])} (${msg.derive.input})`;
+      const w = inputs[`w${mid}`];
       return `${sub(name, i, j)} = ${sub("X", i)}·${sub(`W_${name}`, ":", j)} = ${dot(inputs.x[i], column(w, j))} = ${f(trace[mid][i][j])}`;
     }
+    case "x":
+    case "wq":
+    case "wk":
+    case "wv":
+      return `${sub(inputName[mid], i, j)} = ${f(inputs[mid][i][j])} (${msg.derive.input})`;
     case "scores": {
       const q = trace.q ?? inputs.q;
       const k = trace.k ?? inputs.k;
@@ -213,10 +220,12 @@ export function derivation(mid, i, j, { trace, inputs, msg, digits = 4 }) {
       return `${sub("scaled", i, j)} = ${f(trace.scores[i][j])} × ${f(trace.scale)} = ${f(trace.scaled[i][j])}`;
     case "masked":
       return trace.masked[i][j] === -Infinity
-        ? `${sub("masked", i, j)} = −∞ (${msg.derive.blocked})`
+        ? `${sub("masked", i, j)} = −∞ (${causal ? msg.derive.blocked : msg.derive.masked})`
         : `${sub("masked", i, j)} = ${f(trace.masked[i][j])} (${msg.derive.kept})`;
     case "rowMax":
+      return `max(${sub(trace.masked ? "masked" : "scaled", i)}) = ${f(trace.rowMax[i])}`;
     case "rowSum":
+      return `Σ ${sub("exp", i)} = ${trace.exp[i].map(f).join(" + ")} = ${f(trace.rowSum[i])}`;
     case "exp":
     case "weights": {
       const logits = trace.masked ?? trace.scaled;

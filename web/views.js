@@ -177,12 +177,17 @@ export function heatmapView(weights, queries, keys, { digits, title, focusRow })
 /** Token-to-token lines: queries on the left, keys on the right, width by weight. */
 export function linesView(weights, queries, keys, { title, focusRow }) {
   const rowHeight = 26;
-  const height = Math.max(queries.length, keys.length) * rowHeight + 10;
-  const width = 400;
-  const y = (i, n) =>
-    15 + i * rowHeight + ((Math.max(queries.length, keys.length) - n) * rowHeight) / 2;
+  const n = Math.max(queries.length, keys.length);
+  // Room for the longest label on each side: about 7 px a letter, 13 px a Chinese character.
+  const widthOf = (text) => [...text].reduce((w, c) => w + (/[\u3400-\u9fff]/.test(c) ? 13 : 7), 0);
+  const left = Math.max(...queries.map(widthOf)) + 12;
+  const right = Math.max(...keys.map(widthOf)) + 12;
+  const width = left + 120 + right;
+  const height = n * rowHeight + 10;
+  const y = (i, count) => 15 + i * rowHeight + ((n - count) * rowHeight) / 2;
   const picture = svg("svg", {
     viewBox: `0 0 ${width} ${height}`,
+    width,
     class: "lines",
     role: "img",
     "aria-label": title,
@@ -191,9 +196,9 @@ export function linesView(weights, queries, keys, { title, focusRow }) {
   weights.forEach((row, i) =>
     row.forEach((w, j) => {
       const line = svg("line", {
-        x1: 150,
+        x1: left,
         y1: y(i, queries.length),
-        x2: 250,
+        x2: left + 120,
         y2: y(j, keys.length),
         "stroke-width": String(0.5 + w * 14),
         "data-q": i,
@@ -210,26 +215,32 @@ export function linesView(weights, queries, keys, { title, focusRow }) {
       line.classList.toggle("on", line.getAttribute(attr) === String(index));
     });
   const reset = () => setRow("data-q", focusRow);
-  queries.forEach((q, i) => {
-    const text = svg("text", {
-      x: 144,
-      y: y(i, queries.length) + 5,
-      "text-anchor": "end",
-      text: q,
-      tabindex: 0,
-    });
+  const hoverable = (text, attr, index) => {
     for (const type of ["mouseenter", "focus"])
-      text.addEventListener(type, () => setRow("data-q", i));
+      text.addEventListener(type, () => setRow(attr, index));
     for (const type of ["mouseleave", "blur"]) text.addEventListener(type, reset);
     picture.append(text);
-  });
-  keys.forEach((k, j) => {
-    const text = svg("text", { x: 256, y: y(j, keys.length) + 5, text: k, tabindex: 0 });
-    for (const type of ["mouseenter", "focus"])
-      text.addEventListener(type, () => setRow("data-k", j));
-    for (const type of ["mouseleave", "blur"]) text.addEventListener(type, reset);
-    picture.append(text);
-  });
+  };
+  queries.forEach((q, i) =>
+    hoverable(
+      svg("text", {
+        x: left - 6,
+        y: y(i, queries.length) + 5,
+        "text-anchor": "end",
+        text: q,
+        tabindex: 0,
+      }),
+      "data-q",
+      i,
+    ),
+  );
+  keys.forEach((k, j) =>
+    hoverable(
+      svg("text", { x: left + 126, y: y(j, keys.length) + 5, text: k, tabindex: 0 }),
+      "data-k",
+      j,
+    ),
+  );
   return el("figure", { class: "lines-view" }, el("figcaption", { text: title }), picture);
 }
 
@@ -247,14 +258,15 @@ export function plotView(q, k, queries, keys, { focus, score, digits, title, not
   const span = corner ? size - 2 * pad : size / 2 - pad;
   const origin = corner ? [pad, size - pad] : [size / 2, size / 2];
   const px = ([a, b]) => [origin[0] + (a / reach) * span, origin[1] - (b / reach) * span];
+  // Extra room on the right for the labels of the arrows.
   const picture = svg("svg", {
-    viewBox: `0 0 ${size} ${size}`,
+    viewBox: `0 0 ${size + 90} ${size}`,
     class: "plot",
     role: "img",
     "aria-label": title,
   });
   picture.append(
-    svg("line", { x1: 0, y1: origin[1], x2: size, y2: origin[1], class: "axis" }),
+    svg("line", { x1: 0, y1: origin[1], x2: size + 90, y2: origin[1], class: "axis" }),
     svg("line", { x1: origin[0], y1: 0, x2: origin[0], y2: size, class: "axis" }),
   );
   const arrow = (vector, name, cls, on) => {

@@ -12,6 +12,46 @@ import zh from "./i18n/zh.js";
 export const messages = { en, zh };
 export const inputIds = ["x", "wq", "wk", "wv", "q", "k", "v"];
 
+// Shapes that change together, so that a new row or column always fits: a new feature of X
+// needs a row in each W, a new dimension of Q needs one of K, a new key needs a new value.
+const features = [
+  ["x", "cols"],
+  ["wq", "rows"],
+  ["wk", "rows"],
+  ["wv", "rows"],
+];
+const dK = (a, b) => [
+  [a, "cols"],
+  [b, "cols"],
+];
+const linkedShapes = {
+  x: { rows: [["x", "rows"]], cols: features },
+  wq: { rows: features, cols: dK("wq", "wk") },
+  wk: { rows: features, cols: dK("wq", "wk") },
+  wv: { rows: features, cols: [["wv", "cols"]] },
+  q: { rows: [["q", "rows"]], cols: dK("q", "k") },
+  k: {
+    rows: [
+      ["k", "rows"],
+      ["v", "rows"],
+    ],
+    cols: dK("q", "k"),
+  },
+  v: {
+    rows: [
+      ["k", "rows"],
+      ["v", "rows"],
+    ],
+    cols: [["v", "cols"]],
+  },
+};
+
+// A matrix with a row or column of zeros added at the end, or its last one removed.
+function reshape(rows, along, grow) {
+  if (along === "rows") return grow ? [...rows, rows[0].map(() => 0)] : rows.slice(0, -1);
+  return rows.map((row) => (grow ? [...row, 0] : row.slice(0, -1)));
+}
+
 /** The browser's language if it is Chinese, else English. */
 export function defaultLang() {
   const wanted = navigator.languages?.length ? navigator.languages : [navigator.language];
@@ -60,8 +100,10 @@ export function paramsFromState(state, scene) {
 /**
  * Renders a walkthrough into `root` and returns its controller.
  * options: core (from loadAttention), scenes (those it may show), state (initial, partial),
- * page (true on the full page: header, scene list, document title), keyTarget (where keys
- * are heard), onChange(state, stepChanged) after every render.
+ * page (the full page: it sets the document's title and language), nav (the title, the
+ * language switch and the scene list; always on a page), controls (the player, the input
+ * tools and "check my numbers"; always on a page), keyTarget (where keys are heard),
+ * onChange(state, stepChanged) after every render.
  */
 export function createWalkthrough(root, options) {
   const { core, scenes, page = false, keyTarget = root, onChange } = options;
@@ -69,25 +111,17 @@ export function createWalkthrough(root, options) {
   const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
   let state;
   let good; // the last good { inputs, trace } for the current scene and edits
-  let notice = ""; // the inline message after a rejected edit
+  let notice = null; // (msg) => the inline message after a rejected edit, in the current language
+  let focusAfter = null; // a cell { m, i, j } to focus after the next render
+  const checks = {}; // what the learner typed in "check my numbers", by scene, step and cell
   let timer;
   let lastStep;
 
   // Messages, with a custom scene's own words in place of the built-in scene texts.
   function msgOf(lang) {
-    const base = messages[lang];
     const custom = byId[state.scene].text?.[lang];
-    if (!custom) return base;
-    return {
-      ...base,
-      scenes: { ...base.scenes, [state.scene]: custom },
-      steps: Object.fromEntries(
-        Object.entries(base.steps).map(([id, s]) => [
-          id,
-          custom.steps?.[id] ? { ...s, text: custom.steps[id] } : s,
-        ]),
-      ),
-    };
+    const base = messages[lang];
+    return custom ? { ...base, scenes: { ...base.scenes, [state.scene]: custom } } : base;
   }
 
   // ---- computing, always through the core ----
@@ -101,7 +135,8 @@ export function createWalkthrough(root, options) {
 
   function compute(scene, edits, alpha, causal) {
     const inputs = inputsOf(scene, edits, alpha);
-    const options = causal ? { mask: "causal" } : {};
+    const mask = causal ? "causal" : scene.mask;
+    const options = mask ? { mask } : {};
     const trace = inputs.x
       ? core.selfAttention(inputs.x, inputs.wq, inputs.wk, inputs.wv, options)
       : core.attention(inputs.q, inputs.k, inputs.v, options);
@@ -116,9 +151,9 @@ export function createWalkthrough(root, options) {
     try {
       good = compute(byId[next.scene], next.edits, next.alpha, next.causal);
       state = next;
-      notice = "";
+      notice = null;
     } catch (error) {
-      notice = error.message;
+      notice = () => error.message;
     }
     // Stay on the same step when the mask adds or removes one.
     const steps = stepsFor(byId[state.scene], state);
@@ -134,12 +169,25 @@ export function createWalkthrough(root, options) {
 
   // ---- navigation and playing ----
 
-  function go(step, { keepFocus = false } = {}) {
+  function go(step) {
     state.step = step;
     clampStep();
     state.reveal = Infinity;
-    if (!keepFocus) state.focus = null;
+    state.focus = null;
+    notice = null;
     render({ announce: true });
+  }
+
+  // A step chosen by the learner stops playing.
+  function goByHand(step) {
+    stopPlaying();
+    go(step);
+  }
+
+  function stopPlaying() {
+    clearTimeout(timer);
+    state.playing = false;
+    state.reveal = Infinity;
   }
 
   function cellsOf(view) {
@@ -148,12 +196,13 @@ export function createWalkthrough(root, options) {
   }
 
   function setPlaying(playing) {
-    state.playing = playing;
-    clearTimeout(timer);
+    stopPlaying();
     if (playing) {
+      state.playing = true;
       const last = stepsFor(byId[state.scene], state).length - 1;
       if (state.step === last) go(0);
-      tick();
+      // A first pause on the step where play starts, then on.
+      timer = setTimeout(tick, reducedMotion.matches ? 2400 / state.speed : 600 / state.speed);
     }
     render();
   }
@@ -178,7 +227,6 @@ export function createWalkthrough(root, options) {
       return;
     }
     if (state.step >= steps.length - 1) {
-      state.reveal = Infinity;
       setPlaying(false);
       return;
     }
@@ -196,17 +244,18 @@ export function createWalkthrough(root, options) {
     if (target.closest?.("input:not([type=checkbox]), select, textarea")) return;
     const last = stepsFor(byId[state.scene], state).length - 1;
     const keys = {
-      ArrowRight: () => go(state.step + 1),
-      ArrowLeft: () => go(state.step - 1),
-      Home: () => go(0),
-      End: () => go(last),
+      ArrowRight: () => goByHand(state.step + 1),
+      ArrowLeft: () => goByHand(state.step - 1),
+      Home: () => goByHand(0),
+      End: () => goByHand(last),
       " ": () => setPlaying(!state.playing),
     };
     if (!keys[event.key] || event.altKey || event.ctrlKey || event.metaKey) return;
-    // Space on an ordinary button presses it; on the page or a cell it plays or pauses.
-    if (event.key === " " && target.closest?.("button:not(.cell), a, summary")) return;
+    // Space presses an ordinary button, ticks a box and edits an input cell; elsewhere
+    // (the page, a result cell) it plays or pauses.
+    const own = "button:not(.cell), a, summary, input, .role-input button.cell";
+    if (event.key === " " && target.closest?.(own)) return;
     event.preventDefault();
-    if (event.key !== " ") setPlaying(false);
     keys[event.key]();
   }
 
@@ -217,7 +266,9 @@ export function createWalkthrough(root, options) {
     const msg = msgOf(state.lang);
     const steps = stepsFor(scene, state);
     const labels = labelsFor(scene, msg, good.trace, good.inputs);
-    return stepView(steps[state.step], { scene, trace: good.trace, inputs: shownInputs(), labels });
+    const stepId = steps[state.step];
+    const inputs = stepId === "inputs" ? shownInputs() : good.inputs;
+    return stepView(stepId, { scene, trace: good.trace, inputs, labels });
   }
 
   // Inputs as the learner edits them: the age scene's q before α.
@@ -234,7 +285,8 @@ export function createWalkthrough(root, options) {
     const view = currentView();
     const labels = labelsFor(scene, msg, good.trace, good.inputs);
     const { trace } = good;
-    const ctx = { trace, inputs: good.inputs, msg, digits: state.digits };
+    const causal = state.causal || scene.mask === "causal";
+    const ctx = { trace, inputs: good.inputs, msg, digits: state.digits, causal };
     if (!state.focus || !view.matrices.some((m) => m.id === state.focus.m)) {
       state.focus = view.focusMatrix
         ? {
@@ -263,7 +315,10 @@ export function createWalkthrough(root, options) {
     };
     const activeId = root.getRootNode().activeElement?.id;
 
-    const stepText = msg.steps[stepId].text;
+    const custom = scene.text?.[state.lang]?.steps?.[stepId];
+    const stepText =
+      custom ??
+      (stepId === "masked" && !causal ? msg.steps.masked.explicit : msg.steps[stepId].text);
     const dK = (trace.q ?? good.inputs.q)[0].length;
     const text =
       typeof stepText === "function" ? stepText(dK, fmt(trace.scale, state.digits)) : stepText;
@@ -281,12 +336,12 @@ export function createWalkthrough(root, options) {
     );
 
     const controls = page || options.controls;
-    root.replaceChildren(
+    content.replaceChildren(
       el(
         "div",
         { class: "walkthrough", lang: msg.htmlLang },
-        page && header(msg),
-        page && sceneNav(msg),
+        (page || options.nav) && header(msg),
+        (page || options.nav) && scenes.length > 1 && sceneNav(msg),
         el(
           page ? "main" : "div",
           { id: "main", tabindex: -1 },
@@ -306,7 +361,8 @@ export function createWalkthrough(root, options) {
             { class: "step", "aria-labelledby": "step-title" },
             el("h3", { id: "step-title" }, `${state.step + 1}. ${msg.steps[stepId].title}`),
             el("p", { class: "step-text", text }),
-            notice && el("p", { class: "error", role: "alert" }, `${msg.ui.rejected} ${notice}`),
+            notice &&
+              el("p", { class: "error", role: "alert" }, `${msg.ui.rejected} ${notice(msg)}`),
             stepId === "inputs" && el("p", { class: "hint", text: msg.ui.edit }),
             el("div", { class: "matrices" }, matrices),
             focus &&
@@ -322,16 +378,16 @@ export function createWalkthrough(root, options) {
           viewsFor(scene, stepId, msg, labels, focus),
           controls && view.focusMatrix && checkPanel(scene, stepId, view, msg),
         ),
-        el("p", { id: "announce", class: "visually-hidden", "aria-live": "polite" }),
       ),
     );
     if (announce) {
-      root.querySelector("#announce").textContent =
-        `${msg.ui.stepOf(state.step + 1, steps.length)}: ${msg.steps[stepId].title}. ${text}`;
+      live.textContent = `${msg.ui.stepOf(state.step + 1, steps.length)}: ${msg.steps[stepId].title}. ${text}`;
     }
-    if (activeKey) {
+    const wanted = focusAfter ?? activeKey;
+    focusAfter = null;
+    if (wanted) {
       const cell = root.querySelector(
-        `[data-matrix="${activeKey.m}"] button[data-i="${activeKey.i}"][data-j="${activeKey.j}"]`,
+        `[data-matrix="${wanted.m}"] button[data-i="${wanted.i}"][data-j="${wanted.j}"]`,
       );
       (cell ?? root.querySelector("#main"))?.focus({ preventScroll: true });
     } else if (activeId) {
@@ -347,7 +403,7 @@ export function createWalkthrough(root, options) {
     return el(
       "header",
       {},
-      el("h1", { text: msg.title }),
+      el(page ? "h1" : "p", { class: "title", text: msg.title }),
       el("p", { class: "tagline", text: msg.tagline }),
       el(
         "div",
@@ -365,19 +421,20 @@ export function createWalkthrough(root, options) {
             },
           }),
         ),
-        el("button", {
-          type: "button",
-          id: "copy-link",
-          text: msg.ui.copyLink,
-          onclick: async () => {
-            try {
-              await navigator.clipboard.writeText(location.href);
-              status.textContent = msg.ui.copied;
-            } catch {
-              status.textContent = msg.ui.copyFailed;
-            }
-          },
-        }),
+        page &&
+          el("button", {
+            type: "button",
+            id: "copy-link",
+            text: msg.ui.copyLink,
+            onclick: async () => {
+              try {
+                await navigator.clipboard.writeText(location.href);
+                status.textContent = msg.ui.copied;
+              } catch {
+                status.textContent = msg.ui.copyFailed;
+              }
+            },
+          }),
         status,
       ),
     );
@@ -408,7 +465,7 @@ export function createWalkthrough(root, options) {
   }
 
   function switchScene(id) {
-    setPlaying(false);
+    stopPlaying();
     const s = byId[id];
     state = {
       ...state,
@@ -420,7 +477,7 @@ export function createWalkthrough(root, options) {
       focus: null,
       reveal: Infinity,
     };
-    notice = "";
+    notice = null;
     good = compute(s, {}, state.alpha, false);
     render({ announce: true });
   }
@@ -480,7 +537,7 @@ export function createWalkthrough(root, options) {
         type: "button",
         id: "random",
         text: msg.ui.random,
-        onclick: () => tryChange({ edits: randomInputs(scene, state.seed) }),
+        onclick: () => tryChange({ edits: randomInputs(scene, state.seed), seed: state.seed + 1 }),
       }),
       el("label", { class: "seed" }, msg.ui.seed, seedInput),
       el(
@@ -523,13 +580,13 @@ export function createWalkthrough(root, options) {
     return el(
       "section",
       { class: "player", "aria-label": msg.ui.scrubber },
-      button("restart", msg.ui.restart, () => go(0), { text: "↺" }),
-      button("back", msg.ui.back, () => go(state.step - 1), { text: "←" }),
+      button("restart", msg.ui.restart, () => goByHand(0), { text: "↺" }),
+      button("back", msg.ui.back, () => goByHand(state.step - 1), { text: "←" }),
       button("play", state.playing ? msg.ui.pause : msg.ui.play, () => setPlaying(!state.playing), {
         text: state.playing ? "❚❚" : "▶",
         "aria-pressed": String(state.playing),
       }),
-      button("forward", msg.ui.forward, () => go(state.step + 1), { text: "→" }),
+      button("forward", msg.ui.forward, () => goByHand(state.step + 1), { text: "→" }),
       el(
         "label",
         { class: "scrubber" },
@@ -541,7 +598,7 @@ export function createWalkthrough(root, options) {
           max: steps.length,
           value: state.step + 1,
           "aria-valuetext": `${msg.ui.stepOf(state.step + 1, steps.length)}: ${msg.steps[steps[state.step]].title}`,
-          oninput: (e) => go(Number(e.target.value) - 1),
+          oninput: (e) => goByHand(Number(e.target.value) - 1),
         }),
       ),
       el(
@@ -573,32 +630,33 @@ export function createWalkthrough(root, options) {
 
   // Add or remove a row or a column of an input matrix; the core judges the new shape.
   function shapeTools(m, msg) {
-    const change = (rows) => () => tryChange({ edits: { [m.id]: rows } });
-    const data = m.data;
-    const tool = (text, symbol, rows) =>
-      el("button", {
+    const inputs = shownInputs();
+    const tool = (axis, grow) => {
+      const group = linkedShapes[m.id][axis];
+      const size = axis === "rows" ? m.data.length : m.data[0].length;
+      const text = msg.ui[`${grow ? "add" : "remove"}${axis === "rows" ? "Row" : "Column"}`];
+      return el("button", {
         type: "button",
         class: "tool",
+        id: `${m.id}-${grow ? "add" : "remove"}-${axis}`,
         "aria-label": `${m.label}: ${text}`,
         title: text,
-        text: symbol,
-        onclick: change(rows),
+        text: `${grow ? "+" : "−"}${axis === "rows" ? "↓" : "→"}`,
+        disabled: !grow && size === 1,
+        onclick: () => {
+          const edits = {};
+          for (const [id, along] of group) edits[id] = reshape(inputs[id], along, grow);
+          tryChange({ edits });
+        },
       });
+    };
     return el(
       "span",
       { class: "shape-tools" },
-      tool(msg.ui.addRow, "+↓", [...data, data[data.length - 1].map(() => 0)]),
-      tool(msg.ui.removeRow, "−↓", data.slice(0, -1)),
-      tool(
-        msg.ui.addColumn,
-        "+→",
-        data.map((row) => [...row, 0]),
-      ),
-      tool(
-        msg.ui.removeColumn,
-        "−→",
-        data.map((row) => row.slice(0, -1)),
-      ),
+      tool("rows", true),
+      tool("rows", false),
+      tool("cols", true),
+      tool("cols", false),
     );
   }
 
@@ -626,13 +684,16 @@ export function createWalkthrough(root, options) {
       "aria-label": msg.ui.editCell(m.label, i, j, ""),
     });
     let done = false;
-    const finish = (apply) => {
+    // Enter and Escape come back to the cell; leaving by Tab or a click goes where it went.
+    const finish = (apply, back) => {
       if (done) return;
       done = true;
+      if (back) focusAfter = { m: m.id, i, j };
       if (!apply) return render();
       const value = parseNumber(input.value);
       if (value === undefined) {
-        notice = msg.ui.notANumber(input.value);
+        const typed = input.value;
+        notice = (words) => words.ui.notANumber(typed);
         return render();
       }
       const rows = m.data.map((row) => [...row]);
@@ -640,53 +701,59 @@ export function createWalkthrough(root, options) {
       tryChange({ edits: { [m.id]: rows } });
     };
     input.addEventListener("keydown", (e) => {
-      if (e.key === "Enter") finish(true);
-      if (e.key === "Escape") finish(false);
+      if (e.key !== "Enter" && e.key !== "Escape") return;
+      // Without this, the Enter would also press the cell's button that gets focus back.
+      e.preventDefault();
+      finish(e.key === "Enter", true);
     });
-    input.addEventListener("blur", () => finish(true));
+    input.addEventListener("blur", () => finish(true, false));
     button.replaceWith(input);
     input.focus();
     input.select();
   }
 
+  // The result in words, built from the core's numbers, so it stays true after any edit.
   function resultView(scene, msg, labels) {
-    const { trace } = good;
+    const { trace, inputs } = good;
     const text = msg.scenes[scene.id].result;
     const names = (row) => ranking(trace, row).map((j) => labels.keys[j]);
+    const vector = (row) => `[${row.map((x) => fmt(x, 3)).join(", ")}]`;
+    const p = (words) => el("div", { class: "result" }, el("p", { text: words }));
     switch (scene.id) {
+      case "classroom":
+        return p(text(labels.queries[0], vector(inputs.x[0]), vector(trace.output[0])));
       case "age": {
-        const value = trace.output[0][0];
-        const bars = [
+        const value = fmt(trace.output[0][0], state.digits);
+        if (state.edits.k || state.edits.v) return p(msg.scenes.age.resultEdited(value));
+        const rows = [
           [msg.scenes.age.attention, value],
-          [msg.scenes.age.exact, scene.compare.exact],
-          [msg.scenes.age.mean, scene.compare.mean],
+          [msg.scenes.age.exact, fmt(scene.compare.exact, state.digits)],
+          [msg.scenes.age.mean, fmt(scene.compare.mean, state.digits)],
         ];
         return el(
           "div",
           { class: "result" },
-          el("p", {
-            text: text(fmt(value, state.digits), scene.compare.exact, scene.compare.mean),
-          }),
+          el("p", { text: text(value, scene.compare.exact, scene.compare.mean) }),
           el(
             "dl",
             { class: "compare" },
-            bars.map(([name, x]) => [
-              el("dt", { text: name }),
-              el("dd", { text: fmt(x, state.digits) }),
-            ]),
+            rows.map(([name, x]) => [el("dt", { text: name }), el("dd", { text: x })]),
           ),
         );
       }
-      case "book":
-        return el(
-          "div",
-          { class: "result" },
-          el("p", { text: text(names(scene.focusRow).slice(0, 3).join("、")) }),
-        );
+      case "dictionary": {
+        const top = ranking(trace, 0)[0];
+        const weight = fmt(trace.weights[0][top], 2);
+        return p(text(labels.keys[top], weight, vector(inputs.v[top]), vector(trace.output[0])));
+      }
+      case "book": {
+        const top = names(scene.focusRow).slice(0, 3);
+        return p(text(msg.list(top), top.join() === ["读", "有趣", "图书馆"].join()));
+      }
       case "cup":
-        return el("div", { class: "result" }, el("p", { text: text(names(0)[0], names(1)[0]) }));
+        return p(text(names(0)[0], names(1)[0]));
       default:
-        return el("div", { class: "result" }, el("p", { text }));
+        return text ? p(text) : undefined;
     }
   }
 
@@ -734,11 +801,13 @@ export function createWalkthrough(root, options) {
     const m = view.matrices.find((x) => x.id === view.focusMatrix);
     const rows =
       m.data.length * m.data[0].length > 16 ? [state.focus?.i ?? 0] : m.data.map((_, i) => i);
+    // What was typed survives redraws (a click on a cell, another language, …).
+    const saved = (checks[`${state.scene}:${stepId}`] ??= { typed: {}, decimals: 4, run: false });
     const decimals = el(
       "select",
-      { id: "check-decimals" },
+      { id: "check-decimals", onchange: () => (saved.decimals = Number(decimals.value)) },
       [1, 2, 3, 4, 5, 6, 8].map((d) =>
-        el("option", { value: d, selected: d === 4, text: String(d) }),
+        el("option", { value: d, selected: d === saved.decimals, text: String(d) }),
       ),
     );
     const inputs = [];
@@ -762,7 +831,10 @@ export function createWalkthrough(root, options) {
               inputmode: "decimal",
               "data-i": i,
               "data-j": j,
+              value: saved.typed[`${i}.${j}`] ?? "",
               "aria-label": msg.ui.cell(m.label, i, j, ""),
+              oninput: () => (saved.typed[`${i}.${j}`] = input.value),
+              onkeydown: (e) => e.key === "Enter" && run(),
             });
             inputs.push(input);
             return el("td", {}, input, el("span", { class: "verdict", "aria-live": "polite" }));
@@ -772,6 +844,7 @@ export function createWalkthrough(root, options) {
     );
     const summary = el("p", { class: "check-summary", role: "status" });
     const run = () => {
+      saved.run = true;
       let right = 0;
       let total = 0;
       for (const input of inputs) {
@@ -806,14 +879,18 @@ export function createWalkthrough(root, options) {
       summary.textContent = total ? msg.check.summary(right, total) : "";
     };
     const fill = (values, places) => {
-      for (const input of inputs) input.value = String(values[input.dataset.i][input.dataset.j]);
+      for (const input of inputs) {
+        input.value = String(values[input.dataset.i][input.dataset.j]);
+        saved.typed[`${input.dataset.i}.${input.dataset.j}`] = input.value;
+      }
       decimals.value = String(places);
+      saved.decimals = places;
       run();
     };
     const seed = scene.seedPrinted;
     const seedValues =
       seed && { softmax: seed.weights, output: seed.output, result: seed.output }[stepId];
-    return el(
+    const panel = el(
       "section",
       { class: "check", "aria-labelledby": "check-title" },
       el("h3", { id: "check-title", text: msg.check.title }),
@@ -829,6 +906,7 @@ export function createWalkthrough(root, options) {
           text: msg.check.clear,
           onclick: () => {
             for (const input of inputs) input.value = "";
+            saved.typed = {};
             run();
           },
         }),
@@ -851,6 +929,8 @@ export function createWalkthrough(root, options) {
       seedValues && el("p", { class: "note", text: msg.check.seedNote }),
       summary,
     );
+    if (saved.run) run();
+    return panel;
   }
 
   // What the outside sees: the state, the step's id, the inputs and the output.
@@ -867,6 +947,11 @@ export function createWalkthrough(root, options) {
   }
 
   // ---- start ----
+
+  // The live region stays while the rest is redrawn, so screen readers hear each change.
+  const content = el("div");
+  const live = el("p", { id: "announce", class: "visually-hidden", "aria-live": "polite" });
+  root.replaceChildren(content, live);
 
   state = {
     scene: scenes[0].id,
@@ -888,7 +973,7 @@ export function createWalkthrough(root, options) {
     good = compute(scene, state.edits, state.alpha, state.causal);
   } catch (error) {
     // Edits the core rejects (from a URL, say) give way to the scene as published, and say why.
-    notice = error.message;
+    notice = () => error.message;
     state.edits = {};
     good = compute(scene, {}, state.alpha, state.causal);
   }
@@ -900,7 +985,7 @@ export function createWalkthrough(root, options) {
     get state() {
       return publicState();
     },
-    goTo: (step) => go(step),
+    goTo: (step) => goByHand(step),
     play: () => setPlaying(true),
     pause: () => setPlaying(false),
     setLang(lang) {
@@ -913,7 +998,7 @@ export function createWalkthrough(root, options) {
     /** Replaces inputs ({ x, wq, … } as arrays of rows); throws the core's error if rejected. */
     setInputs(edits) {
       tryChange({ edits });
-      if (notice) throw new Error(notice);
+      if (notice) throw new Error(notice(msgOf(state.lang)));
     },
     destroy() {
       clearTimeout(timer);

@@ -194,28 +194,85 @@ test("an edit recomputes everything through the core, and the URL keeps it", asy
 test("a bad edit shows the error and keeps the last good state", async () => {
   const page = await open("scene=classroom&lang=en");
   const before = await matrixText(page, "x");
-  await page.locator('[data-matrix="x"] button[data-i="1"][data-j="0"]').click();
-  await page.keyboard.type("abc");
-  await page.keyboard.press("Enter");
+  const edit = async (text) => {
+    await page.locator('[data-matrix="x"] button[data-i="1"][data-j="0"]').click();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.press("Backspace");
+    await page.keyboard.type(text);
+    await page.keyboard.press("Enter");
+  };
+  await edit("abc");
   assert.match(await page.locator(".error").textContent(), /“abc” is not a number/);
   assert.deepEqual(await matrixText(page, "x"), before);
+  const focused = await page.evaluate(() => document.activeElement.getAttribute("aria-label"));
+  assert.equal(focused, "Edit X[1][0]: 0.5", "focus comes back to the cell");
+  await page.locator("#lang-zh").click();
+  assert.match(await page.locator(".error").textContent(), /“abc”不是数字/, "in the new language");
+  await page.locator("#lang-en").click();
 
-  await page.locator('[data-matrix="x"] button[data-i="1"][data-j="0"]').click();
-  await page.keyboard.press("Backspace");
-  await page.keyboard.press("Enter");
+  await edit("");
   assert.match(await page.locator(".error").textContent(), /“” is not a number/);
-
-  await page.locator('[data-matrix="x"] .tool').nth(2).click(); // add a column to X
+  await edit("1e999");
   assert.match(
     await page.locator(".error").textContent(),
-    /W_Q has 2 rows but X has 3 columns \(X·W_Q needs them equal\)/,
+    /X\[1\]\[0\] is infinite; every input must be finite/,
   );
   assert.deepEqual(await matrixText(page, "x"), before);
   await page.keyboard.press("End");
+  assert.equal(await page.locator(".error").count(), 0, "moving on clears the message");
   await setDigits(page, 3);
   assert.deepEqual(await matrixText(page, "output"), ["0.551 0.498", "0.544 0.509", "0.537 0.521"]);
   assert.deepEqual(page.errors, []);
   await page.close();
+});
+
+test("a URL whose shapes the core rejects opens the published scene and says why", async () => {
+  const page = await open("scene=classroom&lang=en&x=1,0,0;0,1,0");
+  assert.match(
+    await page.locator(".error").textContent(),
+    /W_Q has 2 rows but X has 3 columns \(X·W_Q needs them equal\)/,
+  );
+  assert.deepEqual(await matrixText(page, "x"), ["1 0", "0.5 0.5", "0 1"]);
+  await page.close();
+});
+
+test("shape tools change linked matrices together: a new key brings a new value", async () => {
+  const page = await open("scene=dictionary&lang=en");
+  await page.locator("#k-add-rows").click();
+  assert.equal(await page.locator(".error").count(), 0);
+  assert.equal((await matrixText(page, "k")).length, 4);
+  assert.equal((await matrixText(page, "v")).length, 4);
+  await page.locator("#q-add-cols").click();
+  assert.deepEqual((await matrixText(page, "q"))[0], "1 1 0");
+  assert.deepEqual((await matrixText(page, "k"))[3], "0 0 0");
+  await page.locator("#q-remove-rows").isDisabled();
+  await page.keyboard.press("End");
+  assert.equal((await matrixText(page, "output")).length, 1);
+  const classroom = await open("scene=classroom&lang=en");
+  await classroom.locator("#x-add-cols").click();
+  assert.equal(await classroom.locator(".error").count(), 0, "X and every W grow together");
+  assert.equal((await matrixText(classroom, "wq")).length, 3);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+  await classroom.close();
+});
+
+test("every cell can be picked without breaking the page (inputs say they are inputs)", async () => {
+  for (const [id, step] of [
+    ["age", 2],
+    ["dictionary", 5],
+    ["classroom", 1],
+    ["cup", 4],
+  ]) {
+    const page = await open(`scene=${id}&lang=en&step=${step}`);
+    const cells = page.locator("button.cell");
+    const n = await cells.count();
+    for (let c = 0; c < n; c += 3) await cells.nth(c).click();
+    await page.locator("#lang-zh").click();
+    assert.equal(await page.locator("html").getAttribute("lang"), "zh-CN");
+    assert.deepEqual(page.errors, [], `${id} step ${step}`);
+    await page.close();
+  }
 });
 
 test("check my numbers: the seed's printed step-5 output is caught, its summary is right", async () => {
@@ -353,13 +410,18 @@ test("each step is announced in words through aria-live", async () => {
 test("random values come from the seed, and Reset brings the article's numbers back", async () => {
   const page = await open("scene=classroom&lang=en&digits=10");
   const original = await matrixText(page, "x");
-  await page.locator("#seed").fill("7");
-  await page.locator("#seed").press("Enter");
-  await page.locator("#random").click();
-  const first = await matrixText(page, "x");
+  const randomWith = async (seed) => {
+    if (seed !== undefined) {
+      await page.locator("#seed").fill(String(seed));
+      await page.locator("#seed").press("Enter");
+    }
+    await page.locator("#random").click();
+    return matrixText(page, "x");
+  };
+  const first = await randomWith(7);
   assert.notDeepEqual(first, original);
-  await page.locator("#random").click();
-  assert.deepEqual(await matrixText(page, "x"), first, "the same seed gives the same values");
+  assert.notDeepEqual(await randomWith(), first, "the next click moves on to the next seed");
+  assert.deepEqual(await randomWith(7), first, "the same seed gives the same values");
   await page.locator("#reset").click();
   assert.deepEqual(await matrixText(page, "x"), original);
   assert.deepEqual(page.errors, []);

@@ -28,8 +28,8 @@ export default {
     alpha: "Sharpness α (the query is multiplied by α)",
     keyboard: "Keys: Space plays or pauses, ← → step, Home and End jump.",
     edit: "Click a number to edit it. Enter applies, Escape cancels.",
-    editCell: (name, i, j, value) => `Edit ${name} row ${i + 1}, column ${j + 1}: ${value}`,
-    cell: (name, i, j, value) => `${name} row ${i + 1}, column ${j + 1}: ${value}`,
+    editCell: (name, i, j, value) => `Edit ${name}[${i}][${j}]: ${value}`,
+    cell: (name, i, j, value) => `${name}[${i}][${j}]: ${value}`,
     addRow: "Add a row",
     removeRow: "Remove the last row",
     addColumn: "Add a column",
@@ -44,7 +44,8 @@ export default {
     heatmap: "Weights as a heatmap",
     lines: "Who attends to whom (line width = weight)",
     plot: "Query and key vectors: the dot product is geometry",
-    plotNote: "The dashed line is the key's shadow on the query: the longer it is, the larger q·k.",
+    plotNote:
+      "The thick grey line is the key's shadow on the query (the dashed line drops from the key's tip): the longer the shadow, the larger q·k.",
   },
   steps: {
     inputs: {
@@ -68,6 +69,8 @@ export default {
     masked: {
       title: "Mask",
       text: "A causal mask puts −∞ where a key comes after the query: exp(−∞) = 0, so that key gets no weight.",
+      explicit:
+        "The mask puts −∞ where a query may not see a key: exp(−∞) = 0, so that key gets no weight.",
     },
     softmax: {
       title: "Softmax",
@@ -83,12 +86,23 @@ export default {
     },
   },
   derive: {
+    input: "an input: click it to change it",
     blocked: "this key comes after the query",
+    masked: "the mask blocks this key",
     kept: "kept",
     allBlocked: "every key of this row is masked: weights and output are 0",
   },
+  list: (items) => items.join(", "),
   labels: {
     queryZhang: "surname Zhang?",
+    zhangSan: "Zhang San",
+    liSi: "Li Si",
+    zhangMazi: "Zhang Mazi",
+    newspaper: "newspaper",
+    paper: "paper",
+    notebook: "notebook",
+    book: "book",
+    redCup: "red coffee cup",
     age: "age",
     fruit: "fruit",
     apple: "apple",
@@ -114,8 +128,8 @@ export default {
       title: "Finding a person in a classroom: self-attention on 我爱你 (I love you)",
       analogy:
         "You look for someone in a classroom. The features of the person you have in mind are the query Q. The name tags on every student are the keys K. The score you give each student is the attention score, and what you learn from each is the value V: the higher the score, the more their words count.",
-      result:
-        "Each word's new representation mixes every word's value: 我 was [1, 0] and becomes about [0.551, 0.498].",
+      result: (token, before, after) =>
+        `Each word's new representation mixes every word's value: ${token} was ${before} and becomes ${after}.`,
     },
     age: {
       name: "Average age",
@@ -123,7 +137,9 @@ export default {
       analogy:
         "A table has names as keys and ages as values. The query “surname Zhang” is matched against every key; the answer is the values mixed by how well each key matches.",
       result: (value, exact, mean) =>
-        `Attention gives ${value}. The exact lookup (18, 20 and 19) is ${exact}; the plain mean of all four is ${mean}. Attention is a soft lookup: 李四 still gets some weight. Raise α to make it harder.`,
+        `Attention gives ${value}. The exact lookup (18, 20 and 19) is ${exact}; the plain mean of all four is ${mean}. Attention is a soft lookup: Li Si still gets some weight. Raise α to make it harder.`,
+      resultEdited: (value) =>
+        `Attention gives ${value}. (With edited keys or values, the article's exact lookup and mean no longer apply.)`,
       exact: "exact lookup",
       mean: "plain mean",
       attention: "attention",
@@ -134,16 +150,18 @@ export default {
       analogy:
         "Attention is like looking up a dictionary. The query is what you look for (fruit); the keys are the entries (apple, banana, chair); the values are what the entries hold. A key like the query gets a high weight; a key unlike it is nearly ignored.",
       note: "The article's input vectors were images and are lost. These inputs are our reconstruction: they give back every number the article prints (weights 0.79, 0.17, 0.04; output [9.68, 42.98]).",
-      result:
-        "The output is close to apple's value [10, 50], with a little of banana's: the query fruit looked mostly at apple.",
+      result: (top, weight, value, output) =>
+        `${top} gets the largest weight (${weight}), so the output ${output} leans towards its value ${value}.`,
     },
     book: {
       name: "What 书 attends to",
       title: "What does 书 (book) attend to in 我昨天在图书馆读了一本很有趣的书?",
       analogy:
         "Reading the last word, 书 (book), a model asks which words tell it most about this book. The features are designed by hand and named, so that you can see why: 书 looks for actions done to things, qualities and places.",
-      result: (top) =>
-        `书 attends most to ${top}: what was done to it (读, read), what it is like (有趣, interesting) and where it was (图书馆, library).`,
+      result: (top, designed) =>
+        designed
+          ? `书 attends most to ${top}: what was done to it (读, read), what it is like (有趣, interesting) and where it was (图书馆, library).`
+          : `书 attends most to ${top}.`,
     },
     cup: {
       name: "Red coffee cup",
@@ -151,7 +169,7 @@ export default {
       analogy:
         "On the desk lie a newspaper, a paper, a notebook, a book and a red coffee cup. All are black-and-white print except the cup. Without a task, the eye goes to the cup: an involuntary cue. With the task “I want to read”, attention turns to the book: a voluntary cue.",
       result: (involuntary, voluntary) =>
-        `The involuntary cue looks most at ${involuntary}; the voluntary cue “I want to read” looks most at ${voluntary}.`,
+        `The involuntary cue looks most at the ${involuntary}; the voluntary cue “I want to read” looks most at the ${voluntary}.`,
     },
   },
   check: {

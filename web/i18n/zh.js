@@ -28,8 +28,8 @@ export default {
     alpha: "锐度 α（查询乘以 α）",
     keyboard: "按键：空格播放或暂停，← → 单步，Home 与 End 跳到首尾。",
     edit: "点击数字即可修改。回车确认，Esc 取消。",
-    editCell: (name, i, j, value) => `修改 ${name} 第 ${i + 1} 行第 ${j + 1} 列：${value}`,
-    cell: (name, i, j, value) => `${name} 第 ${i + 1} 行第 ${j + 1} 列：${value}`,
+    editCell: (name, i, j, value) => `修改 ${name}[${i}][${j}]：${value}`,
+    cell: (name, i, j, value) => `${name}[${i}][${j}]：${value}`,
     addRow: "加一行",
     removeRow: "删去最后一行",
     addColumn: "加一列",
@@ -44,12 +44,12 @@ export default {
     heatmap: "权重热力图",
     lines: "谁关注谁（线越粗，权重越大）",
     plot: "查询向量与键向量：点积的几何意义",
-    plotNote: "虚线是键在查询方向上的投影：越长，q·k 越大。",
+    plotNote: "灰色粗线是键在查询方向上的投影（虚线从键的末端垂直落下）：投影越长，q·k 越大。",
   },
   steps: {
     inputs: {
       title: "输入",
-      text: "这是起点的数。之后的每个数都由核心从这些数算出。",
+      text: "这些是起始数据。之后的每个数都由核心从这些数算出。",
     },
     projections: {
       title: "线性投影",
@@ -68,6 +68,7 @@ export default {
     masked: {
       title: "掩码",
       text: "因果掩码在“键在查询之后”的位置填入 −∞：exp(−∞) = 0，这些键得不到权重。",
+      explicit: "掩码在查询不能看到的键的位置填入 −∞：exp(−∞) = 0，这些键得不到权重。",
     },
     softmax: {
       title: "Softmax 归一化",
@@ -83,19 +84,30 @@ export default {
     },
   },
   derive: {
+    input: "输入：点击即可修改",
     blocked: "这个键在查询之后",
+    masked: "掩码挡住了这个键",
     kept: "保留",
     allBlocked: "这一行的键全部被掩盖：权重与输出都是 0",
   },
+  list: (items) => items.map((x) => `“${x}”`).join("、"),
   labels: {
     queryZhang: "姓张？",
+    zhangSan: "张三",
+    liSi: "李四",
+    zhangMazi: "张麻子",
+    newspaper: "报纸",
+    paper: "论文",
+    notebook: "笔记本",
+    book: "书",
+    redCup: "红色咖啡杯",
     age: "年龄",
     fruit: "水果 fruit",
     apple: "苹果 apple",
     banana: "香蕉 banana",
     chair: "椅子 chair",
-    involuntary: "非自主提示（显著性）",
-    voluntary: "自主提示（我要读书）",
+    involuntary: "非自主性提示（显著性）",
+    voluntary: "自主性提示（我要读书）",
   },
   dims: {
     action: "对事物的动作",
@@ -114,7 +126,8 @@ export default {
       title: "在教室里找一个人：对“我爱你”做自注意力",
       analogy:
         "假如我要在教室里找一个人：心里想的这个人的特征是查询 Q；每个同学身上贴的标签是键 K；根据匹配程度给每个人打的分是注意力分数；从他们身上获取的信息是值 V。分数越高，从那个人那里听来的话就越重要。",
-      result: "每个词的新表示都混合了所有词的值：“我”原本是 [1, 0]，现在约为 [0.551, 0.498]。",
+      result: (token, before, after) =>
+        `每个词的新表示都混合了所有词的值：“${token}”原本是 ${before}，现在是 ${after}。`,
     },
     age: {
       name: "张姓平均年龄",
@@ -123,6 +136,8 @@ export default {
         "数据表里“键”是人名，“值”是年龄。查询“姓张”与每个键比较匹配程度，答案就是按匹配程度混合起来的值。",
       result: (value, exact, mean) =>
         `注意力给出 ${value}。精确查找（18、20、19）是 ${exact}；四个人的简单平均是 ${mean}。注意力是一种“软”查找：李四仍然分到一点权重。调大 α，查找就越来越“硬”。`,
+      resultEdited: (value) =>
+        `注意力给出 ${value}。（键或值改动后，原文的精确查找与简单平均不再适用。）`,
       exact: "精确查找",
       mean: "简单平均",
       attention: "注意力",
@@ -131,18 +146,20 @@ export default {
       name: "查字典",
       title: "查字典：在 apple、banana、chair 中查 fruit",
       analogy:
-        "注意力就像查字典：查询是你手里的查询条件（fruit，水果）；键是字典里的索引标签（apple、banana、chair）；值是标签对应的内容。和查询很像的键得到高权重，不像的键几乎被忽略。",
+        "注意力就像查字典：查询（Query）是你手里拿着的条件（fruit，水果）；键是字典里的索引标签（apple、banana、chair）；值是标签对应的内容。和查询很像的键得到高权重，不像的键几乎被忽略。",
       note: "原文的输入向量是图片，已经遗失。这里的输入是我们的重构：它能还原原文给出的每个数（权重 0.79、0.17、0.04；输出 [9.68, 42.98]）。",
-      result:
-        "输出非常接近 apple 的值 [10, 50]，也混入了一点 banana 的特征：查询 fruit 主要看向了 apple。",
+      result: (top, weight, value, output) =>
+        `${top} 的权重最大（${weight}），所以输出 ${output} 偏向它的值 ${value}。`,
     },
     book: {
       name: "“书”在看谁",
       title: "在“我昨天在图书馆读了一本很有趣的书”中，“书”关注哪些词？",
       analogy:
         "模型处理最后一个词“书”时，要弄清句子里哪些词最能说明这本书。这里的特征是手工设计并命名的，方便看清原因：“书”在寻找对事物的动作、品质和地点。",
-      result: (top) =>
-        `“书”最关注 ${top}：对它做了什么（读）、它怎么样（有趣）、它在哪里（图书馆）。`,
+      result: (top, designed) =>
+        designed
+          ? `“书”最关注${top}：对它做了什么（读）、它怎么样（有趣）、它在哪里（图书馆）。`
+          : `“书”最关注${top}。`,
     },
     cup: {
       name: "红色咖啡杯",
@@ -150,7 +167,7 @@ export default {
       analogy:
         "桌上有报纸、论文、笔记本、一本书和一个红色的咖啡杯。除了咖啡杯，其它全是黑白印刷。没有任务时，目光自然落在咖啡杯上：这是非自主性提示。有了“我要读书”的任务，注意力转向书：这是自主性提示。",
       result: (involuntary, voluntary) =>
-        `非自主提示最关注 ${involuntary}；自主提示“我要读书”最关注 ${voluntary}。`,
+        `非自主性提示最关注“${involuntary}”；自主性提示“我要读书”最关注“${voluntary}”。`,
     },
   },
   check: {
@@ -162,7 +179,7 @@ export default {
     right: "正确",
     wrong: (expected) => `不太对：核心算出 ${expected}`,
     invalid: "不是数字",
-    summary: (right, total) => `${total} 个中对了 ${right} 个。`,
+    summary: (right, total) => `共 ${total} 个，对了 ${right} 个。`,
     seedButton: "核对原文印出的数",
     seedNote:
       "种子文章 002 为这一步印出了这些数。它的代码是对的，但印出的数并不是那段代码的结果：从小数点后第三、四位起就开始偏离。它的三位小数总结 [[0.551, 0.498], [0.544, 0.509], [0.537, 0.521]] 是对的。正因为会有这样的错误，亲手核对才有意义。",

@@ -1,0 +1,177 @@
+// custom-scene.js: an author's scene, described in JSON (web/scene.schema.json), checked field
+// by field and turned into the same shape as the built-in scenes. Shapes that only the core
+// can judge (d_k must match, …) are left to the core, whose message the element shows.
+
+const langs = ["zh", "en"];
+const stepIds = [
+  "inputs",
+  "projections",
+  "scores",
+  "scaled",
+  "masked",
+  "softmax",
+  "output",
+  "result",
+];
+
+class SceneError extends Error {}
+
+function fail(field, reason) {
+  throw new SceneError(`${field}: ${reason}`);
+}
+
+function matrix(value, field) {
+  if (!Array.isArray(value) || value.length === 0) fail(field, "must be a non-empty array of rows");
+  value.forEach((row, i) => {
+    if (!Array.isArray(row) || row.length === 0)
+      fail(`${field}[${i}]`, "must be a non-empty array of numbers");
+    if (row.length !== value[0].length) {
+      fail(`${field}[${i}]`, `has ${row.length} numbers but row 0 has ${value[0].length}`);
+    }
+    row.forEach((x, j) => {
+      if (typeof x !== "number" || !Number.isFinite(x)) {
+        fail(`${field}[${i}][${j}]`, `must be a finite number, not ${JSON.stringify(x)}`);
+      }
+    });
+  });
+  return value;
+}
+
+function texts(value, field, required) {
+  if (value === undefined && !required) return undefined;
+  if (typeof value === "string") return { zh: value, en: value };
+  if (!value || typeof value !== "object") fail(field, 'must be a string or { "zh": …, "en": … }');
+  for (const lang of langs) {
+    if (typeof value[lang] !== "string" || !value[lang].trim()) {
+      fail(`${field}.${lang}`, "must be a non-empty string");
+    }
+  }
+  return value;
+}
+
+function labels(value, field, n, what = "rows") {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.some((x) => typeof x !== "string")) {
+    fail(field, "must be an array of strings");
+  }
+  if (value.length !== n) fail(field, `has ${value.length} labels for ${n} ${what}`);
+  return value;
+}
+
+/**
+ * Parses a scene from JSON text or an object. Returns a scene for createWalkthrough; throws an
+ * Error whose message names the field and the reason, such as
+ * `inputs.k[1]: has 3 numbers but row 0 has 2`.
+ */
+export function parseScene(source) {
+  let json = source;
+  if (typeof source === "string") {
+    try {
+      json = JSON.parse(source);
+    } catch (error) {
+      throw new SceneError(`scene: not valid JSON (${error.message})`);
+    }
+  }
+  if (!json || typeof json !== "object" || Array.isArray(json))
+    fail("scene", "must be a JSON object");
+  const known = [
+    "$schema",
+    "id",
+    "title",
+    "analogy",
+    "note",
+    "result",
+    "tokens",
+    "queries",
+    "keys",
+    "values",
+    "inputs",
+    "mask",
+    "steps",
+  ];
+  for (const key of Object.keys(json)) if (!known.includes(key)) fail(key, "is not a scene field");
+
+  const inputs = json.inputs;
+  if (!inputs || typeof inputs !== "object")
+    fail("inputs", "must be an object: { q, k, v } or { x, wq, wk, wv }");
+  const self = inputs.x !== undefined;
+  const names = self ? ["x", "wq", "wk", "wv"] : ["q", "k", "v"];
+  for (const key of Object.keys(inputs)) {
+    if (!names.includes(key)) {
+      fail(
+        `inputs.${key}`,
+        self
+          ? "does not go with x (give x, wq, wk and wv)"
+          : "is not an input (give q, k and v, or x, wq, wk and wv)",
+      );
+    }
+  }
+  const checked = {};
+  for (const name of names) {
+    if (inputs[name] === undefined) fail(`inputs.${name}`, "is missing");
+    checked[name] = matrix(inputs[name], `inputs.${name}`);
+  }
+
+  const rows = self ? checked.x.length : checked.q.length;
+  const keyRows = self ? checked.x.length : checked.k.length;
+  let mask;
+  if (json.mask === "causal") mask = "causal";
+  else if (json.mask !== undefined) {
+    if (
+      !Array.isArray(json.mask) ||
+      json.mask.some((row) => !Array.isArray(row) || row.some((x) => typeof x !== "boolean"))
+    ) {
+      fail("mask", 'must be "causal" or an array of rows of true and false');
+    }
+    if (json.mask.length !== rows || json.mask.some((row) => row.length !== keyRows)) {
+      fail("mask", `must be ${rows}×${keyRows} (one row per query, one column per key)`);
+    }
+    mask = json.mask;
+  }
+  if (
+    json.id !== undefined &&
+    (typeof json.id !== "string" || !/^[a-z][a-z0-9-]*$/.test(json.id))
+  ) {
+    fail("id", "must be lowercase letters, digits and dashes");
+  }
+
+  const title = texts(json.title, "title", true);
+  const analogy = texts(json.analogy, "analogy", false);
+  const note = texts(json.note, "note", false);
+  const result = texts(json.result, "result", false);
+  const steps = {};
+  if (json.steps !== undefined) {
+    if (!json.steps || typeof json.steps !== "object")
+      fail("steps", "must be an object keyed by step");
+    for (const [id, value] of Object.entries(json.steps)) {
+      if (!stepIds.includes(id)) fail(`steps.${id}`, `is not a step (${stepIds.join(", ")})`);
+      steps[id] = texts(value, `steps.${id}`, true);
+    }
+  }
+  const text = Object.fromEntries(
+    langs.map((lang) => [
+      lang,
+      {
+        name: title[lang],
+        title: title[lang],
+        analogy: analogy?.[lang] ?? "",
+        note: note?.[lang],
+        result: result?.[lang],
+        steps: Object.fromEntries(Object.entries(steps).map(([id, t]) => [id, t[lang]])),
+      },
+    ]),
+  );
+
+  return {
+    id: json.id ?? "custom",
+    inputs: checked,
+    tokens: self ? labels(json.tokens, "tokens", rows) : undefined,
+    queryLabels: labels(json.queries, "queries", rows) ?? [],
+    keyLabels: labels(json.keys, "keys", keyRows) ?? [],
+    valueLabels:
+      json.values &&
+      labels(json.values, "values", (self ? checked.wv : checked.v)[0].length, "columns of V"),
+    mask,
+    text,
+  };
+}

@@ -1,0 +1,169 @@
+// element.js: <attention-walkthrough>, the walkthrough as a custom element for other people's
+// pages. Bundled with the core into one classic script (tools/bundle.mjs). Styles live in a
+// shadow root; every element on a page shares one WASM instance; nothing it does throws into
+// the host page: errors are shown inside the element and fired as `error` events.
+//
+//   <attention-walkthrough scene="age" lang="zh" step="3" controls></attention-walkthrough>
+//
+// Attributes (all reactive): scene, lang, step (1-based), controls, nav, src (a scene JSON).
+// A <script type="application/json"> child is an inline custom scene.
+// Events: ready, stepchange { scene, step, stepId, total }, error { message }.
+// Methods: goTo(step), play(), pause(), setInputs({ q, k, v } or { x, wq, wk, wv }); property
+// state.
+import { loadAttention } from "./attention.js";
+import { scenes } from "./scenes.js";
+import { createWalkthrough, defaultLang, messages } from "./walkthrough.js";
+import { parseScene } from "./custom-scene.js";
+import hostCss from "./element.css";
+import css from "./style.css";
+
+const sheet = new CSSStyleSheet();
+sheet.replaceSync(hostCss + css);
+
+class AttentionWalkthrough extends HTMLElement {
+  static observedAttributes = ["scene", "lang", "step", "controls", "nav", "src"];
+
+  #root = this.attachShadow({ mode: "open" });
+  #walk = null;
+  #custom = null; // a parsed custom scene, from src or an inline script
+  #loading = null;
+
+  constructor() {
+    super();
+    this.#root.adoptedStyleSheets = [sheet];
+  }
+
+  connectedCallback() {
+    this.#restart();
+  }
+
+  disconnectedCallback() {
+    this.#walk?.destroy();
+    this.#walk = null;
+  }
+
+  attributeChangedCallback(name, old, value) {
+    if (!this.#walk || old === value) return;
+    if (name === "lang") this.#walk.setLang(this.#lang());
+    else if (name === "step") this.#walk.goTo(this.#step());
+    else this.#restart({ keep: name === "controls" || name === "nav" });
+  }
+
+  /** The current state: scene, step (0-based), stepId, lang, inputs, output, … */
+  get state() {
+    return this.#walk?.state;
+  }
+
+  goTo(step) {
+    this.#walk?.goTo(step - 1);
+  }
+
+  play() {
+    this.#walk?.play();
+  }
+
+  pause() {
+    this.#walk?.pause();
+  }
+
+  /** Replaces inputs; an input the core rejects is reported as an `error` event and kept out. */
+  setInputs(inputs) {
+    try {
+      this.#walk?.setInputs(inputs);
+      return true;
+    } catch (error) {
+      this.#fail(error);
+      return false;
+    }
+  }
+
+  #lang() {
+    const lang = this.getAttribute("lang");
+    return messages[lang] ? lang : defaultLang();
+  }
+
+  #step() {
+    return Math.max(0, Math.round(Number(this.getAttribute("step")) || 1) - 1);
+  }
+
+  // (Re)builds the walkthrough from the attributes; `keep` keeps the scene and step it had.
+  async #restart({ keep = false } = {}) {
+    const loading = (this.#loading = Symbol());
+    try {
+      const core = await loadAttention();
+      const custom = await this.#customScene();
+      if (loading !== this.#loading || !this.isConnected) return;
+      this.#custom = custom;
+      const previous = keep ? this.#walk?.state : undefined;
+      this.#walk?.destroy();
+      this.#walk = null;
+      const id = previous?.scene ?? custom?.id ?? this.getAttribute("scene") ?? scenes[0].id;
+      const list = custom ? [custom] : scenes;
+      if (!list.some((s) => s.id === id)) {
+        throw new Error(`scene: "${id}" is not a scene (${scenes.map((s) => s.id).join(", ")})`);
+      }
+      this.#walk = createWalkthrough(this.#root, {
+        core,
+        scenes: this.hasAttribute("nav") ? list : list.filter((s) => s.id === id),
+        state: { ...previous, scene: id, lang: this.#lang(), step: previous?.step ?? this.#step() },
+        nav: this.hasAttribute("nav"),
+        controls: this.hasAttribute("controls"),
+        keyTarget: this.#root,
+        onChange: (state, stepChanged) => {
+          if (stepChanged) {
+            this.dispatchEvent(
+              new CustomEvent("stepchange", {
+                detail: {
+                  scene: state.scene,
+                  step: state.step + 1,
+                  stepId: state.stepId,
+                  total: state.steps.length,
+                },
+              }),
+            );
+          }
+        },
+      });
+      this.dispatchEvent(new CustomEvent("ready", { detail: { scene: this.#walk.state.scene } }));
+    } catch (error) {
+      if (loading === this.#loading) this.#fail(error, true);
+    }
+  }
+
+  // A custom scene from the src attribute or an inline JSON script, or null for a built-in one.
+  async #customScene() {
+    const src = this.getAttribute("src");
+    if (src) {
+      let response;
+      try {
+        response = await fetch(new URL(src, document.baseURI));
+      } catch (error) {
+        throw new Error(`src: could not load ${src} (${error.message})`);
+      }
+      if (!response.ok) throw new Error(`src: could not load ${src} (HTTP ${response.status})`);
+      return parseScene(await response.text());
+    }
+    const inline = this.querySelector('script[type="application/json"]');
+    return inline ? parseScene(inline.textContent) : null;
+  }
+
+  // Shows the message inside the element (replacing it when nothing could be shown) and
+  // fires an `error` event. Never throws.
+  #fail(error, replace = false) {
+    const message = error?.message ?? String(error);
+    if (replace || !this.#walk) {
+      this.#walk?.destroy();
+      this.#walk = null;
+      const box = document.createElement("p");
+      box.className = "embed-error";
+      box.setAttribute("role", "alert");
+      box.textContent = `attention-walkthrough: ${message}`;
+      this.#root.replaceChildren(box);
+    }
+    this.dispatchEvent(new CustomEvent("error", { detail: { message } }));
+  }
+}
+
+if (!customElements.get("attention-walkthrough")) {
+  customElements.define("attention-walkthrough", AttentionWalkthrough);
+}
