@@ -1,6 +1,6 @@
 # attention-by-hand: every command a user or CI needs. `make demo` and `make test` install
 # what is missing first (tools/install-deps.sh).
-.PHONY: demo test build deps wasm native format format-check test-native test-node test-browser bench clean
+.PHONY: demo test build deps wasm native bundle format format-check test-native test-node test-browser bench clean
 
 NODE_TEST := node --test --test-reporter=tap --test-concurrency=1
 CXX_SOURCES = $(shell git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp')
@@ -10,7 +10,7 @@ demo: build
 
 test: build format-check test-native test-node test-browser
 
-build: deps wasm native
+build: deps wasm native bundle
 
 deps:
 	@tools/install-deps.sh
@@ -18,6 +18,9 @@ deps:
 wasm:
 	@[ -f build/wasm/CMakeCache.txt ] || cmake --preset wasm
 	cmake --build --preset wasm
+
+bundle: wasm
+	node tools/bundle.mjs
 
 native:
 	@[ -f build/native/CMakeCache.txt ] || cmake --preset native
@@ -31,7 +34,10 @@ format-check:
 	clang-format --dry-run --Werror $(CXX_SOURCES)
 	npx prettier --check --log-level warn .
 
-test-native:
+test-bundle: wasm
+	node tools/bundle.mjs
+
+native:
 	ctest --preset native
 
 test-node:

@@ -26,7 +26,8 @@ function matrix(value, field) {
     if (!Array.isArray(row) || row.length === 0)
       fail(`${field}[${i}]`, "must be a non-empty array of numbers");
     if (row.length !== value[0].length) {
-      fail(`${field}[${i}]`, `has ${row.length} numbers but row 0 has ${value[0].length}`);
+      const numbers = row.length === 1 ? "number" : "numbers";
+      fail(`${field}[${i}]`, `has ${row.length} ${numbers} but row 0 has ${value[0].length}`);
     }
     row.forEach((x, j) => {
       if (typeof x !== "number" || !Number.isFinite(x)) {

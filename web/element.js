@@ -49,9 +49,10 @@ class AttentionWalkthrough extends HTMLElement {
     else this.#restart({ keep: name === "controls" || name === "nav" });
   }
 
-  /** The current state: scene, step (0-based), stepId, lang, inputs, output, … */
+  /** The current state: scene, step (1-based), stepId, lang, inputs, output, … */
   get state() {
-    return this.#walk?.state;
+    const state = this.#walk?.state;
+    return state && { ...state, step: state.step + 1 };
   }
 
   goTo(step) {

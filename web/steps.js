@@ -27,7 +27,8 @@ const inputName = { x: "X", wq: "W_Q", wk: "W_K", wv: "W_V" };
 
 // The labels of Q's rows, K's rows, the dimensions of Q and K, V's columns and X's columns.
 export function labelsFor(scene, msg, trace, inputs) {
-  const name = (key) => msg.labels[key] ?? key;
+  // Built-in scenes name rows by message keys; a custom scene's labels are its own words.
+  const name = (key) => (scene.text ? key : (msg.labels[key] ?? key));
   const dims = scene.dims?.map((d) => msg.dims[d]);
   const named = (n) => (dims && dims.length === n ? dims : indexLabels(n));
   return {

@@ -1,0 +1,243 @@
+// embed.test.mjs: every way to embed the walkthrough, in Chromium, as a tutorial author would:
+// the custom element on a hostile page, the iframe and its postMessage API, the standalone
+// file from file://, a strict-CSP page, custom scenes good and bad.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { start, openPage } from "./browser.mjs";
+import { serve } from "../../tools/serve.mjs";
+
+const repo = fileURLToPath(new URL("../../", import.meta.url));
+const pages = "tests/browser/pages/";
+let env;
+before(async () => (env = await start(repo)));
+after(() => env.close());
+
+const events = (page) => page.evaluate(() => window.events);
+const waitForEvents = (page, count, type) =>
+  page.waitForFunction(
+    ([n, t]) => window.events.filter((e) => !t || e.type === t).length >= n,
+    [count, type],
+  );
+const inside = (page, id) => page.locator(`#${id}`);
+
+test("element: two scenes on a hostile page, one WASM instance, styles sealed both ways", async () => {
+  const page = await openPage(env.browser, `${env.url}${pages}hostile.html`);
+  await waitForEvents(page, 2, "ready");
+  assert.equal(await page.evaluate(() => window.wasmInstances), 1, "one core for both");
+  const a = inside(page, "a");
+  const b = inside(page, "b");
+  assert.match(await a.locator("#scene-title").textContent(), /姓张/);
+  assert.match(await b.locator("#scene-title").textContent(), /fruit among apple/);
+  assert.equal(await a.locator("#counter").textContent(), "第 3 步，共 6 步");
+  for (const element of [a, b]) {
+    const box = await element.boundingBox();
+    assert.ok(box.height > 150 && box.width > 300, `sized to its content: ${JSON.stringify(box)}`);
+  }
+  const style = await a
+    .locator("#scene-title")
+    .evaluate((h) => [getComputedStyle(h).fontSize, getComputedStyle(h).color]);
+  assert.notEqual(style[0], "40px", "the host's font size does not get in");
+  assert.notEqual(style[1], "rgb(255, 0, 0)", "the host's colour does not get in");
+  assert.equal(
+    await page.locator("body > div").isVisible(),
+    false,
+    "the host's own rule still holds",
+  );
+  const hostDivs = await page.evaluate(() =>
+    [...document.querySelectorAll("div")].map((d) => getComputedStyle(d).display),
+  );
+  assert.deepEqual(hostDivs, ["none"], "the element adds no styles to the host page");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("element: attributes are reactive and events fire", async () => {
+  const page = await openPage(env.browser, `${env.url}${pages}hostile.html`);
+  await waitForEvents(page, 2, "ready");
+  const a = inside(page, "a");
+  await page.evaluate(() => document.getElementById("a").setAttribute("lang", "en"));
+  assert.equal(await a.locator("#counter").textContent(), "Step 3 of 6");
+  await page.evaluate(() => document.getElementById("a").setAttribute("step", "5"));
+  assert.equal(await a.locator("#counter").textContent(), "Step 5 of 6");
+  await page.evaluate(() => document.getElementById("a").setAttribute("scene", "cup"));
+  await page.waitForFunction(() =>
+    /coffee cup/.test(
+      document.getElementById("a").shadowRoot.querySelector("#scene-title")?.textContent,
+    ),
+  );
+  await a.locator("#forward").click();
+  const steps = (await events(page)).filter((e) => e.type === "stepchange" && e.id === "a");
+  assert.deepEqual(steps.at(-1).detail, { scene: "cup", step: 6, stepId: "result", total: 6 });
+  const state = await page.evaluate(() => document.getElementById("a").state);
+  assert.equal(state.step, 6);
+  assert.equal(state.lang, "en");
+
+  const ok = await page.evaluate(() => document.getElementById("b").setInputs({ k: [[1, 2, 3]] }));
+  assert.equal(ok, false);
+  const errors = (await events(page)).filter((e) => e.type === "error");
+  assert.equal(errors.at(-1).detail.message, "K has 3 columns but Q has 2 (d_k must match)");
+  assert.equal(
+    await inside(page, "b").locator(".error").textContent(),
+    "Not applied; the last good values stay: K has 3 columns but Q has 2 (d_k must match)",
+  );
+  const fine = await page.evaluate(() => document.getElementById("b").setInputs({ q: [[2, 2]] }));
+  assert.equal(fine, true);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("iframe: postMessage commands, replies, step events and resize messages", async () => {
+  const page = await openPage(env.browser, `${env.url}${pages}iframe.html`);
+  const wait = (predicate) => page.waitForFunction(predicate);
+  const send = (message) =>
+    page.evaluate(
+      (m) => document.getElementById("frame").contentWindow.postMessage(m, "*"),
+      message,
+    );
+  await wait(() => window.messages.some((m) => m.type === "ready"));
+  const ready = await page.evaluate(() => window.messages.find((m) => m.type === "ready"));
+  assert.equal(ready.state.scene, "dictionary");
+  assert.equal(ready.state.step, 2);
+
+  await send({ type: "goTo", step: 4, id: 1 });
+  await wait(() => window.messages.some((m) => m.id === 1));
+  const reply = await page.evaluate(() => window.messages.find((m) => m.id === 1));
+  assert.equal(reply.type, "state");
+  assert.equal(reply.state.stepId, "softmax");
+  assert.ok(Math.abs(reply.state.output[0][0] - 9.6804356152) < 1e-9, "the core's output");
+  const change = await page.evaluate(() =>
+    window.messages.filter((m) => m.type === "stepchange").at(-1),
+  );
+  assert.deepEqual(
+    { step: change.step, stepId: change.stepId, total: change.total },
+    { step: 4, stepId: "softmax", total: 6 },
+  );
+
+  await send({ type: "play", id: 2 });
+  await wait(() => window.messages.find((m) => m.id === 2)?.state.playing === true);
+  await send({ type: "pause", id: 3 });
+  await wait(() => window.messages.find((m) => m.id === 3)?.state.playing === false);
+
+  await send({ type: "setInputs", inputs: { v: [[1], [2]] }, id: 4 });
+  await wait(() => window.messages.some((m) => m.id === 4));
+  const bad = await page.evaluate(() => window.messages.find((m) => m.id === 4));
+  assert.deepEqual(
+    [bad.type, bad.message],
+    ["error", "V has 2 rows but K has 3 (one value row per key)"],
+  );
+  await send({ type: "setInputs", inputs: { q: [[1, 0]] }, id: 5 });
+  await wait(() => window.messages.some((m) => m.id === 5));
+  const good = await page.evaluate(() => window.messages.find((m) => m.id === 5));
+  assert.deepEqual(good.state.inputs.q, [[1, 0]]);
+
+  await send({ type: "getState", id: 6 });
+  await wait(() => window.messages.some((m) => m.id === 6));
+  const resize = await page.evaluate(() => window.messages.filter((m) => m.type === "resize"));
+  assert.ok(resize.length > 0 && resize.at(-1).height > 300, JSON.stringify(resize));
+  // The host sizes the iframe from the last resize message, so nothing scrolls inside it.
+  await wait(() => {
+    const last = window.messages.filter((m) => m.type === "resize").at(-1);
+    const frame = document.getElementById("frame");
+    const inner = frame.contentDocument.documentElement.scrollHeight;
+    return frame.clientHeight === last.height && inner <= last.height;
+  });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("standalone file: opened from file://, no server, all scenes there", async () => {
+  const file = new URL("../../web/generated/attention-walkthrough.html", import.meta.url);
+  const page = await openPage(env.browser, file.href);
+  const counter = page.locator("attention-walkthrough #counter");
+  await counter.waitFor();
+  await page.locator("attention-walkthrough #lang-en").click();
+  await page.locator("attention-walkthrough #scene-age").click();
+  await page.locator("attention-walkthrough #main").focus();
+  await page.keyboard.press("End");
+  assert.equal(await counter.textContent(), "Step 6 of 6");
+  assert.equal(
+    await page.locator('attention-walkthrough [data-matrix="output"] button.cell').textContent(),
+    "19.4729",
+  );
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("strict CSP: script-src 'self' 'wasm-unsafe-eval'; style-src 'self'", async () => {
+  const policy = "script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+  const { server, url } = await serve(repo, 0, { "content-security-policy": policy });
+  const page = await env.browser.newPage();
+  const violations = [];
+  page.on("console", (m) => m.type() === "error" && violations.push(m.text()));
+  page.on("pageerror", (e) => violations.push(e.message));
+  const response = await page.goto(`${url}${pages}csp.html`);
+  assert.equal(response.headers()["content-security-policy"], policy);
+  await page.waitForFunction(() => window.events?.some((e) => e.type === "ready"));
+  const output = await page
+    .locator('attention-walkthrough [data-matrix="output"] tbody tr')
+    .evaluateAll((rows) =>
+      rows.map((r) => [...r.querySelectorAll("button")].map((b) => b.textContent).join(" ")),
+    );
+  assert.deepEqual(output, ["0.5512 0.4981", "0.5441 0.5094", "0.537 0.5207"]);
+  const background = await page
+    .locator("attention-walkthrough section")
+    .first()
+    .evaluate((s) => getComputedStyle(s).backgroundColor);
+  assert.equal(background, "rgb(255, 255, 255)", "the element's styles apply under the policy");
+  assert.deepEqual(violations, []);
+  await page.close();
+  server.close();
+});
+
+test("custom scenes: inline JSON and src load; bad ones show their error in the element", async () => {
+  const page = await openPage(env.browser, `${env.url}${pages}custom.html`);
+  await waitForEvents(page, 2, "ready");
+  await waitForEvents(page, 4, "error");
+  const inline = inside(page, "inline");
+  assert.equal(await inline.locator("#scene-title").textContent(), "Who looks at whom");
+  assert.equal(
+    await inline.locator("#counter").textContent(),
+    "Step 1 of 8",
+    "a causal mask adds a step",
+  );
+  await inline.locator("#forward").click();
+  await inline.locator("#forward").click();
+  assert.equal(await inline.locator(".step-text").textContent(), "Dot products, by hand.");
+  await inline.locator("#forward").click();
+  await inline.locator("#forward").click();
+  await inline.locator("#forward").click();
+  assert.equal(
+    await inline.locator('[data-matrix="masked"] button.cell').nth(1).textContent(),
+    "−∞",
+  );
+  const src = inside(page, "src");
+  assert.equal(await src.locator("#scene-title").textContent(), "查水果");
+  assert.deepEqual(await src.locator('[data-matrix="k"] th[scope=row]').allTextContents(), [
+    "apple",
+    "banana",
+    "chair",
+  ]);
+
+  const messages = Object.fromEntries(
+    (await events(page)).filter((e) => e.type === "error").map((e) => [e.id, e.detail.message]),
+  );
+  assert.deepEqual(messages, {
+    "bad-field": "inputs.k[1]: has 1 number but row 0 has 2",
+    "bad-shape": "K has 3 columns but Q has 2 (d_k must match)",
+    "bad-json": messages["bad-json"],
+    missing: "src: could not load no-such-scene.json (HTTP 404)",
+  });
+  assert.match(messages["bad-json"], /^scene: not valid JSON/);
+  for (const [id, message] of Object.entries(messages)) {
+    assert.equal(
+      await inside(page, id).locator(".embed-error").textContent(),
+      `attention-walkthrough: ${message}`,
+    );
+  }
+  // The only console error is the browser's own line for the missing file's 404.
+  assert.deepEqual(page.errors, [
+    "Failed to load resource: the server responded with a status of 404 (Not Found)",
+  ]);
+  await page.close();
+});
