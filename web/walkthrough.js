@@ -421,6 +421,7 @@ export function createWalkthrough(root, options) {
             },
           }),
         ),
+        page && el("a", { href: "embedding.html", text: msg.ui.embed }),
         page &&
           el("button", {
             type: "button",

@@ -241,3 +241,36 @@ test("custom scenes: inline JSON and src load; bad ones show their error in the 
   ]);
   await page.close();
 });
+
+test("the embedding page shows each way live, beside its snippet", async () => {
+  const page = await openPage(env.browser, `${env.url}web/embedding.html`);
+  const titles = page.locator("attention-walkthrough #scene-title");
+  await page
+    .waitForFunction(
+      () =>
+        [...document.querySelectorAll("attention-walkthrough")].every((e) =>
+          e.shadowRoot?.querySelector("#scene-title"),
+        ) && document.getElementById("iframe-state").textContent !== "",
+      null,
+      { timeout: 10_000 },
+    )
+    .catch(() => {});
+  assert.deepEqual(await titles.allTextContents(), [
+    "键值查询：查询表中姓张的人的平均年龄",
+    "Take an umbrella?",
+    "猫坐垫",
+  ]);
+  const snippets = await page.locator("pre code").allTextContents();
+  assert.equal(snippets.length, 3);
+  assert.match(snippets[0], /^<attention-walkthrough scene="age" lang="zh" step="3" controls>/);
+  assert.match(
+    snippets[0],
+    /<script src="https:\/\/your.site\/attention-walkthrough.js"><\/script>$/,
+  );
+  await page.locator('[data-iframe-step="6"]').click();
+  await page.waitForFunction(() =>
+    /step 6: result/.test(document.getElementById("iframe-state").textContent),
+  );
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -18,6 +18,7 @@ export default {
     scrubber: "Step",
     stepOf: (n, total) => `Step ${n} of ${total}`,
     digits: "Decimals shown",
+    embed: "Embed it in a tutorial",
     copyLink: "Copy link",
     copied: "Link copied",
     copyFailed: "Copy this link from the address bar",

@@ -18,6 +18,7 @@ export default {
     scrubber: "步骤",
     stepOf: (n, total) => `第 ${n} 步，共 ${total} 步`,
     digits: "显示的小数位数",
+    embed: "嵌入到你的教程",
     copyLink: "复制链接",
     copied: "链接已复制",
     copyFailed: "请从地址栏复制此链接",
