@@ -5,6 +5,25 @@
 // projections) or `q`, `k`, `v` (a lookup). `queries` and `keys` name the rows through
 // i18n keys; `dims` name the columns of the embeddings where they mean something.
 
+// The book scene's W_K and W_V: a key is what a token is, a value what it carries.
+const identity5 = [
+  [1, 0, 0, 0, 0],
+  [0, 1, 0, 0, 0],
+  [0, 0, 1, 0, 0],
+  [0, 0, 0, 1, 0],
+  [0, 0, 0, 0, 1],
+];
+
+// The cup scene's objects, (5, 4): 报纸, 论文, 笔记本, 书, 红色咖啡杯 by colour, readable,
+// bound and drinkable. They are the keys and the values.
+const desk = [
+  [0, 0.8, 0.2, 0],
+  [0, 0.9, 0.4, 0],
+  [0, 0.3, 0.7, 0],
+  [0, 1, 1, 0],
+  [1, 0, 0, 1],
+];
+
 export const scenes = [
   {
     id: "classroom",
@@ -119,20 +138,8 @@ export const scenes = [
         [3, 2.7, 2.4, 0, 0],
         [1, 0, 0, 0, 0],
       ],
-      wk: [
-        [1, 0, 0, 0, 0],
-        [0, 1, 0, 0, 0],
-        [0, 0, 1, 0, 0],
-        [0, 0, 0, 1, 0],
-        [0, 0, 0, 0, 1],
-      ],
-      wv: [
-        [1, 0, 0, 0, 0],
-        [0, 1, 0, 0, 0],
-        [0, 0, 1, 0, 0],
-        [0, 0, 0, 1, 0],
-        [0, 0, 0, 0, 1],
-      ],
+      wk: identity5,
+      wv: identity5,
     },
     tokens: ["我", "昨天", "在", "图书馆", "读", "了", "一本", "很", "有趣", "的", "书"],
     dims: ["action", "quality", "place", "thing", "time"],
@@ -149,20 +156,8 @@ export const scenes = [
         [3, 0, 0, 0],
         [0, 1.5, 1.5, 0],
       ],
-      k: [
-        [0, 0.8, 0.2, 0],
-        [0, 0.9, 0.4, 0],
-        [0, 0.3, 0.7, 0],
-        [0, 1, 1, 0],
-        [1, 0, 0, 1],
-      ],
-      v: [
-        [0, 0.8, 0.2, 0],
-        [0, 0.9, 0.4, 0],
-        [0, 0.3, 0.7, 0],
-        [0, 1, 1, 0],
-        [1, 0, 0, 1],
-      ],
+      k: desk,
+      v: desk,
     },
     queryLabels: ["involuntary", "voluntary"],
     keyLabels: ["newspaper", "paper", "notebook", "book", "redCup"],

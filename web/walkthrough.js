@@ -541,26 +541,21 @@ export function createWalkthrough(root, options) {
         onclick: () => tryChange({ edits: randomInputs(scene, state.seed), seed: state.seed + 1 }),
       }),
       el("label", { class: "seed" }, msg.ui.seed, seedInput),
-      el(
-        "label",
-        { class: "digits" },
-        msg.ui.digits,
-        el(
-          "select",
-          {
-            id: "digits",
-            onchange: (e) => {
-              state.digits = Number(e.target.value);
-              render();
-            },
-          },
-          [2, 3, 4, 6, 8, 10].map((d) =>
-            el("option", { value: d, selected: d === state.digits, text: String(d) }),
-          ),
-        ),
-      ),
+      choice("digits", msg.ui.digits, [2, 3, 4, 6, 8, 10], String),
     );
     return el("section", { class: "scene-controls" }, controls);
+  }
+
+  // A labelled <select> bound to state[key].
+  function choice(key, text, values, show) {
+    const onchange = (e) => {
+      state[key] = Number(e.target.value);
+      render();
+    };
+    const options = values.map((x) =>
+      el("option", { value: x, selected: x === state[key], text: show(x) }),
+    );
+    return el("label", { class: key }, text, el("select", { id: key, onchange }, options));
   }
 
   // Random inputs of the same shapes, one decimal each so they can be worked by hand.
@@ -602,24 +597,7 @@ export function createWalkthrough(root, options) {
           oninput: (e) => goByHand(Number(e.target.value) - 1),
         }),
       ),
-      el(
-        "label",
-        { class: "speed" },
-        msg.ui.speed,
-        el(
-          "select",
-          {
-            id: "speed",
-            onchange: (e) => {
-              state.speed = Number(e.target.value);
-              render();
-            },
-          },
-          [0.5, 1, 2, 4].map((s) =>
-            el("option", { value: s, selected: s === state.speed, text: `${s}×` }),
-          ),
-        ),
-      ),
+      choice("speed", msg.ui.speed, [0.5, 1, 2, 4], (x) => `${x}×`),
       el("p", {
         class: "counter",
         id: "counter",
