@@ -55,7 +55,9 @@ function labels(value, field, n, what = "rows") {
   if (!Array.isArray(value) || value.some((x) => typeof x !== "string")) {
     fail(field, "must be an array of strings");
   }
-  if (value.length !== n) fail(field, `has ${value.length} labels for ${n} ${what}`);
+  if (value.length !== n) {
+    fail(field, `has ${value.length} labels for ${n} ${n === 1 ? what.replace(/s\b/, "") : what}`);
+  }
   return value;
 }
 

@@ -1,0 +1,91 @@
+// scene-schema.test.mjs: the published JSON Schema and the element's own checks agree on what
+// a custom scene is, and the parser names the field and the reason.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import Ajv from "ajv/dist/2020.js";
+import { parseScene } from "../../web/custom-scene.js";
+
+const read = (path) => JSON.parse(readFileSync(new URL(path, import.meta.url)));
+const validate = new Ajv({ allErrors: true }).compile(read("../../web/scene.schema.json"));
+
+const lookup = { title: "t", inputs: { q: [[1, 0]], k: [[1, 0]], v: [[2]] } };
+const cases = [
+  ["the example scene", read("../../web/example-scene.json"), null],
+  ["the test pages' scene", read("../browser/pages/scene-lookup.json"), null],
+  [
+    "self-attention with an explicit mask",
+    {
+      title: { zh: "自", en: "self" },
+      tokens: ["a", "b"],
+      inputs: { x: [[1], [2]], wq: [[1]], wk: [[1]], wv: [[1, 2]] },
+      mask: [
+        [true, false],
+        [true, true],
+      ],
+    },
+    null,
+  ],
+  ["no title", { inputs: lookup.inputs }, 'title: must be a string or { "zh": …, "en": … }'],
+  ["no inputs", { title: "t" }, "inputs: must be an object: { q, k, v } or { x, wq, wk, wv }"],
+  ["a missing v", { title: "t", inputs: { q: [[1]], k: [[1]] } }, "inputs.v: is missing"],
+  [
+    "x mixed with q",
+    { title: "t", inputs: { ...lookup.inputs, x: [[1]] } },
+    "inputs.q: does not go with x (give x, wq, wk and wv)",
+  ],
+  [
+    "a string in a matrix",
+    { title: "t", inputs: { ...lookup.inputs, k: [[1, "0"]] } },
+    'inputs.k[0][1]: must be a finite number, not "0"',
+  ],
+  [
+    "a ragged matrix",
+    { title: "t", inputs: { ...lookup.inputs, k: [[1, 0], [1]] } },
+    "inputs.k[1]: has 1 number but row 0 has 2",
+  ],
+  [
+    "an empty matrix",
+    { title: "t", inputs: { ...lookup.inputs, q: [] } },
+    "inputs.q: must be a non-empty array of rows",
+  ],
+  [
+    "a bad mask",
+    { ...lookup, mask: "future" },
+    'mask: must be "causal" or an array of rows of true and false',
+  ],
+  [
+    "a title missing a language",
+    { ...lookup, title: { zh: "只有中文" } },
+    "title.en: must be a non-empty string",
+  ],
+  ["an unknown field", { ...lookup, colour: "red" }, "colour: is not a scene field"],
+  [
+    "an unknown step",
+    { ...lookup, steps: { magic: "x" } },
+    "steps.magic: is not a step (inputs, projections, scores, scaled, masked, softmax, output, result)",
+  ],
+  ["too many labels", { ...lookup, keys: ["a", "b"] }, "keys: has 2 labels for 1 row"],
+];
+
+// What a schema cannot say (equal row lengths, one label per row) only the parser checks.
+const parserOnly = ["a ragged matrix", "too many labels"];
+
+for (const [name, scene, error] of cases) {
+  test(`custom scene: ${name}`, () => {
+    const schemaSaysValid = error === null || parserOnly.includes(name);
+    assert.equal(validate(scene), schemaSaysValid, JSON.stringify(validate.errors));
+    if (error === null) assert.ok(parseScene(JSON.stringify(scene)).inputs);
+    else assert.throws(() => parseScene(scene), { message: error });
+  });
+}
+
+test("custom scene: the mask's size is checked against the rows of Q and K", () => {
+  assert.throws(() => parseScene({ ...lookup, mask: [[true, false]] }), {
+    message: "mask: must be 1×1 (one row per query, one column per key)",
+  });
+});
+
+test("custom scene: text that is not JSON", () => {
+  assert.throws(() => parseScene("{ title: 1 }"), { message: /^scene: not valid JSON \(/ });
+});
