@@ -23,9 +23,10 @@ using MatrixRef = Eigen::Ref<const Matrix<T>>;
 using Mask = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 // Size limits: every dimension is at most kMaxDim, and every matrix (or batched buffer)
-// holds at most kMaxValues numbers. Larger inputs are an error, not an out-of-memory abort.
+// holds at most kMaxValues numbers. A whole trace (six n_q×n_k matrices of doubles, 192 MiB)
+// then fits the WASM heap. Larger inputs are an error, not an out-of-memory abort.
 inline constexpr Index kMaxDim = 8192;
-inline constexpr Index kMaxValues = Index{1} << 24;
+inline constexpr Index kMaxValues = Index{1} << 22;
 
 enum class MaskKind {
   kNone,

@@ -31,7 +31,8 @@ function matrix(value, field) {
     }
     row.forEach((x, j) => {
       if (typeof x !== "number" || !Number.isFinite(x)) {
-        fail(`${field}[${i}][${j}]`, `must be a finite number, not ${JSON.stringify(x)}`);
+        const shown = typeof x === "number" ? String(x) : JSON.stringify(x);
+        fail(`${field}[${i}][${j}]`, `must be a finite number, not ${shown}`);
       }
     });
   });

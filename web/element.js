@@ -27,6 +27,8 @@ class AttentionWalkthrough extends HTMLElement {
   #walk = null;
   #custom = null; // a parsed custom scene, from src or an inline script
   #loading = null;
+  #kept = null; // the state while the element is out of the document, so a move loses nothing
+  #started = false; // attributes seen while upgrading are read by the first start
 
   constructor() {
     super();
@@ -34,19 +36,24 @@ class AttentionWalkthrough extends HTMLElement {
   }
 
   connectedCallback() {
-    this.#restart();
+    this.#started = true;
+    this.#restart({ keep: true });
   }
 
   disconnectedCallback() {
+    this.#kept = this.#walk?.state ?? this.#kept;
     this.#walk?.destroy();
     this.#walk = null;
   }
 
   attributeChangedCallback(name, old, value) {
-    if (!this.#walk || old === value) return;
-    if (name === "lang") this.#walk.setLang(this.#lang());
-    else if (name === "step") this.#walk.goTo(this.#step());
-    else this.#restart({ keep: name === "controls" || name === "nav" });
+    if (!this.#started || !this.isConnected || old === value) return;
+    // After an error there is no walkthrough: any change is a fresh start.
+    if (!this.#walk) this.#restart();
+    else if (name === "lang") this.#walk.setLang(this.#lang());
+    else if (name === "step") {
+      if (this.#step() !== this.#walk.state.step) this.#walk.goTo(this.#step());
+    } else this.#restart({ keep: name === "controls" || name === "nav" });
   }
 
   /** The current state: scene, step (1-based), stepId, lang, inputs, output, … */
@@ -55,8 +62,15 @@ class AttentionWalkthrough extends HTMLElement {
     return state && { ...state, step: state.step + 1 };
   }
 
+  /** Goes to a step, 1-based. False (and an `error` event) for a step that is not a number. */
   goTo(step) {
-    this.#walk?.goTo(step - 1);
+    try {
+      this.#walk?.goTo(Number(step) - 1);
+      return true;
+    } catch (error) {
+      this.#fail(error);
+      return false;
+    }
   }
 
   play() {
@@ -78,9 +92,12 @@ class AttentionWalkthrough extends HTMLElement {
     }
   }
 
+  // The lang attribute, else the nearest lang around the element, else the browser's: zh-CN,
+  // zh-Hans and ZH all mean Chinese.
   #lang() {
-    const lang = this.getAttribute("lang");
-    return messages[lang] ? lang : defaultLang();
+    const lang = (this.closest("[lang]")?.getAttribute("lang") ?? "").toLowerCase();
+    const base = lang.split("-")[0];
+    return messages[base] ? base : defaultLang();
   }
 
   #step() {
@@ -95,7 +112,8 @@ class AttentionWalkthrough extends HTMLElement {
       const custom = await this.#customScene();
       if (loading !== this.#loading || !this.isConnected) return;
       this.#custom = custom;
-      const previous = keep ? this.#walk?.state : undefined;
+      const previous = keep ? (this.#walk?.state ?? this.#kept) : undefined;
+      this.#kept = null;
       this.#walk?.destroy();
       this.#walk = null;
       const id = previous?.scene ?? custom?.id ?? this.getAttribute("scene") ?? scenes[0].id;
@@ -106,14 +124,22 @@ class AttentionWalkthrough extends HTMLElement {
       this.#walk = createWalkthrough(this.#root, {
         core,
         scenes: this.hasAttribute("nav") ? list : list.filter((s) => s.id === id),
-        state: { ...previous, scene: id, lang: this.#lang(), step: previous?.step ?? this.#step() },
+        state: {
+          ...pick(previous, ["edits", "alpha", "causal", "digits", "speed", "seed", "focus"]),
+          scene: id,
+          lang: this.#lang(),
+          step: previous?.step ?? this.#step(),
+        },
         nav: this.hasAttribute("nav"),
         controls: this.hasAttribute("controls"),
         keyTarget: this.#root,
         onChange: (state, stepChanged) => {
           if (stepChanged) {
+            // The step attribute follows, so setting it again later always moves.
+            this.setAttribute("step", String(state.step + 1));
             this.dispatchEvent(
               new CustomEvent("stepchange", {
+                bubbles: true,
                 detail: {
                   scene: state.scene,
                   step: state.step + 1,
@@ -125,7 +151,9 @@ class AttentionWalkthrough extends HTMLElement {
           }
         },
       });
-      this.dispatchEvent(new CustomEvent("ready", { detail: { scene: this.#walk.state.scene } }));
+      this.dispatchEvent(
+        new CustomEvent("ready", { bubbles: true, detail: { scene: this.#walk.state.scene } }),
+      );
     } catch (error) {
       if (loading === this.#loading) this.#fail(error, true);
     }
@@ -163,6 +191,12 @@ class AttentionWalkthrough extends HTMLElement {
     }
     this.dispatchEvent(new CustomEvent("error", { detail: { message } }));
   }
+}
+
+function pick(object, keys) {
+  return Object.fromEntries(
+    keys.filter((k) => object?.[k] !== undefined).map((k) => [k, object[k]]),
+  );
 }
 
 if (!customElements.get("attention-walkthrough")) {

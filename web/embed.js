@@ -34,8 +34,12 @@
       reply({ type: "error", message: "not ready yet: wait for the ready message" });
       return;
     }
+    // An error during a command is answered once, in the reply, not also as a loose message.
     let error;
-    const onError = (e) => (error = e.detail.message);
+    const onError = (e) => {
+      error = e.detail.message;
+      e.stopImmediatePropagation();
+    };
     walk.addEventListener("error", onError);
     const ok = commands[data.type](data);
     walk.removeEventListener("error", onError);

@@ -254,8 +254,9 @@ export function createWalkthrough(root, options) {
     // Space presses an ordinary button, ticks a box and edits an input cell; elsewhere
     // (the page, a result cell) it plays or pauses.
     const own = "button:not(.cell), a, summary, input, .role-input button.cell";
-    if (event.key === " " && target.closest?.(own)) return;
+    if (event.key === " " && (target.closest?.(own) || !(page || options.controls))) return;
     event.preventDefault();
+    if (!page) event.stopPropagation(); // in someone else's page, our keys stay ours
     keys[event.key]();
   }
 
@@ -323,7 +324,12 @@ export function createWalkthrough(root, options) {
     const text =
       typeof stepText === "function" ? stepText(dK, fmt(trace.scale, state.digits)) : stepText;
 
-    const matrices = view.matrices.map((m) =>
+    // Inputs are editable where there are controls; elsewhere they are shown like operands.
+    const controls = page || options.controls;
+    const shown = view.matrices.map((m) =>
+      m.role === "input" && !controls ? { ...m, role: "operand" } : m,
+    );
+    const matrices = shown.map((m) =>
       matrixView(m, {
         lit: lit[m.id],
         hidden: hidden(m),
@@ -335,7 +341,6 @@ export function createWalkthrough(root, options) {
       }),
     );
 
-    const controls = page || options.controls;
     content.replaceChildren(
       el(
         "div",
@@ -363,7 +368,7 @@ export function createWalkthrough(root, options) {
             el("p", { class: "step-text", text }),
             notice &&
               el("p", { class: "error", role: "alert" }, `${msg.ui.rejected} ${notice(msg)}`),
-            stepId === "inputs" && el("p", { class: "hint", text: msg.ui.edit }),
+            stepId === "inputs" && controls && el("p", { class: "hint", text: msg.ui.edit }),
             el("div", { class: "matrices" }, matrices),
             focus &&
               el(
@@ -393,7 +398,7 @@ export function createWalkthrough(root, options) {
     } else if (activeId) {
       root.querySelector(`#${activeId}`)?.focus({ preventScroll: true });
     }
-    const stepChanged = lastStep !== `${state.scene}:${state.step}`;
+    const stepChanged = lastStep !== undefined && lastStep !== `${state.scene}:${state.step}`;
     lastStep = `${state.scene}:${state.step}`;
     onChange?.(publicState(), stepChanged);
   }
@@ -698,6 +703,7 @@ export function createWalkthrough(root, options) {
     const names = (row) => ranking(trace, row).map((j) => labels.keys[j]);
     const vector = (row) => `[${row.map((x) => fmt(x, 3)).join(", ")}]`;
     const p = (words) => el("div", { class: "result" }, el("p", { text: words }));
+    if (scene.text) return text ? p(text) : undefined; // a custom scene's own words
     switch (scene.id) {
       case "classroom":
         return p(text(labels.queries[0], vector(inputs.x[0]), vector(trace.output[0])));
@@ -964,7 +970,10 @@ export function createWalkthrough(root, options) {
     get state() {
       return publicState();
     },
-    goTo: (step) => goByHand(step),
+    goTo(step) {
+      if (!Number.isFinite(step)) throw new Error(`goTo: the step must be a number, not ${step}`);
+      goByHand(Math.round(step));
+    },
     play: () => setPlaying(true),
     pause: () => setPlaying(false),
     setLang(lang) {
@@ -976,6 +985,15 @@ export function createWalkthrough(root, options) {
     setScene: (id) => byId[id] && id !== state.scene && switchScene(id),
     /** Replaces inputs ({ x, wq, … } as arrays of rows); throws the core's error if rejected. */
     setInputs(edits) {
+      const scene = byId[state.scene];
+      const names = Object.keys(scene.inputs).join(", ");
+      if (!edits || typeof edits !== "object") throw new Error(`setInputs: give { ${names} }`);
+      for (const [id, rows] of Object.entries(edits)) {
+        if (!scene.inputs[id]) throw new Error(`setInputs: ${id} is not an input here (${names})`);
+        if (!Array.isArray(rows) || !rows.every(Array.isArray)) {
+          throw new Error(`setInputs: ${id} must be an array of rows of numbers`);
+        }
+      }
       tryChange({ edits });
       if (notice) throw new Error(notice(msgOf(state.lang)));
     },

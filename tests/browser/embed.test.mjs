@@ -274,3 +274,74 @@ test("the embedding page shows each way live, beside its snippet", async () => {
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("element, as authors use it: a CSS reset, lang from the page, no controls, hiding", async () => {
+  const page = await openPage(env.browser, `${env.url}${pages}author.html`);
+  await waitForEvents(page, 2, "ready");
+  const plain = inside(page, "plain");
+  const sizes = await plain
+    .locator("#scene-title, button.cell")
+    .evaluateAll((nodes) => nodes.slice(0, 2).map((n) => parseFloat(getComputedStyle(n).fontSize)));
+  assert.ok(sizes[0] >= 18 && sizes[1] >= 13, `the host's root font size stays out: ${sizes}`);
+  assert.match(
+    await plain.locator("#step-title").textContent(),
+    /分数/,
+    "lang comes from <html lang=zh-CN>",
+  );
+  assert.equal(
+    await plain.locator(".shape-tools, #play, .check").count(),
+    0,
+    "no controls, no editing",
+  );
+  await page.evaluate(() => document.getElementById("plain").classList.add("hidden-on-purpose"));
+  assert.equal(await page.locator("#plain").isVisible(), false, "the host can hide it with CSS");
+  await page.evaluate(() => document.getElementById("plain").classList.remove("hidden-on-purpose"));
+
+  // The step attribute follows the walkthrough, so setting it again always moves.
+  await page.evaluate(() => document.getElementById("plain").setAttribute("step", "3"));
+  await page.evaluate(() => document.getElementById("plain").goTo(5));
+  assert.equal(await page.locator("#plain").getAttribute("step"), "5");
+  await page.evaluate(() => document.getElementById("plain").setAttribute("step", "3"));
+  assert.equal(await page.evaluate(() => document.getElementById("plain").state.step), 3);
+
+  // Moving the element keeps where the learner was.
+  await page.evaluate(() =>
+    document.getElementById("holder").append(document.getElementById("plain")),
+  );
+  await page.waitForFunction(() => document.getElementById("plain").state?.step === 3);
+
+  // Bad calls come back as false and an error event, never as a throw.
+  const calls = await page.evaluate(() => {
+    const el = document.getElementById("plain");
+    return [el.goTo("x"), el.setInputs({ x: [[1]] }), el.setInputs({ q: "hello" }), el.goTo(1)];
+  });
+  assert.deepEqual(calls, [false, false, false, true]);
+  const errors = (await events(page)).filter((e) => e.type === "error" && e.id === "plain");
+  assert.deepEqual(
+    errors.map((e) => e.detail.message),
+    [
+      "goTo: the step must be a number, not NaN",
+      "setInputs: x is not an input here (q, k, v)",
+      "setInputs: q must be an array of rows of numbers",
+    ],
+  );
+
+  // An element that failed comes back when its attribute is fixed.
+  assert.match(
+    await inside(page, "bad").locator(".embed-error").textContent(),
+    /"nope" is not a scene/,
+  );
+  await page.evaluate(() => document.getElementById("bad").setAttribute("scene", "cup"));
+  await page.waitForFunction(() =>
+    /coffee cup/.test(
+      document.getElementById("bad").shadowRoot.querySelector("#scene-title")?.textContent,
+    ),
+  );
+
+  // A custom scene may take a built-in name and still reach its own result.
+  const own = inside(page, "own-age");
+  assert.equal(await own.locator("#step-title").textContent(), "6. Result");
+  assert.equal(await own.locator(".result").textContent(), "Mine.");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

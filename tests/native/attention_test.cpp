@@ -321,7 +321,7 @@ TEST(Batched, Errors) {
             "shape.nQ is 1000000000000; it must be from 1 to 8192");
   attention::BatchShape many = {8192, 8192, 1, 1, 1, 1};
   EXPECT_EQ(attention::attend_batched(q, k, v, many).error,
-            "Q would hold 67108864 values (batch×heads×nQ×dK), over the limit of 16777216");
+            "Q would hold 67108864 values (batch×heads×nQ×dK), over the limit of 4194304");
   k[7] = std::nanf("");
   EXPECT_EQ(attention::attend_batched(q, k, v, shape).error,
             "K[0][1][0][1] is NaN; every input must be finite");
@@ -379,7 +379,7 @@ TEST(Errors, EveryMessageNamesTheArgumentAndTheShapes) {
   EXPECT_EQ(error_of(Mat::Ones(8193, 1), Mat::Ones(1, 1), Mat::Ones(1, 1)),
             "Q is 8193×1, over the limit of 8192 per dimension");
   EXPECT_EQ(error_of(Mat::Ones(5000, 1), Mat::Ones(5000, 1), Mat::Ones(5000, 1)),
-            "Q·Kᵀ would be 5000×5000, over the limit of 16777216 values");
+            "Q·Kᵀ would be 5000×5000, over the limit of 4194304 values");
 
   Mat bad = Q;
   bad(2, 1) = std::nan("");

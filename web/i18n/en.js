@@ -87,7 +87,7 @@ export default {
     },
   },
   derive: {
-    input: "an input: click it to change it",
+    input: "an input",
     blocked: "this key comes after the query",
     masked: "the mask blocks this key",
     kept: "kept",

@@ -85,7 +85,7 @@ export default {
     },
   },
   derive: {
-    input: "输入：点击即可修改",
+    input: "输入数据",
     blocked: "这个键在查询之后",
     masked: "掩码挡住了这个键",
     kept: "保留",
