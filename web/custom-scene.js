@@ -2,17 +2,9 @@
 // by field and turned into the same shape as the built-in scenes. Shapes that only the core
 // can judge (d_k must match, …) are left to the core, whose message the element shows.
 
+import { stepIds } from "./steps.js";
+
 const langs = ["zh", "en"];
-const stepIds = [
-  "inputs",
-  "projections",
-  "scores",
-  "scaled",
-  "masked",
-  "softmax",
-  "output",
-  "result",
-];
 
 class SceneError extends Error {}
 

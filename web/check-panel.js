@@ -1,0 +1,138 @@
+// check-panel.js: "check my numbers". The learner types results for the cells of a step's
+// matrix; each is marked at a chosen precision against the core's number, with the first wrong
+// decimal highlighted. `saved` keeps what was typed across redraws.
+import { checkValue } from "./check.js";
+import { el, label } from "./views.js";
+
+/**
+ * m: the step's result matrix { label, data, rowLabels, colLabels }; rows: which of its rows to
+ * offer; saved: { typed, decimals, run }; msg: the messages; seed: the numbers an article
+ * printed for this step, { values, summary? }, to check with one click.
+ */
+export function checkPanel(m, rows, saved, msg, seed) {
+  const seedValues = seed?.values;
+  const decimals = el(
+    "select",
+    { id: "check-decimals", onchange: () => (saved.decimals = Number(decimals.value)) },
+    [1, 2, 3, 4, 5, 6, 8].map((d) =>
+      el("option", { value: d, selected: d === saved.decimals, text: String(d) }),
+    ),
+  );
+  const inputs = [];
+  const grid = el(
+    "table",
+    { class: "check-grid" },
+    el(
+      "tr",
+      {},
+      el("th"),
+      m.colLabels.map((c) => el("th", { scope: "col" }, label(c))),
+    ),
+    rows.map((i) =>
+      el(
+        "tr",
+        {},
+        el("th", { scope: "row" }, label(m.rowLabels[i])),
+        m.data[i].map((_, j) => {
+          const input = el("input", {
+            type: "text",
+            inputmode: "decimal",
+            "data-i": i,
+            "data-j": j,
+            value: saved.typed[`${i}.${j}`] ?? "",
+            "aria-label": msg.ui.cell(m.label, i, j, ""),
+            oninput: () => (saved.typed[`${i}.${j}`] = input.value),
+            onkeydown: (e) => e.key === "Enter" && run(),
+          });
+          inputs.push(input);
+          return el("td", {}, input, el("span", { class: "verdict", "aria-live": "polite" }));
+        }),
+      ),
+    ),
+  );
+  const summary = el("p", { class: "check-summary", role: "status" });
+  const run = () => {
+    saved.run = true;
+    let right = 0;
+    let total = 0;
+    for (const input of inputs) {
+      const i = Number(input.dataset.i);
+      const j = Number(input.dataset.j);
+      const verdict = input.nextElementSibling;
+      const result = checkValue(input.value, m.data[i][j], Number(decimals.value));
+      input.className = result.status;
+      verdict.replaceChildren();
+      if (result.status === "empty") continue;
+      total++;
+      if (result.status === "right") {
+        right++;
+        verdict.textContent = `✓ ${msg.check.right}`;
+      } else if (result.status === "invalid") {
+        verdict.textContent = `✗ ${msg.check.invalid}`;
+      } else {
+        const typed = input.value.trim();
+        verdict.append(
+          "✗ ",
+          el(
+            "span",
+            { class: "typed" },
+            typed.slice(0, result.wrongAt),
+            el("mark", { text: typed.slice(result.wrongAt, result.wrongAt + 1) }),
+            typed.slice(result.wrongAt + 1),
+          ),
+          ` ${msg.check.wrong(result.expected)}`,
+        );
+      }
+    }
+    summary.textContent = total ? msg.check.summary(right, total) : "";
+  };
+  const fill = (values, places) => {
+    for (const input of inputs) {
+      input.value = String(values[input.dataset.i][input.dataset.j]);
+      saved.typed[`${input.dataset.i}.${input.dataset.j}`] = input.value;
+    }
+    decimals.value = String(places);
+    saved.decimals = places;
+    run();
+  };
+  const panel = el(
+    "section",
+    { class: "check", "aria-labelledby": "check-title" },
+    el("h3", { id: "check-title", text: msg.check.title }),
+    el("p", { text: msg.check.text }),
+    el("div", { class: "scroll" }, grid),
+    el(
+      "div",
+      { class: "check-tools" },
+      el("label", {}, msg.check.decimals, decimals),
+      el("button", { type: "button", id: "check", text: msg.check.button, onclick: run }),
+      el("button", {
+        type: "button",
+        text: msg.check.clear,
+        onclick: () => {
+          for (const input of inputs) input.value = "";
+          saved.typed = {};
+          run();
+        },
+      }),
+      seedValues &&
+        el("button", {
+          type: "button",
+          id: "check-seed",
+          text: msg.check.seedButton,
+          onclick: () => fill(seedValues, 8),
+        }),
+      seed?.summary &&
+        el("button", {
+          type: "button",
+          id: "check-summary",
+          text: msg.check.summaryButton,
+          onclick: () => fill(seed.summary, 3),
+        }),
+    ),
+    seedValues && el("p", { class: "note", text: msg.check.seedNote }),
+    summary,
+  );
+  if (saved.run) run();
+  return panel;
+}
