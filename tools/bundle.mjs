@@ -1,5 +1,5 @@
-// bundle.mjs: builds the embeddable files into web/generated/ (ignored by git), after the WASM
-// core is built:
+// bundle.mjs: builds into web/generated/ (ignored by git), after the WASM core is built:
+//   app.js                      the page (web/index.html) as one ES module: one request, not 14
 //   attention-walkthrough.js    one classic script: the element, the page logic and the core
 //   attention-walkthrough.html  one self-contained page that works from file://
 import { build } from "esbuild";
@@ -8,14 +8,21 @@ import { readFile, writeFile } from "node:fs/promises";
 const web = new URL("../web/", import.meta.url);
 const out = new URL("generated/", web);
 
+const common = { bundle: true, target: "es2022", minify: true, legalComments: "none" };
+
 await build({
+  ...common,
+  entryPoints: [new URL("app.js", web).pathname],
+  outfile: new URL("app.js", out).pathname,
+  format: "esm",
+  logLevel: "warning",
+});
+
+await build({
+  ...common,
   entryPoints: [new URL("element.js", web).pathname],
   outfile: new URL("attention-walkthrough.js", out).pathname,
-  bundle: true,
   format: "iife",
-  target: "es2022",
-  minify: true,
-  legalComments: "none",
   loader: { ".css": "text" },
   // The core's loader reads import.meta.url only to find a separate .wasm; ours is inlined.
   define: { "import.meta.url": "undefined" },
