@@ -23,6 +23,7 @@ for (const template of document.querySelectorAll("template[data-snippet]")) {
   const code = document.createElement("code");
   code.textContent = snippet;
   const pre = document.createElement("pre");
+  pre.tabIndex = 0; // it scrolls sideways, so a keyboard must be able to reach it
   pre.append(code);
   const way = document.createElement("div");
   way.className = "way";

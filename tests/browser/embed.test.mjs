@@ -4,6 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
 import { start, openPage } from "./browser.mjs";
 import { serve } from "../../tools/serve.mjs";
 
@@ -20,6 +21,16 @@ const waitForEvents = (page, count, type) =>
     [count, type],
   );
 const inside = (page, id) => page.locator(`#${id}`);
+const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+// Serious or critical axe-core violations, inside the elements' shadow roots too.
+async function axeViolations(page) {
+  await page.addScriptTag({ path: axePath });
+  const result = await page.evaluate(() => window.axe.run(document));
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0].target}`);
+}
 
 test("element: two scenes on a hostile page, one WASM instance, styles sealed both ways", async () => {
   const page = await openPage(env.browser, `${env.url}${pages}hostile.html`);
@@ -160,6 +171,7 @@ test("standalone file: opened from file://, no server, all scenes there", async 
     await page.locator('attention-walkthrough [data-matrix="output"] button.cell').textContent(),
     "19.4729",
   );
+  assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -271,6 +283,7 @@ test("the embedding page shows each way live, beside its snippet", async () => {
   await page.waitForFunction(() =>
     /step 6: result/.test(document.getElementById("iframe-state").textContent),
   );
+  assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
