@@ -5,7 +5,7 @@ import { stepsFor, stepView, highlights, derivation, labelsFor, ranking } from "
 import { checkPanel } from "./check-panel.js";
 import { fmt, parseNumber, matrixToText, matrixFromText } from "./format.js";
 import { random } from "./random.js";
-import { el, label, matrixView, heatmapView, linesView, plotView } from "./views.js";
+import { el, matrixView, heatmapView, linesView, plotView } from "./views.js";
 import en from "./i18n/en.js";
 import zh from "./i18n/zh.js";
 
