@@ -134,6 +134,8 @@ class AttentionWalkthrough extends HTMLElement {
         controls: this.hasAttribute("controls"),
         keyTarget: this.#root,
         onChange: (state, stepChanged) => {
+          // A language picked inside (with nav) becomes the element's own.
+          if (state.lang !== this.#lang()) this.setAttribute("lang", state.lang);
           if (stepChanged) {
             // The step attribute follows, so setting it again later always moves.
             this.setAttribute("step", String(state.step + 1));

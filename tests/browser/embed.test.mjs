@@ -163,6 +163,7 @@ test("standalone file: opened from file://, no server, all scenes there", async 
   const counter = page.locator("attention-walkthrough #counter");
   await counter.waitFor();
   await page.locator("attention-walkthrough #lang-en").click();
+  assert.equal(await page.locator("attention-walkthrough").getAttribute("lang"), "en");
   await page.locator("attention-walkthrough #scene-age").click();
   await page.locator("attention-walkthrough #main").focus();
   await page.keyboard.press("End");
