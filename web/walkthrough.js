@@ -153,7 +153,7 @@ export function createWalkthrough(root, options) {
       state = next;
       notice = null;
     } catch (error) {
-      notice = () => error.message;
+      notice = (words) => words.coreError(error.message);
     }
     // Stay on the same step when the mask adds or removes one.
     const steps = stepsFor(byId[state.scene], state);
@@ -836,7 +836,7 @@ export function createWalkthrough(root, options) {
     good = compute(scene, state.edits, state.alpha, state.causal);
   } catch (error) {
     // Edits the core rejects (from a URL, say) give way to the scene as published, and say why.
-    notice = () => error.message;
+    notice = (words) => words.coreError(error.message);
     state.edits = {};
     good = compute(scene, {}, state.alpha, state.causal);
   }

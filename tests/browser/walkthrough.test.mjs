@@ -217,6 +217,13 @@ test("a bad edit shows the error and keeps the last good state", async () => {
     await page.locator(".error").textContent(),
     /X\[1\]\[0\] is infinite; every input must be finite/,
   );
+  await page.locator("#lang-zh").click();
+  assert.match(
+    await page.locator(".error").textContent(),
+    /X\[1\]\[0\] 是无穷大/,
+    "the core's words too",
+  );
+  await page.locator("#lang-en").click();
   assert.deepEqual(await matrixText(page, "x"), before);
   await page.keyboard.press("End");
   assert.equal(await page.locator(".error").count(), 0, "moving on clears the message");

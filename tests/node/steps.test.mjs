@@ -136,3 +136,28 @@ test("format: trailing zeros dropped, −∞ for a mask, text round trips", () =
   assert.deepEqual(matrixFromText(matrixToText(m)), m);
   assert.equal(matrixFromText("1,x;2,3"), undefined);
 });
+
+test("the core's messages, which the page shows, have Chinese words for every one it can meet", () => {
+  const { x, wq, wk, wv } = sceneById.classroom.inputs;
+  const { q, k, v } = sceneById.age.inputs;
+  const calls = [
+    () => core.attention(q, [[1, 2]], [[1]]),
+    () => core.attention(q, k, [[1]]),
+    () => core.selfAttention([[1, 0, 0]], wq, wk, wv),
+    () => core.selfAttention(x, wq, [[1], [1]], wv),
+    () => core.attention([], k, v),
+    () => core.attention([[Infinity, 0, 0]], k, v),
+    () => core.attention(q, k, v, { mask: [[true]] }),
+  ];
+  for (const call of calls) {
+    let message;
+    try {
+      call();
+    } catch (error) {
+      message = error.message;
+    }
+    assert.ok(message, "the call fails");
+    assert.equal(en.coreError(message), message);
+    assert.match(zh.coreError(message), /[\u4e00-\u9fff]/, `no Chinese for: ${message}`);
+  }
+});

@@ -94,6 +94,7 @@ export default {
     allBlocked: "every key of this row is masked: weights and output are 0",
   },
   list: (items) => items.join(", "),
+  coreError: (message) => message,
   labels: {
     queryZhang: "surname Zhang?",
     zhangSan: "Zhang San",

@@ -1,4 +1,40 @@
 // zh.js: 页面上的所有中文文字。键与 en.js 相同。
+
+// [what the core says in English, how to say it in Chinese]
+const coreErrors = [
+  [
+    /^(\S+) has (\d+) columns? but (\S+) has (\d+) \(d_k must match\)$/,
+    (a, n, b, m) => `${a} 有 ${n} 列，而 ${b} 有 ${m} 列（d_k 必须相同）`,
+  ],
+  [
+    /^V has (\d+) rows? but K has (\d+) \(one value row per key\)$/,
+    (n, m) => `V 有 ${n} 行，而 K 有 ${m} 行（每个键要对应一行值）`,
+  ],
+  [
+    /^(\S+) has (\d+) rows? but X has (\d+) columns? \(X·(\S+) needs them equal\)$/,
+    (w, n, m) => `${w} 有 ${n} 行，而 X 有 ${m} 列（计算 X·${w} 需要两者相等）`,
+  ],
+  [/^(\S+) has no rows \(it is (\S+)\)$/, (a, shape) => `${a} 没有行（它是 ${shape}）`],
+  [/^(\S+) has 0 columns.*$/, (a) => `${a} 没有列`],
+  [
+    /^(\S+) is (\S+), over the limit of (\d+) per dimension$/,
+    (a, shape, n) => `${a} 是 ${shape}，超过了每维 ${n} 的上限`,
+  ],
+  [
+    /^(\S+) (?:is|would be) (\S+), over the limit of (\d+) values$/,
+    (a, shape, n) => `${a} 是 ${shape}，超过了 ${n} 个数的上限`,
+  ],
+  [
+    /^(\S+)\[(\d+)\]\[(\d+)\] is (NaN|infinite); every input must be finite$/,
+    (a, i, j, what) =>
+      `${a}[${i}][${j}] 是${what === "NaN" ? " NaN" : "无穷大"}；每个输入都必须是有限的数`,
+  ],
+  [
+    /^mask is (\S+) but the scores are (\S+) \(n_q×n_k\)$/,
+    (a, b) => `掩码是 ${a}，而分数矩阵是 ${b}（n_q×n_k）`,
+  ],
+];
+
 export default {
   lang: "zh",
   htmlLang: "zh-CN",
@@ -92,6 +128,14 @@ export default {
     allBlocked: "这一行的键全部被掩盖：权重与输出都是 0",
   },
   list: (items) => items.map((x) => `“${x}”`).join("、"),
+  // The core's messages, said in Chinese. Anything not matched stays as the core wrote it.
+  coreError: (message) => {
+    for (const [pattern, say] of coreErrors) {
+      const m = message.match(pattern);
+      if (m) return say(...m.slice(1));
+    }
+    return message;
+  },
   labels: {
     queryZhang: "姓张？",
     zhangSan: "张三",
