@@ -208,8 +208,7 @@ export function createWalkthrough(root, options) {
   }
 
   function tick() {
-    const steps = stepsFor(byId[state.scene], state);
-    const view = currentView();
+    const { steps, view } = current();
     const cells = cellsOf(view);
     const cols = cells && view.matrices.find((x) => x.id === view.focusMatrix).data[0].length;
     const stepMs = 2400 / state.speed;
@@ -231,7 +230,7 @@ export function createWalkthrough(root, options) {
       return;
     }
     go(state.step + 1);
-    if (reducedMotion.matches || cellsOf(currentView()) === 0) {
+    if (reducedMotion.matches || cellsOf(current().view) === 0) {
       timer = setTimeout(tick, stepMs);
     } else {
       state.reveal = 0;
@@ -262,14 +261,16 @@ export function createWalkthrough(root, options) {
 
   // ---- rendering ----
 
-  function currentView() {
+  // Where the walkthrough is: the scene, its words, its steps, and the current step's view.
+  function current() {
     const scene = byId[state.scene];
     const msg = msgOf(state.lang);
     const steps = stepsFor(scene, state);
     const labels = labelsFor(scene, msg, good.trace, good.inputs);
     const stepId = steps[state.step];
     const inputs = stepId === "inputs" ? shownInputs() : good.inputs;
-    return stepView(stepId, { scene, trace: good.trace, inputs, labels });
+    const view = stepView(stepId, { scene, trace: good.trace, inputs, labels });
+    return { scene, msg, steps, stepId, labels, view };
   }
 
   // Inputs as the learner edits them: the age scene's q before α.
@@ -279,12 +280,7 @@ export function createWalkthrough(root, options) {
   }
 
   function render({ announce = false } = {}) {
-    const scene = byId[state.scene];
-    const msg = msgOf(state.lang);
-    const steps = stepsFor(scene, state);
-    const stepId = steps[state.step];
-    const view = currentView();
-    const labels = labelsFor(scene, msg, good.trace, good.inputs);
+    const { scene, msg, steps, stepId, labels, view } = current();
     const { trace } = good;
     const causal = state.causal || scene.mask === "causal";
     const ctx = { trace, inputs: good.inputs, msg, digits: state.digits, causal };
