@@ -1,14 +1,23 @@
 # attention-by-hand: every command a user or CI needs. `make demo` and `make test` install
 # what is missing first (tools/install-deps.sh).
-.PHONY: demo test build deps wasm native bundle format format-check test-native test-node test-browser bench clean
+.PHONY: demo test suites build deps wasm native bundle format format-check test-native test-node test-browser bench clean
 
 NODE_TEST := node --test --test-reporter=tap --test-concurrency=1
+# Every suite runs through tools/suite.mjs, which reads its counts and fails when it ran none.
+SUITE := node tools/suite.mjs
+SUITES := native node browser
 CXX_SOURCES = $(shell git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp')
 
 demo: build
 	node tools/serve.mjs web 8000
 
-test: build format-check test-native test-node test-browser
+# Every suite runs even when one fails (make -k), then one summary of what ran and passed.
+test: build format-check
+	@rm -rf build/results
+	@status=0; $(MAKE) --no-print-directory -k suites || status=$$?; \
+	  node tools/summary.mjs $(SUITES) && exit $$status
+
+suites: $(addprefix test-,$(SUITES))
 
 build: deps wasm native bundle
 
@@ -34,18 +43,15 @@ format-check:
 	clang-format --dry-run --Werror $(CXX_SOURCES)
 	npx prettier --check --log-level warn .
 
-test-bundle: wasm
-	node tools/bundle.mjs
+test-native: native
+	$(SUITE) native ctest --preset native --no-tests=error
 
-native:
-	ctest --preset native
-
-test-node:
+test-node: wasm
 	npx tsc -p tsconfig.json
-	$(NODE_TEST) tests/node/
+	$(SUITE) node $(NODE_TEST) tests/node/
 
-test-browser:
-	$(NODE_TEST) tests/browser/
+test-browser: bundle
+	$(SUITE) browser $(NODE_TEST) tests/browser/
 
 bench: build
 	node tools/bench.mjs

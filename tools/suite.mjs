@@ -1,0 +1,55 @@
+// suite.mjs: runs one test suite, passes its output through, reads how many tests ran and
+// passed from that output (never from the exit code alone), and records the counts in
+// build/results/<name>.json for `tools/summary.mjs`. A suite that runs no test fails.
+// Usage: node tools/suite.mjs <name> <command> [args...]
+// Understood outputs: TAP summaries (`# tests N`, `# pass N`, from node --test), CTest's
+// `N% tests passed, F tests failed out of T`, and libFuzzer's `Done N runs`.
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+
+const [name, command, ...args] = process.argv.slice(2);
+if (!name || !command) {
+  console.error("usage: node tools/suite.mjs <name> <command> [args...]");
+  process.exit(2);
+}
+
+/** Counts from a suite's output: { ran, passed } or null when no summary line is found. */
+function counts(text) {
+  const last = (re) => {
+    const all = [...text.matchAll(re)];
+    return all.length ? Number(all.at(-1)[1]) : null;
+  };
+  const tapTests = last(/^# tests (\d+)$/gm);
+  if (tapTests !== null) return { ran: tapTests, passed: last(/^# pass (\d+)$/gm) ?? 0 };
+  const ctest = [...text.matchAll(/(\d+)% tests passed, (\d+) tests? failed out of (\d+)/g)].at(-1);
+  if (ctest) return { ran: Number(ctest[3]), passed: Number(ctest[3]) - Number(ctest[2]) };
+  const fuzz = last(/^Done (\d+) runs in/gm);
+  if (fuzz !== null) return { ran: fuzz, passed: fuzz };
+  return null;
+}
+
+const child = spawn(command, args, { stdio: ["inherit", "pipe", "pipe"] });
+let text = "";
+child.stdout.on("data", (d) => {
+  text += d;
+  process.stdout.write(d);
+});
+child.stderr.on("data", (d) => {
+  text += d;
+  process.stderr.write(d);
+});
+const code = await new Promise((done) => child.on("close", (c, signal) => done(c ?? signal)));
+
+const found = counts(text) ?? { ran: 0, passed: 0 };
+const problems = [];
+if (code !== 0) problems.push(`exited with ${code}`);
+if (found.ran === 0) problems.push("ran no tests");
+if (found.passed !== found.ran) problems.push(`${found.ran - found.passed} did not pass`);
+const result = { suite: name, ...found, ok: problems.length === 0, problems };
+mkdirSync("build/results", { recursive: true });
+writeFileSync(`build/results/${name}.json`, JSON.stringify(result) + "\n");
+if (!result.ok) {
+  console.error(`suite ${name}: FAILED (${problems.join(", ")})`);
+  process.exit(1);
+}
+console.error(`suite ${name}: ${found.passed} of ${found.ran} passed`);

@@ -1,0 +1,24 @@
+// summary.mjs: the last lines of `make test`. One row per suite named on the command line,
+// from build/results/<name>.json as tools/suite.mjs wrote it. A suite with no result (it was
+// never run, or it crashed before it could report) counts as failed.
+// Usage: node tools/summary.mjs <suite> [suite...]
+import { readFileSync } from "node:fs";
+
+const rows = process.argv.slice(2).map((suite) => {
+  try {
+    return JSON.parse(readFileSync(`build/results/${suite}.json`, "utf8"));
+  } catch {
+    return { suite, ran: 0, passed: 0, ok: false, problems: ["no result: it did not run"] };
+  }
+});
+const width = Math.max(...rows.map((r) => r.suite.length));
+console.log("\ntest summary");
+for (const r of rows) {
+  const status = r.ok ? "ok" : `FAILED: ${r.problems.join(", ")}`;
+  console.log(
+    `  ${r.suite.padEnd(width)}  ${String(r.passed).padStart(7)} of ${String(r.ran).padEnd(7)} passed  ${status}`,
+  );
+}
+const failed = rows.filter((r) => !r.ok).length;
+console.log(failed ? `${failed} suite(s) failed` : `all ${rows.length} suites passed`);
+process.exit(failed ? 1 : 0);
