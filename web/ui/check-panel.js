@@ -1,8 +1,23 @@
 // check-panel.js: "check my numbers". The learner types results for the cells of a step's
 // matrix; each is marked at a chosen precision against the core's number, with the first wrong
 // decimal highlighted. `saved` keeps what was typed across redraws.
-import { checkValue } from "./check.js";
-import { el, label } from "./views.js";
+import { checkValue } from "../check.js";
+import { el, label } from "../views.js";
+
+/**
+ * The panel for the current step, or nothing when the step has no result to check. Large
+ * matrices offer the picked row only. An article's printed numbers for the step
+ * (scene.printed[stepId]) can be checked with one click.
+ */
+export function checkPanelFor({ scene, state, stepId, view, msg }, drafts) {
+  const m = view.matrices.find((x) => x.id === view.focusMatrix);
+  if (!m) return undefined;
+  const rows =
+    m.data.length * m.data[0].length > 16 ? [state.focus?.i ?? 0] : m.data.map((_, i) => i);
+  // What was typed survives redraws (a click on a cell, another language, …).
+  const saved = (drafts[`${state.scene}:${stepId}`] ??= { typed: {}, decimals: 4, run: false });
+  return checkPanel(m, rows, saved, msg, scene.printed?.[stepId]);
+}
 
 /**
  * m: the step's result matrix { label, data, rowLabels, colLabels }; rows: which of its rows to

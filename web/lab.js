@@ -1,0 +1,48 @@
+// lab.js: what a scene runs on. A scene is data (its inputs and words); a lab is the diagram
+// around it: its parameters, its algorithm (calls into the core, through web/attention.js
+// only), its steps, and the panels each step shows. The walkthrough knows nothing else about
+// a scene, so a new lab is new files: a lab module, its panels, its words and its scenes.
+//
+// A lab is an object:
+//   id                                   a name
+//   compute(core, scene, state)          → { inputs, trace }: the core's numbers for these
+//                                          inputs; throws the core's Error when it refuses them
+//   steps(scene, state)                  → [{ id, panels: [panel id…], inStep?: [panel id…] }]:
+//                                          the steps in order; `panels` are drawn beside the
+//                                          step, `inStep` inside it, after its matrices
+//   view(stepId, ctx)                    → { matrices, focusMatrix }: pure, see steps.js
+//   params(scene)?                       → [{ id, kind: "range" | "toggle", initial, min?,
+//                                          max?, step?, symbol?, control? }]: the scene's own
+//                                          controls; each is a state key and a URL parameter
+//   labels(scene, msg, trace, inputs)?   → names for rows and columns
+//   text(stepId, ctx)?                   → the step's words when msg.steps[id].text won't do
+//   highlights(mid, i, j, ctx)?          → what lights up when a cell is picked
+//   derivation(mid, i, j, ctx)?          → the written-out arithmetic of a cell
+//   linkedShapes?                        → input id → { rows, cols }: inputs that grow together
+//   panels?                              → panel id → (ctx) => Node | undefined
+//   words?                               → { zh, en }: its own strings, merged over i18n/*.js
+//
+// ctx, handed to everything that draws: { scene, lab, state, msg, steps, step, stepId,
+// trace, inputs, editable, labels, view, focus, host, update }. `update(change)` is the only
+// way to change the state.
+import attention from "./labs/attention.js";
+import { messages } from "./i18n/index.js";
+
+/** A scene's lab: the five scenes and custom JSON scenes run on the attention lab. */
+export function labOf(scene) {
+  return scene.lab ?? attention;
+}
+
+/** The strings for `lang`, with the lab's own words and a custom scene's words merged in. */
+export function wordsFor(lang, scene) {
+  let msg = messages[lang];
+  const own = labOf(scene).words?.[lang];
+  if (own) {
+    msg = { ...msg };
+    for (const [key, value] of Object.entries(own)) {
+      msg[key] = typeof value === "object" ? { ...msg[key], ...value } : value;
+    }
+  }
+  const custom = scene.text?.[lang];
+  return custom ? { ...msg, scenes: { ...msg.scenes, [scene.id]: custom } } : msg;
+}

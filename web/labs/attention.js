@@ -1,0 +1,119 @@
+// labs/attention.js: the attention lab, which the five scenes and every custom scene run on.
+// A lab is what a walkthrough needs to run a scene: its parameters, its one call into the core,
+// its steps with the panels each shows, and the pure functions that say what a step shows.
+// The contract is in web/lab.js; this file fills it for softmax(Q·Kᵀ/√d_k)·V.
+import { stepsFor, stepView, highlights, derivation, labelsFor } from "../steps.js";
+import { fmt } from "../format.js";
+import { heatmapPanel, linesPanel, plotPanel } from "../ui/panels.js";
+import { resultView } from "../ui/result-view.js";
+
+// The panels beside each step, by step id; "plot" draws only in scenes that ask for it.
+const beside = {
+  scores: ["plot"],
+  scaled: ["plot"],
+  masked: ["plot"],
+  softmax: ["heatmap", "lines", "plot"],
+  output: ["heatmap", "lines"],
+  result: ["heatmap", "lines"],
+};
+
+// Shapes that change together, so that a new row or column always fits: a new feature of X
+// needs a row in each W, a new dimension of Q needs one of K, a new key needs a new value.
+const features = [
+  ["x", "cols"],
+  ["wq", "rows"],
+  ["wk", "rows"],
+  ["wv", "rows"],
+];
+const dK = (a, b) => [
+  [a, "cols"],
+  [b, "cols"],
+];
+const keyRows = [
+  ["k", "rows"],
+  ["v", "rows"],
+];
+
+// The causal mask is on when the scene has one or the learner turned it on.
+const causalOf = (scene, state) => Boolean(state.causal || scene.mask === "causal");
+
+export default {
+  id: "attention",
+
+  // The age scene's sharpness α and the book scene's causal mask are the scenes' own controls.
+  params(scene) {
+    const params = [];
+    if (scene.alpha) params.push({ id: "alpha", kind: "range", symbol: "α", ...scene.alpha });
+    params.push({ id: "causal", kind: "toggle", initial: false, control: !!scene.causalToggle });
+    return params;
+  },
+
+  // The one core call: α scales the query, an input, before the core sees it.
+  compute(core, scene, state) {
+    const inputs = { ...scene.inputs, ...state.edits };
+    if (scene.alpha) inputs.q = inputs.q.map((row) => row.map((x) => state.alpha * x));
+    const mask = state.causal ? "causal" : scene.mask;
+    const options = mask ? { mask } : {};
+    const trace = inputs.x
+      ? core.selfAttention(inputs.x, inputs.wq, inputs.wk, inputs.wv, options)
+      : core.attention(inputs.q, inputs.k, inputs.v, options);
+    return { inputs, trace };
+  },
+
+  steps(scene, state) {
+    return stepsFor(scene, state).map((id) => ({
+      id,
+      panels: (beside[id] ?? []).filter((p) => p !== "plot" || scene.plot),
+      inStep: id === "result" ? ["result"] : [],
+    }));
+  },
+
+  labels: (scene, msg, trace, inputs) => labelsFor(scene, msg, trace, inputs),
+
+  // On the inputs step the learner sees what they edit: the age scene's q before α.
+  view(stepId, { scene, trace, inputs, editable, labels }) {
+    return stepView(stepId, {
+      scene,
+      trace,
+      inputs: stepId === "inputs" ? { ...inputs, q: editable.q ?? inputs.q } : inputs,
+      labels,
+    });
+  },
+
+  text(stepId, { scene, state, msg, trace, inputs }) {
+    const words =
+      stepId === "masked" && !causalOf(scene, state)
+        ? msg.steps.masked.explicit
+        : msg.steps[stepId].text;
+    const d = (trace.q ?? inputs.q)[0].length;
+    return typeof words === "function" ? words(d, fmt(trace.scale, state.digits)) : words;
+  },
+
+  highlights: (mid, i, j, { trace }) => highlights(mid, i, j, { trace }),
+
+  derivation: (mid, i, j, { scene, state, msg, trace, inputs }) =>
+    derivation(mid, i, j, {
+      trace,
+      inputs,
+      msg,
+      digits: state.digits,
+      causal: causalOf(scene, state),
+    }),
+
+  linkedShapes: {
+    x: { rows: [["x", "rows"]], cols: features },
+    wq: { rows: features, cols: dK("wq", "wk") },
+    wk: { rows: features, cols: dK("wq", "wk") },
+    wv: { rows: features, cols: [["wv", "cols"]] },
+    q: { rows: [["q", "rows"]], cols: dK("q", "k") },
+    k: { rows: keyRows, cols: dK("q", "k") },
+    v: { rows: keyRows, cols: [["v", "cols"]] },
+  },
+
+  panels: {
+    heatmap: heatmapPanel,
+    lines: linesPanel,
+    plot: plotPanel,
+    result: resultView,
+  },
+};

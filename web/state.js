@@ -1,0 +1,108 @@
+// state.js: a walkthrough's state, and the state as URL parameters. Pure: no DOM, no core, so
+// Node tests import it. The state is one small object:
+//
+//   { scene, step, lang, edits, digits, speed, seed, focus, notice, playing, reveal,
+//     ...the scene's own parameters (alpha, causal, … declared by its lab's params()) }
+//
+// `step` counts from 0 here and from 1 in the URL; `edits` holds the inputs the learner
+// changed, by input id; `focus` is the picked cell { m, i, j }; `notice` is the inline message
+// after a rejected edit, as data ({ core: message } or { notANumber: text }), worded when drawn.
+import { parseNumber, matrixToText, matrixFromText } from "./format.js";
+import { messages } from "./i18n/index.js";
+import { labOf } from "./lab.js";
+
+export { messages };
+
+/** The browser's language if it is Chinese, else English. */
+export function defaultLang() {
+  const nav = globalThis.navigator;
+  const wanted = nav?.languages?.length ? nav.languages : [nav?.language ?? ""];
+  return wanted.some((l) => /^zh/i.test(l)) ? "zh" : "en";
+}
+
+/** The parameters a scene declares through its lab (a slider, a toggle …), [] for none. */
+export function paramsOf(scene) {
+  return labOf(scene).params?.(scene) ?? [];
+}
+
+/** The values a scene starts with: its parameters at their initial values. */
+export function sceneDefaults(scene) {
+  return Object.fromEntries(paramsOf(scene).map((p) => [p.id, p.initial]));
+}
+
+/** A full state from a partial one: defaults first, the scene's parameters filled in. */
+export function initialState(scenes, partial = {}) {
+  const byId = Object.fromEntries(scenes.map((s) => [s.id, s]));
+  const state = {
+    scene: scenes[0].id,
+    step: 0,
+    lang: defaultLang(),
+    edits: {},
+    digits: 4,
+    speed: 1,
+    seed: 1,
+    focus: null,
+    ...partial,
+    notice: partial.notice ?? null,
+    playing: false,
+    reveal: Infinity,
+  };
+  if (!byId[state.scene]) state.scene = scenes[0].id;
+  for (const [id, value] of Object.entries(sceneDefaults(byId[state.scene]))) state[id] ??= value;
+  return state;
+}
+
+/** State from URL parameters: ?scene=age&step=4&lang=en, plus the scene's own, digits and edits. */
+export function stateFromParams(p, scenes) {
+  const scene = scenes.find((s) => s.id === p.get("scene")) ?? scenes[0];
+  const edits = {};
+  for (const id of Object.keys(scene.inputs)) {
+    const m = p.has(id) ? matrixFromText(p.get(id)) : undefined;
+    if (m) edits[id] = m;
+  }
+  const number = (key, fallback) => {
+    const x = parseNumber(p.get(key) ?? "");
+    return x === undefined ? fallback : x;
+  };
+  const own = {};
+  for (const param of paramsOf(scene)) {
+    own[param.id] =
+      param.kind === "toggle"
+        ? Boolean(param.control && p.get(param.id) === "1")
+        : number(param.id, param.initial);
+  }
+  const [m, i, j] = (p.get("cell") ?? "").split(".");
+  return {
+    scene: scene.id,
+    lang: messages[p.get("lang")] ? p.get("lang") : defaultLang(),
+    step: Math.max(0, Math.round(number("step", 1)) - 1),
+    edits,
+    ...own,
+    digits: Math.min(10, Math.max(0, Math.round(number("digits", 4)))),
+    speed: number("speed", 1),
+    seed: Math.round(number("seed", 1)),
+    focus: m ? { m, i: Number(i) || 0, j: Number(j) || 0 } : null,
+  };
+}
+
+/** The state as URL parameters; defaults are left out. */
+export function paramsFromState(state, scene) {
+  const p = new URLSearchParams({ scene: state.scene, step: state.step + 1, lang: state.lang });
+  for (const param of paramsOf(scene)) {
+    const value = state[param.id];
+    if (param.kind === "toggle" && value) p.set(param.id, "1");
+    else if (param.kind !== "toggle" && value !== param.initial) p.set(param.id, value);
+  }
+  if (state.digits !== 4) p.set("digits", state.digits);
+  if (state.speed !== 1) p.set("speed", state.speed);
+  for (const [id, m] of Object.entries(state.edits)) p.set(id, matrixToText(m));
+  if (state.focus) p.set("cell", `${state.focus.m}.${state.focus.i}.${state.focus.j}`);
+  return p;
+}
+
+/** Edits with `change` applied: a matrix replaces one, null removes one. */
+export function withEdits(edits, change) {
+  const next = { ...edits, ...change };
+  for (const [id, m] of Object.entries(next)) if (m === null) delete next[id];
+  return next;
+}

@@ -1,0 +1,93 @@
+// ui/controls.js: the scene's own controls (declared by its lab's params()), Reset, random
+// values from a seed, and the decimals shown.
+import { el } from "../views.js";
+import { random } from "../random.js";
+import { paramsOf } from "../state.js";
+
+/** A labelled <select> bound to state[key]. */
+export function choice({ state, update }, key, text, values, show) {
+  const onchange = (e) => update({ [key]: Number(e.target.value) });
+  const options = values.map((x) =>
+    el("option", { value: x, selected: x === state[key], text: show(x) }),
+  );
+  return el("label", { class: key }, text, el("select", { id: key, onchange }, options));
+}
+
+// A range or a toggle for one parameter of the scene.
+function paramControl({ msg, state, update }, param) {
+  if (param.kind === "toggle") {
+    return el(
+      "label",
+      { class: "toggle" },
+      el("input", {
+        type: "checkbox",
+        id: param.id,
+        checked: state[param.id],
+        onchange: (e) => update({ [param.id]: e.target.checked }),
+      }),
+      msg.ui[param.id],
+    );
+  }
+  return el(
+    "label",
+    { class: param.id },
+    msg.ui[param.id],
+    el("input", {
+      type: "range",
+      id: param.id,
+      min: param.min,
+      max: param.max,
+      step: param.step,
+      value: state[param.id],
+      oninput: (e) => update({ [param.id]: Number(e.target.value) }),
+    }),
+    el("output", { for: param.id, text: `${param.symbol} = ${state[param.id]}` }),
+  );
+}
+
+// Random inputs of the same shapes, one decimal each so they can be worked by hand.
+function randomInputs(scene, editable, seed) {
+  const next = random(seed);
+  const edits = {};
+  for (const id of Object.keys(scene.inputs)) {
+    edits[id] = editable[id].map((row) => row.map(() => Math.round(next() * 40 - 20) / 10));
+  }
+  return edits;
+}
+
+export function sceneControls(ctx) {
+  const { scene, msg, state, editable, update } = ctx;
+  const params = paramsOf(scene).filter((p) => p.kind !== "toggle" || p.control);
+  const seedInput = el("input", {
+    type: "number",
+    id: "seed",
+    min: 0,
+    value: state.seed,
+    inputmode: "numeric",
+    onchange: (e) => update({ seed: Math.max(0, Math.round(Number(e.target.value) || 0)) }),
+  });
+  return el(
+    "section",
+    { class: "scene-controls" },
+    params.map((p) => paramControl(ctx, p)),
+    el("button", {
+      type: "button",
+      id: "reset",
+      text: msg.ui.reset,
+      onclick: () =>
+        update({ edits: Object.fromEntries(Object.keys(scene.inputs).map((id) => [id, null])) }),
+    }),
+    el("button", {
+      type: "button",
+      id: "random",
+      text: msg.ui.random,
+      onclick: () =>
+        update({
+          edits: randomInputs(scene, editable, state.seed),
+          seed: state.seed + 1,
+        }),
+    }),
+    el("label", { class: "seed" }, msg.ui.seed, seedInput),
+    choice(ctx, "digits", msg.ui.digits, [2, 3, 4, 6, 8, 10], String),
+  );
+}

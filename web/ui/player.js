@@ -1,0 +1,42 @@
+// ui/player.js: restart, back, play or pause, forward, the step scrubber, the speed and the
+// step counter. Every button goes through the playback (web/playback.js).
+import { el } from "../views.js";
+import { choice } from "./controls.js";
+
+export function player(ctx) {
+  const { msg, state, steps, playback } = ctx;
+  const button = (id, text, onclick, extra = {}) =>
+    el("button", { type: "button", id, "aria-label": text, title: text, onclick, ...extra });
+  return el(
+    "section",
+    { class: "player", "aria-label": msg.ui.scrubber },
+    button("restart", msg.ui.restart, () => playback.go(0), { text: "↺" }),
+    button("back", msg.ui.back, () => playback.go(state.step - 1), { text: "←" }),
+    button("play", state.playing ? msg.ui.pause : msg.ui.play, () => playback.set(!state.playing), {
+      text: state.playing ? "❚❚" : "▶",
+      "aria-pressed": String(state.playing),
+    }),
+    button("forward", msg.ui.forward, () => playback.go(state.step + 1), { text: "→" }),
+    el(
+      "label",
+      { class: "scrubber" },
+      el("span", { class: "visually-hidden", text: msg.ui.scrubber }),
+      el("input", {
+        type: "range",
+        id: "scrubber",
+        min: 1,
+        max: steps.length,
+        value: state.step + 1,
+        "aria-valuetext": `${msg.ui.stepOf(state.step + 1, steps.length)}: ${msg.steps[steps[state.step].id].title}`,
+        oninput: (e) => playback.go(Number(e.target.value) - 1),
+      }),
+    ),
+    choice(ctx, "speed", msg.ui.speed, [0.5, 1, 2, 4], (x) => `${x}×`),
+    el("p", {
+      class: "counter",
+      id: "counter",
+      text: msg.ui.stepOf(state.step + 1, steps.length),
+    }),
+    el("p", { class: "hint keys", text: msg.ui.keyboard }),
+  );
+}

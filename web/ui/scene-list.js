@@ -1,0 +1,27 @@
+// ui/scene-list.js: the scenes (and labs) to pick from, each named in its own words.
+import { el } from "../views.js";
+import { wordsFor } from "../lab.js";
+
+export function sceneList({ msg, state, scenes, update }) {
+  return el(
+    "nav",
+    { "aria-label": msg.ui.scenes },
+    el(
+      "ul",
+      {},
+      scenes.map((s) =>
+        el(
+          "li",
+          {},
+          el("button", {
+            type: "button",
+            id: `scene-${s.id}`,
+            "aria-current": s.id === state.scene ? "page" : undefined,
+            text: wordsFor(state.lang, s).scenes[s.id].name,
+            onclick: () => update({ scene: s.id }, { announce: true }),
+          }),
+        ),
+      ),
+    ),
+  );
+}

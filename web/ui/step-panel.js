@@ -1,0 +1,138 @@
+// ui/step-panel.js: the current step: its title and words, a rejected edit's message, its
+// matrices (inputs editable where there are controls), and how the picked number is made.
+import { el, matrixView } from "../views.js";
+import { parseNumber } from "../format.js";
+
+/** The inline message after a rejected edit, in the current language. */
+export function noticeText(notice, msg) {
+  return notice.core !== undefined ? msg.coreError(notice.core) : msg.ui.notANumber(notice.typed);
+}
+
+// A matrix with a row or column of zeros added at the end, or its last one removed.
+function reshape(rows, along, grow) {
+  if (along === "rows") return grow ? [...rows, rows[0].map(() => 0)] : rows.slice(0, -1);
+  return rows.map((row) => (grow ? [...row, 0] : row.slice(0, -1)));
+}
+
+// Add or remove a row or a column of an input matrix; the core judges the new shape.
+function shapeTools(m, { lab, msg, editable, update }) {
+  const tool = (axis, grow) => {
+    const group = lab.linkedShapes[m.id][axis];
+    const size = axis === "rows" ? m.data.length : m.data[0].length;
+    const text = msg.ui[`${grow ? "add" : "remove"}${axis === "rows" ? "Row" : "Column"}`];
+    return el("button", {
+      type: "button",
+      class: "tool",
+      id: `${m.id}-${grow ? "add" : "remove"}-${axis}`,
+      "aria-label": `${m.label}: ${text}`,
+      title: text,
+      text: `${grow ? "+" : "−"}${axis === "rows" ? "↓" : "→"}`,
+      disabled: !grow && size === 1,
+      onclick: () => {
+        const edits = {};
+        for (const [id, along] of group) edits[id] = reshape(editable[id], along, grow);
+        update({ edits });
+      },
+    });
+  };
+  return el(
+    "span",
+    { class: "shape-tools" },
+    tool("rows", true),
+    tool("rows", false),
+    tool("cols", true),
+    tool("cols", false),
+  );
+}
+
+// Replaces a cell's button with a text field; Enter or leaving applies, Escape cancels.
+function editCell(m, i, j, ctx) {
+  const { msg, root, update, refocus } = ctx;
+  const button = root.querySelector(`[data-matrix="${m.id}"] button[data-i="${i}"][data-j="${j}"]`);
+  const input = el("input", {
+    type: "text",
+    class: "cell-edit",
+    inputmode: "decimal",
+    value: String(m.data[i][j]),
+    "aria-label": msg.ui.editCell(m.label, i, j, ""),
+  });
+  let done = false;
+  // Enter and Escape come back to the cell; leaving by Tab or a click goes where it went.
+  const finish = (apply, back) => {
+    if (done) return;
+    done = true;
+    if (back) refocus({ m: m.id, i, j });
+    if (!apply) return update({});
+    const value = parseNumber(input.value);
+    if (value === undefined) return update({ notice: { typed: input.value } });
+    const rows = m.data.map((row) => [...row]);
+    rows[i][j] = value;
+    update({ edits: { [m.id]: rows } });
+  };
+  input.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" && e.key !== "Escape") return;
+    // Without this, the Enter would also press the cell's button that gets focus back.
+    e.preventDefault();
+    finish(e.key === "Enter", true);
+  });
+  input.addEventListener("blur", () => finish(true, false));
+  button.replaceWith(input);
+  input.focus();
+  input.select();
+}
+
+export function stepPanel(ctx) {
+  const { lab, scene, msg, state, steps, stepId, view, focus, host, update } = ctx;
+  const custom = scene.text?.[state.lang]?.steps?.[stepId];
+  const text = custom ?? lab.text?.(stepId, ctx) ?? msg.steps[stepId].text;
+  const lit = focus && lab.highlights ? lab.highlights(focus.m, focus.i, focus.j, ctx) : {};
+  const hidden = (m) =>
+    state.reveal !== Infinity && m.id === view.focusMatrix
+      ? (i, j) => i * m.data[0].length + j >= state.reveal
+      : undefined;
+  const onCell = (m, i, j, fromFocus) => {
+    if (m.role === "input") {
+      if (!fromFocus) editCell(m, i, j, ctx);
+      return;
+    }
+    if (state.focus?.m === m.id && state.focus.i === i && state.focus.j === j) return;
+    update({ focus: { m: m.id, i, j } });
+  };
+  // Inputs are editable where there are controls; elsewhere they are shown like operands.
+  const matrices = view.matrices.map((m) => {
+    const shown = m.role === "input" && !host.controls ? { ...m, role: "operand" } : m;
+    return matrixView(shown, {
+      lit: lit[shown.id],
+      hidden: hidden(shown),
+      focus,
+      digits: state.digits,
+      msg,
+      onCell,
+      tools: shown.role === "input" && lab.linkedShapes ? shapeTools(shown, ctx) : undefined,
+    });
+  });
+  return el(
+    "section",
+    { class: "step", "aria-labelledby": "step-title" },
+    el("h3", { id: "step-title" }, `${state.step + 1}. ${msg.steps[stepId].title}`),
+    el("p", { class: "step-text", text }),
+    state.notice &&
+      el(
+        "p",
+        { class: "error", role: "alert" },
+        `${msg.ui.rejected} ${noticeText(state.notice, msg)}`,
+      ),
+    stepId === "inputs" && host.controls && el("p", { class: "hint", text: msg.ui.edit }),
+    el("div", { class: "matrices" }, matrices),
+    focus &&
+      lab.derivation &&
+      el(
+        "div",
+        { class: "derivation", "aria-live": "off" },
+        el("h4", { text: msg.ui.derivation }),
+        el("p", {}, el("code", { text: lab.derivation(focus.m, focus.i, focus.j, ctx) })),
+      ),
+    !focus && stepId !== "inputs" && el("p", { class: "hint", text: msg.ui.focusHint }),
+    steps[state.step].inStep?.map((id) => ctx.panel(id)),
+  );
+}
