@@ -1,0 +1,61 @@
+// lab.test.mjs: a lab that lives only in the tests (tests/fixtures/tiny-lab.js) runs in the
+// walkthrough beside a built-in scene, with its own parameter, steps, panel and words: a lab
+// is new files, not an edit of the walkthrough.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { start, openPage } from "./browser.mjs";
+
+const repo = fileURLToPath(new URL("../../", import.meta.url));
+let env;
+before(async () => (env = await start(repo)));
+after(() => env.close());
+
+// softmax([2, 1, 0]) and softmax([1, 0.5, 0]) (T = 2), worked out by hand:
+// e² = 7.389056, e¹ = 2.718282, e⁰ = 1, sum 11.107338; e^0.5 = 1.648721, sum 5.367003.
+const atT1 = ["0.6652", "0.2447", "0.0900"];
+const atT2 = ["0.5065", "0.3072", "0.1863"];
+
+const cells = (page, id) => page.locator(`[data-matrix="${id}"] button.cell`).allTextContents();
+const near = (shown, expected) =>
+  shown.every((x, i) => Math.abs(Number(x) - Number(expected[i])) <= 0.00005);
+
+test("a test-only lab: its steps, its panel, its parameter and an edit, by keyboard", async () => {
+  const page = await openPage(env.browser, `${env.url}tests/browser/pages/lab.html`);
+  await page.waitForSelector("#app[data-ready]");
+  assert.equal(await page.locator("#scene-title").textContent(), "The softmax of one row");
+  assert.equal(await page.locator("#counter").textContent(), "Step 1 of 2");
+  assert.equal(await page.locator("#step-title").textContent(), "1. A row");
+  await page.locator("#scene-title").click();
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await page.locator("#step-title").textContent(), "2. Weights");
+  assert.ok(near(await cells(page, "weights"), atT1), String(await cells(page, "weights")));
+  assert.equal(await page.locator(".bars figcaption").textContent(), "Weights as bars");
+  assert.equal(await page.locator("[data-bar]").count(), 3);
+
+  await page.locator("#t").fill("2");
+  assert.equal(await page.locator("output[for=t]").textContent(), "T = 2");
+  assert.ok(near(await cells(page, "weights"), atT2), String(await cells(page, "weights")));
+  assert.equal(await page.evaluate(() => window.walk.state.t), 2);
+
+  await page.locator("#lang-zh").click();
+  assert.equal(await page.locator("#step-title").textContent(), "2. 权重");
+  assert.equal(await page.locator(".bars figcaption").textContent(), "权重条");
+
+  // The built-in scene beside it still runs on the attention lab.
+  await page.locator("#scene-dictionary").click();
+  assert.equal(await page.locator("#counter").textContent(), "第 1 步，共 6 步");
+  await page.locator("#scene-tiny").click();
+  assert.equal(await page.evaluate(() => window.walk.state.t), 1, "a fresh start at T = 1");
+  await page.locator('[data-matrix="s"] button[data-i="0"][data-j="2"]').click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("2");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("ArrowRight");
+  await page.locator("#scene-title").click();
+  await page.keyboard.press("ArrowRight");
+  // softmax([2, 1, 2]): e² / (2e² + e) = 0.4223, e / (2e² + e) = 0.1554.
+  assert.ok(near(await cells(page, "weights"), ["0.4223", "0.1554", "0.4223"]));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
