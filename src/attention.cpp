@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <limits>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 namespace attention {
@@ -29,6 +30,10 @@ std::string count(std::int64_t n, const char* word) {
 std::string shape(Index rows, Index cols) {
   return std::to_string(rows) + "×" + std::to_string(cols);
 }
+
+// Messages count rows and columns from 1, as the page does: cell(0, 1) is "[1][2]".
+std::string row(Index i) { return "[" + std::to_string(i + 1) + "]"; }
+std::string cell(Index i, Index j) { return row(i) + row(j); }
 
 // splitmix64: the same stream on every platform, so native and WASM drop the same cells.
 class Rng {
@@ -94,17 +99,63 @@ std::string check_shapes(Index n_q, Index d_k, Index n_k, Index d_k_of_k, Index 
   return {};
 }
 
+// `where` prefixes the message, for example "batch 1, head 2: ".
 template <typename T>
 std::string check_finite(const char* name, const T* data, Index rows, Index cols,
-                         const std::string& prefix = "") {
+                         const std::string& where = "") {
   for (Index i = 0; i < rows * cols; ++i) {
     if (!std::isfinite(data[i])) {
-      return std::string(name) + prefix + "[" + std::to_string(i / cols) + "][" +
-             std::to_string(i % cols) + "] is " + (std::isnan(data[i]) ? "NaN" : "infinite") +
-             "; every input must be finite";
+      return where + name + cell(i / cols, i % cols) + " is " +
+             (std::isnan(data[i]) ? "NaN" : "infinite") + "; every input must be finite";
     }
   }
   return {};
+}
+
+// Finite inputs can still overflow. The first cell of m that is not finite, with the formula
+// that made it, for example "scores[2][1] = Q[2]·K[1] overflows to Infinity".
+template <typename T, typename Formula>
+std::string check_overflow(const char* name, const Matrix<T>& m, Formula formula,
+                           const std::string& where = "") {
+  if (m.allFinite()) return {};
+  Index at = 0;
+  while (std::isfinite(m.data()[at])) ++at;
+  const Index i = at / m.cols(), j = at % m.cols();
+  const T x = m.data()[at];
+  const char* type =
+      std::is_same_v<T, float> ? "float32 (at most 3.4e38)" : "double (at most 1.8e308)";
+  return where + name + cell(i, j) + " = " + formula(i, j) +
+         (std::isnan(x) ? " overflows (its terms reach both Infinity and -Infinity)"
+                        : std::string(" overflows to ") + number(x)) +
+         "; the inputs are finite but too large for " + type;
+}
+
+// The steps that can overflow on finite input, in the order they are computed. exp and the
+// weights cannot: every logit minus its row's max is at most 0.
+template <typename T>
+std::string check_trace(const Trace<T>& t, const std::string& where = "") {
+  if (auto e = check_overflow(
+          "scores", t.scores, [](Index i, Index j) { return "Q" + row(i) + "·K" + row(j); }, where);
+      !e.empty()) {
+    return e;
+  }
+  if (auto e = check_overflow(
+          "scaled", t.scaled, [](Index i, Index j) { return "scores" + cell(i, j) + " × scale"; },
+          where);
+      !e.empty()) {
+    return e;
+  }
+  const std::string weights = t.dropped.size() > 0 ? "dropped" : "weights";
+  return check_overflow(
+      "output", t.output,
+      [&weights](Index i, Index j) { return "Σ " + weights + row(i) + "[k]·V[k]" + row(j); },
+      where);
+}
+
+// Head h of a batch, counted from 1 as messages do: "batch 1, head 2: ".
+std::string head_name(Index h, Index heads) {
+  return "batch " + std::to_string(h / heads + 1) + ", head " + std::to_string(h % heads + 1) +
+         ": ";
 }
 
 bool blocked(const Options& options, Index i, Index j) {
@@ -198,7 +249,9 @@ Result<Trace<T>> attend(const MatrixRef<T>& Q, const MatrixRef<T>& K, const Matr
                         const Options& options) {
   if (auto error = check_inputs(Q, K, V, options); !error.empty()) return {{}, error};
   Rng rng(options.seed);
-  return {compute(Q, K, V, options, rng), {}};
+  Trace<T> t = compute(Q, K, V, options, rng);
+  if (auto error = check_trace(t); !error.empty()) return {{}, error};
+  return {std::move(t), {}};
 }
 
 template <typename T>
@@ -226,8 +279,32 @@ Result<Trace<T>> self_attention(const MatrixRef<T>& X, const MatrixRef<T>& W_Q,
             "W_K has " + count(W_K.cols(), "column") + " but W_Q has " +
                 std::to_string(W_Q.cols()) + " (d_k must match)"};
   }
+  // Every size is known before the projections are made.
+  for (auto [name, m] : {std::pair{"Q = X·W_Q", &W_Q}, std::pair{"V = X·W_V", &W_V}}) {
+    if (X.rows() * m->cols() > kMaxValues) {
+      return {{},
+              std::string(name) + " would be " + shape(X.rows(), m->cols()) +
+                  ", over the limit of " + std::to_string(kMaxValues) + " values"};
+    }
+  }
+  if (auto error =
+          check_shapes(X.rows(), W_Q.cols(), X.rows(), W_K.cols(), X.rows(), W_V.cols(), options);
+      !error.empty()) {
+    return {{}, error};
+  }
   // the projections: Q = X·W_Q (n, d_k), K = X·W_K (n, d_k), V = X·W_V (n, d_v)
   Matrix<T> q = X * W_Q, k = X * W_K, v = X * W_V;
+  for (auto [name, m, w] :
+       {std::tuple{"Q", &q, "W_Q"}, std::tuple{"K", &k, "W_K"}, std::tuple{"V", &v, "W_V"}}) {
+    if (auto error = check_overflow(name, *m,
+                                    [w = w](Index i, Index j) {
+                                      return "X" + row(i) + "·(column " + std::to_string(j + 1) +
+                                             " of " + w + ")";
+                                    });
+        !error.empty()) {
+      return {{}, error};
+    }
+  }
   Result<Trace<T>> result = attend<T>(q, k, v, options);
   if (!result.ok()) return result;
   result.value.q = std::move(q);
@@ -278,10 +355,8 @@ Result<Batch> attend_batched(const std::vector<float>& q, const std::vector<floa
                   " but the shape needs " + std::to_string(size) + " (" + b.formula + ")"};
     }
     for (Index h = 0; h < heads; ++h) {
-      const std::string where =
-          "[" + std::to_string(h / shape.heads) + "][" + std::to_string(h % shape.heads) + "]";
-      if (auto error =
-              check_finite(b.name, b.data->data() + h * b.rows * b.cols, b.rows, b.cols, where);
+      if (auto error = check_finite(b.name, b.data->data() + h * b.rows * b.cols, b.rows, b.cols,
+                                    head_name(h, shape.heads));
           !error.empty()) {
         return {{}, error};
       }
@@ -298,6 +373,7 @@ Result<Batch> attend_batched(const std::vector<float>& q, const std::vector<floa
     Trace<float> t = compute<float>(Map(q.data() + h * n_q * d_k, n_q, d_k),
                                     Map(k.data() + h * n_k * d_k, n_k, d_k),
                                     Map(v.data() + h * n_k * d_v, n_k, d_v), options, rng);
+    if (auto error = check_trace(t, head_name(h, shape.heads)); !error.empty()) return {{}, error};
     const Matrix<float>& weights = options.dropout_p > 0 ? t.dropped : t.weights;
     std::copy_n(t.output.data(), t.output.size(), out.output.data() + h * n_q * d_v);
     std::copy_n(weights.data(), weights.size(), out.weights.data() + h * n_q * n_k);

@@ -12,19 +12,20 @@ export function loadAttention() {
 }
 
 // rows: number[][] → { rows, cols, data: Float64Array }, or an Error naming the bad entry.
+// Messages count rows and columns from 1, as the core's and the page's do.
 function packMatrix(name, rows) {
   if (!Array.isArray(rows)) throw new Error(`${name} must be an array of rows`);
   const cols = rows.length > 0 && Array.isArray(rows[0]) ? rows[0].length : 0;
   const data = new Float64Array(rows.length * cols);
   rows.forEach((row, i) => {
-    if (!Array.isArray(row)) throw new Error(`${name} row ${i} is not an array`);
+    if (!Array.isArray(row)) throw new Error(`${name} row ${i + 1} is not an array`);
     if (row.length !== cols) {
       const numbers = row.length === 1 ? "number" : "numbers";
-      throw new Error(`${name} row ${i} has ${row.length} ${numbers} but row 0 has ${cols}`);
+      throw new Error(`${name} row ${i + 1} has ${row.length} ${numbers} but row 1 has ${cols}`);
     }
     row.forEach((x, j) => {
       if (typeof x !== "number") {
-        throw new Error(`${name}[${i}][${j}] is ${JSON.stringify(x)}, not a number`);
+        throw new Error(`${name}[${i + 1}][${j + 1}] is ${JSON.stringify(x)}, not a number`);
       }
       data[i * cols + j] = x;
     });

@@ -14,17 +14,21 @@ function fail(field, reason) {
 
 function matrix(value, field) {
   if (!Array.isArray(value) || value.length === 0) fail(field, "must be a non-empty array of rows");
+  // Rows and columns count from 1 in messages, as everywhere on the page.
   value.forEach((row, i) => {
     if (!Array.isArray(row) || row.length === 0)
-      fail(`${field}[${i}]`, "must be a non-empty array of numbers");
+      fail(`${field} row ${i + 1}`, "must be a non-empty array of numbers");
     if (row.length !== value[0].length) {
       const numbers = row.length === 1 ? "number" : "numbers";
-      fail(`${field}[${i}]`, `has ${row.length} ${numbers} but row 0 has ${value[0].length}`);
+      fail(
+        `${field} row ${i + 1}`,
+        `has ${row.length} ${numbers} but row 1 has ${value[0].length}`,
+      );
     }
     row.forEach((x, j) => {
       if (typeof x !== "number" || !Number.isFinite(x)) {
         const shown = typeof x === "number" ? String(x) : JSON.stringify(x);
-        fail(`${field}[${i}][${j}]`, `must be a finite number, not ${shown}`);
+        fail(`${field}[${i + 1}][${j + 1}]`, `must be a finite number, not ${shown}`);
       }
     });
   });
@@ -57,7 +61,7 @@ function labels(value, field, n, what = "rows") {
 /**
  * Parses a scene from JSON text or an object. Returns a scene for createWalkthrough; throws an
  * Error whose message names the field and the reason, such as
- * `inputs.k[1]: has 3 numbers but row 0 has 2`.
+ * `inputs.k row 2: has 3 numbers but row 1 has 2`.
  */
 export function parseScene(source) {
   let json = source;

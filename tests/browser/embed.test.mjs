@@ -236,7 +236,7 @@ test("custom scenes: inline JSON and src load; bad ones show their error in the 
     (await events(page)).filter((e) => e.type === "error").map((e) => [e.id, e.detail.message]),
   );
   assert.deepEqual(messages, {
-    "bad-field": "inputs.k[1]: has 1 number but row 0 has 2",
+    "bad-field": "inputs.k row 2: has 1 number but row 1 has 2",
     "bad-shape": "K has 3 columns but Q has 2 (d_k must match)",
     "bad-json": messages["bad-json"],
     missing: "src: could not load no-such-scene.json (HTTP 404)",

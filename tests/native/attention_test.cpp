@@ -324,7 +324,7 @@ TEST(Batched, Errors) {
             "Q would hold 67108864 values (batch×heads×nQ×dK), over the limit of 4194304");
   k[7] = std::nanf("");
   EXPECT_EQ(attention::attend_batched(q, k, v, shape).error,
-            "K[0][1][0][1] is NaN; every input must be finite");
+            "batch 1, head 2: K[1][2] is NaN; every input must be finite");
 }
 
 // ---- dropout ----
@@ -383,10 +383,10 @@ TEST(Errors, EveryMessageNamesTheArgumentAndTheShapes) {
 
   Mat bad = Q;
   bad(2, 1) = std::nan("");
-  EXPECT_EQ(error_of(bad, K, V), "Q[2][1] is NaN; every input must be finite");
+  EXPECT_EQ(error_of(bad, K, V), "Q[3][2] is NaN; every input must be finite");
   Mat inf = V;
   inf(3, 0) = -std::numeric_limits<double>::infinity();
-  EXPECT_EQ(error_of(Q, K, inf), "V[3][0] is infinite; every input must be finite");
+  EXPECT_EQ(error_of(Q, K, inf), "V[4][1] is infinite; every input must be finite");
 
   Options mask;
   mask.mask_kind = MaskKind::kExplicit;
@@ -416,7 +416,84 @@ TEST(Errors, SelfAttentionShapes) {
   EXPECT_EQ(error(X, Mat(2, 0), Mat(2, 0), W), "W_Q has 0 columns (it is 2×0)");
   Mat nan = W;
   nan(0, 1) = std::nan("");
-  EXPECT_EQ(error(X, W, nan, W), "W_K[0][1] is NaN; every input must be finite");
+  EXPECT_EQ(error(X, W, nan, W), "W_K[1][2] is NaN; every input must be finite");
+}
+
+TEST(Errors, TooLargeForMemoryBeforeAnythingIsAllocated) {
+  const auto error = [](const Mat& x, const Mat& w) {
+    return attention::self_attention<double>(x, w, w, w).error;
+  };
+  EXPECT_EQ(error(Mat::Ones(8192, 1), Mat::Ones(1, 8192)),
+            "Q = X·W_Q would be 8192×8192, over the limit of 4194304 values");
+  EXPECT_EQ(error(Mat::Ones(4096, 1), Mat::Ones(1, 2)),
+            "Q·Kᵀ would be 4096×4096, over the limit of 4194304 values");
+}
+
+// ---- finite input, infinite arithmetic: an error that names the step and the cell ----
+
+constexpr const char* kTooLarge =
+    "; the inputs are finite but too large for double (at most 1.8e308)";
+
+TEST(Overflow, ScoresNameTheCellAndItsFormula) {
+  Mat Q(2, 2), K(2, 2);
+  Q << 1, 1, 0, 1e200;
+  K << 1, 0, 1, 1e200;
+  const Mat V = Mat::Ones(2, 1);
+  EXPECT_EQ(error_of(Q, K, V),
+            std::string("scores[2][2] = Q[2]·K[2] overflows to Infinity") + kTooLarge);
+  K(1, 1) = -1e200;
+  EXPECT_EQ(error_of(Q, K, V),
+            std::string("scores[2][2] = Q[2]·K[2] overflows to -Infinity") + kTooLarge);
+  Q << 1e200, 1e200, 0, 0;
+  K << 1e200, -1e200, 0, 0;
+  EXPECT_EQ(
+      error_of(Q, K, V),
+      std::string(
+          "scores[1][1] = Q[1]·K[1] overflows (its terms reach both Infinity and -Infinity)") +
+          kTooLarge);
+}
+
+TEST(Overflow, ScaledOutputAndProjections) {
+  const Mat Q = Mat::Constant(1, 2, 1e5), K = Mat::Constant(3, 2, 1e5), V = Mat::Ones(3, 1);
+  Options scale;
+  scale.scale = 1e300;
+  EXPECT_EQ(error_of(Q, K, V, scale),
+            std::string("scaled[1][1] = scores[1][1] × scale overflows to Infinity") + kTooLarge);
+
+  // Dropout's inverted scaling can push a value past the largest double.
+  Options dropout;
+  dropout.dropout_p = 0.5;
+  const Mat big = Mat::Constant(3, 1, 1.5e308);
+  int overflowed = 0;
+  for (dropout.seed = 0; dropout.seed < 8; ++dropout.seed) {
+    const auto result = attention::attend<double>(Mat::Zero(1, 2), K, big, dropout);
+    if (result.ok()) continue;
+    ++overflowed;
+    EXPECT_EQ(result.error.rfind("output[1][1] = Σ dropped[1][k]·V[k][1] overflows to Infinity", 0),
+              0u)
+        << result.error;
+  }
+  EXPECT_GT(overflowed, 0) << "some seed keeps two of the three 1.5e308s, doubled";
+  EXPECT_TRUE(attention::attend<double>(Mat::Zero(1, 2), K, big).ok())
+      << "without dropout the output is an average of V, so it stays finite";
+
+  Mat X(2, 2), W_Q(2, 2);
+  X << 1, 2, 1e200, 1;
+  W_Q << 1, 1e200, 0, 1;
+  const Mat W = Mat::Ones(2, 2);
+  EXPECT_EQ(attention::self_attention<double>(X, W_Q, W, W).error,
+            std::string("Q[2][2] = X[2]·(column 2 of W_Q) overflows to Infinity") + kTooLarge);
+}
+
+TEST(Overflow, BatchedFloat32NamesTheHead) {
+  const attention::BatchShape shape{1, 2, 2, 2, 2, 1};
+  std::vector<float> q(8, 1), k(8, 1), v(4, 1);
+  EXPECT_TRUE(attention::attend_batched(q, k, v, shape).ok());
+  q[4 + 2] = 1e20f;  // head 2, Q[2][1]
+  k[4 + 2] = 1e20f;  // head 2, K[2][1]
+  EXPECT_EQ(attention::attend_batched(q, k, v, shape).error,
+            "batch 1, head 2: scores[2][2] = Q[2]·K[2] overflows to Infinity; the inputs are "
+            "finite but too large for float32 (at most 3.4e38)");
 }
 
 }  // namespace

@@ -166,10 +166,10 @@ test("errors name the argument and the shapes", () => {
     [() => core.attention(q, k, [[1]]), "V has 1 row but K has 2 (one value row per key)"],
     [() => core.attention([], k, v), "Q has no rows (it is 0×0)"],
     [() => core.attention([[]], [[]], v), "Q has 0 columns: d_k must be at least 1"],
-    [() => core.attention([[NaN, 1]], k, v), "Q[0][0] is NaN; every input must be finite"],
+    [() => core.attention([[NaN, 1]], k, v), "Q[1][1] is NaN; every input must be finite"],
     [
       () => core.attention(q, k, [[1], [Infinity]]),
-      "V[1][0] is infinite; every input must be finite",
+      "V[2][1] is infinite; every input must be finite",
     ],
     [
       () => core.attention(q, k, v, { mask: [[true]] }),
@@ -180,8 +180,8 @@ test("errors name the argument and the shapes", () => {
       "dropout p is 1; it must be at least 0 and below 1",
     ],
     [() => core.attention(q, k, v, { scale: NaN }), "scale is NaN; it must be a finite number"],
-    [() => core.attention(q, [[1, 2], [3]], v), "K row 1 has 1 number but row 0 has 2"],
-    [() => core.attention([[1, "2"]], k, v), 'Q[0][1] is "2", not a number'],
+    [() => core.attention(q, [[1, 2], [3]], v), "K row 2 has 1 number but row 1 has 2"],
+    [() => core.attention([[1, "2"]], k, v), 'Q[1][2] is "2", not a number'],
     [
       () => core.attention(q, k, v, { mask: "future" }),
       "mask must be 'causal' or an n_q×n_k array of booleans",
@@ -215,6 +215,32 @@ test("errors name the argument and the shapes", () => {
       "shape.heads is 0; it must be from 1 to 8192",
     ],
     [() => core.attentionBatched([1], [1], [1], {}), "Q must be a Float32Array"],
+    [
+      () => core.attention([[1, 1e200]], [[1, 1e200]], [[1]]),
+      "scores[1][1] = Q[1]·K[1] overflows to Infinity; the inputs are finite but too large " +
+        "for double (at most 1.8e308)",
+    ],
+    [
+      () => core.selfAttention([[1e200]], [[1e200]], [[1]], [[1]]),
+      "Q[1][1] = X[1]·(column 1 of W_Q) overflows to Infinity; the inputs are finite but too " +
+        "large for double (at most 1.8e308)",
+    ],
+    [
+      () => {
+        const w = [Array(8192).fill(1)];
+        return core.selfAttention(Array(8192).fill([1]), w, w, w);
+      },
+      "Q = X·W_Q would be 8192×8192, over the limit of 4194304 values",
+    ],
+    [
+      () => {
+        const big = new Float32Array(4).fill(1e20);
+        const shape = { batch: 1, heads: 1, nQ: 2, nK: 2, dK: 2, dV: 2 };
+        return core.attentionBatched(big, big, big, shape);
+      },
+      "batch 1, head 1: scores[1][1] = Q[1]·K[1] overflows to Infinity; the inputs are finite " +
+        "but too large for float32 (at most 3.4e38)",
+    ],
   ];
   for (const [call, message] of cases) assert.throws(call, { name: "Error", message });
 });

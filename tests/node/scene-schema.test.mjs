@@ -37,12 +37,12 @@ const cases = [
   [
     "a string in a matrix",
     { title: "t", inputs: { ...lookup.inputs, k: [[1, "0"]] } },
-    'inputs.k[0][1]: must be a finite number, not "0"',
+    'inputs.k[1][2]: must be a finite number, not "0"',
   ],
   [
     "a ragged matrix",
     { title: "t", inputs: { ...lookup.inputs, k: [[1, 0], [1]] } },
-    "inputs.k[1]: has 1 number but row 0 has 2",
+    "inputs.k row 2: has 1 number but row 1 has 2",
   ],
   [
     "an empty matrix",

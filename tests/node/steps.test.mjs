@@ -148,6 +148,8 @@ test("the core's messages, which the page shows, have Chinese words for every on
     () => core.attention([], k, v),
     () => core.attention([[Infinity, 0, 0]], k, v),
     () => core.attention(q, k, v, { mask: [[true]] }),
+    () => core.attention([[1e200, 0, 0]], [[1e200, 0, 0]], [[1]]),
+    () => core.selfAttention([[1e200, 1]], [[1e200], [0]], [[1], [1]], [[1], [1]]),
   ];
   for (const call of calls) {
     let message;
