@@ -3,8 +3,22 @@
 // a node, or nothing when it has nothing to show. Drawing only: views.js does the DOM.
 import { heatmapView, linesView, plotView } from "../views.js";
 
-// The query row the panels follow: the picked cell's, else the scene's.
-const focusRowOf = ({ focus, scene }) => focus?.i ?? scene.focusRow ?? 0;
+// The matrices whose rows are queries.
+const queryRows = [
+  "q",
+  "scores",
+  "scaled",
+  "masked",
+  "rowMax",
+  "exp",
+  "rowSum",
+  "weights",
+  "output",
+];
+
+// The query row the panels follow: the picked cell's when its rows are queries, else the scene's.
+const focusRowOf = ({ focus, scene }) =>
+  focus && queryRows.includes(focus.m) ? focus.i : (scene.focusRow ?? 0);
 
 export function heatmapPanel(ctx) {
   const { trace, labels, msg, state } = ctx;
