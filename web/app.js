@@ -8,6 +8,14 @@ const state = stateFromParams(new URLSearchParams(location.search), scenes);
 document.documentElement.lang = messages[state.lang].htmlLang;
 root.textContent = messages[state.lang].loading;
 
+let latest; // the state to write into the URL at the end of this task
+function writeUrl() {
+  const scene = scenes.find((s) => s.id === latest.scene);
+  const search = `?${paramsFromState(latest, scene)}`;
+  latest = undefined;
+  if (search !== location.search) history.replaceState(null, "", `${location.pathname}${search}`);
+}
+
 const core = await loadAttention();
 createWalkthrough(root, {
   core,
@@ -15,9 +23,12 @@ createWalkthrough(root, {
   state,
   page: true,
   keyTarget: window,
+  // Changes made in one go (a script picking many cells) write the URL once: browsers
+  // throttle history calls.
   onChange(now) {
-    const scene = scenes.find((s) => s.id === now.scene);
-    history.replaceState(null, "", `${location.pathname}?${paramsFromState(now, scene)}`);
+    const first = latest === undefined;
+    latest = now;
+    if (first) queueMicrotask(writeUrl);
   },
 });
 root.dataset.ready = "true";
