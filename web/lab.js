@@ -17,7 +17,10 @@
 //   labels(scene, msg, trace, inputs)?   → names for rows and columns
 //   text(stepId, ctx)?                   → the step's words when msg.steps[id].text won't do
 //   highlights(mid, i, j, ctx)?          → what lights up when a cell is picked
-//   derivation(mid, i, j, ctx)?          → the written-out arithmetic of a cell
+//   derivation(mid, i, j, ctx)?          → { lines: [{ text }], extra, approx }: the written-out
+//                                          arithmetic of a cell, holding as shown
+//   slack(mid, i, j, ctx)?               → how far an answer worked out from the rounded
+//                                          numbers on screen may be from the core's
 //   linkedShapes?                        → input id → { rows, cols }: inputs that grow together
 //   panels?                              → panel id → (ctx) => Node | undefined
 //   words?                               → { zh, en }: its own strings, merged over i18n/*.js

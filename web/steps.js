@@ -2,7 +2,7 @@
 // focused cell, it says which matrices show, which cells light up, the written-out arithmetic
 // and the sentence to announce. It never touches the DOM and never computes a value: every
 // number it writes is read from the trace or the inputs. Node tests import it.
-import { fmt, factor } from "./format.js";
+import { fmt, factor, exactAt, rowRef, cellRef } from "./format.js";
 
 export const stepIds = [
   "inputs",
@@ -22,7 +22,6 @@ export function stepsFor(scene, { causal = false } = {}) {
   );
 }
 
-const sub = (label, ...indices) => `${label}[${indices.join("][")}]`;
 const inputName = { x: "X", wq: "W_Q", wk: "W_K", wv: "W_V" };
 
 // The labels of Q's rows, K's rows, the dimensions of Q and K, V's columns and X's columns.
@@ -193,60 +192,215 @@ export function highlights(mid, i, j, { trace }) {
   return h;
 }
 
-/** The written-out arithmetic for cell (i, j) of matrix `mid`, every number from the trace. */
+// ---- the arithmetic, written out so that it adds up as shown ----
+//
+// Every "=" the page writes holds at the precision it shows: worked out from the numbers as
+// written, the left side rounds to the right side. The core's numbers are rounded for display,
+// so each line carries its terms with as many decimals as it needs (from `digits` up to 12);
+// how many follows from a bound on how far rounding the terms can move the result, never from
+// working the result out again. A line that no number of decimals makes exact is written with
+// "≈". The same bounds, with every term at `digits`, say how far an answer worked out from the
+// tables may be from the core's ("check my numbers" accepts it).
+
+/** Half a unit in the last place of x shown at `p` decimals; 0 when x shows exactly. */
+export function roundingOf(x, p) {
+  return exactAt(x, p) ? 0 : 0.5 * 10 ** -p;
+}
+
+// How far the core's r may be moved before it stops rounding to what it shows at `digits`.
+function room(r, digits) {
+  return 0.5 * 10 ** -digits - Math.abs(r - Number(r.toFixed(digits)));
+}
+
+// Bounds on how far the result moves when its terms are shown at p decimals.
+const bounds = {
+  // Σ a_c·b_c
+  dot: (a, b) => (p) =>
+    a.reduce((sum, x, c) => {
+      const ua = roundingOf(x, p);
+      const ub = roundingOf(b[c], p);
+      return sum + Math.abs(b[c]) * ua + Math.abs(x) * ub + ua * ub;
+    }, 0),
+  // Σ e_c
+  sum: (terms) => (p) => terms.reduce((sum, x) => sum + roundingOf(x, p), 0),
+  // exp(x − m), which is e
+  exp: (x, m, e) => (p) => e * Math.expm1(roundingOf(x, p) + roundingOf(m, p)),
+  // e ÷ s, which is w
+  divide: (e, s, w) => (p) => {
+    const us = roundingOf(s, p);
+    return (roundingOf(e, p) + w * us) / (s - us);
+  },
+};
+
+// The fewest decimals for the terms at which the line holds as shown, or null for none.
+function termDecimals(r, digits, bound) {
+  const free = room(r, digits);
+  for (let p = digits; p <= Math.max(digits, 12); p++) {
+    const moved = bound(p);
+    if (moved === 0 || moved < free) return p;
+  }
+  return null;
+}
+
+// A line `lhs terms = r`: terms(p) writes the terms at p decimals.
+function line(lhs, r, digits, bound, terms) {
+  const p = termDecimals(r, digits, bound);
+  return {
+    text: `${lhs}${terms(p ?? 12)} ${p === null ? "≈" : "="} ${fmt(r, digits)}`,
+    extra: p !== null && p > digits,
+    approx: p === null,
+  };
+}
+
+const plain = (text) => ({ text, extra: false, approx: false });
+const products = (a, b) => (p) => a.map((x, c) => `${factor(x, p)}×${factor(b[c], p)}`).join(" + ");
+const column = (w, col) => w.map((row) => row[col]);
+
+/**
+ * The written-out arithmetic for cell (i, j) of matrix `mid`, every number from the trace:
+ * { lines: [{ text, extra, approx }], extra, approx }. `extra` says a line carries more
+ * decimals than the tables, `approx` that one is written with ≈.
+ */
 export function derivation(mid, i, j, { trace, inputs, msg, digits = 4, causal = true }) {
+  const lines = derivationLines(mid, i, j, { trace, inputs, msg, digits, causal });
+  return {
+    lines,
+    extra: lines.some((l) => l.extra),
+    approx: lines.some((l) => l.approx),
+  };
+}
+
+function derivationLines(mid, i, j, { trace, inputs, msg, digits, causal }) {
   const f = (x) => fmt(x, digits);
-  const dot = (a, b) => a.map((x, c) => `${factor(x, digits)}×${factor(b[c], digits)}`).join(" + ");
-  const column = (w, col) => w.map((row) => row[col]);
+  const logits = trace.masked ? "masked" : "scaled";
   switch (mid) {
     case "q":
     case "k":
     case "v": {
       const name = mid.toUpperCase();
-      if (!inputs.x) return `${sub(name, i, j)} = ${f(inputs[mid][i][j])} (${msg.derive.input})`;
-      const w = inputs[`w${mid}`];
-      return `${sub(name, i, j)} = ${sub("X", i)}·${sub(`W_${name}`, ":", j)} = ${dot(inputs.x[i], column(w, j))} = ${f(trace[mid][i][j])}`;
+      if (!inputs.x)
+        return [plain(`${cellRef(name, i, j)} = ${f(inputs[mid][i][j])} (${msg.derive.input})`)];
+      const x = inputs.x[i];
+      const w = column(inputs[`w${mid}`], j);
+      const lhs = `${cellRef(name, i, j)} = ${rowRef("X", i)} · ${msg.derive.column(j + 1, `W_${name}`)} = `;
+      return [line(lhs, trace[mid][i][j], digits, bounds.dot(x, w), products(x, w))];
     }
     case "x":
     case "wq":
     case "wk":
     case "wv":
-      return `${sub(inputName[mid], i, j)} = ${f(inputs[mid][i][j])} (${msg.derive.input})`;
+      return [
+        plain(`${cellRef(inputName[mid], i, j)} = ${f(inputs[mid][i][j])} (${msg.derive.input})`),
+      ];
     case "scores": {
-      const q = trace.q ?? inputs.q;
-      const k = trace.k ?? inputs.k;
-      return `${sub("scores", i, j)} = ${sub("Q", i)}·${sub("K", j)} = ${dot(q[i], k[j])} = ${f(trace.scores[i][j])}`;
+      const q = (trace.q ?? inputs.q)[i];
+      const k = (trace.k ?? inputs.k)[j];
+      const lhs = `${cellRef("scores", i, j)} = ${rowRef("Q", i)}·${rowRef("K", j)} = `;
+      return [line(lhs, trace.scores[i][j], digits, bounds.dot(q, k), products(q, k))];
     }
-    case "scaled":
-      return `${sub("scaled", i, j)} = ${f(trace.scores[i][j])} × ${f(trace.scale)} = ${f(trace.scaled[i][j])}`;
+    case "scaled": {
+      const a = [trace.scores[i][j]];
+      const b = [trace.scale];
+      const terms = (p) => `${factor(a[0], p)} × ${factor(b[0], p)}`;
+      return [
+        line(`${cellRef("scaled", i, j)} = `, trace.scaled[i][j], digits, bounds.dot(a, b), terms),
+      ];
+    }
     case "masked":
-      return trace.masked[i][j] === -Infinity
-        ? `${sub("masked", i, j)} = −∞ (${causal ? msg.derive.blocked : msg.derive.masked})`
-        : `${sub("masked", i, j)} = ${f(trace.masked[i][j])} (${msg.derive.kept})`;
+      return [
+        plain(
+          trace.masked[i][j] === -Infinity
+            ? `${cellRef("masked", i, j)} = −∞ (${causal ? msg.derive.blocked : msg.derive.masked})`
+            : `${cellRef("masked", i, j)} = ${f(trace.masked[i][j])} (${msg.derive.kept})`,
+        ),
+      ];
     case "rowMax":
-      return `max(${sub(trace.masked ? "masked" : "scaled", i)}) = ${f(trace.rowMax[i])}`;
+      return [plain(`max(${rowRef(logits, i)}) = ${f(trace.rowMax[i])}`)];
     case "rowSum":
-      return `Σ ${sub("exp", i)} = ${trace.exp[i].map(f).join(" + ")} = ${f(trace.rowSum[i])}`;
+      return [sumLine(i, trace, digits)];
     case "exp":
     case "weights": {
-      const logits = trace.masked ?? trace.scaled;
-      if (trace.blockedRows.includes(i))
-        return `${sub("weights", i)} = 0 (${msg.derive.allBlocked})`;
-      const x = logits[i][j];
+      if (trace.blockedRows.includes(i)) {
+        return [plain(`${rowRef("weights", i)} = 0 (${msg.derive.allBlocked})`)];
+      }
+      const x = trace[logits][i][j];
+      const m = trace.rowMax[i];
+      const e = trace.exp[i][j];
+      const s = trace.rowSum[i];
+      const w = trace.weights[i][j];
       const exp =
         x === -Infinity
-          ? `exp(−∞) = 0`
-          : `exp(${f(x)} − ${factor(trace.rowMax[i], digits)}) = ${f(trace.exp[i][j])}`;
-      const sum = `Σ = ${trace.exp[i].map(f).join(" + ")} = ${f(trace.rowSum[i])}`;
-      return `max = ${f(trace.rowMax[i])}; ${exp}; ${sum}; ${sub("weights", i, j)} = ${f(trace.exp[i][j])} ÷ ${f(trace.rowSum[i])} = ${f(trace.weights[i][j])}`;
+          ? plain(`exp(−∞) = 0`)
+          : line("exp(", e, digits, bounds.exp(x, m, e), (p) => `${fmt(x, p)} − ${factor(m, p)})`);
+      const divide = (p) => `${fmt(e, p)} ÷ ${fmt(s, p)}`;
+      return [
+        plain(`max(${rowRef(logits, i)}) = ${f(m)}`),
+        exp,
+        sumLine(i, trace, digits),
+        line(`${cellRef("weights", i, j)} = `, w, digits, bounds.divide(e, s, w), divide),
+      ];
     }
     case "output": {
-      const weights = trace.dropped ?? trace.weights;
-      const v = trace.v ?? inputs.v;
-      return `${sub("output", i, j)} = ${dot(weights[i], column(v, j))} = ${f(trace.output[i][j])}`;
+      const weights = (trace.dropped ?? trace.weights)[i];
+      const v = column(trace.v ?? inputs.v, j);
+      const lhs = `${cellRef("output", i, j)} = `;
+      return [line(lhs, trace.output[i][j], digits, bounds.dot(weights, v), products(weights, v))];
     }
     default:
-      return "";
+      return [];
+  }
+}
+
+function sumLine(i, trace, digits) {
+  const terms = trace.exp[i];
+  const write = (p) => terms.map((x) => fmt(x, p)).join(" + ");
+  return line(`Σ ${rowRef("exp", i)} = `, trace.rowSum[i], digits, bounds.sum(terms), write);
+}
+
+/**
+ * How far an answer for cell (i, j) of `mid`, worked out by hand from the numbers in the
+ * tables (shown at `digits`), may be from the core's value: the same bounds as above, with
+ * every term at `digits`, along the ways a learner may take (the softmax from the logits, or
+ * from the exp and Σ columns).
+ */
+export function slack(mid, i, j, { trace, inputs, digits = 4 }) {
+  const u = (x) => roundingOf(x, digits);
+  const logits = trace.masked ?? trace.scaled;
+  const shift = (c) => u(logits[i][c]) + u(trace.rowMax[i]);
+  switch (mid) {
+    case "q":
+    case "k":
+    case "v":
+      if (!inputs.x) return 0;
+      return bounds.dot(inputs.x[i], column(inputs[`w${mid}`], j))(digits);
+    case "scores":
+      return bounds.dot((trace.q ?? inputs.q)[i], (trace.k ?? inputs.k)[j])(digits);
+    case "scaled":
+      return bounds.dot([trace.scores[i][j]], [trace.scale])(digits);
+    case "masked":
+      return u(trace.scaled[i][j]);
+    case "rowMax":
+      return u(trace.rowMax[i]);
+    case "exp":
+      return trace.exp[i][j] * Math.expm1(shift(j));
+    case "rowSum": {
+      const fromExp = bounds.sum(trace.exp[i])(digits);
+      const fromLogits = trace.exp[i].reduce((sum, e, c) => sum + e * Math.expm1(shift(c)), 0);
+      return Math.max(fromExp, fromLogits);
+    }
+    case "weights": {
+      const w = trace.weights[i][j];
+      const fromExp = bounds.divide(trace.exp[i][j], trace.rowSum[i], w)(digits);
+      const most = Math.max(...logits[i].map((_, c) => shift(c)));
+      return Math.max(fromExp, w * Math.expm1(2 * most));
+    }
+    case "output":
+      return bounds.dot(
+        (trace.dropped ?? trace.weights)[i],
+        column(trace.v ?? inputs.v, j),
+      )(digits);
+    default:
+      return 0;
   }
 }
 

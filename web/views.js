@@ -1,6 +1,6 @@
 // views.js: DOM and SVG for the page: matrix tables, the weights heatmap, token-to-token
 // lines and the 2-d vector plot. No arithmetic on values: every number shown is handed in.
-import { fmt } from "./format.js";
+import { fmt, fmtColumn, cellRef } from "./format.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -53,6 +53,13 @@ export function matrixView(m, { lit, hidden, focus, digits, msg, onCell, tools }
       lit.cols.includes(j) ||
       lit.cells.some(([a, b]) => a === i && b === j));
   const tabCell = focus && focus.m === m.id ? [focus.i, focus.j] : [0, 0];
+  // Each column at one number of decimals, so that the digits line up.
+  const columns = Array.from({ length: cols }, (_, j) =>
+    fmtColumn(
+      m.data.map((row) => row[j]),
+      digits,
+    ),
+  );
   const table = el(
     "table",
     {},
@@ -81,7 +88,7 @@ export function matrixView(m, { lit, hidden, focus, digits, msg, onCell, tools }
             label(m.rowLabels[i] ?? ""),
           ),
           row.map((x, j) => {
-            const text = hidden?.(i, j) ? "·" : fmt(x, digits);
+            const text = hidden?.(i, j) ? "·" : columns[j][i];
             const isFocus = focus && focus.m === m.id && focus.i === i && focus.j === j;
             return el(
               "td",
@@ -94,8 +101,8 @@ export function matrixView(m, { lit, hidden, focus, digits, msg, onCell, tools }
                 tabindex: tabCell[0] === i && tabCell[1] === j ? 0 : -1,
                 "aria-label":
                   m.role === "input"
-                    ? msg.ui.editCell(m.label, i, j, text)
-                    : msg.ui.cell(m.label, i, j, text),
+                    ? msg.ui.editCell(cellRef(m.label, i, j), text)
+                    : msg.ui.cell(cellRef(m.label, i, j), text),
                 text,
                 onclick: () => onCell?.(m, i, j),
                 onfocus: () => m.role !== "input" && onCell?.(m, i, j, true),

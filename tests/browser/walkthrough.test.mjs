@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { start, openPage } from "./browser.mjs";
 import { referenceAttention } from "../node/reference.mjs";
+import { checkLine } from "../node/shown.mjs";
 
 const scenes = JSON.parse(readFileSync(new URL("../fixtures/scenes.json", import.meta.url)));
 const artifacts = new URL("../artifacts/", import.meta.url).pathname;
@@ -153,6 +154,91 @@ test("cup: salience picks the red cup, the task 我要读书 picks the book", as
   await page.close();
 });
 
+// Picks every cell (or every `stride`-th) of every matrix on the current step, one after
+// another, and returns what the page writes for each: its derivation's lines and the words
+// under them.
+function everyDerivation(page, stride = 1) {
+  return page.evaluate((stride) => {
+    const out = [];
+    const cells = [...document.querySelectorAll("[data-matrix]:not(.role-input) button.cell")]
+      .filter((_, n) => n % stride === 0)
+      .map((b) => [b.closest("[data-matrix]").dataset.matrix, b.dataset.i, b.dataset.j]);
+    for (const [m, i, j] of cells) {
+      document.querySelector(`[data-matrix="${m}"] button[data-i="${i}"][data-j="${j}"]`).click();
+      const box = document.querySelector(".derivation");
+      out.push({
+        cell: `${m}.${i}.${j}`,
+        lines: [...box.querySelectorAll("code")].map((c) => c.textContent),
+        why: [...box.querySelectorAll(".why")].map((p) => p.textContent).join(" "),
+      });
+    }
+    return out;
+  }, stride);
+}
+
+// The decimals of every number in each column of each matrix on screen.
+function columnDecimals(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("[data-matrix]")].flatMap((figure) => {
+      const rows = [...figure.querySelectorAll("tbody tr")].map((tr) =>
+        [...tr.querySelectorAll("button.cell")].map((b) => b.textContent),
+      );
+      return rows[0].map((_, j) => {
+        const column = rows.map((r) => r[j]).filter((t) => /\d/.test(t));
+        return {
+          where: `${figure.dataset.matrix} column ${j + 1}: ${column.join(" ")}`,
+          decimals: new Set(column.map((t) => (t.split(".")[1] ?? "").length)).size,
+        };
+      });
+    }),
+  );
+}
+
+test("every = the page writes holds at the precision it shows, on every step of every scene", async () => {
+  let checked = 0;
+  const runs = [
+    ...sceneIds.map((id) => [id, 4, null]),
+    ["classroom", 4, 3],
+    ["dictionary", 2, null],
+    ["age", 3, 2],
+  ];
+  for (const [id, digits, seed] of runs) {
+    const page = await open(`scene=${id}&lang=en&digits=${digits}`);
+    if (seed !== null) {
+      await page.locator("#seed").fill(String(seed));
+      await page.locator("#seed").press("Enter");
+      await page.locator("#random").click();
+    }
+    const total = Number((await counter(page)).match(/of (\d+)/)[1]);
+    for (let step = 1; step <= total; step++) {
+      await page.evaluate((n) => {
+        const scrubber = document.getElementById("scrubber");
+        scrubber.value = String(n);
+        scrubber.dispatchEvent(new Event("input", { bubbles: true }));
+      }, step);
+      for (const column of await columnDecimals(page)) {
+        assert.equal(column.decimals, 1, `${id} step ${step}: ${column.where} do not line up`);
+      }
+      // The book's 11×11 matrices: every fifth cell here; Node checks every one.
+      for (const { cell, lines, why } of await everyDerivation(page, id === "book" ? 5 : 1)) {
+        for (const text of lines) {
+          const r = checkLine(text, digits);
+          if (!r) continue;
+          checked++;
+          assert.ok(r.holds, `${id} (seed ${seed}) step ${step} ${cell}: ${text} (${r.worked})`);
+          if (r.relation === "≈") assert.match(why, /≈/, `${text}: no word why`);
+        }
+        if (lines.join(" ").match(/\d\.\d{5}/) && digits === 4) {
+          assert.match(why, /more decimals/, `${cell}: extra decimals, unexplained`);
+        }
+      }
+    }
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+  assert.ok(checked > 800, `${checked} lines checked`);
+});
+
 test("a URL restores its state, and the copy-link URL is the page's", async () => {
   const page = await open("scene=age&step=4&lang=en&alpha=2&digits=4");
   assert.equal(await counter(page), "Step 4 of 6");
@@ -174,7 +260,11 @@ test("an edit recomputes everything through the core, and the URL keeps it", asy
   await page.locator('[data-matrix="x"] button[data-i="0"][data-j="1"]').click();
   await page.keyboard.type("0.5");
   await page.keyboard.press("Enter");
-  assert.deepEqual((await matrixText(page, "x"))[0], "1 0.5");
+  assert.deepEqual(
+    (await matrixText(page, "x"))[0],
+    "1.0 0.5",
+    "its column lines up: 1.0, 0.5, 0.0",
+  );
   const { x, wq, wk, wv } = scenes.classroom;
   const edited = [[1, 0.5], ...x.slice(1)];
   const times = (a, b) =>
@@ -205,7 +295,7 @@ test("a bad edit shows the error and keeps the last good state", async () => {
   assert.match(await page.locator(".error").textContent(), /“abc” is not a number/);
   assert.deepEqual(await matrixText(page, "x"), before);
   const focused = await page.evaluate(() => document.activeElement.getAttribute("aria-label"));
-  assert.equal(focused, "Edit X[1][0]: 0.5", "focus comes back to the cell");
+  assert.equal(focused, "Edit X[2][1]: 0.5", "focus comes back to the cell");
   await page.locator("#lang-zh").click();
   assert.match(await page.locator(".error").textContent(), /“abc”不是数字/, "in the new language");
   await page.locator("#lang-en").click();
@@ -215,12 +305,12 @@ test("a bad edit shows the error and keeps the last good state", async () => {
   await edit("1e999");
   assert.match(
     await page.locator(".error").textContent(),
-    /X\[1\]\[0\] is infinite; every input must be finite/,
+    /X\[2\]\[1\] is infinite; every input must be finite/,
   );
   await page.locator("#lang-zh").click();
   assert.match(
     await page.locator(".error").textContent(),
-    /X\[1\]\[0\] 是无穷大/,
+    /X\[2\]\[1\] 是无穷大/,
     "the core's words too",
   );
   await page.locator("#lang-en").click();
@@ -239,7 +329,7 @@ test("a URL whose shapes the core rejects opens the published scene and says why
     await page.locator(".error").textContent(),
     /W_Q has 2 rows but X has 3 columns \(X·W_Q needs them equal\)/,
   );
-  assert.deepEqual(await matrixText(page, "x"), ["1 0", "0.5 0.5", "0 1"]);
+  assert.deepEqual(await matrixText(page, "x"), ["1.0 0.0", "0.5 0.5", "0.0 1.0"]);
   await page.close();
 });
 
@@ -251,7 +341,7 @@ test("shape tools change linked matrices together: a new key brings a new value"
   assert.equal((await matrixText(page, "v")).length, 4);
   await page.locator("#q-add-cols").click();
   assert.deepEqual((await matrixText(page, "q"))[0], "1 1 0");
-  assert.deepEqual((await matrixText(page, "k"))[3], "0 0 0");
+  assert.deepEqual((await matrixText(page, "k"))[3], "0 0.0 0", "in columns 3 2 0 0, 2 0.8 0.7 0");
   await page.locator("#q-remove-rows").isDisabled();
   await page.keyboard.press("End");
   assert.equal((await matrixText(page, "output")).length, 1);

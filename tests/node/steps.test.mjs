@@ -37,28 +37,33 @@ test("steps: projections only from X, the mask only when it is on", () => {
   assert.ok(stepsFor(sceneById.book, { causal: true }).includes("masked"));
 });
 
-test("derivations write the arithmetic out with the core's numbers", () => {
+test("derivations write the arithmetic out with the core's numbers, counting from 1", () => {
   const scene = sceneById.classroom;
   const trace = traceOf(scene);
   const ctx = { trace, inputs: scene.inputs, msg: en, digits: 4 };
-  assert.equal(
-    derivation("scores", 0, 0, ctx),
-    "scores[0][0] = Q[0]·K[0] = 0.5×0.4 + 0.2×0.3 = 0.26",
-  );
-  assert.equal(derivation("q", 1, 0, ctx), "Q[1][0] = X[1]·W_Q[:][0] = 0.5×0.5 + 0.5×0.1 = 0.3");
-  assert.equal(derivation("scaled", 0, 0, ctx), "scaled[0][0] = 0.26 × 0.7071 = 0.1838");
-  assert.equal(
-    derivation("weights", 0, 1, ctx),
-    "max = 0.1838; exp(0.1768 − 0.1838) = 0.993; Σ = 1 + 0.993 + 0.986 = 2.9789; weights[0][1] = 0.993 ÷ 2.9789 = 0.3333",
-  );
-  assert.equal(
-    derivation("output", 0, 0, ctx),
-    "output[0][0] = 0.3357×0.8 + 0.3333×0.55 + 0.331×0.3 = 0.5512",
-  );
+  const text = (mid, i, j, c = ctx) => derivation(mid, i, j, c).lines.map((l) => l.text);
+  assert.deepEqual(text("scores", 0, 0), ["scores[1][1] = Q[1]·K[1] = 0.5×0.4 + 0.2×0.3 = 0.26"]);
+  // Row 3 of Q against row 2 of K: 0.1×0.3 + 0.6×0.5 = 0.33.
+  assert.deepEqual(text("scores", 2, 1), ["scores[3][2] = Q[3]·K[2] = 0.1×0.3 + 0.6×0.5 = 0.33"]);
+  assert.deepEqual(text("q", 1, 0), ["Q[2][1] = X[2] · column 1 of W_Q = 0.5×0.5 + 0.5×0.1 = 0.3"]);
+  assert.deepEqual(text("q", 1, 0, { ...ctx, msg: zh }), [
+    "Q[2][1] = X[2] · W_Q 的第 1 列 = 0.5×0.5 + 0.5×0.1 = 0.3",
+  ]);
+  assert.deepEqual(text("scaled", 0, 0), ["scaled[1][1] = 0.26 × 0.70711 = 0.1838"]);
+  assert.deepEqual(text("weights", 0, 1), [
+    "max(scaled[1]) = 0.1838",
+    "exp(0.176777 − 0.183848) = 0.9930",
+    "Σ exp[1] = 1 + 0.99295 + 0.98596 = 2.9789",
+    "weights[1][2] = 0.99295 ÷ 2.97891 = 0.3333",
+  ]);
+  assert.deepEqual(text("output", 0, 0), [
+    "output[1][1] = 0.33569×0.8 + 0.33333×0.55 + 0.33098×0.3 = 0.5512",
+  ]);
+  assert.ok(derivation("output", 0, 0, ctx).extra, "more decimals than the tables, and said");
   const masked = traceOf(sceneById.book, { mask: "causal" });
   const bookCtx = { trace: masked, inputs: sceneById.book.inputs, msg: zh, digits: 2 };
-  assert.equal(derivation("masked", 0, 1, bookCtx), "masked[0][1] = −∞ (这个键在查询之后)");
-  assert.match(derivation("weights", 0, 1, bookCtx), /exp\(−∞\) = 0/);
+  assert.deepEqual(text("masked", 0, 1, bookCtx), ["masked[1][2] = −∞ (这个键在查询之后)"]);
+  assert.equal(text("weights", 0, 1, bookCtx)[1], "exp(−∞) = 0");
 });
 
 test("highlights: a score lights row i of Q and row j of K", () => {
@@ -119,14 +124,24 @@ test("check my numbers: right at the chosen precision, or the first wrong decima
   assert.equal(checkValue("abc", value, 3).status, "invalid");
   assert.equal(checkValue(" ", value, 3).status, "empty");
   assert.equal(checkValue("−0,5", -0.5, 2).status, "right");
+  for (const typed of ["−∞", "-inf", "-Infinity"]) {
+    assert.equal(checkValue(typed, -Infinity, 4).status, "right", `${typed} for a masked cell`);
+  }
+  assert.equal(checkValue("0", -Infinity, 4).status, "wrong");
+  assert.equal(checkValue("-inf", 0.25, 4).status, "wrong");
+  assert.equal(checkValue("0.5513", value, 4, 0.00005).status, "right", "within the slack");
 });
 
-test("format: trailing zeros dropped, −∞ for a mask, text round trips", () => {
+test("format: exact numbers drop trailing zeros, rounded ones keep them, −∞ for a mask", () => {
   assert.equal(fmt(0.26000000000000006, 4), "0.26");
   assert.equal(fmt(-Infinity), "−∞");
-  assert.equal(fmt(-0.00001, 2), "0");
+  assert.equal(fmt(-0.00001, 2), "0.00", "rounded to 0, so its zeros stay");
+  assert.equal(fmt(-0, 2), "0");
   assert.equal(fmt(-1.5, 2), "−1.5");
   assert.equal(parseNumber("1e3"), 1000);
+  for (const text of ["−∞", "-∞", "-inf", "-Infinity", " −INF "]) {
+    assert.equal(parseNumber(text), -Infinity, text);
+  }
   assert.equal(parseNumber("1.2.3"), undefined);
   assert.equal(parseNumber(""), undefined);
   const m = [

@@ -29,8 +29,9 @@ export default {
     alpha: "Sharpness α (the query is multiplied by α)",
     keyboard: "Keys: Space plays or pauses, ← → step, Home and End jump.",
     edit: "Click a number to edit it. Enter applies, Escape cancels.",
-    editCell: (name, i, j, value) => `Edit ${name}[${i}][${j}]: ${value}`,
-    cell: (name, i, j, value) => `${name}[${i}][${j}]: ${value}`,
+    editCell: (ref, value) => `Edit ${ref}: ${value}`,
+    cell: (ref, value) => `${ref}: ${value}`,
+    countFrom1: "Rows and columns count from 1: scores[2][1] is row 2, column 1.",
     addRow: "Add a row",
     removeRow: "Remove the last row",
     addColumn: "Add a column",
@@ -88,6 +89,11 @@ export default {
   },
   derive: {
     input: "an input",
+    column: (n, name) => `column ${n} of ${name}`,
+    extra:
+      "Some terms carry more decimals than the tables, so that each line adds up at the precision it shows.",
+    approx:
+      "≈: the result sits so close to a rounding boundary that rounded terms cannot land on it exactly.",
     blocked: "this key comes after the query",
     masked: "the mask blocks this key",
     kept: "kept",

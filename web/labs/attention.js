@@ -2,7 +2,7 @@
 // A lab is what a walkthrough needs to run a scene: its parameters, its one call into the core,
 // its steps with the panels each shows, and the pure functions that say what a step shows.
 // The contract is in web/lab.js; this file fills it for softmax(Q·Kᵀ/√d_k)·V.
-import { stepsFor, stepView, highlights, derivation, labelsFor } from "../steps.js";
+import { stepsFor, stepView, highlights, derivation, labelsFor, slack } from "../steps.js";
 import { fmt } from "../format.js";
 import { heatmapPanel, linesPanel, plotPanel } from "../ui/panels.js";
 import { resultView } from "../ui/result-view.js";
@@ -99,6 +99,9 @@ export default {
       digits: state.digits,
       causal: causalOf(scene, state),
     }),
+
+  slack: (mid, i, j, { state, trace, inputs }) =>
+    slack(mid, i, j, { trace, inputs, digits: state.digits }),
 
   linkedShapes: {
     x: { rows: [["x", "rows"]], cols: features },

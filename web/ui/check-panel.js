@@ -2,6 +2,7 @@
 // matrix; each is marked at a chosen precision against the core's number, with the first wrong
 // decimal highlighted. `saved` keeps what was typed across redraws.
 import { checkValue } from "../check.js";
+import { cellRef } from "../format.js";
 import { el, label } from "../views.js";
 
 /**
@@ -9,22 +10,26 @@ import { el, label } from "../views.js";
  * matrices offer the picked row only. An article's printed numbers for the step
  * (scene.printed[stepId]) can be checked with one click.
  */
-export function checkPanelFor({ scene, state, stepId, view, msg }, drafts) {
+export function checkPanelFor(ctx, drafts) {
+  const { scene, state, stepId, view, msg, lab } = ctx;
   const m = view.matrices.find((x) => x.id === view.focusMatrix);
   if (!m) return undefined;
   const rows =
     m.data.length * m.data[0].length > 16 ? [state.focus?.i ?? 0] : m.data.map((_, i) => i);
   // What was typed survives redraws (a click on a cell, another language, …).
   const saved = (drafts[`${state.scene}:${stepId}`] ??= { typed: {}, decimals: 4, run: false });
-  return checkPanel(m, rows, saved, msg, scene.printed?.[stepId]);
+  // An answer worked out from the rounded numbers on screen is right too.
+  const slackOf = (i, j) => lab.slack?.(m.id, i, j, ctx) ?? 0;
+  return checkPanel(m, rows, saved, msg, scene.printed?.[stepId], slackOf);
 }
 
 /**
  * m: the step's result matrix { label, data, rowLabels, colLabels }; rows: which of its rows to
  * offer; saved: { typed, decimals, run }; msg: the messages; seed: the numbers an article
- * printed for this step, { values, summary? }, to check with one click.
+ * printed for this step, { values, summary? }, to check with one click; slackOf(i, j): how far
+ * an answer worked out from the numbers on screen may be from the core's.
  */
-export function checkPanel(m, rows, saved, msg, seed) {
+export function checkPanel(m, rows, saved, msg, seed, slackOf = () => 0) {
   const seedValues = seed?.values;
   const decimals = el(
     "select",
@@ -55,8 +60,11 @@ export function checkPanel(m, rows, saved, msg, seed) {
             "data-i": i,
             "data-j": j,
             value: saved.typed[`${i}.${j}`] ?? "",
-            "aria-label": msg.ui.cell(m.label, i, j, ""),
-            oninput: () => (saved.typed[`${i}.${j}`] = input.value),
+            "aria-label": msg.ui.cell(cellRef(m.label, i, j), ""),
+            oninput: () => {
+              saved.typed[`${i}.${j}`] = input.value;
+              saved.asPrinted = false;
+            },
             onkeydown: (e) => e.key === "Enter" && run(),
           });
           inputs.push(input);
@@ -74,7 +82,8 @@ export function checkPanel(m, rows, saved, msg, seed) {
       const i = Number(input.dataset.i);
       const j = Number(input.dataset.j);
       const verdict = input.nextElementSibling;
-      const result = checkValue(input.value, m.data[i][j], Number(decimals.value));
+      const margin = saved.asPrinted ? 0 : slackOf(i, j);
+      const result = checkValue(input.value, m.data[i][j], Number(decimals.value), margin);
       input.className = result.status;
       verdict.replaceChildren();
       if (result.status === "empty") continue;
@@ -101,11 +110,13 @@ export function checkPanel(m, rows, saved, msg, seed) {
     }
     summary.textContent = total ? msg.check.summary(right, total) : "";
   };
+  // An article's numbers are its code's output, not worked from our tables: no slack.
   const fill = (values, places) => {
     for (const input of inputs) {
       input.value = String(values[input.dataset.i][input.dataset.j]);
       saved.typed[`${input.dataset.i}.${input.dataset.j}`] = input.value;
     }
+    saved.asPrinted = true;
     decimals.value = String(places);
     saved.decimals = places;
     run();

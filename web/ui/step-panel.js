@@ -1,7 +1,7 @@
 // ui/step-panel.js: the current step: its title and words, a rejected edit's message, its
 // matrices (inputs editable where there are controls), and how the picked number is made.
 import { el, matrixView } from "../views.js";
-import { parseNumber } from "../format.js";
+import { parseNumber, cellRef } from "../format.js";
 
 /** The inline message after a rejected edit, in the current language. */
 export function noticeText(notice, msg) {
@@ -54,7 +54,7 @@ function editCell(m, i, j, ctx) {
     class: "cell-edit",
     inputmode: "decimal",
     value: String(m.data[i][j]),
-    "aria-label": msg.ui.editCell(m.label, i, j, ""),
+    "aria-label": msg.ui.editCell(cellRef(m.label, i, j), ""),
   });
   let done = false;
   // Enter and Escape come back to the cell; leaving by Tab or a click goes where it went.
@@ -79,6 +79,20 @@ function editCell(m, i, j, ctx) {
   button.replaceWith(input);
   input.focus();
   input.select();
+}
+
+// How the picked number is made: one line per equation, and a word when a line carries more
+// decimals than the tables or holds only approximately.
+function derivationView({ lines, extra, approx }, msg) {
+  return el(
+    "div",
+    { class: "derivation", "aria-live": "off" },
+    el("h4", { text: msg.ui.derivation }),
+    lines.map((l) => el("p", {}, el("code", { text: l.text }))),
+    extra && el("p", { class: "why", text: msg.derive.extra }),
+    approx && el("p", { class: "why", text: msg.derive.approx }),
+    el("p", { class: "why", text: msg.ui.countFrom1 }),
+  );
 }
 
 export function stepPanel(ctx) {
@@ -124,14 +138,7 @@ export function stepPanel(ctx) {
       ),
     stepId === "inputs" && host.controls && el("p", { class: "hint", text: msg.ui.edit }),
     el("div", { class: "matrices" }, matrices),
-    focus &&
-      lab.derivation &&
-      el(
-        "div",
-        { class: "derivation", "aria-live": "off" },
-        el("h4", { text: msg.ui.derivation }),
-        el("p", {}, el("code", { text: lab.derivation(focus.m, focus.i, focus.j, ctx) })),
-      ),
+    focus && lab.derivation && derivationView(lab.derivation(focus.m, focus.i, focus.j, ctx), msg),
     !focus && stepId !== "inputs" && el("p", { class: "hint", text: msg.ui.focusHint }),
     steps[state.step].inStep?.map((id) => ctx.panel(id)),
   );

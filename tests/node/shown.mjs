@@ -1,0 +1,74 @@
+// shown.mjs: reads the arithmetic the page writes, as a learner would, and works it out from
+// the numbers as written. Written apart from the page's code; the tests of the rule "every =
+// holds at the precision it shows" (Node and Chromium) share it. It never sees the core.
+
+// "−0.5", "12", "−∞" → a number; anything else → undefined.
+export function shownNumber(text) {
+  const t = text.trim().replace(/−/g, "-");
+  if (t === "-∞") return -Infinity;
+  if (t === "∞") return Infinity;
+  return /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : undefined;
+}
+
+// The numbers, operators and brackets of an expression such as "0.5×(−0.3) + exp(1 − 2)".
+function tokens(text) {
+  const out = [];
+  const re = /\s*(exp\(|\d+(?:\.\d+)?|∞|[−+×÷()])/y;
+  let m;
+  while (re.lastIndex < text.length && (m = re.exec(text))) out.push(m[1]);
+  return re.lastIndex === text.length || /^\s*$/.test(text.slice(re.lastIndex)) ? out : null;
+}
+
+/** The value of an expression written with numbers, + − × ÷, brackets and exp(); or undefined. */
+export function evaluate(text) {
+  const list = tokens(text);
+  if (!list || list.length === 0) return undefined;
+  let at = 0;
+  const peek = () => list[at];
+  const expr = () => {
+    let value = term();
+    while (peek() === "+" || peek() === "−")
+      value = list[at++] === "+" ? value + term() : value - term();
+    return value;
+  };
+  const term = () => {
+    let value = factor();
+    while (peek() === "×" || peek() === "÷")
+      value = list[at++] === "×" ? value * factor() : value / factor();
+    return value;
+  };
+  const factor = () => {
+    const t = list[at++];
+    if (t === "−") return -factor();
+    if (t === "∞") return Infinity;
+    if (t === "(" || t === "exp(") {
+      const inner = expr();
+      if (list[at++] !== ")") throw new Error(`unbalanced: ${text}`);
+      return t === "(" ? inner : Math.exp(inner);
+    }
+    const x = Number(t);
+    if (Number.isNaN(x)) throw new Error(`not a number: ${t} in ${text}`);
+    return x;
+  };
+  const value = expr();
+  return at === list.length ? value : undefined;
+}
+
+/**
+ * Checks one written line, such as "scores[1][2] = Q[1]·K[2] = 0.5×0.3 + 0.2×0.5 = 0.25", with
+ * the page showing `digits` decimals. Returns null when its last "=" has no arithmetic in
+ * front of it (an input, a max, a masked cell); else { shown, worked, relation, holds }:
+ * "=" holds when the expression, worked out from the written numbers, is within half a unit
+ * of the last shown digit of the result.
+ */
+export function checkLine(text, digits) {
+  const parts = text.split(/ (=|≈) /);
+  if (parts.length < 3) return null;
+  const relation = parts.at(-2);
+  const shown = shownNumber(parts.at(-1).replace(/ \(.*\)$/, ""));
+  const worked = evaluate(parts.at(-3));
+  if (shown === undefined || worked === undefined) return null;
+  const gap = worked === shown ? 0 : Math.abs(worked - shown);
+  const half = 0.5 * 10 ** -digits + 1e-12;
+  return { shown, worked, relation, holds: relation === "=" ? gap <= half : gap <= 2 * half };
+}
