@@ -9,6 +9,8 @@ export interface WalkthroughState {
   steps: string[];
   lang: "zh" | "en";
   playing: boolean;
+  /** Predict mode: each step's results hidden until the learner has answered. */
+  predict: boolean;
   inputs: Record<string, Matrix>;
   output: Matrix;
 }

@@ -5,7 +5,8 @@
 //
 //   <attention-walkthrough scene="age" lang="zh" step="3" controls></attention-walkthrough>
 //
-// Attributes (all reactive): scene, lang, step (1-based), controls, nav, src (a scene JSON).
+// Attributes (all reactive): scene, lang, step (1-based), controls, nav, src (a scene JSON),
+// predict (with controls: each step's results stay hidden until the learner has answered).
 // A <script type="application/json"> child is an inline custom scene.
 // Events: ready, stepchange { scene, step, stepId, total }, error { message }.
 // Methods: goTo(step), play(), pause(), setInputs({ q, k, v } or { x, wq, wk, wv }); property
@@ -21,7 +22,7 @@ const sheet = new CSSStyleSheet();
 sheet.replaceSync(hostCss + css);
 
 class AttentionWalkthrough extends HTMLElement {
-  static observedAttributes = ["scene", "lang", "step", "controls", "nav", "src"];
+  static observedAttributes = ["scene", "lang", "step", "controls", "nav", "src", "predict"];
 
   #root = this.attachShadow({ mode: "open" });
   #walk = null;
@@ -51,6 +52,7 @@ class AttentionWalkthrough extends HTMLElement {
     // After an error there is no walkthrough: any change is a fresh start.
     if (!this.#walk) this.#restart();
     else if (name === "lang") this.#walk.setLang(this.#lang());
+    else if (name === "predict") this.#walk.setPredict(this.hasAttribute("predict"));
     else if (name === "step") {
       if (this.#step() !== this.#walk.state.step) this.#walk.goTo(this.#step());
     } else this.#restart({ keep: name === "controls" || name === "nav" });
@@ -129,6 +131,7 @@ class AttentionWalkthrough extends HTMLElement {
           scene: id,
           lang: this.#lang(),
           step: previous?.step ?? this.#step(),
+          predict: this.hasAttribute("predict"),
         },
         nav: this.hasAttribute("nav"),
         controls: this.hasAttribute("controls"),

@@ -1,6 +1,7 @@
-// embed.js: the inside of embed.html. Its URL sets the element's attributes; the host page
-// drives it with postMessage and hears its steps, errors and height. Every message either way
-// carries source: "attention-walkthrough".
+// embed.js: the inside of embed.html. Its URL sets the element's attributes (scene, lang,
+// step, src; controls=0, nav=1, predict=1); the host page drives it with postMessage and hears
+// its steps, errors and height. Every message either way carries
+// source: "attention-walkthrough".
 //
 // To the iframe: { type: "goTo", step } | { type: "play" } | { type: "pause" }
 //   | { type: "setInputs", inputs } | { type: "getState" }, each with an optional id.
@@ -16,6 +17,7 @@
   }
   if (params.get("controls") !== "0") walk.setAttribute("controls", "");
   if (params.get("nav") === "1") walk.setAttribute("nav", "");
+  if (params.get("predict") === "1") walk.setAttribute("predict", "");
 
   const send = (message) => parent.postMessage({ source, ...message }, "*");
   const commands = {

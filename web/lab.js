@@ -21,13 +21,17 @@
 //                                          arithmetic of a cell, holding as shown
 //   slack(mid, i, j, ctx)?               → how far an answer worked out from the rounded
 //                                          numbers on screen may be from the core's
+//   question(stepId, ctx)?               → { text, options, answer: [index…] }: predict mode's
+//                                          question with choices for a step
+//   focusRow(scene, state)?              → the query row the scene points at
 //   linkedShapes?                        → input id → { rows, cols }: inputs that grow together
 //   panels?                              → panel id → (ctx) => Node | undefined
 //   words?                               → { zh, en }: its own strings, merged over i18n/*.js
 //
 // ctx, handed to everything that draws: { scene, lab, state, msg, steps, step, stepId,
-// trace, inputs, editable, labels, view, focus, host, update }. `update(change)` is the only
-// way to change the state.
+// trace, inputs, editable, labels, view, focus, focusRow, predicting, host, update }.
+// `update(change)` is the only way to change the state; `predicting` says the step's results
+// are hidden until the learner answers.
 import attention from "./labs/attention.js";
 import { messages } from "./i18n/index.js";
 

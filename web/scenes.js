@@ -94,7 +94,9 @@ export const scenes = [
     valueLabels: ["age"],
     // The sharpness α multiplies the query; the exact lookup and the plain mean frame it.
     alpha: { min: 0, max: 10, step: 0.5, initial: 1 },
-    compare: { exact: 19, mean: 19.75 },
+    // The exact lookup, the plain mean, and the key that should not match (李四).
+    compare: { exact: 19, mean: 19.75, outlier: 2 },
+    dims: ["zhang", "given", "li"],
   },
   {
     id: "dictionary",
@@ -150,6 +152,8 @@ export const scenes = [
     tokens: ["我", "昨天", "在", "图书馆", "读", "了", "一本", "很", "有趣", "的", "书"],
     dims: ["action", "quality", "place", "thing", "time"],
     focusRow: 10,
+    // 书 is last, so a causal mask leaves its row alone; 读's row shows what the mask does.
+    maskFocusRow: 4,
     causalToggle: true,
   },
   {

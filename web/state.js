@@ -1,12 +1,14 @@
 // state.js: a walkthrough's state, and the state as URL parameters. Pure: no DOM, no core, so
 // Node tests import it. The state is one small object:
 //
-//   { scene, step, lang, edits, digits, speed, seed, focus, notice, playing, reveal,
-//     ...the scene's own parameters (alpha, causal, … declared by its lab's params()) }
+//   { scene, step, lang, edits, digits, speed, seed, focus, predict, notice, playing, reveal,
+//     revealed, ...the scene's own parameters (alpha, causal, … declared by its lab's params()) }
 //
 // `step` counts from 0 here and from 1 in the URL; `edits` holds the inputs the learner
 // changed, by input id; `focus` is the picked cell { m, i, j }; `notice` is the inline message
-// after a rejected edit, as data ({ core: message } or { notANumber: text }), worded when drawn.
+// after a rejected edit, as data ({ core: message } or { typed: text }), worded when drawn;
+// `predict` hides each step's results until the learner has answered, and `revealed` lists the
+// steps answered (by "scene:stepId").
 import { parseNumber, matrixToText, matrixFromText } from "./format.js";
 import { messages } from "./i18n/index.js";
 import { labOf } from "./lab.js";
@@ -42,15 +44,21 @@ export function initialState(scenes, partial = {}) {
     speed: 1,
     seed: 1,
     focus: null,
+    predict: false,
     ...partial,
     notice: partial.notice ?? null,
     playing: false,
     reveal: Infinity,
+    revealed: {},
   };
   if (!byId[state.scene]) state.scene = scenes[0].id;
   for (const [id, value] of Object.entries(sceneDefaults(byId[state.scene]))) state[id] ??= value;
   return state;
 }
+
+const sameMatrix = (a, b) =>
+  a.length === b.length &&
+  a.every((row, i) => row.length === b[i].length && row.every((x, j) => x === b[i][j]));
 
 /** State from URL parameters: ?scene=age&step=4&lang=en, plus the scene's own, digits and edits. */
 export function stateFromParams(p, scenes) {
@@ -58,7 +66,7 @@ export function stateFromParams(p, scenes) {
   const edits = {};
   for (const id of Object.keys(scene.inputs)) {
     const m = p.has(id) ? matrixFromText(p.get(id)) : undefined;
-    if (m) edits[id] = m;
+    if (m && !sameMatrix(m, scene.inputs[id])) edits[id] = m;
   }
   const number = (key, fallback) => {
     const x = parseNumber(p.get(key) ?? "");
@@ -82,6 +90,7 @@ export function stateFromParams(p, scenes) {
     speed: number("speed", 1),
     seed: Math.round(number("seed", 1)),
     focus: m ? { m, i: Number(i) || 0, j: Number(j) || 0 } : null,
+    predict: p.get("predict") === "1",
   };
 }
 
@@ -95,14 +104,20 @@ export function paramsFromState(state, scene) {
   }
   if (state.digits !== 4) p.set("digits", state.digits);
   if (state.speed !== 1) p.set("speed", state.speed);
+  if (state.predict) p.set("predict", "1");
   for (const [id, m] of Object.entries(state.edits)) p.set(id, matrixToText(m));
   if (state.focus) p.set("cell", `${state.focus.m}.${state.focus.i}.${state.focus.j}`);
   return p;
 }
 
-/** Edits with `change` applied: a matrix replaces one, null removes one. */
-export function withEdits(edits, change) {
+/**
+ * Edits with `change` applied: a matrix replaces one, null removes one, and a matrix equal to
+ * the scene's own is no edit.
+ */
+export function withEdits(edits, change, scene) {
   const next = { ...edits, ...change };
-  for (const [id, m] of Object.entries(next)) if (m === null) delete next[id];
+  for (const [id, m] of Object.entries(next)) {
+    if (m === null || (scene.inputs[id] && sameMatrix(m, scene.inputs[id]))) delete next[id];
+  }
   return next;
 }

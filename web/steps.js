@@ -131,7 +131,7 @@ export function stepView(id, { scene, trace, inputs, labels }) {
         m("output", "output", trace.output, labels.queries, labels.values, "result"),
       ]);
     case "result":
-      return view(id, "output", [
+      return view(id, null, [
         m("output", "output", trace.output, labels.queries, labels.values, "result"),
       ]);
     default:
@@ -223,8 +223,8 @@ const bounds = {
     }, 0),
   // Σ e_c
   sum: (terms) => (p) => terms.reduce((sum, x) => sum + roundingOf(x, p), 0),
-  // exp(x − m), which is e
-  exp: (x, m, e) => (p) => e * Math.expm1(roundingOf(x, p) + roundingOf(m, p)),
+  // exp(x − m), which is e; x − m is exactly 0 as written when x is the max itself
+  exp: (x, m, e) => (p) => (x === m ? 0 : e * Math.expm1(roundingOf(x, p) + roundingOf(m, p))),
   // e ÷ s, which is w
   divide: (e, s, w) => (p) => {
     const us = roundingOf(s, p);
@@ -410,4 +410,56 @@ export function ranking(trace, i) {
     .map((w, j) => [w, j])
     .sort((a, b) => b[0] - a[0])
     .map(([, j]) => j);
+}
+
+/**
+ * When every weight of every row lies within a fifth of 1/n (n the keys a row sees), the
+ * weights are nearly uniform: { low, high } of the weights and { logitLow, logitHigh } of the
+ * logits they come from. Otherwise null. Comparisons only.
+ */
+export function nearlyUniform(trace) {
+  const logits = trace.masked ?? trace.scaled;
+  let low = Infinity;
+  let high = -Infinity;
+  let logitLow = Infinity;
+  let logitHigh = -Infinity;
+  for (let i = 0; i < trace.weights.length; i++) {
+    if (trace.blockedRows.includes(i)) continue;
+    const seen = logits[i].filter((x) => x !== -Infinity).length;
+    if (seen < 2) continue;
+    for (let j = 0; j < logits[i].length; j++) {
+      if (logits[i][j] === -Infinity) continue;
+      const w = trace.weights[i][j];
+      if (w * seen < 0.8 || w * seen > 1.2) return null;
+      low = Math.min(low, w);
+      high = Math.max(high, w);
+      logitLow = Math.min(logitLow, logits[i][j]);
+      logitHigh = Math.max(logitHigh, logits[i][j]);
+    }
+  }
+  return low === Infinity ? null : { low, high, logitLow, logitHigh };
+}
+
+/** The keys of row i with the largest value of `m` (several when they tie). */
+export function leaders(m, i) {
+  const best = Math.max(...m[i]);
+  return m[i].flatMap((x, j) => (x === best ? [j] : []));
+}
+
+// The matrices whose rows are queries.
+const queryRowMatrices = [
+  "q",
+  "scores",
+  "scaled",
+  "masked",
+  "rowMax",
+  "exp",
+  "rowSum",
+  "weights",
+  "output",
+];
+
+/** The query row a picked cell is in, or `fallback` when the cell's rows are not queries. */
+export function queryRow(focus, fallback) {
+  return focus && queryRowMatrices.includes(focus.m) ? focus.i : fallback;
 }

@@ -32,16 +32,21 @@ function svg(tag, attributes = {}, ...children) {
   return node;
 }
 
-/** A token or a dimension name: Chinese text keeps lang="zh" in either language. */
-export function label(text) {
-  return /[\u3400-\u9fff]/.test(text)
+/**
+ * A token or a dimension name: Chinese text keeps lang="zh" in either language; `gloss`, its
+ * meaning in the page's language, follows it in small type.
+ */
+export function label(text, gloss) {
+  const name = /[\u3400-\u9fff]/.test(text)
     ? el("span", { lang: "zh", "data-token": "", text })
     : el("span", { text });
+  return gloss ? el("span", {}, name, " ", el("small", { class: "gloss", text: gloss })) : name;
 }
 
 /**
  * A matrix as a table. `m` is { id, label, data, rowLabels, colLabels, role }; `lit` is
- * { rows, cols, cells } from steps.highlights; `hidden(i, j)` hides a cell not yet revealed.
+ * { rows, cols, cells } from steps.highlights; `hidden(i, j)` is what a cell not yet revealed
+ * shows instead of its number ("?" or "·"), or false.
  * Cells are buttons with a roving tabindex: one tab stop per matrix, arrows move inside.
  */
 export function matrixView(m, { lit, hidden, focus, digits, msg, onCell, tools }) {
@@ -71,7 +76,11 @@ export function matrixView(m, { lit, hidden, focus, digits, msg, onCell, tools }
         {},
         el("th", { scope: "col" }),
         m.colLabels.map((c, j) =>
-          el("th", { scope: "col", class: lit?.cols.includes(j) ? "lit" : undefined }, label(c)),
+          el(
+            "th",
+            { scope: "col", class: lit?.cols.includes(j) ? "lit" : undefined },
+            label(c, msg.gloss(c)),
+          ),
         ),
       ),
     ),
@@ -85,14 +94,22 @@ export function matrixView(m, { lit, hidden, focus, digits, msg, onCell, tools }
           el(
             "th",
             { scope: "row", class: lit?.rows.includes(i) ? "lit" : undefined },
-            label(m.rowLabels[i] ?? ""),
+            label(m.rowLabels[i] ?? "", msg.gloss(m.rowLabels[i])),
           ),
           row.map((x, j) => {
-            const text = hidden?.(i, j) ? "·" : columns[j][i];
+            const text = hidden?.(i, j) || columns[j][i];
             const isFocus = focus && focus.m === m.id && focus.i === i && focus.j === j;
             return el(
               "td",
-              { class: [isLit(i, j) && "lit", isFocus && "focus"].filter(Boolean).join(" ") },
+              {
+                class: [
+                  isLit(i, j) && "lit",
+                  isFocus && "focus",
+                  x === -Infinity && "minus-infinity",
+                ]
+                  .filter(Boolean)
+                  .join(" "),
+              },
               el("button", {
                 type: "button",
                 class: "cell",
@@ -102,7 +119,10 @@ export function matrixView(m, { lit, hidden, focus, digits, msg, onCell, tools }
                 "aria-label":
                   m.role === "input"
                     ? msg.ui.editCell(cellRef(m.label, i, j), text)
-                    : msg.ui.cell(cellRef(m.label, i, j), text),
+                    : msg.ui.cell(
+                        cellRef(m.label, i, j),
+                        text === "?" ? msg.predict.hiddenCell : text,
+                      ),
                 text,
                 onclick: () => onCell?.(m, i, j),
                 onfocus: () => m.role !== "input" && onCell?.(m, i, j, true),
@@ -120,7 +140,7 @@ export function matrixView(m, { lit, hidden, focus, digits, msg, onCell, tools }
     el(
       "figcaption",
       {},
-      el("code", { text: m.label }),
+      el("code", { text: m.caption ?? m.label }),
       " ",
       el("span", { class: "shape", text: `${rows}×${cols}` }),
       tools,
@@ -143,9 +163,34 @@ function moveInGrid(event, table, i, j, rows, cols) {
   next.focus();
 }
 
-/** Weights as a heatmap: the darker the cell, the larger the weight. Numbers stay as text. */
-export function heatmapView(weights, queries, keys, { digits, title, focusRow }) {
-  const shade = (w) => Math.sqrt(w); // colour only: a square root keeps small weights visible
+// The heatmap's colours: from pale to dark blue by the square root of the weight (colour only:
+// the root keeps small weights visible), and the text dark or light, whichever contrasts more.
+const pale = [244, 248, 255];
+const dark = [11, 58, 128];
+function shade(w) {
+  const t = Math.sqrt(Math.min(1, Math.max(0, w)));
+  const rgb = pale.map((a, c) => Math.round(a + (dark[c] - a) * t));
+  const linear = rgb.map((v) =>
+    v / 255 <= 0.04045 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4,
+  );
+  const luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+  return { background: `rgb(${rgb.join(" ")})`, color: luminance > 0.179 ? "#111" : "#fff" };
+}
+
+/**
+ * Weights as a heatmap: the darker the cell, the larger the weight; a key the mask hides is
+ * hatched. Numbers stay as text. `masked(i, j)` says whether the mask hides key j from query i;
+ * `legend` is { weight, masked } in words.
+ */
+export function heatmapView(weights, queries, keys, options) {
+  const { digits, title, focusRow, masked, gloss, legend } = options;
+  const columns = keys.map((_, j) =>
+    fmtColumn(
+      weights.map((row) => row[j]),
+      digits,
+    ),
+  );
+  const swatch = (w) => el("span", { class: "swatch", style: shade(w), text: fmt(w, 2) });
   return el(
     "figure",
     { class: "heatmap" },
@@ -160,52 +205,54 @@ export function heatmapView(weights, queries, keys, { digits, title, focusRow })
           "tr",
           {},
           el("th"),
-          keys.map((k) => el("th", { scope: "col" }, label(k))),
+          keys.map((k) => el("th", { scope: "col" }, label(k, gloss?.(k)))),
         ),
         weights.map((row, i) =>
           el(
             "tr",
             { class: i === focusRow ? "focus-row" : undefined },
-            el("th", { scope: "row" }, label(queries[i])),
-            row.map((w) => {
-              const s = shade(w);
-              return el("td", {
-                style: { background: `hsl(217 70% ${97 - s * 35}%)` },
-                text: fmt(w, digits),
-              });
-            }),
+            el("th", { scope: "row" }, label(queries[i], gloss?.(queries[i]))),
+            row.map((w, j) =>
+              masked?.(i, j)
+                ? el("td", { class: "masked", text: columns[j][i] })
+                : el("td", { style: shade(w), text: columns[j][i] }),
+            ),
           ),
         ),
       ),
     ),
+    el(
+      "p",
+      { class: "legend" },
+      `${legend.weight}: `,
+      [0, 0.1, 0.25, 0.5, 1].map(swatch),
+      masked && [" ", el("span", { class: "swatch masked", text: "−∞" }), ` ${legend.masked}`],
+    ),
   );
 }
 
-/** Token-to-token lines: queries on the left, keys on the right, width by weight. */
-export function linesView(weights, queries, keys, { title, focusRow }) {
+/**
+ * Token-to-token lines: queries on the left, keys on the right, width by weight. The labels
+ * are text beside the drawing, so they take the room they need.
+ */
+export function linesView(weights, queries, keys, { title, focusRow, gloss }) {
   const rowHeight = 26;
   const n = Math.max(queries.length, keys.length);
-  // Room for the longest label on each side: about 7 px a letter, 13 px a Chinese character.
-  const widthOf = (text) => [...text].reduce((w, c) => w + (/[\u3400-\u9fff]/.test(c) ? 13 : 7), 0);
-  const left = Math.max(...queries.map(widthOf)) + 12;
-  const right = Math.max(...keys.map(widthOf)) + 12;
-  const width = left + 120 + right;
-  const height = n * rowHeight + 10;
-  const y = (i, count) => 15 + i * rowHeight + ((n - count) * rowHeight) / 2;
+  const y = (i, count) => (i + 0.5) * rowHeight + ((n - count) * rowHeight) / 2;
   const picture = svg("svg", {
-    viewBox: `0 0 ${width} ${height}`,
-    width,
+    viewBox: `0 0 120 ${n * rowHeight}`,
+    width: 120,
+    height: n * rowHeight,
     class: "lines",
     role: "img",
     "aria-label": title,
   });
-  const lines = svg("g");
   weights.forEach((row, i) =>
     row.forEach((w, j) => {
       const line = svg("line", {
-        x1: left,
+        x1: 0,
         y1: y(i, queries.length),
-        x2: left + 120,
+        x2: 120,
         y2: y(j, keys.length),
         "stroke-width": String(0.5 + w * 14),
         "data-q": i,
@@ -213,49 +260,47 @@ export function linesView(weights, queries, keys, { title, focusRow }) {
         class: i === focusRow ? "on" : "",
       });
       line.append(svg("title", { text: `${queries[i]} → ${keys[j]}: ${fmt(w, 3)}` }));
-      lines.append(line);
+      picture.append(line);
     }),
   );
-  picture.append(lines);
   const setRow = (attr, index) =>
-    lines.querySelectorAll("line").forEach((line) => {
+    picture.querySelectorAll("line").forEach((line) => {
       line.classList.toggle("on", line.getAttribute(attr) === String(index));
     });
-  const reset = () => setRow("data-q", focusRow);
-  const hoverable = (text, attr, index) => {
-    for (const type of ["mouseenter", "focus"])
-      text.addEventListener(type, () => setRow(attr, index));
-    for (const type of ["mouseleave", "blur"]) text.addEventListener(type, reset);
-    picture.append(text);
-  };
-  queries.forEach((q, i) =>
-    hoverable(
-      svg("text", {
-        x: left - 6,
-        y: y(i, queries.length) + 5,
-        "text-anchor": "end",
-        text: q,
-        tabindex: 0,
-      }),
-      "data-q",
-      i,
+  const side = (labels, attr, cls) =>
+    el(
+      "ol",
+      { class: cls, style: { paddingTop: `${((n - labels.length) * rowHeight) / 2}px` } },
+      labels.map((text, index) =>
+        el(
+          "li",
+          {
+            onmouseenter: () => setRow(attr, index),
+            onmouseleave: () => setRow("data-q", focusRow),
+          },
+          label(text, gloss?.(text)),
+        ),
+      ),
+    );
+  return el(
+    "figure",
+    { class: "lines-view" },
+    el("figcaption", { text: title }),
+    el(
+      "div",
+      { class: "lines-grid" },
+      side(queries, "data-q", "queries"),
+      picture,
+      side(keys, "data-k", "keys"),
     ),
   );
-  keys.forEach((k, j) =>
-    hoverable(
-      svg("text", { x: left + 126, y: y(j, keys.length) + 5, text: k, tabindex: 0 }),
-      "data-k",
-      j,
-    ),
-  );
-  return el("figure", { class: "lines-view" }, el("figcaption", { text: title }), picture);
 }
 
 /**
  * The q and k vectors of a 2-d scene as arrows from the origin. The focused pair is bold, with
  * the key's projection onto the query dashed, labelled with the core's score.
  */
-export function plotView(q, k, queries, keys, { focus, score, digits, title, note }) {
+export function plotView(q, k, queries, keys, { focus, score, digits, title, note, hideScore }) {
   const size = 260;
   const pad = 30;
   // When every coordinate is positive the origin sits in the corner, so the arrows fill the plot.
@@ -290,8 +335,6 @@ export function plotView(q, k, queries, keys, { focus, score, digits, title, not
       svg("text", { x: x + 5, y: y - 5, class: cls, text: name }),
     );
   };
-  k.forEach((vector, j) => arrow(vector, `k ${keys[j]}`, "key", focus && focus.j === j));
-  q.forEach((vector, i) => arrow(vector, `q ${queries[i]}`, "query", focus && focus.i === i));
   if (focus) {
     // The foot of the key's projection on the query's line: (q·k / q·q)·q, for drawing only.
     const qv = q[focus.i];
@@ -300,19 +343,31 @@ export function plotView(q, k, queries, keys, { focus, score, digits, title, not
     const t = qq > 0 ? (qv[0] * kv[0] + qv[1] * kv[1]) / qq : 0;
     const [fx, fy] = px([qv[0] * t, qv[1] * t]);
     const [kx, ky] = px(kv);
+    // The shadow first, so that the arrows are drawn over it.
     picture.append(
-      svg("line", { x1: kx, y1: ky, x2: fx, y2: fy, class: "projection" }),
       svg("line", { x1: origin[0], y1: origin[1], x2: fx, y2: fy, class: "shadow" }),
+      svg("line", { x1: kx, y1: ky, x2: fx, y2: fy, class: "projection" }),
     );
   }
+  k.forEach((vector, j) => arrow(vector, `k ${keys[j]}`, "key", focus && focus.j === j));
+  q.forEach((vector, i) => arrow(vector, `q ${queries[i]}`, "query", focus && focus.i === i));
   return el(
     "figure",
     { class: "plot-view" },
     el("figcaption", { text: title }),
     picture,
-    focus
+    focus && !hideScore
       ? el("p", { class: "plot-score" }, el("code", { text: `q·k = ${fmt(score, digits)}` }))
       : undefined,
-    el("p", { class: "note", text: note }),
+    el(
+      "p",
+      { class: "note" },
+      svg(
+        "svg",
+        { class: "key-swatch", viewBox: "0 0 24 10", width: 24, height: 10, "aria-hidden": "true" },
+        svg("line", { x1: 0, y1: 5, x2: 24, y2: 5, class: "shadow" }),
+      ),
+      ` ${note}`,
+    ),
   );
 }

@@ -11,7 +11,9 @@ import { el } from "./views.js";
 import { header } from "./ui/header.js";
 import { sceneList } from "./ui/scene-list.js";
 import { intro } from "./ui/intro.js";
-import { sceneControls } from "./ui/controls.js";
+import { sceneControls, paramControls } from "./ui/controls.js";
+import { markScrollers } from "./ui/scroll-cue.js";
+import { worksheet } from "./ui/worksheet.js";
 import { player } from "./ui/player.js";
 import { stepPanel } from "./ui/step-panel.js";
 import { checkPanelFor } from "./ui/check-panel.js";
@@ -37,6 +39,11 @@ export function createWalkthrough(root, options) {
   let lastStep;
 
   const stepsOf = (s) => labOf(byId[s.scene]).steps(byId[s.scene], s);
+  // The query row a scene points at in this state (the book's 书, or 读 under the mask).
+  const focusRowOf = (s) => {
+    const scene = byId[s.scene];
+    return labOf(scene).focusRow?.(scene, s) ?? scene.focusRow ?? 0;
+  };
 
   // Everything a part of the page needs to draw the state `s`.
   function derive(s) {
@@ -57,6 +64,7 @@ export function createWalkthrough(root, options) {
       inputs: good.inputs,
       editable: { ...scene.inputs, ...s.edits },
       focus: s.focus,
+      focusRow: focusRowOf(s),
       host,
       scenes,
       root,
@@ -67,6 +75,9 @@ export function createWalkthrough(root, options) {
     };
     ctx.labels = lab.labels?.(scene, msg, good.trace, good.inputs) ?? {};
     ctx.view = lab.view(step.id, ctx);
+    // Predict mode hides a step's results until the learner has answered.
+    ctx.predicting =
+      host.controls && s.predict && !!ctx.view.focusMatrix && !s.revealed[`${s.scene}:${step.id}`];
     return ctx;
   }
 
@@ -78,7 +89,7 @@ export function createWalkthrough(root, options) {
     const picked = s.focus && view.matrices.find((m) => m.id === s.focus.m);
     if (picked && on(picked, s.focus)) return s;
     const m = view.matrices.find((x) => x.id === view.focusMatrix);
-    const row = Math.min(byId[s.scene].focusRow ?? 0, (m?.data.length ?? 1) - 1);
+    const row = Math.min(focusRowOf(s), (m?.data.length ?? 1) - 1);
     return { ...s, focus: m ? { m: m.id, i: row, j: 0 } : null };
   }
 
@@ -96,20 +107,25 @@ export function createWalkthrough(root, options) {
   function update(change, { announce = false } = {}) {
     const before = state;
     let next = { ...before, ...change };
-    if (change.edits) next.edits = withEdits(before.edits, change.edits);
+    if (change.edits) next.edits = withEdits(before.edits, change.edits, byId[next.scene]);
     const switching = change.scene !== undefined;
     if (switching) {
       playback.stop();
       for (const p of paramsOf(byId[before.scene])) next[p.id] = undefined;
-      const fresh = { step: 0, edits: {}, focus: null, notice: null, playing: false };
+      const fresh = { step: 0, edits: {}, focus: null, notice: null, playing: false, revealed: {} };
       next = { ...next, ...fresh, reveal: Infinity, ...sceneDefaults(byId[change.scene]) };
     }
     const scene = byId[next.scene];
     const params = paramsOf(scene).map((p) => p.id);
-    if (switching || change.edits || params.some((id) => id in change)) {
+    const paramChanged = params.some((id) => id in change && change[id] !== before[id]);
+    // A changed parameter changes the diagram: the focus goes back to where the scene points.
+    if (paramChanged && !("focus" in change)) next.focus = null;
+    if (switching || change.edits || paramChanged) {
       try {
         good = labOf(scene).compute(core, scene, next);
         if (!("notice" in change)) next.notice = null;
+        // New numbers are to be predicted again.
+        next.revealed = {};
       } catch (error) {
         next = { ...before, notice: { core: error.message } };
       }
@@ -152,6 +168,20 @@ export function createWalkthrough(root, options) {
     keys[event.key]();
   }
 
+  // Before printing, the page adds the worksheet: every step, with its words.
+  function printWorksheet() {
+    const contexts = stepsOf(state).map((_, k) => {
+      const ctx = derive({ ...state, step: k, focus: null, reveal: Infinity });
+      const custom = ctx.scene.text?.[state.lang]?.steps?.[ctx.stepId];
+      return {
+        ...ctx,
+        text: custom ?? ctx.lab.text?.(ctx.stepId, ctx) ?? ctx.msg.steps[ctx.stepId].text,
+      };
+    });
+    content.firstChild.querySelector(":scope > .worksheet")?.remove();
+    content.firstChild.append(worksheet(contexts));
+  }
+
   function render({ announce = false } = {}) {
     const ctx = derive(state);
     const { msg, scene, steps, stepId } = ctx;
@@ -172,21 +202,24 @@ export function createWalkthrough(root, options) {
     content.replaceChildren(
       el(
         "div",
-        { class: "walkthrough", lang: msg.htmlLang },
+        { class: page ? "walkthrough page" : "walkthrough", lang: msg.htmlLang },
         host.nav && header(ctx),
         host.nav && scenes.length > 1 && sceneList(ctx),
+        // The step comes before everything that is not needed to follow it, so that on a
+        // phone it is on the first screen; the player stays in reach (sticky).
         el(
           page ? "main" : "div",
           { id: "main", tabindex: -1 },
           intro(ctx),
-          host.controls && sceneControls(ctx),
           host.controls && player(ctx),
-          stepPanel(ctx),
-          beside.length ? el("section", { class: "views" }, beside) : undefined,
+          stepPanel(ctx, host.controls && paramControls(ctx)),
           host.controls && checkPanelFor(ctx, drafts),
+          beside.length ? el("section", { class: "views" }, beside) : undefined,
+          host.controls && sceneControls(ctx),
         ),
       ),
     );
+    markScrollers(root, msg.ui.scrollHint);
     if (announce) {
       const text = root.querySelector(".step-text").textContent;
       live.textContent = `${msg.ui.stepOf(state.step + 1, steps.length)}: ${msg.steps[stepId].title}. ${text}`;
@@ -197,7 +230,8 @@ export function createWalkthrough(root, options) {
       const cell = root.querySelector(
         `[data-matrix="${wanted.m}"] button[data-i="${wanted.i}"][data-j="${wanted.j}"]`,
       );
-      (cell ?? root.querySelector("#main"))?.focus({ preventScroll: true });
+      // A cell that is gone (another step) hands the focus to the step's title.
+      (cell ?? root.querySelector("#step-title"))?.focus({ preventScroll: true });
     } else if (activeId) {
       root.querySelector(`#${activeId}`)?.focus({ preventScroll: true });
     }
@@ -208,7 +242,7 @@ export function createWalkthrough(root, options) {
 
   // What the outside sees: the state, the step's id, the inputs and the output.
   function publicState() {
-    const { reveal, notice, ...rest } = state;
+    const { reveal, notice, revealed, ...rest } = state;
     const scene = byId[state.scene];
     const steps = stepsOf(state).map((s) => s.id);
     return {
@@ -238,7 +272,13 @@ export function createWalkthrough(root, options) {
   }
   state = withFocus(clampStep(state));
   keyTarget.addEventListener("keydown", onKey);
+  if (page) addEventListener("beforeprint", printWorksheet);
+  // A narrower or wider column shows more or less of a table: the scroll cues follow.
+  const resized = new ResizeObserver(() =>
+    markScrollers(root, wordsFor(state.lang, byId[state.scene]).ui.scrollHint),
+  );
   render({ announce: true });
+  resized.observe(content);
 
   return {
     get state() {
@@ -252,6 +292,10 @@ export function createWalkthrough(root, options) {
     pause: () => playback.set(false),
     setLang(lang) {
       if (messages[lang] && lang !== state.lang) update({ lang }, { announce: true });
+    },
+    /** Predict mode on or off: each step's results hidden until the learner has answered. */
+    setPredict(on) {
+      if (Boolean(on) !== state.predict) update({ predict: Boolean(on) });
     },
     setScene: (id) => byId[id] && id !== state.scene && update({ scene: id }, { announce: true }),
     /** Replaces inputs ({ x, wq, … } as arrays of rows); throws the core's error if rejected. */
@@ -270,6 +314,8 @@ export function createWalkthrough(root, options) {
     },
     destroy() {
       playback.stop();
+      resized.disconnect();
+      removeEventListener("beforeprint", printWorksheet);
       keyTarget.removeEventListener("keydown", onKey);
       root.replaceChildren();
     },

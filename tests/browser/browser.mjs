@@ -30,6 +30,13 @@ export async function start(root = new URL("../../web/", import.meta.url).pathna
   };
 }
 
+/** The walkthrough page (web/index.html) at `?query`, once its first view is drawn. */
+export async function openApp(env, query, options) {
+  const page = await openPage(env.browser, `${env.url}?${query}`, options);
+  await page.waitForSelector("#app[data-ready]");
+  return page;
+}
+
 /** A new page that records console errors and page errors into page.errors. */
 export async function openPage(browser, url, options = {}) {
   const page = await browser.newPage(options);

@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { start, openPage } from "./browser.mjs";
+import { start, openPage, openApp } from "./browser.mjs";
 import { referenceAttention } from "../node/reference.mjs";
 import { checkLine } from "../node/shown.mjs";
 
@@ -18,11 +18,7 @@ let env;
 before(async () => (env = await start()));
 after(() => env.close());
 
-async function open(query, options) {
-  const page = await openPage(env.browser, `${env.url}?${query}`, options);
-  await page.waitForSelector("#app[data-ready]");
-  return page;
-}
+const open = (query, options) => openApp(env, query, options);
 
 const counter = (page) => page.locator("#counter").textContent();
 
@@ -448,20 +444,27 @@ test("axe-core finds no serious or critical violations", async () => {
   }
 });
 
-test("screenshots at 360 px and 1440 px (tests/artifacts/)", async () => {
-  for (const width of [360, 1440]) {
-    for (const [id, step] of [
-      ["classroom", 3],
-      ["age", 6],
-      ["book", 6],
-    ]) {
-      const page = await open(`scene=${id}&lang=${width === 360 ? "zh" : "en"}&step=${step}`, {
-        viewport: { width, height: 800 },
-      });
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
-      assert.ok(overflow <= 0, `${id} at ${width} px scrolls sideways by ${overflow} px`);
-      await page.screenshot({ path: `${artifacts}${id}-${width}.png`, fullPage: true });
-      await page.close();
+test("screenshots at 390 px and 1440 px, in Chinese and English (tests/artifacts/)", async () => {
+  for (const width of [390, 1440]) {
+    for (const lang of ["zh", "en"]) {
+      for (const [id, step, more] of [
+        ["classroom", 5, ""],
+        ["age", 6, ""],
+        ["book", 6, "&causal=1"],
+        ["dictionary", 4, "&predict=1"],
+      ]) {
+        const page = await open(`scene=${id}&lang=${lang}&step=${step}${more}`, {
+          viewport: { width, height: width === 390 ? 844 : 900 },
+        });
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - innerWidth,
+        );
+        assert.ok(overflow <= 0, `${id} at ${width} px scrolls sideways by ${overflow} px`);
+        const name = `${id}-${lang}-${width}`;
+        await page.screenshot({ path: `${artifacts}${name}.png`, fullPage: true });
+        if (width === 390) await page.screenshot({ path: `${artifacts}${name}-first-screen.png` });
+        await page.close();
+      }
     }
   }
 });

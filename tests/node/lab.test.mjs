@@ -6,7 +6,9 @@ import assert from "node:assert/strict";
 import { loadAttention } from "../../web/attention.js";
 import { labOf, wordsFor } from "../../web/lab.js";
 import { scenes } from "../../web/scenes.js";
-import { initialState, paramsFromState, stateFromParams } from "../../web/state.js";
+import { initialState, paramsFromState, stateFromParams, withEdits } from "../../web/state.js";
+import { nearlyUniform } from "../../web/steps.js";
+import en from "../../web/i18n/en.js";
 import { tinyLab, tinyScene } from "../fixtures/tiny-lab.js";
 
 const core = await loadAttention();
@@ -17,7 +19,7 @@ test("every built-in scene runs on the attention lab, and its steps declare thei
     assert.equal(lab.id, "attention");
     const steps = lab.steps(scene, initialState(scenes, { scene: scene.id }));
     assert.equal(steps.at(-1).id, "result");
-    assert.deepEqual(steps.at(-1).inStep, ["result"]);
+    assert.ok(steps.at(-1).inStep.includes("result"), "the result in words, inside the last step");
     for (const step of steps) {
       for (const id of [...step.panels, ...step.inStep]) {
         assert.equal(typeof lab.panels[id], "function", `${scene.id} ${step.id}: panel ${id}`);
@@ -48,4 +50,47 @@ test("a test-only lab: its parameter is state and URL, its compute is the core's
   assert.equal(words.steps.weights.title, "权重");
   assert.equal(words.steps.softmax.title, "Softmax 归一化", "the built-in words are still there");
   assert.equal(wordsFor("en", scenes[0]).steps.row, undefined, "a lab's words stay its own");
+});
+
+test("state: predict mode is a URL parameter, and edits equal to the scene's are no edits", () => {
+  const age = scenes.find((s) => s.id === "age");
+  const state = stateFromParams(
+    new URLSearchParams("scene=age&predict=1&k=1,2,0;1,2,0;0,0,2;1,4,0"),
+    scenes,
+  );
+  assert.equal(state.predict, true);
+  assert.deepEqual(state.edits, {}, "the article's K, typed into the URL, is no edit");
+  assert.equal(paramsFromState(initialState(scenes, state), age).get("predict"), "1");
+  assert.equal(paramsFromState(initialState(scenes, { scene: "age" }), age).has("predict"), false);
+  const edits = withEdits({}, { v: [[18], [20], [22], [19]], q: [[0, 1, 0]] }, age);
+  assert.deepEqual(edits, { q: [[0, 1, 0]] });
+});
+
+test("predict mode's questions: the largest score, the most weight (ties all right), scaling keeps the order", () => {
+  const lab = labOf(scenes[0]);
+  const age = scenes.find((s) => s.id === "age");
+  const { trace } = lab.compute(core, age, initialState(scenes, { scene: "age" }));
+  const labels = lab.labels(age, en, trace, age.inputs);
+  const ask = (stepId) =>
+    lab.question(stepId, { trace, labels, msg: en, focus: null, focusRow: 0 });
+  // scenes.md: scores [1, 1, 0, 1] and weights 0.2808, 0.2808, 0.1576, 0.2808.
+  assert.deepEqual(ask("scores").answer, [0, 1, 3]);
+  assert.deepEqual(ask("softmax").answer, [0, 1, 3]);
+  assert.equal(ask("softmax").text, "Which key gets the most weight from “surname Zhang?”?");
+  assert.deepEqual(ask("scaled").answer, [1], "no: a positive scale keeps the order");
+  assert.equal(ask("output"), undefined);
+});
+
+test("nearly uniform weights: the classroom's are (0.31 to 0.36), the dictionary's are not", () => {
+  const lab = labOf(scenes[0]);
+  const classroom = scenes.find((s) => s.id === "classroom");
+  const dictionary = scenes.find((s) => s.id === "dictionary");
+  const of = (scene) => lab.compute(core, scene, initialState(scenes, { scene: scene.id })).trace;
+  const spread = nearlyUniform(of(classroom));
+  // scenes.md: weights 0.3077677972 … 0.3595700764, scaled 0.1555634919 … 0.3111269837.
+  assert.ok(
+    Math.abs(spread.low - 0.3077677972) < 1e-9 && Math.abs(spread.high - 0.3595700764) < 1e-9,
+  );
+  assert.ok(Math.abs(spread.logitLow - 0.1555634919) < 1e-9);
+  assert.equal(nearlyUniform(of(dictionary)), null);
 });

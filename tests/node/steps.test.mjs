@@ -165,6 +165,11 @@ test("the core's messages, which the page shows, have Chinese words for every on
     () => core.attention(q, k, v, { mask: [[true]] }),
     () => core.attention([[1e200, 0, 0]], [[1e200, 0, 0]], [[1]]),
     () => core.selfAttention([[1e200, 1]], [[1e200], [0]], [[1], [1]], [[1], [1]]),
+    // What web/attention.js says before the core sees the numbers: a bad URL edit reaches these.
+    () => core.selfAttention([[1, 0], [1]], wq, wk, wv),
+    () => core.selfAttention([[1, "a"]], wq, wk, wv),
+    () => core.selfAttention("x", wq, wk, wv),
+    () => core.attention([1], k, v),
   ];
   for (const call of calls) {
     let message;
@@ -175,6 +180,11 @@ test("the core's messages, which the page shows, have Chinese words for every on
     }
     assert.ok(message, "the call fails");
     assert.equal(en.coreError(message), message);
-    assert.match(zh.coreError(message), /[\u4e00-\u9fff]/, `no Chinese for: ${message}`);
+    const chinese = zh.coreError(message);
+    assert.match(chinese, /[\u4e00-\u9fff]/, `no Chinese for: ${message}`);
+    // Every number the core names (a row, a column, a size) is in the Chinese too, so a change
+    // in how the core counts cannot slip past the translation.
+    const numbers = (text) => (text.match(/\d+/g) ?? []).sort();
+    assert.deepEqual(numbers(chinese), numbers(message), `${message} → ${chinese}`);
   }
 });

@@ -1,4 +1,22 @@
 // en.js: every English string on the page. zh.js has the same keys.
+
+// What the Chinese tokens mean, shown beside them in small type.
+const glosses = {
+  我: "I",
+  爱: "love",
+  你: "you",
+  昨天: "yesterday",
+  在: "at",
+  图书馆: "library",
+  读: "read",
+  了: "(done)",
+  一本: "a (volume)",
+  很: "very",
+  有趣: "interesting",
+  的: "(of)",
+  书: "book",
+};
+
 export default {
   lang: "en",
   htmlLang: "en",
@@ -24,9 +42,15 @@ export default {
     copyFailed: "Copy this link from the address bar",
     reset: "Reset",
     random: "Random values",
-    seed: "Seed",
+    seed: "Random set",
+    tools: "Change the numbers",
     causal: "Causal mask (a token sees only itself and what came before)",
-    alpha: "Sharpness α (the query is multiplied by α)",
+    alpha: "Sharpness α (the query × α; an inverse temperature)",
+    predict: "Predict first",
+    edited:
+      "These are your own inputs now: the article's numbers no longer apply. Reset brings them back.",
+    sharpen: (name) => `Try a sharper query: ${name} × 5`,
+    scrollHint: "Wide: scroll sideways to see the rest →",
     keyboard: "Keys: Space plays or pauses, ← → step, Home and End jump.",
     edit: "Click a number to edit it. Enter applies, Escape cancels.",
     editCell: (ref, value) => `Edit ${ref}: ${value}`,
@@ -40,14 +64,37 @@ export default {
     rejected: "Not applied; the last good values stay:",
     derivation: "How this number is made",
     focusHint: "Pick any result cell to see where it comes from.",
-    source: (id) => `From seed article ${id}`,
+    sourceLabel: "Source:",
+    about: "About this scene",
+  },
+  // Where the scenes come from. Our copies of the articles carry no title or author.
+  sources: {
+    "000": {
+      text: "a Chinese article (untitled and unsigned in our copy) that explains attention as looking up a dictionary, with every number worked by hand.",
+    },
+    "002": {
+      text: "a Chinese article (untitled and unsigned in our copy) that finds a person in a classroom and computes self-attention on 我爱你 with NumPy.",
+    },
+    "004": {
+      text: "a Chinese article (untitled and unsigned in our copy) on the two kinds of attention cues and the average age of the Zhangs. Its desk figure comes from Dive into Deep Learning by Aston Zhang, Zachary C. Lipton, Mu Li and Alexander J. Smola:",
+      link: {
+        href: "https://zh-v2.d2l.ai/chapter_attention-mechanisms/attention-cues.html",
+        text: "注意力提示 (Attention Cues)",
+      },
+    },
   },
   views: {
     heatmap: "Weights as a heatmap",
     lines: "Who attends to whom (line width = weight)",
     plot: "Query and key vectors: the dot product is geometry",
     plotNote:
-      "The thick grey line is the key's shadow on the query (the dashed line drops from the key's tip): the longer the shadow, the larger q·k.",
+      "The wide pale orange band along the query is the key's shadow on it (the dashed line drops from the key's tip): the longer the shadow, the larger q·k.",
+    legend: { weight: "Weight", masked: "masked: the key is hidden, weight 0" },
+    uniform: (low, high, logitLow, logitHigh) =>
+      `The weights are nearly equal (${low} to ${high}), so the heatmap and the lines show little. Why: after scaling, the scores are small and close together (${logitLow} to ${logitHigh}), and the softmax of numbers that close is close to uniform. A sharper query would tell the keys apart.`,
+    meaning: (token) => `What ${token} carries, before and after attention`,
+    own: "own value",
+    after: "after attention,",
   },
   steps: {
     inputs: {
@@ -61,11 +108,16 @@ export default {
     scores: {
       title: "Scores",
       text: "Each score is the dot product of a query row and a key row: scores = Q·Kᵀ. A larger score means a better match.",
+      alpha: (alpha) => `Here Q is α·q with α = ${alpha}: the query of step 1, multiplied by α.`,
     },
     scaled: {
       title: "Scale",
       text: (dk, scale) =>
-        `Divide by √d_k = √${dk}, that is, multiply by ${scale}, so that large d_k does not make softmax too extreme.`,
+        `Divide every score by √d_k = √${dk}, that is, multiply it by ${scale}. d_k is the length of each query and key row (the number of columns of Q and K), here ${dk}.`,
+      why: {
+        summary: "Why divide by √d_k?",
+        text: "If the numbers in q and k were independent with variance 1, q·k would add up d_k products, so its variance would grow to d_k: with long rows, scores spread far apart and softmax gives nearly all the weight to one key. Dividing by √d_k brings the variance back to 1, so the softmax stays soft. A scale is an inverse temperature: the age scene's α is one too, and sharpens the softmax as it grows.",
+      },
       custom: (scale) => `Multiply every score by the scale ${scale}.`,
     },
     masked: {
@@ -76,7 +128,8 @@ export default {
     },
     softmax: {
       title: "Softmax",
-      text: "Row by row: subtract the row's largest number (for stability; the result is the same), take exp, add up the row, and divide each exp by the sum. Each row of weights adds up to 1.",
+      text: "Row by row: subtract the row's largest number m, take exp, add up the row, and divide each exp by the sum. Each row of weights adds up to 1 (the rounded numbers shown may miss by one in the last digit).",
+      line: "exp(x − m) / Σ exp(x − m) = eˣ·e⁻ᵐ / (Σ eˣ·e⁻ᵐ) = eˣ / Σ eˣ: e⁻ᵐ cancels, so these are the article's eˣ / Σ; subtracting m only keeps every exp at 1 or below, so large scores cannot overflow.",
     },
     output: {
       title: "Weighted sum",
@@ -99,7 +152,9 @@ export default {
     kept: "kept",
     allBlocked: "every key of this row is masked: weights and output are 0",
   },
-  list: (items) => items.join(", "),
+  list: (items) =>
+    items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items.at(-1)}` : items.join(""),
+  gloss: (token) => glosses[token],
   coreError: (message) => message,
   labels: {
     queryZhang: "surname Zhang?",
@@ -120,6 +175,9 @@ export default {
     voluntary: "voluntary (I want to read)",
   },
   dims: {
+    zhang: "surname Zhang",
+    given: "given name (a code)",
+    li: "surname Li",
     action: "action on a thing",
     quality: "describes quality",
     place: "is a place",
@@ -136,18 +194,28 @@ export default {
       title: "Finding a person in a classroom: self-attention on 我爱你 (I love you)",
       analogy:
         "You look for someone in a classroom. The features of the person you have in mind are the query Q. The name tags on every student are the keys K. The score you give each student is the attention score, and what you learn from each is the value V: the higher the score, the more their words count.",
-      result: (token, before, after) =>
-        `Each word's new representation mixes every word's value: ${token} was ${before} and becomes ${after}.`,
+      result: (token, row, value, output) =>
+        `Each word's output mixes every word's value, weighted by attention: ${token}'s own value is ${row} = ${value}, and its output is ${output}.`,
+      meaning: (token) =>
+        `${token}'s output is its own value pulled towards the values of the words it attends to: every output row is a weighted average of the rows of V.`,
     },
     age: {
       name: "Average age",
       title: "A key-value lookup: the average age of people surnamed Zhang",
       analogy:
-        "A table has names as keys and ages as values. The query “surname Zhang” is matched against every key; the answer is the values mixed by how well each key matches.",
+        "A table has names as keys and ages as values. The query “surname Zhang” is matched against every key; the answer is the ages mixed by how well each key matches.",
+      inputs:
+        "Each key is three numbers: the first is 1 for the surname Zhang, the second is a code for the given name (三 is 2, 麻子 is 4), the third is 2 for the surname Li. The query q = [1, 0, 0] asks about the first number only, so q·k counts whether a name is a Zhang and ignores the rest: that is how it asks for “surname Zhang”.",
       result: (value, exact, mean) =>
-        `Attention gives ${value}. The exact lookup (18, 20 and 19) is ${exact}; the plain mean of all four is ${mean}. Attention is a soft lookup: Li Si still gets some weight. Raise α to make it harder.`,
+        `Attention gives ${value}. The exact lookup (18, 20 and 19) is ${exact}; the plain mean of all four is ${mean}.`,
+      soft: (name, weight) =>
+        `Attention is a soft lookup: ${name} still gets ${weight} of the weight. Raise α to make it harder.`,
+      hard: (alpha, name, weight) =>
+        `At α = ${alpha}, ${name}'s weight is down to ${weight}: the lookup is nearly hard, and the answer nearly the exact one.`,
+      flat: (weight) =>
+        `At α = 0 every key gets the same weight, ${weight}: attention gives the plain mean.`,
       resultEdited: (value) =>
-        `Attention gives ${value}. (With edited keys or values, the article's exact lookup and mean no longer apply.)`,
+        `Attention gives ${value}. (With edited inputs, the article's exact lookup and mean no longer apply.)`,
       exact: "exact lookup",
       mean: "plain mean",
       attention: "attention",
@@ -159,17 +227,26 @@ export default {
         "Attention is like looking up a dictionary. The query is what you look for (fruit); the keys are the entries (apple, banana, chair); the values are what the entries hold. A key like the query gets a high weight; a key unlike it is nearly ignored.",
       note: "The article's input vectors were images and are lost. These inputs are our reconstruction: they give back every number the article prints (weights 0.79, 0.17, 0.04; output [9.68, 42.98]).",
       result: (top, weight, value, output) =>
-        `${top} gets the largest weight (${weight}), so the output ${output} leans towards its value ${value}.`,
+        `The largest weight, ${weight}, goes to ${top}, so the output ${output} leans towards its value ${value}.`,
     },
     book: {
       name: "What 书 attends to",
-      title: "What does 书 (book) attend to in 我昨天在图书馆读了一本很有趣的书?",
+      title:
+        "What does 书 (book) attend to in 我昨天在图书馆读了一本很有趣的书 (I read a very interesting book at the library yesterday)?",
       analogy:
         "Reading the last word, 书 (book), a model asks which words tell it most about this book. The features are designed by hand and named, so that you can see why: 书 looks for actions done to things, qualities and places.",
       result: (top, designed) =>
         designed
           ? `书 attends most to ${top}: what was done to it (读, read), what it is like (有趣, interesting) and where it was (图书馆, library).`
           : `书 attends most to ${top}.`,
+      masked:
+        "With the causal mask, 书's row stays as it was: 书 comes last and sees every word anyway. The rows before it change: 读 no longer sees 很, 有趣 or 书.",
+      maskNote:
+        "In this sentence the mask changes every row but the last: 书 comes last, so it sees every word anyway. Look at 读's row instead.",
+      meaning: (token, designed) =>
+        designed
+          ? "书's own value says only “is a thing”. Its output also carries the action done to it, a quality and a place: the features of 读, 有趣 and 图书馆, the words it attends to."
+          : undefined,
     },
     cup: {
       name: "Red coffee cup",
@@ -190,9 +267,39 @@ export default {
     wrong: (expected) => `not quite: the core gives ${expected}`,
     invalid: "not a number",
     summary: (right, total) => `${right} of ${total} right.`,
+    which: (name, shape) => `You check ${name} (${shape}).`,
+    pick: "Matrix to check",
+    oneRow: (row) =>
+      `This matrix is large, so only row ${row} is offered: pick a cell in another row to check that one.`,
     seedButton: "Check the article’s printed numbers",
     seedNote:
-      "Seed article 002 printed these numbers for this step. Its code is right, but the printed figures are not what that code computes: they drift from the third or fourth decimal on. Its 3-decimal summary [[0.551, 0.498], [0.544, 0.509], [0.537, 0.521]] is right. Mistakes like this are why checking by hand is worth it.",
+      "The article printed these numbers for this step. Its code is right, but the printed figures are not what that code computes: they drift from the third or fourth decimal on. Its 3-decimal summary [[0.551, 0.498], [0.544, 0.509], [0.537, 0.521]] is right. Mistakes like this are why checking by hand is worth it.",
     summaryButton: "Check the article’s 3-decimal summary",
+  },
+  print: {
+    button: "Print a worksheet",
+    name: "Name: ______________________    Date: ____________",
+    how: (digits) =>
+      `Work out each step from the numbers given, to ${digits} decimals; fill in the empty boxes. Rows and columns count from 1. The answers are on the last page.`,
+    answers: "Answers",
+    from: (names) => `Work from your own ${names.join(", ")} (the step in brackets).`,
+  },
+  predict: {
+    title: "Predict, then reveal",
+    text: "This step's results are hidden. Work them out from the numbers above: type them, answer the question, or both. Then check: the page reveals the step and marks what you got right.",
+    reveal: "Check and reveal",
+    revealed: {
+      title: "Revealed",
+      text: "Your answers, marked. The step's results are shown above.",
+    },
+    hiddenCell: "hidden until you answer",
+    noDerivation: "Hidden until you answer: work this number out from the ones above it.",
+    largestScore: (q) => `Which key gets the largest score from “${q}”?`,
+    mostWeight: (q) => `Which key gets the most weight from “${q}”?`,
+    scaleOrder: (q) => `Does dividing by √d_k change which key scores highest for “${q}”?`,
+    yes: "yes",
+    no: "no",
+    answer: (answers) => `the answer is ${answers}`,
+    tie: (answers) => `(a tie: ${answers} are all right)`,
   },
 };

@@ -37,6 +37,16 @@ const coreErrors = [
       }；输入都是有限的数，但对 ${type}（最大约 ${max}）来说太大了`,
   ],
   [
+    /^(\S+) row (\d+) has (\d+) numbers? but row (\d+) has (\d+)$/,
+    (a, i, n, k, m) => `${a} 的第 ${i} 行有 ${n} 个数，而第 ${k} 行有 ${m} 个`,
+  ],
+  [/^(\S+) row (\d+) is not an array$/, (a, i) => `${a} 的第 ${i} 行不是数组`],
+  [/^(\S+) must be an array of rows$/, (a) => `${a} 必须是由行组成的数组`],
+  [
+    /^(\S+)\[(\d+)\]\[(\d+)\] is (.+), not a number$/,
+    (a, i, j, what) => `${a}[${i}][${j}] 是 ${what}，不是数字`,
+  ],
+  [
     /^mask is (\S+) but the scores are (\S+) \(n_q×n_k\)$/,
     (a, b) => `掩码是 ${a}，而分数矩阵是 ${b}（n_q×n_k）`,
   ],
@@ -67,9 +77,14 @@ export default {
     copyFailed: "请从地址栏复制此链接",
     reset: "还原",
     random: "随机数值",
-    seed: "随机种子",
+    seed: "随机组",
+    tools: "改动数值",
     causal: "因果掩码（每个词只看到自己和前面的词）",
-    alpha: "锐度 α（查询乘以 α）",
+    alpha: "锐度 α（查询 × α，即逆温度）",
+    predict: "先猜后看",
+    edited: "现在用的是你自己的输入，原文的数值不再适用。点“还原”可恢复。",
+    sharpen: (name) => `试试更“尖锐”的查询：${name} × 5`,
+    scrollHint: "表格较宽：左右滑动查看其余部分 →",
     keyboard: "按键：空格播放或暂停，← → 单步，Home 与 End 跳到首尾。",
     edit: "点击数字即可修改。回车确认，Esc 取消。",
     editCell: (ref, value) => `修改 ${ref}：${value}`,
@@ -83,13 +98,37 @@ export default {
     rejected: "未采用，保留上一次正确的数值：",
     derivation: "这个数是怎么算出来的",
     focusHint: "点选任意结果格子，看它从哪里来。",
-    source: (id) => `出自种子文章 ${id}`,
+    sourceLabel: "出处：",
+    about: "关于这个场景",
+  },
+  // 场景的出处。我们手上的文章副本没有标题，也没有署名。
+  sources: {
+    "000": {
+      text: "一篇中文文章（我们的副本无标题、无署名），用“查字典”作比喻，全程手算讲解注意力。",
+    },
+    "002": {
+      text: "一篇中文文章（我们的副本无标题、无署名），以“在教室里找人”为例，用 NumPy 对“我爱你”计算自注意力。",
+    },
+    "004": {
+      text: "一篇中文文章（我们的副本无标题、无署名），讲两种注意力提示和张姓平均年龄的例子。其中桌面的插图来自《动手学深度学习》（阿斯顿·张、扎卡里·C. 立顿、李沐、亚历山大·J. 斯莫拉著）：",
+      link: {
+        href: "https://zh-v2.d2l.ai/chapter_attention-mechanisms/attention-cues.html",
+        text: "注意力提示",
+      },
+    },
   },
   views: {
     heatmap: "权重热力图",
     lines: "谁关注谁（线越粗，权重越大）",
     plot: "查询向量与键向量：点积的几何意义",
-    plotNote: "灰色粗线是键在查询方向上的投影（虚线从键的末端垂直落下）：投影越长，q·k 越大。",
+    plotNote:
+      "沿查询方向的宽浅橙色带是键在查询上的投影（虚线从键的末端垂直落下）：投影越长，q·k 越大。",
+    legend: { weight: "权重", masked: "被掩盖：这个键看不到，权重为 0" },
+    uniform: (low, high, logitLow, logitHigh) =>
+      `各个权重几乎相等（${low} 到 ${high}），所以热力图和连线几乎看不出差别。原因：缩放之后，分数都很小而且彼此接近（${logitLow} 到 ${logitHigh}），这么接近的数取 softmax，结果接近平均分配。更“尖锐”的查询才能把各个键区分开。`,
+    meaning: (token) => `“${token}”带着什么信息：注意力之前与之后`,
+    own: "自己的值",
+    after: "注意力之后",
   },
   steps: {
     inputs: {
@@ -103,11 +142,16 @@ export default {
     scores: {
       title: "注意力分数",
       text: "每个分数是一行查询与一行键的点积：scores = Q·Kᵀ。分数越大，匹配越好。",
+      alpha: (alpha) => `这里的 Q 是 α·q，α = ${alpha}：第 1 步的查询乘以 α。`,
     },
     scaled: {
       title: "缩放",
       text: (dk, scale) =>
-        `除以 √d_k = √${dk}，也就是乘以 ${scale}，防止 d_k 很大时 softmax 过于极端。`,
+        `每个分数除以 √d_k = √${dk}，也就是乘以 ${scale}。d_k 是每一行查询和键的长度（Q 和 K 的列数），这里是 ${dk}。`,
+      why: {
+        summary: "为什么要除以 √d_k？",
+        text: "如果 q 和 k 里的数相互独立、方差为 1，q·k 是 d_k 个乘积之和，方差会变成 d_k：行越长，分数拉得越开，softmax 会把几乎全部权重给一个键。除以 √d_k 让方差回到 1，softmax 就保持“软”。缩放系数就是“逆温度”：张姓年龄场景里的 α 也是逆温度，α 越大，softmax 越尖锐。",
+      },
       custom: (scale) => `每个分数乘以缩放系数 ${scale}。`,
     },
     masked: {
@@ -117,7 +161,8 @@ export default {
     },
     softmax: {
       title: "Softmax 归一化",
-      text: "逐行计算：先减去这一行的最大值（为了数值稳定，结果不变），再取 exp，把这一行加起来，最后每个 exp 除以总和。每行权重之和为 1。",
+      text: "逐行计算：先减去这一行的最大值 m，再取 exp，把这一行加起来，最后每个 exp 除以总和。每行权重之和为 1（显示的是四舍五入后的数，末位可能差 1）。",
+      line: "exp(x − m) / Σ exp(x − m) = eˣ·e⁻ᵐ / (Σ eˣ·e⁻ᵐ) = eˣ / Σ eˣ：e⁻ᵐ 约掉了，所以这就是原文的 eˣ / Σ；减去 m 只是让每个 exp 都不超过 1，分数再大也不会溢出。",
     },
     output: {
       title: "加权求和",
@@ -139,6 +184,7 @@ export default {
     allBlocked: "这一行的键全部被掩盖：权重与输出都是 0",
   },
   list: (items) => items.map((x) => `“${x}”`).join("、"),
+  gloss: () => undefined,
   // The core's messages, said in Chinese. Anything not matched stays as the core wrote it.
   coreError: (message) => {
     for (const [pattern, say] of coreErrors) {
@@ -166,6 +212,9 @@ export default {
     voluntary: "自主性提示（我要读书）",
   },
   dims: {
+    zhang: "姓张",
+    given: "名（编码）",
+    li: "姓李",
     action: "对事物的动作",
     quality: "描述品质",
     place: "是地点",
@@ -182,18 +231,27 @@ export default {
       title: "在教室里找一个人：对“我爱你”做自注意力",
       analogy:
         "假如我要在教室里找一个人：心里想的这个人的特征是查询 Q；每个同学身上贴的标签是键 K；根据匹配程度给每个人打的分是注意力分数；从他们身上获取的信息是值 V。分数越高，从那个人那里听来的话就越重要。",
-      result: (token, before, after) =>
-        `每个词的新表示都混合了所有词的值：“${token}”原本是 ${before}，现在是 ${after}。`,
+      result: (token, row, value, output) =>
+        `每个词的输出都按注意力权重混合了所有词的值：“${token}”自己的值是 ${row} = ${value}，它的输出是 ${output}。`,
+      meaning: (token) =>
+        `“${token}”的输出，是把它自己的值往它所关注的词的值那边拉：每一行输出都是 V 各行的加权平均。`,
     },
     age: {
       name: "张姓平均年龄",
       title: "键值查询：查询表中姓张的人的平均年龄",
       analogy:
-        "数据表里“键”是人名，“值”是年龄。查询“姓张”与每个键比较匹配程度，答案就是按匹配程度混合起来的值。",
+        "数据表里“键”是人名，“值”是年龄。查询“姓张”与每个键比较匹配程度，答案就是按匹配程度混合起来的年龄。",
+      inputs:
+        "每个键是三个数：第一个数姓张就是 1，第二个数是名字的编码（三是 2，麻子是 4），第三个数姓李就是 2。查询 q = [1, 0, 0] 只看第一个数，所以 q·k 只数“是不是姓张”，别的都不管：它就是这样问“姓张”的。",
       result: (value, exact, mean) =>
-        `注意力给出 ${value}。精确查找（18、20、19）是 ${exact}；四个人的简单平均是 ${mean}。注意力是一种“软”查找：李四仍然分到一点权重。调大 α，查找就越来越“硬”。`,
+        `注意力给出 ${value}。精确查找（18、20、19）是 ${exact}；四个人的简单平均是 ${mean}。`,
+      soft: (name, weight) =>
+        `注意力是一种“软”查找：${name}仍然分到 ${weight} 的权重。调大 α，查找就越来越“硬”。`,
+      hard: (alpha, name, weight) =>
+        `α = ${alpha} 时，${name}的权重只剩 ${weight}：查找几乎是“硬”的，答案也几乎就是精确查找的结果。`,
+      flat: (weight) => `α = 0 时每个键的权重都一样，都是 ${weight}：注意力给出的就是简单平均。`,
       resultEdited: (value) =>
-        `注意力给出 ${value}。（键或值改动后，原文的精确查找与简单平均不再适用。）`,
+        `注意力给出 ${value}。（输入改动后，原文的精确查找与简单平均不再适用。）`,
       exact: "精确查找",
       mean: "简单平均",
       attention: "注意力",
@@ -216,6 +274,14 @@ export default {
         designed
           ? `“书”最关注${top}：对它做了什么（读）、它怎么样（有趣）、它在哪里（图书馆）。`
           : `“书”最关注${top}。`,
+      masked:
+        "加上因果掩码后，“书”这一行不变：“书”是最后一个词，本来就能看到所有词。变化的是它前面的行：“读”看不到“很”“有趣”和“书”了。",
+      maskNote:
+        "在这句话里，掩码改变了除最后一行以外的每一行：“书”是最后一个词，本来就能看到所有词。请看“读”这一行。",
+      meaning: (token, designed) =>
+        designed
+          ? "“书”自己的值只有“是事物”。它的输出还带上了对它做的动作、它的品质和它所在的地点：这正是它所关注的“读”“有趣”“图书馆”的特征。"
+          : undefined,
     },
     cup: {
       name: "红色咖啡杯",
@@ -236,9 +302,39 @@ export default {
     wrong: (expected) => `不太对：核心算出 ${expected}`,
     invalid: "不是数字",
     summary: (right, total) => `共 ${total} 个，对了 ${right} 个。`,
+    which: (name, shape) => `核对的是 ${name}（${shape}）。`,
+    pick: "要核对的矩阵",
+    oneRow: (row) =>
+      `这个矩阵较大，这里只列出第 ${row.match(/\d+/)[0]} 行（${row}）：点选其他行的格子即可核对那一行。`,
     seedButton: "核对原文印出的数",
     seedNote:
-      "种子文章 002 为这一步印出了这些数。它的代码是对的，但印出的数并不是那段代码的结果：从小数点后第三、四位起就开始偏离。它的三位小数总结 [[0.551, 0.498], [0.544, 0.509], [0.537, 0.521]] 是对的。正因为会有这样的错误，亲手核对才有意义。",
+      "原文为这一步印出了这些数。它的代码是对的，但印出的数并不是那段代码的结果：从小数点后第三、四位起就开始偏离。它的三位小数总结 [[0.551, 0.498], [0.544, 0.509], [0.537, 0.521]] 是对的。正因为会有这样的错误，亲手核对才有意义。",
     summaryButton: "核对原文的三位小数总结",
+  },
+  print: {
+    button: "打印练习纸",
+    name: "姓名：______________________    日期：____________",
+    how: (digits) =>
+      `根据给出的数算出每一步，保留 ${digits} 位小数，填进空格。行和列都从 1 开始数。答案在最后一页。`,
+    answers: "答案",
+    from: (names) => `用你自己算出的 ${names.join("、")}（括号里是第几步）。`,
+  },
+  predict: {
+    title: "先猜，再揭晓",
+    text: "这一步的结果先藏起来了。请根据上面的数自己算：填数、回答问题，或者两样都做。然后点核对：页面会揭晓这一步，并标出你算对了哪些。",
+    reveal: "核对并揭晓",
+    revealed: {
+      title: "已揭晓",
+      text: "你的答案已经批改，这一步的结果显示在上面。",
+    },
+    hiddenCell: "答完之后才显示",
+    noDerivation: "答完之后才显示：请用它上面的数自己算出来。",
+    largestScore: (q) => `哪个键从“${q}”得到的分数最高？`,
+    mostWeight: (q) => `哪个键从“${q}”得到的权重最大？`,
+    scaleOrder: (q) => `除以 √d_k 会不会改变“${q}”得分最高的键？`,
+    yes: "会",
+    no: "不会",
+    answer: (answers) => `答案是${answers}`,
+    tie: (answers) => `（并列：${answers}都算对）`,
   },
 };

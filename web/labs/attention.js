@@ -2,10 +2,28 @@
 // A lab is what a walkthrough needs to run a scene: its parameters, its one call into the core,
 // its steps with the panels each shows, and the pure functions that say what a step shows.
 // The contract is in web/lab.js; this file fills it for softmax(Q·Kᵀ/√d_k)·V.
-import { stepsFor, stepView, highlights, derivation, labelsFor, slack } from "../steps.js";
+import {
+  stepsFor,
+  stepView,
+  highlights,
+  derivation,
+  labelsFor,
+  slack,
+  leaders,
+  queryRow,
+} from "../steps.js";
 import { fmt } from "../format.js";
+import { el } from "../views.js";
 import { heatmapPanel, linesPanel, plotPanel } from "../ui/panels.js";
 import { resultView } from "../ui/result-view.js";
+import { spreadNote, meaningPanel } from "../ui/notes.js";
+
+// The panels inside each step, after its matrices, by step id.
+const inside = {
+  inputs: ["inputsNote"],
+  softmax: ["spread"],
+  result: ["result", "meaning", "spread"],
+};
 
 // The panels beside each step, by step id; "plot" draws only in scenes that ask for it.
 const beside = {
@@ -64,20 +82,28 @@ export default {
     return stepsFor(scene, state).map((id) => ({
       id,
       panels: (beside[id] ?? []).filter((p) => p !== "plot" || scene.plot),
-      inStep: id === "result" ? ["result"] : [],
+      inStep: inside[id] ?? [],
     }));
   },
 
   labels: (scene, msg, trace, inputs) => labelsFor(scene, msg, trace, inputs),
 
+  // The book's mask leaves 书's row as it was (书 comes last): under it, point at 读's.
+  focusRow: (scene, state) =>
+    state.causal && scene.maskFocusRow !== undefined ? scene.maskFocusRow : scene.focusRow,
+
   // On the inputs step the learner sees what they edit: the age scene's q before α.
-  view(stepId, { scene, trace, inputs, editable, labels }) {
-    return stepView(stepId, {
+  // After the inputs step, the age scene's Q is α·q, and its caption says so.
+  view(stepId, { scene, state, trace, inputs, editable, labels }) {
+    const view = stepView(stepId, {
       scene,
       trace,
       inputs: stepId === "inputs" ? { ...inputs, q: editable.q ?? inputs.q } : inputs,
       labels,
     });
+    if (!scene.alpha || stepId === "inputs") return view;
+    const caption = `Q = α·q, α = ${state.alpha}`;
+    return { ...view, matrices: view.matrices.map((m) => (m.id === "q" ? { ...m, caption } : m)) };
   },
 
   text(stepId, { scene, state, msg, trace, inputs }) {
@@ -86,7 +112,13 @@ export default {
         ? msg.steps.masked.explicit
         : msg.steps[stepId].text;
     const d = (trace.q ?? inputs.q)[0].length;
-    return typeof words === "function" ? words(d, fmt(trace.scale, state.digits)) : words;
+    const text = typeof words === "function" ? words(d, fmt(trace.scale, state.digits)) : words;
+    const more = [];
+    if (stepId === "scores" && scene.alpha) more.push(msg.steps.scores.alpha(state.alpha));
+    if (stepId === "masked" && scene.maskFocusRow !== undefined) {
+      more.push(msg.scenes[scene.id].maskNote);
+    }
+    return [text, ...more].join(" ");
   },
 
   highlights: (mid, i, j, { trace }) => highlights(mid, i, j, { trace }),
@@ -103,6 +135,31 @@ export default {
   slack: (mid, i, j, { state, trace, inputs }) =>
     slack(mid, i, j, { trace, inputs, digits: state.digits }),
 
+  // Predict mode's question with choices, about the row of interest. Ties all count as right.
+  question(stepId, { trace, labels, msg, focus, focusRow }) {
+    const i = queryRow(focus, focusRow);
+    const q = labels.queries[i];
+    if (stepId === "scores") {
+      return {
+        text: msg.predict.largestScore(q),
+        options: labels.keys,
+        answer: leaders(trace.scores, i),
+      };
+    }
+    if (stepId === "scaled") {
+      const options = [msg.predict.yes, msg.predict.no];
+      return { text: msg.predict.scaleOrder(q), options, answer: [trace.scale > 0 ? 1 : 0] };
+    }
+    if (stepId === "softmax" && !trace.blockedRows.includes(i)) {
+      return {
+        text: msg.predict.mostWeight(q),
+        options: labels.keys,
+        answer: leaders(trace.weights, i),
+      };
+    }
+    return undefined;
+  },
+
   linkedShapes: {
     x: { rows: [["x", "rows"]], cols: features },
     wq: { rows: features, cols: dK("wq", "wk") },
@@ -118,5 +175,11 @@ export default {
     lines: linesPanel,
     plot: plotPanel,
     result: resultView,
+    spread: spreadNote,
+    // What the scene's inputs mean, beside them.
+    inputsNote: ({ msg, scene }) =>
+      msg.scenes[scene.id].inputs &&
+      el("p", { class: "inputs-note", text: msg.scenes[scene.id].inputs }),
+    meaning: meaningPanel,
   },
 };

@@ -1,36 +1,128 @@
-// check-panel.js: "check my numbers". The learner types results for the cells of a step's
-// matrix; each is marked at a chosen precision against the core's number, with the first wrong
-// decimal highlighted. `saved` keeps what was typed across redraws.
+// ui/check-panel.js: "check my numbers". The learner types results for the cells of one of the
+// step's matrices (it says which, and offers the others: K and V beside Q, exp and Σ beside the
+// weights); each is marked at a chosen precision against the core's number, with the first
+// wrong decimal highlighted. In predict mode the step's results stay hidden until the learner
+// checks: then the page reveals them, with the marks. A question with choices ("which key gets
+// the most weight?") can be answered instead of, or beside, the numbers.
 import { checkValue } from "../check.js";
-import { cellRef } from "../format.js";
+import { cellRef, rowRef } from "../format.js";
 import { el, label } from "../views.js";
 
+/** The step's key in what has been revealed and what was typed. */
+export const stepKey = ({ state, stepId }) => `${state.scene}:${stepId}`;
+
 /**
- * The panel for the current step, or nothing when the step has no result to check. Large
- * matrices offer the picked row only. An article's printed numbers for the step
- * (scene.printed[stepId]) can be checked with one click.
+ * The panel for the current step, or nothing when the step has no result to check. `drafts`
+ * keeps, by step, what was typed and picked across redraws.
  */
 export function checkPanelFor(ctx, drafts) {
-  const { scene, state, stepId, view, msg, lab } = ctx;
-  const m = view.matrices.find((x) => x.id === view.focusMatrix);
-  if (!m) return undefined;
-  const rows =
-    m.data.length * m.data[0].length > 16 ? [state.focus?.i ?? 0] : m.data.map((_, i) => i);
-  // What was typed survives redraws (a click on a cell, another language, …).
-  const saved = (drafts[`${state.scene}:${stepId}`] ??= { typed: {}, decimals: 4, run: false });
-  // An answer worked out from the rounded numbers on screen is right too.
-  const slackOf = (i, j) => lab.slack?.(m.id, i, j, ctx) ?? 0;
-  return checkPanel(m, rows, saved, msg, scene.printed?.[stepId], slackOf);
+  const { scene, state, stepId, view, msg, lab, update, predicting } = ctx;
+  const mode = predicting ? "predict" : state.predict ? "revealed" : "check";
+  if (!view.focusMatrix) return undefined;
+  // The step's results: its result matrices, then its working (exp, max, Σ), focus first.
+  const results = view.matrices
+    .filter((m) => m.role === "result" || m.role === "aux")
+    .sort((a, b) => (b.id === view.focusMatrix) - (a.id === view.focusMatrix));
+  const saved = (drafts[stepKey(ctx)] ??= { typed: {}, decimals: 4, run: false });
+  const m = results.find((x) => x.id === saved.matrix) ?? results[0];
+  const large = m.data.length * m.data[0].length > 16;
+  const row = state.focus?.m === m.id ? state.focus.i : Math.min(ctx.focusRow, m.data.length - 1);
+  const rows = large ? [row] : m.data.map((_, i) => i);
+  const printed = m.id === view.focusMatrix ? scene.printed?.[stepId] : undefined;
+  const question = mode !== "check" ? lab.question?.(stepId, ctx) : undefined;
+  const picker =
+    results.length > 1 &&
+    el(
+      "label",
+      {},
+      msg.check.pick,
+      el(
+        "select",
+        {
+          id: "check-matrix",
+          onchange: (e) => {
+            saved.matrix = e.target.value;
+            update({});
+          },
+        },
+        results.map((x) =>
+          el("option", { value: x.id, selected: x === m, text: x.caption ?? x.label }),
+        ),
+      ),
+    );
+  const reveal = () =>
+    update({ revealed: { ...state.revealed, [stepKey(ctx)]: true } }, { announce: true });
+  return checkPanel({
+    m,
+    rows,
+    saved,
+    msg,
+    seed: printed,
+    slackOf: (i, j) => lab.slack?.(m.id, i, j, ctx) ?? 0,
+    which: [
+      el(
+        "p",
+        { class: "which" },
+        msg.check.which(m.caption ?? m.label, `${m.data.length}×${m.data[0].length}`),
+      ),
+      picker,
+      large && el("p", { class: "hint", text: msg.check.oneRow(rowRef(m.label, row)) }),
+    ],
+    question,
+    mode,
+    onReveal: predicting ? reveal : undefined,
+  });
+}
+
+// The question with choices, as radio buttons; `mark()` says right or wrong after a check.
+function choices(question, saved, msg) {
+  const name = "predict-choice";
+  const verdict = el("p", { class: "verdict", "aria-live": "polite" });
+  const fieldset = el(
+    "fieldset",
+    { class: "choices" },
+    el("legend", { text: question.text }),
+    question.options.map((option, k) =>
+      el(
+        "label",
+        {},
+        el("input", {
+          type: "radio",
+          name,
+          value: k,
+          checked: saved.choice === k,
+          onchange: () => (saved.choice = k),
+        }),
+        label(option, msg.gloss(option)),
+      ),
+    ),
+    verdict,
+  );
+  const mark = () => {
+    if (saved.choice === undefined) return verdict.replaceChildren();
+    const answers = question.answer.map((k) => question.options[k]);
+    const right = question.answer.includes(saved.choice);
+    verdict.textContent = right
+      ? `✓ ${msg.check.right}${answers.length > 1 ? ` ${msg.predict.tie(msg.list(answers))}` : ""}`
+      : `✗ ${msg.predict.answer(msg.list(answers))}`;
+  };
+  return { fieldset, mark };
 }
 
 /**
- * m: the step's result matrix { label, data, rowLabels, colLabels }; rows: which of its rows to
- * offer; saved: { typed, decimals, run }; msg: the messages; seed: the numbers an article
- * printed for this step, { values, summary? }, to check with one click; slackOf(i, j): how far
- * an answer worked out from the numbers on screen may be from the core's.
+ * m: the matrix to check { id, label, data, rowLabels, colLabels }; rows: which of its rows to
+ * offer; saved: { typed, decimals, run, choice }; seed: the numbers an article printed for the
+ * step, { values, summary? }, to check with one click; slackOf(i, j): how far an answer worked
+ * out from the numbers on screen may be from the core's; which: what the panel checks;
+ * question: { text, options, answer } with choices; mode: "check", "predict" (the results are
+ * hidden) or "revealed"; onReveal: reveal the step after checking.
  */
-export function checkPanel(m, rows, saved, msg, seed, slackOf = () => 0) {
+export function checkPanel(options) {
+  const { m, rows, saved, msg, seed, slackOf = () => 0, which, question, onReveal } = options;
+  const mode = options.mode ?? "check";
+  const words = { check: msg.check, predict: msg.predict, revealed: msg.predict.revealed }[mode];
   const seedValues = seed?.values;
+  const key = (i, j) => `${m.id}:${i}.${j}`;
   const decimals = el(
     "select",
     { id: "check-decimals", onchange: () => (saved.decimals = Number(decimals.value)) },
@@ -46,26 +138,26 @@ export function checkPanel(m, rows, saved, msg, seed, slackOf = () => 0) {
       "tr",
       {},
       el("th"),
-      m.colLabels.map((c) => el("th", { scope: "col" }, label(c))),
+      m.colLabels.map((c) => el("th", { scope: "col" }, label(c, msg.gloss(c)))),
     ),
     rows.map((i) =>
       el(
         "tr",
         {},
-        el("th", { scope: "row" }, label(m.rowLabels[i])),
+        el("th", { scope: "row" }, label(m.rowLabels[i], msg.gloss(m.rowLabels[i]))),
         m.data[i].map((_, j) => {
           const input = el("input", {
             type: "text",
             inputmode: "decimal",
             "data-i": i,
             "data-j": j,
-            value: saved.typed[`${i}.${j}`] ?? "",
+            value: saved.typed[key(i, j)] ?? "",
             "aria-label": msg.ui.cell(cellRef(m.label, i, j), ""),
             oninput: () => {
-              saved.typed[`${i}.${j}`] = input.value;
+              saved.typed[key(i, j)] = input.value;
               saved.asPrinted = false;
             },
-            onkeydown: (e) => e.key === "Enter" && run(),
+            onkeydown: (e) => e.key === "Enter" && check(),
           });
           inputs.push(input);
           return el("td", {}, input, el("span", { class: "verdict", "aria-live": "polite" }));
@@ -73,15 +165,18 @@ export function checkPanel(m, rows, saved, msg, seed, slackOf = () => 0) {
       ),
     ),
   );
+  const asked = question && choices(question, saved, msg);
   const summary = el("p", { class: "check-summary", role: "status" });
   const run = () => {
     saved.run = true;
+    asked?.mark();
     let right = 0;
     let total = 0;
     for (const input of inputs) {
       const i = Number(input.dataset.i);
       const j = Number(input.dataset.j);
       const verdict = input.nextElementSibling;
+      // An article's numbers are its code's output, not worked from our tables: no slack.
       const margin = saved.asPrinted ? 0 : slackOf(i, j);
       const result = checkValue(input.value, m.data[i][j], Number(decimals.value), margin);
       input.className = result.status;
@@ -110,34 +205,47 @@ export function checkPanel(m, rows, saved, msg, seed, slackOf = () => 0) {
     }
     summary.textContent = total ? msg.check.summary(right, total) : "";
   };
-  // An article's numbers are its code's output, not worked from our tables: no slack.
+  // In predict mode, checking also reveals the step.
+  const check = () => {
+    run();
+    onReveal?.();
+  };
   const fill = (values, places) => {
     for (const input of inputs) {
       input.value = String(values[input.dataset.i][input.dataset.j]);
-      saved.typed[`${input.dataset.i}.${input.dataset.j}`] = input.value;
+      saved.typed[key(input.dataset.i, input.dataset.j)] = input.value;
     }
     saved.asPrinted = true;
     decimals.value = String(places);
     saved.decimals = places;
-    run();
+    check();
   };
   const panel = el(
     "section",
-    { class: "check", "aria-labelledby": "check-title" },
-    el("h3", { id: "check-title", text: msg.check.title }),
-    el("p", { text: msg.check.text }),
+    { class: `check ${mode}`, "aria-labelledby": "check-title" },
+    el("h3", { id: "check-title", text: words.title }),
+    el("p", { text: words.text }),
+    which,
+    asked?.fieldset,
     el("div", { class: "scroll" }, grid),
     el(
       "div",
       { class: "check-tools" },
       el("label", {}, msg.check.decimals, decimals),
-      el("button", { type: "button", id: "check", text: msg.check.button, onclick: run }),
+      el("button", {
+        type: "button",
+        id: "check",
+        text: mode === "predict" ? msg.predict.reveal : msg.check.button,
+        onclick: check,
+      }),
       el("button", {
         type: "button",
         text: msg.check.clear,
         onclick: () => {
           for (const input of inputs) input.value = "";
+          for (const radio of panel.querySelectorAll("[type=radio]")) radio.checked = false;
           saved.typed = {};
+          saved.choice = undefined;
           run();
         },
       }),

@@ -10,7 +10,12 @@ export function choice({ state, update }, key, text, values, show) {
   const options = values.map((x) =>
     el("option", { value: x, selected: x === state[key], text: show(x) }),
   );
-  return el("label", { class: key }, text, el("select", { id: key, onchange }, options));
+  return el(
+    "label",
+    { class: key },
+    el("span", { class: "label-text", text }),
+    el("select", { id: key, onchange }, options),
+  );
 }
 
 // A range or a toggle for one parameter of the scene.
@@ -55,9 +60,21 @@ function randomInputs(scene, editable, seed) {
   return edits;
 }
 
+/** The scene's own controls (the age scene's α, the book's causal mask), or nothing. */
+export function paramControls(ctx) {
+  const params = paramsOf(ctx.scene).filter((p) => p.kind !== "toggle" || p.control);
+  return params.length
+    ? el(
+        "div",
+        { class: "scene-controls params" },
+        params.map((p) => paramControl(ctx, p)),
+      )
+    : undefined;
+}
+
+/** Reset, random values from a set number, and the decimals shown. */
 export function sceneControls(ctx) {
   const { scene, msg, state, editable, update } = ctx;
-  const params = paramsOf(scene).filter((p) => p.kind !== "toggle" || p.control);
   const seedInput = el("input", {
     type: "number",
     id: "seed",
@@ -68,8 +85,8 @@ export function sceneControls(ctx) {
   });
   return el(
     "section",
-    { class: "scene-controls" },
-    params.map((p) => paramControl(ctx, p)),
+    { class: "scene-controls tools", "aria-labelledby": "tools-title" },
+    el("h3", { id: "tools-title", text: msg.ui.tools }),
     el("button", {
       type: "button",
       id: "reset",
@@ -89,5 +106,7 @@ export function sceneControls(ctx) {
     }),
     el("label", { class: "seed" }, msg.ui.seed, seedInput),
     choice(ctx, "digits", msg.ui.digits, [2, 3, 4, 6, 8, 10], String),
+    ctx.host.page &&
+      el("button", { type: "button", id: "print", text: msg.print.button, onclick: () => print() }),
   );
 }

@@ -1,14 +1,31 @@
-// ui/intro.js: the scene's title, its analogy, a note and where it comes from.
+// ui/intro.js: the scene's title, its analogy, a note, and the article it comes from. When
+// the learner has changed the inputs, the note about the published numbers gives way to one
+// that says so. On a phone the analogy and the source fold into "About this scene", so that the
+// step is on the first screen.
 import { el } from "../views.js";
 
-export function intro({ msg, scene }) {
+export function intro({ msg, scene, state }) {
   const words = msg.scenes[scene.id];
+  const edited = Object.keys(state.edits).length > 0;
+  const source = scene.source && msg.sources[scene.source];
+  const about = () => [
+    el("p", { class: "analogy", text: words.analogy }),
+    source &&
+      el(
+        "p",
+        { class: "source" },
+        `${msg.ui.sourceLabel} ${source.text}`,
+        source.link && [" ", el("a", { href: source.link.href, text: source.link.text })],
+      ),
+  ];
   return el(
     "section",
     { class: "intro", "aria-labelledby": "scene-title" },
     el("h2", { id: "scene-title", text: words.title }),
-    el("p", { class: "analogy", text: words.analogy }),
-    words.note && el("p", { class: "note", text: words.note }),
-    scene.source && el("p", { class: "source", text: msg.ui.source(scene.source) }),
+    el("div", { class: "about-wide" }, about()),
+    el("details", { class: "about" }, el("summary", { text: msg.ui.about }), about()),
+    edited
+      ? el("p", { class: "note edited", text: msg.ui.edited })
+      : words.note && el("p", { class: "note", text: words.note }),
   );
 }

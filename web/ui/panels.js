@@ -2,38 +2,32 @@
 // from token to token, and the 2-d vector plot. Each takes the walkthrough's ctx and returns
 // a node, or nothing when it has nothing to show. Drawing only: views.js does the DOM.
 import { heatmapView, linesView, plotView } from "../views.js";
-
-// The matrices whose rows are queries.
-const queryRows = [
-  "q",
-  "scores",
-  "scaled",
-  "masked",
-  "rowMax",
-  "exp",
-  "rowSum",
-  "weights",
-  "output",
-];
+import { queryRow } from "../steps.js";
 
 // The query row the panels follow: the picked cell's when its rows are queries, else the scene's.
-const focusRowOf = ({ focus, scene }) =>
-  focus && queryRows.includes(focus.m) ? focus.i : (scene.focusRow ?? 0);
+const focusRowOf = ({ focus, focusRow }) => queryRow(focus, focusRow);
 
+// The weights are a step's result: while the learner predicts them, they stay hidden.
 export function heatmapPanel(ctx) {
   const { trace, labels, msg, state } = ctx;
+  if (ctx.predicting) return undefined;
   return heatmapView(trace.weights, labels.queries, labels.keys, {
     digits: Math.min(state.digits, 3),
     title: msg.views.heatmap,
     focusRow: focusRowOf(ctx),
+    masked: trace.masked && ((i, j) => trace.masked[i][j] === -Infinity),
+    gloss: msg.gloss,
+    legend: msg.views.legend,
   });
 }
 
 export function linesPanel(ctx) {
   const { trace, labels, msg } = ctx;
+  if (ctx.predicting) return undefined;
   return linesView(trace.weights, labels.queries, labels.keys, {
     title: msg.views.lines,
     focusRow: focusRowOf(ctx),
+    gloss: msg.gloss,
   });
 }
 
@@ -53,5 +47,6 @@ export function plotPanel(ctx) {
     digits: state.digits,
     title: msg.views.plot,
     note: msg.views.plotNote,
+    hideScore: ctx.predicting,
   });
 }

@@ -17,6 +17,14 @@ export function player(ctx) {
       "aria-pressed": String(state.playing),
     }),
     button("forward", msg.ui.forward, () => playback.go(state.step + 1), { text: "→" }),
+    el("button", {
+      type: "button",
+      id: "predict",
+      class: "mode",
+      "aria-pressed": String(state.predict),
+      text: msg.ui.predict,
+      onclick: () => ctx.update({ predict: !state.predict }),
+    }),
     el(
       "label",
       { class: "scrubber" },

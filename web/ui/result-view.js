@@ -2,22 +2,41 @@
 // true after any edit. Each built-in scene says its own thing; a custom scene says its own
 // words, if it has any.
 import { el } from "../views.js";
-import { fmt } from "../format.js";
+import { fmt, rowRef } from "../format.js";
 import { ranking } from "../steps.js";
 
 const vector = (row) => `[${row.map((x) => fmt(x, 3)).join(", ")}]`;
-const paragraph = (words) => el("div", { class: "result" }, el("p", { text: words }));
+const paragraph = (...words) =>
+  el(
+    "div",
+    { class: "result" },
+    words.filter(Boolean).map((text) => el("p", { text })),
+  );
+// A token with its meaning in the page's language, when it has one: 我 (I).
+const glossed = (msg, token) => (msg.gloss(token) ? `${token} (${msg.gloss(token)})` : token);
 
-// Each scene's sentence, from the trace and the labels.
+// Each scene's sentences, from the trace and the labels.
 const sentences = {
-  classroom: ({ msg, labels, trace, inputs }) =>
-    paragraph(
-      msg.scenes.classroom.result(labels.queries[0], vector(inputs.x[0]), vector(trace.output[0])),
-    ),
-  age({ msg, scene, state, trace }) {
+  classroom({ msg, labels, trace, inputs }) {
+    const v = trace.v ?? inputs.v;
+    const token = glossed(msg, labels.queries[0]);
+    return paragraph(
+      msg.scenes.classroom.result(token, rowRef("V", 0), vector(v[0]), vector(trace.output[0])),
+    );
+  },
+  age({ msg, scene, state, trace, labels }) {
     const words = msg.scenes.age;
     const value = fmt(trace.output[0][0], state.digits);
-    if (state.edits.k || state.edits.v) return paragraph(words.resultEdited(value));
+    // With other inputs, the article's exact lookup and mean are not this question's.
+    if (Object.keys(state.edits).length) return paragraph(words.resultEdited(value));
+    const weights = trace.weights[0];
+    const outlier = weights[scene.compare.outlier];
+    // α = 0 weighs every key alike; a small weight left for Li Si is a nearly hard lookup.
+    const how = weights.every((w) => w === weights[0])
+      ? words.flat(fmt(weights[0], 3))
+      : outlier < 0.01
+        ? words.hard(state.alpha, labels.keys[scene.compare.outlier], fmt(outlier, 3))
+        : words.soft(labels.keys[scene.compare.outlier], fmt(outlier, 3));
     const rows = [
       [words.attention, value],
       [words.exact, fmt(scene.compare.exact, state.digits)],
@@ -27,6 +46,7 @@ const sentences = {
       "div",
       { class: "result" },
       el("p", { text: words.result(value, scene.compare.exact, scene.compare.mean) }),
+      el("p", { text: how }),
       el(
         "dl",
         { class: "compare" },
@@ -46,11 +66,15 @@ const sentences = {
       ),
     );
   },
-  book({ msg, scene, labels, trace }) {
+  book({ msg, scene, state, labels, trace }) {
     const top = ranking(trace, scene.focusRow)
       .map((j) => labels.keys[j])
       .slice(0, 3);
-    return paragraph(msg.scenes.book.result(msg.list(top), top.join() === "读,有趣,图书馆"));
+    const words = msg.scenes.book;
+    return paragraph(
+      words.result(msg.list(top), top.join() === "读,有趣,图书馆"),
+      state.causal && words.masked,
+    );
   },
   cup({ msg, labels, trace }) {
     const first = (row) => labels.keys[ranking(trace, row)[0]];

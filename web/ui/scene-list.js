@@ -6,9 +6,10 @@ export function sceneList({ msg, state, scenes, update }) {
   return el(
     "nav",
     { "aria-label": msg.ui.scenes },
+    // On a phone the scenes are one row that scrolls sideways.
     el(
       "ul",
-      {},
+      { class: "scroll", "data-no-hint": "" },
       scenes.map((s) =>
         el(
           "li",

@@ -95,15 +95,22 @@ function derivationView({ lines, extra, approx }, msg) {
   );
 }
 
-export function stepPanel(ctx) {
+/** The step, with the scene's own controls (`params`) above its matrices. */
+export function stepPanel(ctx, params) {
   const { lab, scene, msg, state, steps, stepId, view, focus, host, update } = ctx;
   const custom = scene.text?.[state.lang]?.steps?.[stepId];
   const text = custom ?? lab.text?.(stepId, ctx) ?? msg.steps[stepId].text;
+  const words = msg.steps[stepId];
   const lit = focus && lab.highlights ? lab.highlights(focus.m, focus.i, focus.j, ctx) : {};
-  const hidden = (m) =>
-    state.reveal !== Infinity && m.id === view.focusMatrix
-      ? (i, j) => i * m.data[0].length + j >= state.reveal
-      : undefined;
+  // What a cell shows instead of its number: "?" for a result still to be predicted, "·" for one
+  // that playing has not reached yet.
+  const hidden = (m) => {
+    if (ctx.predicting && (m.role === "result" || m.role === "aux")) return () => "?";
+    if (state.reveal === Infinity || m.id !== view.focusMatrix) return undefined;
+    return (i, j) => i * m.data[0].length + j >= state.reveal && "·";
+  };
+  const hiddenFocus =
+    focus && view.matrices.some((m) => m.id === focus.m && hidden(m)?.(focus.i, focus.j));
   const onCell = (m, i, j, fromFocus) => {
     if (m.role === "input") {
       if (!fromFocus) editCell(m, i, j, ctx);
@@ -128,18 +135,31 @@ export function stepPanel(ctx) {
   return el(
     "section",
     { class: "step", "aria-labelledby": "step-title" },
-    el("h3", { id: "step-title" }, `${state.step + 1}. ${msg.steps[stepId].title}`),
+    el("h3", { id: "step-title", tabindex: -1 }, `${state.step + 1}. ${msg.steps[stepId].title}`),
     el("p", { class: "step-text", text }),
+    words.line && el("p", { class: "step-line" }, el("code", { text: words.line })),
+    words.why &&
+      el(
+        "details",
+        { class: "why" },
+        el("summary", { text: words.why.summary }),
+        el("p", { text: words.why.text }),
+      ),
     state.notice &&
       el(
         "p",
         { class: "error", role: "alert" },
         `${msg.ui.rejected} ${noticeText(state.notice, msg)}`,
       ),
+    params,
     stepId === "inputs" && host.controls && el("p", { class: "hint", text: msg.ui.edit }),
     el("div", { class: "matrices" }, matrices),
-    focus && lab.derivation && derivationView(lab.derivation(focus.m, focus.i, focus.j, ctx), msg),
-    !focus && stepId !== "inputs" && el("p", { class: "hint", text: msg.ui.focusHint }),
+    focus &&
+      lab.derivation &&
+      (hiddenFocus
+        ? el("p", { class: "hint", text: msg.predict.noDerivation })
+        : derivationView(lab.derivation(focus.m, focus.i, focus.j, ctx), msg)),
+    !focus && view.focusMatrix && el("p", { class: "hint", text: msg.ui.focusHint }),
     steps[state.step].inStep?.map((id) => ctx.panel(id)),
   );
 }

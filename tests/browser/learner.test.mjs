@@ -1,0 +1,496 @@
+// learner.test.mjs: the walkthrough as a learner meets it, point by point of the teaching
+// issue: predict then reveal, the defects, the teaching gaps, phones and print. Expected
+// numbers come from shared/docs/scenes.md (tests/fixtures/scenes.json), from hand values, or
+// from the float64 reference in tests/node/reference.mjs, never from the page's own output.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync } from "node:fs";
+import { start, openPage, openApp } from "./browser.mjs";
+import { referenceAttention } from "../node/reference.mjs";
+
+const scenes = JSON.parse(readFileSync(new URL("../fixtures/scenes.json", import.meta.url)));
+const artifacts = new URL("../artifacts/", import.meta.url).pathname;
+mkdirSync(artifacts, { recursive: true });
+const sceneIds = ["classroom", "age", "dictionary", "book", "cup"];
+
+let env;
+before(async () => (env = await start()));
+after(() => env.close());
+
+const open = (query, options) => openApp(env, query, options);
+
+const text = (page, selector) => page.locator(selector).first().textContent();
+const cells = (page, id) =>
+  page
+    .locator(`[data-matrix="${id}"] tbody tr`)
+    .evaluateAll((rows) =>
+      rows.map((tr) => [...tr.querySelectorAll("button.cell")].map((b) => b.textContent)),
+    );
+
+// ---- 2. predict, then reveal ----
+
+test("predict mode: off by default, one click, in the URL; hidden until answered, then marked", async () => {
+  const page = await open("scene=classroom&lang=en&step=5");
+  assert.equal(await page.locator("#predict").getAttribute("aria-pressed"), "false");
+  assert.equal(await page.locator("button.cell", { hasText: "?" }).count(), 0, "off by default");
+  await page.locator("#predict").click();
+  assert.equal(await page.locator("#predict").getAttribute("aria-pressed"), "true");
+  assert.equal(new URL(page.url()).searchParams.get("predict"), "1", "kept in the URL");
+  // The weights, and the working (max, exp, Σ), are hidden; the scaled scores are not.
+  for (const id of ["weights", "exp", "rowMax", "rowSum"]) {
+    assert.ok(
+      (await cells(page, id)).flat().every((t) => t === "?"),
+      `${id} hidden`,
+    );
+  }
+  assert.deepEqual((await cells(page, "scaled"))[0], ["0.1838", "0.1768", "0.1697"]);
+  assert.equal(await page.locator(".heatmap, .lines-view").count(), 0, "no weights in pictures");
+  assert.equal(await page.locator(".derivation").count(), 0, "no derivation to copy");
+  assert.equal(await text(page, "#check-title"), "Predict, then reveal");
+  assert.equal(await text(page, ".choices legend"), "Which key gets the most weight from “我”?");
+
+  // A wrong choice, and the first row worked out (scenes.md: 0.3357, 0.3333, 0.3310).
+  await page.locator(".choices label", { hasText: "你" }).click();
+  const typed = ["0.3357", "0.3333", "0.3310"];
+  for (const [j, value] of typed.entries()) {
+    await page.locator(`.check-grid input[data-i="0"][data-j="${j}"]`).fill(value);
+  }
+  await page.locator("#check").click();
+  assert.deepEqual((await cells(page, "weights"))[0], typed, "revealed");
+  assert.equal(await text(page, "#check-title"), "Revealed");
+  assert.match(await text(page, ".choices .verdict"), /^✗ the answer is 我/);
+  assert.match(await text(page, ".check-summary"), /3 of 3 right/);
+
+  // A teacher's link opens in predict mode.
+  const link = await open(new URL(page.url()).search.slice(1).replace("step=5", "step=3"));
+  assert.ok((await cells(link, "scores")).flat().every((t) => t === "?"));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+  await link.close();
+});
+
+test("predict mode: ties all count, the question follows the picked row, and it speaks Chinese", async () => {
+  // The age scene's three Zhangs share the largest weight (scenes.md: 0.2808 each).
+  const page = await open("scene=age&lang=en&step=4&predict=1");
+  await page.locator(".choices label", { hasText: "Zhang Mazi" }).click();
+  await page.locator("#check").click();
+  assert.match(
+    await text(page, ".choices .verdict"),
+    /^✓ right \(a tie: .*Zhang Mazi are all right\)/,
+  );
+  const zh = await open("scene=book&lang=zh&step=3&predict=1");
+  assert.equal(await text(zh, ".choices legend"), "哪个键从“书”得到的分数最高？");
+  assert.equal(await text(zh, "#check"), "核对并揭晓");
+  await zh.locator('[data-matrix="q"] button[data-i="4"][data-j="0"]').click();
+  assert.equal(await text(zh, ".choices legend"), "哪个键从“读”得到的分数最高？");
+  assert.deepEqual([...page.errors, ...zh.errors], []);
+  await page.close();
+  await zh.close();
+});
+
+test("predict mode in the element and the iframe", async () => {
+  const page = await openPage(
+    env.browser,
+    `${env.url}embed.html?scene=dictionary&step=4&lang=en&predict=1`,
+  );
+  const weights = page.locator('attention-walkthrough [data-matrix="weights"] button.cell');
+  await weights.first().waitFor();
+  assert.deepEqual(await weights.allTextContents(), ["?", "?", "?"]);
+  await page.evaluate(() =>
+    document.querySelector("attention-walkthrough").removeAttribute("predict"),
+  );
+  assert.deepEqual(await weights.allTextContents(), ["0.7944", "0.1677", "0.0380"]);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+// ---- 3. defects ----
+
+test("−∞ can be typed into the check: −∞, -inf and -Infinity", async () => {
+  const page = await open("scene=book&lang=en&causal=1&step=5");
+  assert.match(await text(page, "#step-title"), /Mask/);
+  await page.locator('[data-matrix="masked"] button[data-i="0"][data-j="0"]').click();
+  const input = (j) => page.locator(`.check-grid input[data-i="0"][data-j="${j}"]`);
+  await input(1).fill("−∞");
+  await input(2).fill("-inf");
+  await input(3).fill("-Infinity");
+  await input(4).fill("0");
+  await page.locator("#check").click();
+  const verdicts = await page.locator(".check-grid .verdict").allTextContents();
+  assert.deepEqual(
+    verdicts.slice(1, 5).map((v) => v.slice(0, 1)),
+    ["✓", "✓", "✓", "✗"],
+  );
+  await page.close();
+});
+
+test("rows and columns count from 1 everywhere, and the page says so", async () => {
+  const page = await open("scene=classroom&lang=en&step=3");
+  await page.locator('[data-matrix="scores"] button[data-i="1"][data-j="0"]').click();
+  // scenes.md: Q[2] = [0.3, 0.4], K[1] = [0.4, 0.3], scores[2][1] = 0.24.
+  assert.equal(
+    await text(page, ".derivation code"),
+    "scores[2][1] = Q[2]·K[1] = 0.3×0.4 + 0.4×0.3 = 0.24",
+  );
+  assert.match(await text(page, ".derivation"), /Rows and columns count from 1/);
+  assert.equal(
+    await page
+      .locator('[data-matrix="scores"] button[data-i="1"][data-j="0"]')
+      .getAttribute("aria-label"),
+    "Q·Kᵀ[2][1]: 0.24",
+  );
+  await page.keyboard.press("ArrowLeft");
+  await page.locator('[data-matrix="q"] button[data-i="0"][data-j="1"]').click();
+  assert.equal(
+    await text(page, ".derivation code"),
+    "Q[1][2] = X[1] · column 2 of W_Q = 1×0.2 + 0×0.6 = 0.2",
+  );
+  assert.equal(await page.locator("text=W_Q[:]").count(), 0, "no NumPy slices");
+  await page.close();
+});
+
+test("the lines view shows every label whole (surname Zhang?, at 1440 and 390 px)", async () => {
+  for (const width of [1440, 390]) {
+    const page = await open("scene=age&lang=en&step=6", { viewport: { width, height: 900 } });
+    const labels = await page.locator(".lines-grid li").evaluateAll((items) =>
+      items.map((li) => {
+        const box = li.getBoundingClientRect();
+        const figure = li.closest("figure").getBoundingClientRect();
+        return {
+          text: li.textContent,
+          whole: li.scrollWidth <= li.clientWidth + 1 && box.left >= figure.left - 1,
+        };
+      }),
+    );
+    assert.equal(labels[0].text, "surname Zhang?");
+    for (const l of labels) assert.ok(l.whole, `${width} px: “${l.text}” is clipped`);
+    await page.close();
+  }
+});
+
+test("a bad URL edit says the core's message in Chinese; English glosses the Chinese tokens", async () => {
+  const page = await open("scene=classroom&lang=zh&x=1,0;1");
+  assert.match(await text(page, ".error"), /X 的第 2 行有 1 个数，而第 1 行有 2 个/);
+  const en = await open("scene=classroom&lang=en");
+  assert.deepEqual(await en.locator('[data-matrix="x"] th[scope=row]').allTextContents(), [
+    "我 I",
+    "爱 love",
+    "你 you",
+  ]);
+  const book = await open("scene=book&lang=en");
+  const rows = await book
+    .locator('[data-matrix="x"] th[scope=row]')
+    .evaluateAll((ths) => ths.map((th) => th.querySelector(".gloss")?.textContent));
+  assert.equal(rows.filter(Boolean).length, 11, `every token glossed: ${rows}`);
+  await page.close();
+  await en.close();
+  await book.close();
+});
+
+test("text follows the numbers: the reconstruction note, Li Si at α = 10, edits equal to the original", async () => {
+  const page = await open("scene=dictionary&lang=en");
+  assert.match(await text(page, ".intro .note"), /reconstruction/);
+  await page.locator("#random").click();
+  assert.doesNotMatch(await text(page, ".intro"), /reconstruction/);
+  assert.match(await text(page, ".intro .note"), /your own inputs/);
+  await page.locator("#reset").click();
+  assert.match(await text(page, ".intro .note"), /reconstruction/);
+  await page.locator("#step-title").focus();
+  await page.keyboard.press("End");
+  assert.match(await text(page, ".result"), /^The largest weight, 0\.79, goes to apple/);
+
+  // At α = 10 Li Si's weight is 1 / (3·e^(10/√3) + 1), by hand.
+  const liSi = 1 / (3 * Math.exp(10 / Math.sqrt(3)) + 1);
+  const age = await open("scene=age&lang=en&step=6&alpha=10");
+  const result = await text(age, ".result");
+  assert.doesNotMatch(result, /still gets/);
+  assert.match(result, new RegExp(`Li Si's weight is down to ${liSi.toFixed(3)}`));
+  const flat = await open("scene=age&lang=en&step=6&alpha=0");
+  assert.match(await text(flat, ".result"), /same weight, 0\.25: attention gives the plain mean/);
+
+  // Edits that equal the article's numbers are no edits.
+  const same = await open("scene=age&lang=en&step=6&k=1,2,0;1,2,0;0,0,2;1,4,0");
+  assert.equal(await same.locator(".edited").count(), 0);
+  assert.equal(await same.locator(".compare").count(), 1, "the comparison with the article");
+  assert.equal(new URL(same.url()).searchParams.has("k"), false);
+  for (const p of [page, age, flat, same]) await p.close();
+});
+
+test("check my numbers says which matrix it checks, and the projections offer Q, K and V", async () => {
+  const page = await open("scene=classroom&lang=en&step=2");
+  assert.equal(await text(page, ".check .which"), "You check Q (3×2).");
+  await page.locator("#check-matrix").selectOption("k");
+  assert.equal(await text(page, ".check .which"), "You check K (3×2).");
+  const k = scenes.classroom.k;
+  for (const [i, row] of k.entries()) {
+    for (const [j, x] of row.entries()) {
+      await page.locator(`.check-grid input[data-i="${i}"][data-j="${j}"]`).fill(String(x));
+    }
+  }
+  await page.locator("#check").click();
+  assert.match(await text(page, ".check-summary"), /6 of 6 right/);
+  await page.locator("#lang-zh").click();
+  assert.equal(await text(page, ".check .which"), "核对的是 K（3×2）。");
+  await page.close();
+});
+
+test("the vector plot's note names the colour it draws the key's shadow in", async () => {
+  const page = await open("scene=classroom&lang=en&step=3");
+  const stroke = await page
+    .locator(".plot .shadow")
+    .evaluate((line) => getComputedStyle(line).stroke.match(/\d+/g).map(Number));
+  const [r, g, b] = stroke;
+  assert.ok(r >= 200 && r > g && g > b, `an orange, not ${stroke}`);
+  assert.match(await text(page, ".plot-view .note"), /pale orange band/);
+  const swatch = await page
+    .locator(".plot-view .note .shadow")
+    .evaluate((line) => getComputedStyle(line).stroke);
+  assert.equal(swatch, `rgb(${r}, ${g}, ${b})`, "the note's swatch is the line's colour");
+  await page.locator("#lang-zh").click();
+  assert.match(await text(page, ".plot-view .note"), /浅橙色/);
+  await page.close();
+});
+
+test("End from a focused cell moves the focus to the step's title, without a frame around the page", async () => {
+  const page = await open("scene=classroom&lang=en&step=3");
+  await page.locator('[data-matrix="scores"] button[data-i="0"][data-j="1"]').focus();
+  await page.keyboard.press("End");
+  const focused = await page.evaluate(() => {
+    const box = document.activeElement.getBoundingClientRect();
+    return { id: document.activeElement.id, height: box.height };
+  });
+  assert.equal(focused.id, "step-title");
+  assert.ok(focused.height < 60, `a small focus: ${focused.height} px`);
+  assert.match(await text(page, "#counter"), /Step 7 of 7/);
+  await page.keyboard.press("ArrowLeft");
+  assert.match(await text(page, "#counter"), /Step 6 of 7/, "the arrows still step");
+  await page.close();
+});
+
+// The contrast ratio of two CSS colours, by WCAG's relative luminance.
+function contrast(a, b) {
+  const lum = (css) => {
+    const [r, g, bl] = css
+      .match(/\d+(\.\d+)?/g)
+      .slice(0, 3)
+      .map((v) => Number(v) / 255)
+      .map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+test("the heatmap: a legend, readable numbers, weights that look different, masked keys hatched", async () => {
+  const page = await open("scene=cup&lang=en&step=4");
+  const tds = await page.locator(".heatmap td").evaluateAll((list) =>
+    list.map((td) => ({
+      w: Number(td.textContent),
+      fg: getComputedStyle(td).color,
+      bg: getComputedStyle(td).backgroundColor,
+    })),
+  );
+  for (const td of tds) assert.ok(contrast(td.fg, td.bg) >= 4.5, `${td.w}: ${td.fg} on ${td.bg}`);
+  // Weights that differ by 0.3 or more differ in colour by a contrast of at least 1.8 (the old
+  // colours gave 1.3 for 0.214 and 0.528).
+  for (const a of tds) {
+    for (const b of tds) {
+      if (b.w - a.w >= 0.3) assert.ok(contrast(a.bg, b.bg) >= 1.8, `${a.w} and ${b.w} look alike`);
+    }
+  }
+  assert.deepEqual(await page.locator(".heatmap .legend .swatch").allTextContents(), [
+    "0",
+    "0.1",
+    "0.25",
+    "0.5",
+    "1",
+  ]);
+  const book = await open("scene=book&lang=en&causal=1&step=6");
+  const masked = book.locator(".heatmap td.masked");
+  assert.equal(await masked.count(), 55, "the upper triangle of 11×11");
+  assert.match(
+    await masked.first().evaluate((td) => getComputedStyle(td).backgroundImage),
+    /repeating-linear-gradient/,
+  );
+  await book.keyboard.press("ArrowLeft");
+  await book.locator("#step-title").click();
+  assert.equal(await book.locator('[data-matrix="masked"] td.minus-infinity').count(), 55);
+  await page.close();
+  await book.close();
+});
+
+test("no “seed” for two things: the random box is a set number, the source is named", async () => {
+  for (const id of sceneIds) {
+    const page = await open(`scene=${id}&lang=en`);
+    assert.doesNotMatch(await text(page, "#app"), /seed article/i);
+    assert.equal(
+      await page.locator("label.seed").evaluate((l) => l.firstChild.textContent),
+      "Random set",
+    );
+    assert.match(await text(page, ".about-wide .source"), /^Source: a Chinese article/);
+    await page.close();
+  }
+  const cup = await open("scene=cup&lang=zh");
+  assert.match(await text(cup, ".about-wide .source"), /《动手学深度学习》/);
+  assert.equal(
+    await cup.locator(".about-wide .source a").getAttribute("href"),
+    "https://zh-v2.d2l.ai/chapter_attention-mechanisms/attention-cues.html",
+  );
+  await cup.close();
+});
+
+// ---- 4. teaching gaps ----
+
+test("d_k is defined, √d_k explained and tied to α; the age scene names its dimensions and α·q", async () => {
+  const page = await open("scene=classroom&lang=en&step=4");
+  assert.match(
+    await text(page, ".step-text"),
+    /d_k is the length of each query and key row .* here 2/,
+  );
+  await page.locator("details.why summary").click();
+  assert.match(
+    await text(page, "details.why p"),
+    /variance .* inverse temperature: the age scene's α/,
+  );
+  const age = await open("scene=age&lang=en&step=1&alpha=2");
+  assert.deepEqual(
+    (await age.locator('[data-matrix="k"] thead th[scope=col]').allTextContents()).slice(1),
+    ["surname Zhang", "given name (a code)", "surname Li"],
+  );
+  assert.match(await text(age, ".inputs-note"), /q = \[1, 0, 0\] asks about the first number only/);
+  assert.match(await text(age, "label.alpha"), /inverse temperature/);
+  await age.locator("#forward").click();
+  assert.match(await text(age, ".step-text"), /Here Q is α·q with α = 2/);
+  assert.equal(await text(age, '[data-matrix="q"] figcaption code'), "Q = α·q, α = 2");
+  await page.close();
+  await age.close();
+});
+
+test("the classroom's nearly equal weights are explained, and a sharper query tells them apart", async () => {
+  const page = await open("scene=classroom&lang=en&step=5&digits=10");
+  // scenes.md: weights 0.3078 … 0.3596, scaled scores 0.1556 … 0.3111.
+  assert.match(
+    await text(page, ".note-box"),
+    /nearly equal \(0\.3078 to 0\.3596\).*close together \(0\.1556 to 0\.3111\)/,
+  );
+  await page.locator("#sharpen").click();
+  assert.equal(await page.locator(".note-box").count(), 0);
+  const { x, wq, wk, wv } = scenes.classroom;
+  const times = (a, b) =>
+    a.map((row) => b[0].map((_, c) => row.reduce((s, v, m) => s + v * b[m][c], 0)));
+  const sharp = wq.map((row) => row.map((v) => 5 * v));
+  const expected = referenceAttention(times(x, sharp), times(x, wk), times(x, wv)).weights;
+  const shown = (await cells(page, "weights")).map((row) => row.map(Number));
+  shown.forEach((row, i) => row.forEach((w, j) => assert.ok(Math.abs(w - expected[i][j]) < 1e-9)));
+  assert.ok(Math.max(...expected[2]) - Math.min(...expected[2]) > 0.1, "spread apart");
+  await page.close();
+});
+
+test("the result step reads the output: the classroom's V row, the book's named dimensions", async () => {
+  const page = await open("scene=classroom&lang=en&step=7");
+  assert.equal(await page.locator(".derivation").count(), 0, "no weighted sum again");
+  // scenes.md: V[1] = [0.8, 0.1]; output[1] = [0.551, 0.498] to 3 decimals.
+  assert.match(
+    await text(page, ".result"),
+    /我 \(I\)'s own value is V\[1\] = \[0\.8, 0\.1\], and its output is \[0\.551, 0\.498\]/,
+  );
+  assert.match(await text(page, ".meaning figcaption"), /What 我 carries/);
+  const book = await open("scene=book&lang=en&step=7");
+  assert.deepEqual(await book.locator(".meaning th[scope=col]").allTextContents(), [
+    "own value V[11]",
+    "after attention, output[11]",
+  ]);
+  assert.match(await text(book, ".meaning p"), /书's own value says only “is a thing”/);
+  await page.close();
+  await book.close();
+});
+
+test("the causal mask points at 读, whose row it changes, not at 书, whose row it does not", async () => {
+  const page = await open("scene=book&lang=en&step=3");
+  await page.locator("#causal").check();
+  await page.locator("#forward").click();
+  await page.locator("#forward").click();
+  assert.match(await text(page, "#step-title"), /Mask/);
+  assert.match(await text(page, ".step-text"), /Look at 读's row instead/);
+  await page.locator("#forward").click();
+  assert.equal(await text(page, ".heatmap .focus-row th"), "读 read");
+  await page.close();
+});
+
+test("the softmax step shows in one line that exp(x − m) / Σ is eˣ / Σ, and why it subtracts m", async () => {
+  const page = await open("scene=classroom&lang=en&step=5");
+  assert.match(await text(page, ".step-line"), /= eˣ \/ Σ eˣ: e⁻ᵐ cancels.*cannot overflow/);
+  await page.close();
+});
+
+// ---- 5. phones and print ----
+
+test("at 390 px: the step on the first screen, the player sticky, 44 px targets, wide tables say so", async () => {
+  const phone = { viewport: { width: 390, height: 844 } };
+  // Step 1 has the most above it (the scene's controls and the edit hint); step 3 shows a wide
+  // table in the book.
+  const runs = sceneIds.flatMap((id) =>
+    [1, ...(id === "book" || id === "age" ? [3] : [])].map((s) => [id, s]),
+  );
+  for (const lang of ["zh", "en"]) {
+    for (const [id, step] of runs) {
+      const page = await open(`scene=${id}&lang=${lang}&step=${step}`, phone);
+      const where = `${id} ${lang} step ${step}`;
+      const firstRow = await page
+        .locator("[data-matrix] tbody tr")
+        .first()
+        .evaluate((tr) => tr.getBoundingClientRect().bottom);
+      assert.ok(firstRow < 844, `${where}: the first matrix row ends at ${firstRow} px`);
+      const small = await page.evaluate(() =>
+        [...document.querySelectorAll("button, a[href], input, select, summary")]
+          .filter((e) => e.checkVisibility() && !e.closest("p"))
+          .map((e) => (e.matches("[type=checkbox], [type=radio]") ? e.closest("label") : e))
+          .map((e) => [e.id || e.textContent.trim().slice(0, 12), e.getBoundingClientRect()])
+          .filter(([, r]) => r.width < 43.5 || r.height < 43.5)
+          .map(([name, r]) => `${name} ${Math.round(r.width)}×${Math.round(r.height)}`),
+      );
+      assert.deepEqual(small, [], `${where}: tap targets under 44×44`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+      assert.ok(overflow <= 0, `${where}: the page scrolls sideways by ${overflow} px`);
+      await page.close();
+    }
+  }
+  const page = await open("scene=book&lang=en&step=3", phone);
+  await page.evaluate(() => scrollTo(0, document.body.scrollHeight));
+  const player = await page.locator(".player").evaluate((p) => p.getBoundingClientRect());
+  assert.ok(
+    player.top >= -1 && player.bottom < 250,
+    `the player in reach: ${JSON.stringify(player)}`,
+  );
+  assert.ok((await page.locator(".scroll[data-more]").count()) > 0, "wide tables fade at the edge");
+  assert.match(await text(page, ".scroll-hint"), /scroll sideways/);
+  await page.close();
+});
+
+test("printing gives a worksheet: every step with blanks, and the answers on the last page", async () => {
+  const page = await open("scene=classroom&lang=en&step=3");
+  const pdf = await page.pdf({ path: `${artifacts}worksheet-classroom-en.pdf`, format: "A4" });
+  const pages = (pdf.toString("latin1").match(/\/Type\s*\/Page\b/g) ?? []).length;
+  assert.ok(pages >= 2, `${pages} pages`);
+  await page.emulateMedia({ media: "print" });
+  const sheet = page.locator(".worksheet");
+  assert.equal(await sheet.isVisible(), true);
+  assert.equal(await page.locator(".player").isVisible(), false, "not the live interface");
+  const titles = await sheet.locator(":scope > section h3").allTextContents();
+  assert.deepEqual(
+    titles.map((t) => t.replace(/^\d+\. /, "")),
+    ["Inputs", "Projections", "Scores", "Scale", "Softmax", "Weighted sum", "Result"],
+  );
+  assert.ok((await sheet.locator("td.blank").count()) >= 6 + 9 * 6 + 6, "blanks for every result");
+  const answers = sheet.locator(".answers");
+  assert.equal(await answers.evaluate((a) => getComputedStyle(a).breakBefore), "page");
+  // scenes.md: the output, to 4 decimals, in the answer key.
+  const key = await answers.locator("td").allTextContents();
+  for (const v of scenes.classroom.output.flat()) assert.ok(key.includes(v.toFixed(4)), `${v}`);
+  await page.emulateMedia({ media: "screen" });
+  const zh = await open("scene=book&lang=zh&step=1");
+  await zh.pdf({ path: `${artifacts}worksheet-book-zh.pdf`, format: "A4" });
+  assert.deepEqual([...page.errors, ...zh.errors], []);
+  await page.close();
+  await zh.close();
+});

@@ -1,0 +1,73 @@
+// ui/notes.js: two of the attention lab's panels inside a step. "spread" says when the
+// weights are nearly uniform, and why, with a sharper query to try; "meaning" sets a token's
+// own value beside its output, dimension by dimension, so the output can be read.
+import { el, label } from "../views.js";
+import { fmt, fmtColumn, rowRef } from "../format.js";
+import { nearlyUniform } from "../steps.js";
+
+export function spreadNote({ trace, inputs, editable, msg, state, update, host, predicting }) {
+  const spread = !predicting && nearlyUniform(trace);
+  if (!spread) return undefined;
+  const f = (x) => fmt(x, Math.min(state.digits, 4));
+  // A sharper query: the query, or the matrix that makes it, five times larger (an input).
+  const id = inputs.x ? "wq" : "q";
+  const sharper = () =>
+    update({ edits: { [id]: editable[id].map((row) => row.map((x) => 5 * x)) } });
+  return el(
+    "div",
+    { class: "note-box" },
+    el("p", {
+      text: msg.views.uniform(
+        f(spread.low),
+        f(spread.high),
+        f(spread.logitLow),
+        f(spread.logitHigh),
+      ),
+    }),
+    host.controls &&
+      el("button", {
+        type: "button",
+        id: "sharpen",
+        text: msg.ui.sharpen(inputs.x ? "W_Q" : "Q"),
+        onclick: sharper,
+      }),
+  );
+}
+
+// Self-attention: the focus token's own value row and its output row, by dimension.
+export function meaningPanel({ trace, inputs, labels, msg, focusRow, scene, state }) {
+  // The scene's own reading of the output holds for its published inputs and its token.
+  const designed = Object.keys(state.edits).length === 0 && focusRow === (scene.focusRow ?? 0);
+  if (!inputs.x) return undefined;
+  const i = focusRow;
+  const own = trace.v[i];
+  const out = trace.output[i];
+  const [ownText, outText] = [own, out].map((row) => fmtColumn(row, Math.min(state.digits, 3)));
+  const token = labels.queries[i];
+  return el(
+    "figure",
+    { class: "meaning" },
+    el("figcaption", { text: msg.views.meaning(token) }),
+    el(
+      "table",
+      {},
+      el(
+        "tr",
+        {},
+        el("th"),
+        el("th", { scope: "col", text: `${msg.views.own} ${rowRef("V", i)}` }),
+        el("th", { scope: "col", text: `${msg.views.after} ${rowRef("output", i)}` }),
+      ),
+      labels.values.map((name, c) =>
+        el(
+          "tr",
+          {},
+          el("th", { scope: "row" }, label(name, msg.gloss(name))),
+          el("td", { text: ownText[c] }),
+          el("td", { text: outText[c] }),
+        ),
+      ),
+    ),
+    el("p", { text: msg.scenes[scene.id].meaning?.(token, designed) }),
+  );
+}
