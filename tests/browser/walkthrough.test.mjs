@@ -1,6 +1,6 @@
 // walkthrough.test.mjs: the page in Chromium, as a learner uses it: every scene walked by
 // keyboard to its end, the numbers on screen against scenes.md, URL state, edits, bad edits,
-// both languages, axe-core, and screenshots at 360 px and 1440 px.
+// both languages, axe-core, and screenshots at 390 px and 1440 px.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
