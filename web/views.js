@@ -288,10 +288,14 @@ export function linesView(weights, queries, keys, { title, focusRow, gloss }) {
     el("figcaption", { text: title }),
     el(
       "div",
-      { class: "lines-grid" },
-      side(queries, "data-q", "queries"),
-      picture,
-      side(keys, "data-k", "keys"),
+      { class: "scroll" },
+      el(
+        "div",
+        { class: "lines-grid" },
+        side(queries, "data-q", "queries"),
+        picture,
+        side(keys, "data-k", "keys"),
+      ),
     ),
   );
 }

@@ -44,30 +44,35 @@ export function meaningPanel({ trace, inputs, labels, msg, focusRow, scene, stat
   const out = trace.output[i];
   const [ownText, outText] = [own, out].map((row) => fmtColumn(row, Math.min(state.digits, 3)));
   const token = labels.queries[i];
+  const reading = msg.scenes[scene.id].meaning?.(token, designed);
   return el(
     "figure",
     { class: "meaning" },
     el("figcaption", { text: msg.views.meaning(token) }),
     el(
-      "table",
-      {},
+      "div",
+      { class: "scroll" },
       el(
-        "tr",
+        "table",
         {},
-        el("th"),
-        el("th", { scope: "col", text: `${msg.views.own} ${rowRef("V", i)}` }),
-        el("th", { scope: "col", text: `${msg.views.after} ${rowRef("output", i)}` }),
-      ),
-      labels.values.map((name, c) =>
         el(
           "tr",
           {},
-          el("th", { scope: "row" }, label(name, msg.gloss(name))),
-          el("td", { text: ownText[c] }),
-          el("td", { text: outText[c] }),
+          el("th"),
+          el("th", { scope: "col", text: `${msg.views.own} ${rowRef("V", i)}` }),
+          el("th", { scope: "col", text: `${msg.views.after} ${rowRef("output", i)}` }),
+        ),
+        labels.values.map((name, c) =>
+          el(
+            "tr",
+            {},
+            el("th", { scope: "row" }, label(name, msg.gloss(name))),
+            el("td", { text: ownText[c] }),
+            el("td", { text: outText[c] }),
+          ),
         ),
       ),
     ),
-    el("p", { text: msg.scenes[scene.id].meaning?.(token, designed) }),
+    reading && el("p", { text: reading }),
   );
 }
