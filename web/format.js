@@ -37,6 +37,16 @@ export function fmtColumn(values, digits) {
   return values.map((x) => (Number.isFinite(x) ? tidy(x, x.toFixed(decimals)) : tidy(x, "")));
 }
 
+/** A matrix's columns as text, each column lined up by fmtColumn: columns[j][i] is cell (i, j). */
+export function fmtColumns(rows, digits) {
+  return rows[0].map((_, j) =>
+    fmtColumn(
+      rows.map((row) => row[j]),
+      digits,
+    ),
+  );
+}
+
 /** A factor inside a product: negative numbers get parentheses, 0.5×(−0.3). */
 export function factor(x, digits) {
   const text = fmt(x, digits);

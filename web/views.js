@@ -1,6 +1,6 @@
 // views.js: DOM and SVG for the page: matrix tables, the weights heatmap, token-to-token
 // lines and the 2-d vector plot. No arithmetic on values: every number shown is handed in.
-import { fmt, fmtColumn, cellRef } from "./format.js";
+import { fmt, fmtColumns, cellRef } from "./format.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -59,12 +59,7 @@ export function matrixView(m, { lit, hidden, focus, digits, msg, onCell, tools }
       lit.cells.some(([a, b]) => a === i && b === j));
   const tabCell = focus && focus.m === m.id ? [focus.i, focus.j] : [0, 0];
   // Each column at one number of decimals, so that the digits line up.
-  const columns = Array.from({ length: cols }, (_, j) =>
-    fmtColumn(
-      m.data.map((row) => row[j]),
-      digits,
-    ),
-  );
+  const columns = fmtColumns(m.data, digits);
   const table = el(
     "table",
     {},
@@ -178,23 +173,14 @@ function shade(w) {
 }
 
 /**
- * Weights as a heatmap: the darker the cell, the larger the weight; a key the mask hides is
- * hatched. Numbers stay as text. `masked(i, j)` says whether the mask hides key j from query i;
- * `legend` is { weight, masked } in words.
+ * A captioned table that scrolls sideways when it is wider than its column: a header row of
+ * column labels (`heads`), then `rows` (tr nodes), then anything `after` it.
  */
-export function heatmapView(weights, queries, keys, options) {
-  const { digits, title, focusRow, masked, gloss, legend } = options;
-  const columns = keys.map((_, j) =>
-    fmtColumn(
-      weights.map((row) => row[j]),
-      digits,
-    ),
-  );
-  const swatch = (w) => el("span", { class: "swatch", style: shade(w), text: fmt(w, 2) });
+export function tableFigure(cls, caption, heads, rows, ...after) {
   return el(
     "figure",
-    { class: "heatmap" },
-    el("figcaption", { text: title }),
+    { class: cls },
+    el("figcaption", { text: caption }),
     el(
       "div",
       { class: "scroll" },
@@ -205,19 +191,37 @@ export function heatmapView(weights, queries, keys, options) {
           "tr",
           {},
           el("th"),
-          keys.map((k) => el("th", { scope: "col" }, label(k, gloss?.(k)))),
+          heads.map((h) => el("th", { scope: "col" }, h)),
         ),
-        weights.map((row, i) =>
-          el(
-            "tr",
-            { class: i === focusRow ? "focus-row" : undefined },
-            el("th", { scope: "row" }, label(queries[i], gloss?.(queries[i]))),
-            row.map((w, j) =>
-              masked?.(i, j)
-                ? el("td", { class: "masked", text: columns[j][i] })
-                : el("td", { style: shade(w), text: columns[j][i] }),
-            ),
-          ),
+        rows,
+      ),
+    ),
+    after,
+  );
+}
+
+/**
+ * Weights as a heatmap: the darker the cell, the larger the weight; a key the mask hides is
+ * hatched. Numbers stay as text. `masked(i, j)` says whether the mask hides key j from query i;
+ * `legend` is { weight, masked } in words.
+ */
+export function heatmapView(weights, queries, keys, options) {
+  const { digits, title, focusRow, masked, gloss, legend } = options;
+  const columns = fmtColumns(weights, digits);
+  const swatch = (w) => el("span", { class: "swatch", style: shade(w), text: fmt(w, 2) });
+  return tableFigure(
+    "heatmap",
+    title,
+    keys.map((k) => label(k, gloss?.(k))),
+    weights.map((row, i) =>
+      el(
+        "tr",
+        { class: i === focusRow ? "focus-row" : undefined },
+        el("th", { scope: "row" }, label(queries[i], gloss?.(queries[i]))),
+        row.map((w, j) =>
+          masked?.(i, j)
+            ? el("td", { class: "masked", text: columns[j][i] })
+            : el("td", { style: shade(w), text: columns[j][i] }),
         ),
       ),
     ),

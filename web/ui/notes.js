@@ -1,7 +1,7 @@
 // ui/notes.js: two of the attention lab's panels inside a step. "spread" says when the
 // weights are nearly uniform, and why, with a sharper query to try; "meaning" sets a token's
 // own value beside its output, dimension by dimension, so the output can be read.
-import { el, label } from "../views.js";
+import { el, label, tableFigure } from "../views.js";
 import { fmt, fmtColumn, rowRef } from "../format.js";
 import { nearlyUniform } from "../steps.js";
 
@@ -45,32 +45,17 @@ export function meaningPanel({ trace, inputs, labels, msg, focusRow, scene, stat
   const [ownText, outText] = [own, out].map((row) => fmtColumn(row, Math.min(state.digits, 3)));
   const token = labels.queries[i];
   const reading = msg.scenes[scene.id].meaning?.(token, designed);
-  return el(
-    "figure",
-    { class: "meaning" },
-    el("figcaption", { text: msg.views.meaning(token) }),
-    el(
-      "div",
-      { class: "scroll" },
+  return tableFigure(
+    "meaning",
+    msg.views.meaning(token),
+    [`${msg.views.own} ${rowRef("V", i)}`, `${msg.views.after} ${rowRef("output", i)}`],
+    labels.values.map((name, c) =>
       el(
-        "table",
+        "tr",
         {},
-        el(
-          "tr",
-          {},
-          el("th"),
-          el("th", { scope: "col", text: `${msg.views.own} ${rowRef("V", i)}` }),
-          el("th", { scope: "col", text: `${msg.views.after} ${rowRef("output", i)}` }),
-        ),
-        labels.values.map((name, c) =>
-          el(
-            "tr",
-            {},
-            el("th", { scope: "row" }, label(name, msg.gloss(name))),
-            el("td", { text: ownText[c] }),
-            el("td", { text: outText[c] }),
-          ),
-        ),
+        el("th", { scope: "row" }, label(name, msg.gloss(name))),
+        el("td", { text: ownText[c] }),
+        el("td", { text: outText[c] }),
       ),
     ),
     reading && el("p", { text: reading }),

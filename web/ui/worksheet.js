@@ -4,16 +4,11 @@
 // own. Built from the same step views as the screen, so it holds the learner's edits and
 // decimals.
 import { el, label } from "../views.js";
-import { fmtColumn } from "../format.js";
+import { fmtColumns } from "../format.js";
 
 // A matrix as a plain table: numbers, or empty boxes to fill.
 function table(m, digits, blank, msg) {
-  const columns = m.data[0].map((_, j) =>
-    fmtColumn(
-      m.data.map((row) => row[j]),
-      digits,
-    ),
-  );
+  const columns = fmtColumns(m.data, digits);
   return el(
     "figure",
     {},
