@@ -433,7 +433,7 @@ test("axe-core finds no serious or critical violations", async () => {
       ["en", 99],
     ]) {
       const page = await open(`scene=${id}&lang=${lang}&step=${step}`);
-      await page.addScriptTag({ path: axePath });
+      await page.evaluate(readFileSync(axePath, "utf8"));
       const result = await page.evaluate(() => window.axe.run(document));
       const bad = result.violations
         .filter((v) => v.impact === "serious" || v.impact === "critical")
