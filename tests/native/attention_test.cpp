@@ -319,9 +319,10 @@ TEST(Batched, Errors) {
   huge.n_q = 1'000'000'000'000;
   EXPECT_EQ(attention::attend_batched(q, k, v, huge).error,
             "shape.nQ is 1000000000000; it must be from 1 to 8192");
-  attention::BatchShape many = {8192, 8192, 1, 1, 1, 1};
+  attention::BatchShape many = {8192, 8192, 1, 1, 8, 1};
   EXPECT_EQ(attention::attend_batched(q, k, v, many).error,
-            "Q would hold 67108864 values (batch×heads×nQ×dK), over the limit of 4194304");
+            "Q would take 2147483648 bytes (batch×heads×nQ×dK×4), over the limit of 1073741824 "
+            "bytes (1 GiB of WASM memory)");
   k[7] = std::nanf("");
   EXPECT_EQ(attention::attend_batched(q, k, v, shape).error,
             "batch 1, head 2: K[1][2] is NaN; every input must be finite");
