@@ -131,7 +131,7 @@ function wrap(core) {
       );
     },
 
-    attentionBatched(q, k, v, shape, options) {
+    attentionBatched(q, k, v, shape, options = {}) {
       for (const [name, array] of [
         ["Q", q],
         ["K", k],
@@ -145,8 +145,57 @@ function wrap(core) {
           throw new Error(`shape.${dim} must be a whole number, not ${shape?.[dim]}`);
         }
       }
-      const { output, weights } = check(core.attendBatched(q, k, v, shape, packOptions(options)));
-      return { output, weights };
+      const { weights = true, reference = false, copy = true } = options;
+      for (const [name, flag] of Object.entries({ weights, reference, copy })) {
+        if (typeof flag !== "boolean") throw new Error(`${name} must be true or false`);
+      }
+      const packed = packOptions(options);
+      const flags =
+        (packed.causal ? 1 : 0) +
+        (packed.mask ? 2 : 0) +
+        (weights ? 4 : 0) +
+        (reference ? 8 : 0) +
+        (packed.scale !== undefined ? 16 : 0);
+      const { batch, heads, nQ, nK, dK, dV } = shape;
+      // 1. plan the call: the core checks everything and allocates one block for it
+      const layout = core._batch_plan(
+        batch,
+        heads,
+        nQ,
+        nK,
+        dK,
+        dV,
+        q.length,
+        k.length,
+        v.length,
+        flags,
+        packed.scale ?? 0,
+        packed.dropoutP,
+        packed.seed,
+        packed.mask?.rows ?? 0,
+        packed.mask?.cols ?? 0,
+      );
+      if (!layout) throw new Error(core.batchError());
+      // 2. copy the inputs in (the heap may have grown: read the views afresh)
+      const [qAt, kAt, vAt, maskAt, outputAt, weightsAt] = core.HEAPU32.subarray(
+        layout >> 2,
+        (layout >> 2) + 6,
+      );
+      core.HEAPF32.set(q, qAt >> 2);
+      core.HEAPF32.set(k, kAt >> 2);
+      core.HEAPF32.set(v, vAt >> 2);
+      if (packed.mask) core.HEAPU8.set(packed.mask.data, maskAt);
+      // 3. run it, then hand the results out: copies the caller owns, or views of the block
+      if (!core._batch_run()) throw new Error(core.batchError());
+      const view = (at, n) => core.HEAPF32.subarray(at >> 2, (at >> 2) + n);
+      const output = view(outputAt, batch * heads * nQ * dV);
+      const result = { output: copy ? output.slice() : output };
+      if (weights) {
+        const w = view(weightsAt, batch * heads * nQ * nK);
+        result.weights = copy ? w.slice() : w;
+      }
+      if (copy) core._batch_release();
+      return result;
     },
 
     /** Diagnostics for the leak tests: malloc'd bytes, heap top and size, live JS handles. */
