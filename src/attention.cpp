@@ -452,17 +452,12 @@ Result<BatchPlan> plan_batched(const BatchShape& shape, std::int64_t q_size, std
                                 {"the output", plan.output, "batch×heads×nQ×dV"},
                                 {"the weights", plan.weights, "batch×heads×nQ×nK"}};
   const std::int64_t sizes[] = {q_size, k_size, v_size};
-  for (int b = 0; b < 5; ++b) {
-    if (buffers[b].floats * 4 > kMaxBytes) {
+  // the limits first, each buffer's and then all of them together; then the inputs' sizes
+  for (const BufferSize& b : buffers) {
+    if (b.floats * 4 > kMaxBytes) {
       return {{},
-              std::string(buffers[b].name) + " would take " + bytes(buffers[b].floats * 4) + " (" +
-                  buffers[b].formula + "×4), over " + kMaxBytesText};
-    }
-    if (b < 3 && sizes[b] != buffers[b].floats) {
-      return {{},
-              std::string(buffers[b].name) + " has " + count(sizes[b], "value") +
-                  " but the shape needs " + std::to_string(buffers[b].floats) + " (" +
-                  buffers[b].formula + ")"};
+              std::string(b.name) + " would take " + bytes(b.floats * 4) + " (" + b.formula +
+                  "×4), over " + kMaxBytesText};
     }
   }
   if (plan.fast) {
@@ -483,19 +478,27 @@ Result<BatchPlan> plan_batched(const BatchShape& shape, std::int64_t q_size, std
       {"the kernel's tiles", plan.workspace * 4},
       {"the reference's trace of one head", plan.reference}};
   std::int64_t total = 0;
-  std::string what;
-  const std::pair<const char*, std::int64_t>* largest = &parts[0];
-  for (const auto& part : parts) {
-    if (part.second == 0) continue;
-    total += part.second;
-    largest = part.second > largest->second ? &part : largest;
-    what += (what.empty() ? "" : ", ") + std::string(part.first);
-  }
+  for (const auto& part : parts) total += part.second;
   if (total > kMaxBytes) {
+    std::string what;
+    const std::pair<const char*, std::int64_t>* largest = &parts[0];
+    for (const auto& part : parts) {
+      if (part.second == 0) continue;
+      largest = part.second > largest->second ? &part : largest;
+      what += (what.empty() ? "" : ", ") + std::string(part.first);
+    }
     what.replace(what.rfind(", "), 2, " and ");
     return {{},
             what + " would take " + bytes(total) + " together, over " + kMaxBytesText + "; " +
                 largest->first + " alone would take " + bytes(largest->second)};
+  }
+  for (int b = 0; b < 3; ++b) {
+    if (sizes[b] != buffers[b].floats) {
+      return {{},
+              std::string(buffers[b].name) + " has " + count(sizes[b], "value") +
+                  " but the shape needs " + std::to_string(buffers[b].floats) + " (" +
+                  buffers[b].formula + ")"};
+    }
   }
   return {plan, {}};
 }

@@ -72,6 +72,16 @@ function packOptions({ scale, mask, causal = false, dropout } = {}) {
   return packed;
 }
 
+const batchDims = ["batch", "heads", "nQ", "nK", "dK", "dV"];
+
+function checkFloat32(name, array) {
+  if (!(array instanceof Float32Array)) throw new Error(`${name} must be a Float32Array`);
+}
+
+function checkFlag(name, flag) {
+  if (typeof flag !== "boolean") throw new Error(`${name} must be true or false`);
+}
+
 function check(result) {
   if (result.error !== undefined) throw new Error(result.error);
   return result;
@@ -132,23 +142,18 @@ function wrap(core) {
     },
 
     attentionBatched(q, k, v, shape, options = {}) {
-      for (const [name, array] of [
-        ["Q", q],
-        ["K", k],
-        ["V", v],
-      ]) {
-        if (!(array instanceof Float32Array)) throw new Error(`${name} must be a Float32Array`);
-      }
-      const dims = ["batch", "heads", "nQ", "nK", "dK", "dV"];
-      for (const dim of dims) {
+      checkFloat32("Q", q);
+      checkFloat32("K", k);
+      checkFloat32("V", v);
+      for (const dim of batchDims) {
         if (!Number.isSafeInteger(shape?.[dim]) || shape[dim] < 0) {
           throw new Error(`shape.${dim} must be a whole number, not ${shape?.[dim]}`);
         }
       }
       const { weights = true, reference = false, copy = true } = options;
-      for (const [name, flag] of Object.entries({ weights, reference, copy })) {
-        if (typeof flag !== "boolean") throw new Error(`${name} must be true or false`);
-      }
+      checkFlag("weights", weights);
+      checkFlag("reference", reference);
+      checkFlag("copy", copy);
       const packed = packOptions(options);
       const flags =
         (packed.causal ? 1 : 0) +
@@ -157,7 +162,7 @@ function wrap(core) {
         (reference ? 8 : 0) +
         (packed.scale !== undefined ? 16 : 0);
       const { batch, heads, nQ, nK, dK, dV } = shape;
-      // 1. plan the call: the core checks everything and allocates one block for it
+      // 1. plan the call: the core checks everything and gives it one block of memory
       const layout = core._batch_plan(
         batch,
         heads,
@@ -176,24 +181,22 @@ function wrap(core) {
         packed.mask?.cols ?? 0,
       );
       if (!layout) throw new Error(core.batchError());
-      // 2. copy the inputs in (the heap may have grown: read the views afresh)
-      const [qAt, kAt, vAt, maskAt, outputAt, weightsAt] = core.HEAPU32.subarray(
-        layout >> 2,
-        (layout >> 2) + 6,
-      );
-      core.HEAPF32.set(q, qAt >> 2);
-      core.HEAPF32.set(k, kAt >> 2);
-      core.HEAPF32.set(v, vAt >> 2);
-      if (packed.mask) core.HEAPU8.set(packed.mask.data, maskAt);
-      // 3. run it, then hand the results out: copies the caller owns, or views of the block
+      // 2. copy the inputs in; the heap may have grown, so its views are read afresh
+      const at = core.HEAPU32;
+      const heap = core.HEAPF32;
+      const slot = layout >> 2;
+      heap.set(q, at[slot] >> 2);
+      heap.set(k, at[slot + 1] >> 2);
+      heap.set(v, at[slot + 2] >> 2);
+      if (packed.mask) core.HEAPU8.set(packed.mask.data, at[slot + 3]);
+      // 3. run it, then hand out the results: copies the caller owns, or views of the block
       if (!core._batch_run()) throw new Error(core.batchError());
-      const view = (at, n) => core.HEAPF32.subarray(at >> 2, (at >> 2) + n);
-      const output = view(outputAt, batch * heads * nQ * dV);
-      const result = { output: copy ? output.slice() : output };
-      if (weights) {
-        const w = view(weightsAt, batch * heads * nQ * nK);
-        result.weights = copy ? w.slice() : w;
-      }
+      const take = (address, n) =>
+        copy
+          ? heap.slice(address >> 2, (address >> 2) + n)
+          : heap.subarray(address >> 2, (address >> 2) + n);
+      const result = { output: take(at[slot + 4], batch * heads * nQ * dV) };
+      if (weights) result.weights = take(at[slot + 5], batch * heads * nQ * nK);
       if (copy) core._batch_release();
       return result;
     },

@@ -116,6 +116,10 @@ struct BatchCall {
 };
 BatchCall call;
 
+// Small calls reuse this block instead of asking malloc each time.
+constexpr std::int64_t kSmallBlock = 64 * 1024;
+alignas(16) unsigned char small_block[kSmallBlock];
+
 std::string bytes(std::int64_t n) { return std::to_string(n) + " bytes"; }
 
 std::string batch_error() { return call.error; }
@@ -126,7 +130,7 @@ extern "C" {
 
 // Frees the last call's block.
 EMSCRIPTEN_KEEPALIVE void batch_release() {
-  std::free(call.block);
+  if (call.block != small_block) std::free(call.block);
   call.block = nullptr;
 }
 
@@ -168,7 +172,8 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t* batch_plan(double batch, double heads, doubl
   void* trace = plan.reference > 0 ? std::malloc(size_t(plan.reference)) : nullptr;
   if (plan.reference == 0 || trace != nullptr) {
     std::free(trace);
-    call.block = aligned_alloc(16, size_t((total + 15) / 16 * 16));
+    call.block =
+        total <= kSmallBlock ? small_block : aligned_alloc(16, size_t((total + 15) / 16 * 16));
   }
   if (call.block == nullptr) {
     call.error = "could not allocate " + bytes(total + plan.reference) +
