@@ -4,8 +4,8 @@
 #include "attention.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <tuple>
 #include <type_traits>
@@ -16,13 +16,44 @@
 namespace attention {
 namespace {
 
-// A number as JS would name it in a message: 0.5, NaN, Infinity, -Infinity.
+// A number as JS would name it in a message, to 6 significant digits as printf's %g writes
+// it: 0.5, -2.5e+10, NaN, Infinity, -Infinity. Written out here, so that the module does not
+// carry printf.
 std::string number(double x) {
   if (std::isnan(x)) return "NaN";
   if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", x);
-  return text;
+  std::string sign = std::signbit(x) && x != 0 ? "-" : "";
+  x = std::fabs(x);
+  if (x == 0) return sign + "0";
+  // 6 significant digits: x ≈ digits × 10^(exponent − 5), 100000 ≤ digits < 1000000. The power
+  // of 10 is applied in two halves, which stay finite for denormals and near DBL_MAX.
+  const auto digits_at = [x](int e) {
+    const double half = std::pow(10.0, (5 - e) / 2);
+    return std::round(x * half * std::pow(10.0, 5 - e - (5 - e) / 2));
+  };
+  int exponent = int(std::floor(std::log10(x)));
+  double scaled = digits_at(exponent);
+  if (scaled >= 1e6) {  // log10 rounded up to the next power, or the rounding carried
+    scaled = digits_at(++exponent);
+  } else if (scaled < 1e5) {  // log10 rounded down
+    scaled = digits_at(--exponent);
+  }
+  std::string digits = std::to_string(static_cast<long long>(scaled));
+  const bool scientific = exponent < -4 || exponent >= 6;
+  const int point = scientific ? 1 : exponent + 1;  // digits before the decimal point
+  std::string text;
+  if (point <= 0) {
+    text = "0." + std::string(-point, '0') + digits;
+  } else {
+    text = digits.substr(0, point) + "." + digits.substr(point);
+  }
+  text.erase(text.find_last_not_of('0') + 1);
+  if (text.back() == '.') text.pop_back();
+  if (scientific) {
+    const int e = std::abs(exponent);
+    text += std::string(exponent < 0 ? "e-" : "e+") + (e < 10 ? "0" : "") + std::to_string(e);
+  }
+  return sign + text;
 }
 
 // count(1, "row") is "1 row", count(3, "row") is "3 rows".
@@ -154,14 +185,23 @@ std::string output_formula(const std::string& weights, Index i, Index j) {
 // The steps that can overflow on finite input, in the order they are computed. exp and the
 // weights cannot: every logit minus its row's max is at most 0.
 template <typename T>
-std::string check_trace(const Trace<T>& t, const std::string& where = "") {
-  if (auto e = check_overflow("scores", t.scores, scores_formula, where); !e.empty()) return e;
-  if (auto e = check_overflow("scaled", t.scaled, scaled_formula, where); !e.empty()) return e;
-  const std::string weights = t.dropped.size() > 0 ? "dropped" : "weights";
+std::string check_steps(const Matrix<T>& scores, const Matrix<T>& scaled, const Matrix<T>& output,
+                        bool dropout, const std::string& where) {
+  if (auto e = check_overflow("scores", scores, scores_formula, where); !e.empty()) return e;
+  if (auto e = check_overflow("scaled", scaled, scaled_formula, where); !e.empty()) return e;
+  const std::string weights = dropout ? "dropped" : "weights";
   return check_overflow(
-      "output", t.output, [&weights](Index i, Index j) { return output_formula(weights, i, j); },
+      "output", output, [&weights](Index i, Index j) { return output_formula(weights, i, j); },
       where);
 }
+
+template <typename T>
+std::string check_trace(const Trace<T>& t, const std::string& where = "") {
+  return check_steps(t.scores, t.scaled, t.output, t.dropped.size() > 0, where);
+}
+
+// A double matrix as float32 holds it.
+Matrix<float> as_float32(const Matrix<double>& m) { return m.unaryExpr(&fast::to_float32); }
 
 // Head h of a batch, counted from 1 as messages do: "batch 1, head 2: ".
 std::string head_name(Index h, Index heads) {
@@ -362,7 +402,8 @@ std::string check_batch_finite(const BatchShape& shape, const BatchBuffers& buff
   return {};
 }
 
-// The reference: compute() head by head, then each trace checked for overflow.
+// The reference: compute() head by head in double, the teaching path's own code, with the
+// steps that would overflow float32 named as a float32 computation would meet them.
 std::string run_reference(const BatchShape& shape, const Options& options,
                           const BatchBuffers& buffers) {
   if (auto error = check_batch_finite(shape, buffers); !error.empty()) return error;
@@ -372,16 +413,21 @@ std::string run_reference(const BatchShape& shape, const Options& options,
   Rng rng(options.seed);
   for (std::int64_t h = 0; h < heads; ++h) {
     // one head: Q (n_q, d_k), K (n_k, d_k), V (n_k, d_v)
-    Trace<float> t = compute<float>(Map(buffers.q + h * n_q * d_k, n_q, d_k),
-                                    Map(buffers.k + h * n_k * d_k, n_k, d_k),
-                                    Map(buffers.v + h * n_k * d_v, n_k, d_v), options, rng);
-    if (auto error = check_trace(t, head_name(Index(h), Index(shape.heads))); !error.empty()) {
+    const Matrix<double> Q = Map(buffers.q + h * n_q * d_k, n_q, d_k).cast<double>();
+    const Matrix<double> K = Map(buffers.k + h * n_k * d_k, n_k, d_k).cast<double>();
+    const Matrix<double> V = Map(buffers.v + h * n_k * d_v, n_k, d_v).cast<double>();
+    const Trace<double> t = compute<double>(Q, K, V, options, rng);
+    const Matrix<float> output = as_float32(t.output);
+    if (auto error = check_steps(as_float32(t.scores), as_float32(t.scaled), output,
+                                 options.dropout_p > 0, head_name(Index(h), Index(shape.heads)));
+        !error.empty()) {
       return error;
     }
-    std::copy_n(t.output.data(), t.output.size(), buffers.output + h * n_q * d_v);
+    std::copy_n(output.data(), output.size(), buffers.output + h * n_q * d_v);
     if (buffers.weights != nullptr) {
-      const Matrix<float>& weights = options.dropout_p > 0 ? t.dropped : t.weights;
-      std::copy_n(weights.data(), weights.size(), buffers.weights + h * n_q * n_k);
+      const Matrix<double>& weights = options.dropout_p > 0 ? t.dropped : t.weights;
+      std::transform(weights.data(), weights.data() + weights.size(),
+                     buffers.weights + h * n_q * n_k, fast::to_float32);
     }
   }
   return {};
@@ -394,7 +440,7 @@ std::string run_fast(const BatchShape& shape, const Options& options, const Batc
   const std::int64_t n_q = shape.n_q, n_k = shape.n_k, d_k = shape.d_k, d_v = shape.d_v;
   const fast::Dims dims{
       n_q, n_k, d_k, d_v, options.mask_kind == MaskKind::kCausal, buffers.weights != nullptr};
-  const float scale = static_cast<float>(options.scale.value_or(1.0 / std::sqrt(double(d_k))));
+  const double scale = options.scale.value_or(1.0 / std::sqrt(double(d_k)));
   for (std::int64_t h = 0; h < heads; ++h) {
     const fast::Head head{buffers.q + h * n_q * d_k, buffers.k + h * n_k * d_k,
                           buffers.v + h * n_k * d_v, buffers.output + h * n_q * d_v,
@@ -464,9 +510,10 @@ Result<BatchPlan> plan_batched(const BatchShape& shape, std::int64_t q_size, std
     plan.workspace = fast::workspace_floats(
         {n_q, n_k, d_k, d_v, options.mask_kind == MaskKind::kCausal, batch.weights});
   } else {
-    // one head's trace: up to six (n_q, n_k) matrices and the output, and room for Eigen's
-    // blocks
-    plan.reference = (6 * n_q * n_k + n_q * d_v + 4 * n_q) * 4 + (std::int64_t{4} << 20);
+    // one head in double: Q, K, V, a trace of up to six (n_q, n_k) matrices and the output;
+    // as float32, the scores, the scaled scores and the output; room for Eigen's blocks
+    plan.reference = (n_q * d_k + n_k * d_k + n_k * d_v + 6 * n_q * n_k + n_q * d_v + 4 * n_q) * 8 +
+                     (2 * n_q * n_k + n_q * d_v) * 4 + (std::int64_t{4} << 20);
   }
   // everything together, and the largest part to name
   const std::pair<const char*, std::int64_t> parts[] = {

@@ -492,13 +492,13 @@ bool all_finite(const float* x, Index n) {
 // The head computed cell by cell in double, for inputs so large that the bound in attend_head
 // cannot rule out overflow. It first looks for the first cell whose float arithmetic overflows,
 // in the reference's order (every score, then every scaled score, then the output).
-Outcome attend_exact(const Head& h, const Dims& dims, float scale, float* workspace,
+Outcome attend_exact(const Head& h, const Dims& dims, double scale, float* workspace,
                      Overflow& overflow) {
   const Index n_q = dims.n_q, n_k = dims.n_k, d = dims.d_k, d_v = dims.d_v;
   const auto score = [&](Index i, Index j) {
     double sum = 0;
     for (Index c = 0; c < d; ++c) sum += double(h.q[i * d + c]) * h.k[j * d + c];
-    return static_cast<float>(sum);
+    return to_float32(sum);
   };
   const auto report = [&](Overflow::Step step, Index i, Index j, float x) {
     overflow = {step, i, j, x < 0};
@@ -513,7 +513,7 @@ Outcome attend_exact(const Head& h, const Dims& dims, float scale, float* worksp
   }
   for (Index i = 0; i < n_q; ++i) {
     for (Index j = 0; j < n_k; ++j) {
-      if (const float s = score(i, j) * scale; std::isinf(s)) {
+      if (const float s = to_float32(score(i, j) * scale); std::isinf(s)) {
         return report(Overflow::Step::kScaled, i, j, s);
       }
     }
@@ -522,7 +522,7 @@ Outcome attend_exact(const Head& h, const Dims& dims, float scale, float* worksp
   double* const acc = reinterpret_cast<double*>(workspace);  // (d_v)
   for (Index i = 0; i < n_q; ++i) {
     const Index seen = visible(dims.causal, i, 0, n_k);
-    const auto logit = [&](Index j) { return double(score(i, j) * scale); };
+    const auto logit = [&](Index j) { return double(to_float32(score(i, j) * scale)); };
     double m = -HUGE_VAL, sum = 0;
     for (Index j = 0; j < seen; ++j) m = std::max(m, logit(j));
     std::fill(acc, acc + d_v, 0.0);
@@ -530,13 +530,13 @@ Outcome attend_exact(const Head& h, const Dims& dims, float scale, float* worksp
       const double e = std::exp(logit(j) - m);
       sum += e;
       for (Index c = 0; c < d_v; ++c) acc[c] += e * h.v[j * d_v + c];
-      if (h.weights) h.weights[i * n_k + j] = static_cast<float>(e);
+      if (h.weights) h.weights[i * n_k + j] = float(e);
     }
     if (h.weights) {
-      for (Index j = 0; j < seen; ++j) h.weights[i * n_k + j] /= static_cast<float>(sum);
+      for (Index j = 0; j < seen; ++j) h.weights[i * n_k + j] = float(h.weights[i * n_k + j] / sum);
       std::fill(h.weights + i * n_k + seen, h.weights + (i + 1) * n_k, 0.0f);
     }
-    for (Index c = 0; c < d_v; ++c) h.output[i * d_v + c] = static_cast<float>(acc[c] / sum);
+    for (Index c = 0; c < d_v; ++c) h.output[i * d_v + c] = to_float32(acc[c] / sum);
   }
   for (Index i = 0; i < n_q * d_v; ++i) {
     if (std::isinf(h.output[i]))
@@ -551,7 +551,7 @@ std::int64_t workspace_floats(const Dims& dims) {
   return dims.weights ? BlockedLayout(dims).total : FusedLayout(dims).total;
 }
 
-Outcome attend_head(const Head& h, const Dims& dims, float scale, float* workspace,
+Outcome attend_head(const Head& h, const Dims& dims, double scale, float* workspace,
                     Overflow& overflow) {
   const Index n_q = dims.n_q, n_k = dims.n_k, d = dims.d_k, d_v = dims.d_v;
   // pass 0: bounds that rule out overflow. Every score is at most max‖q_i‖·max‖k_j‖ (Cauchy–
@@ -561,7 +561,7 @@ Outcome attend_head(const Head& h, const Dims& dims, float scale, float* workspa
   const double q2 = max_row_norm2(h.q, n_q, d, finite);
   const double k2 = max_row_norm2(h.k, n_k, d, finite);
   const double v1 = sum_abs(h.v, n_k * d_v, finite);
-  const double factor = double(scale) * kLog2e, gain = std::max(1.0, std::fabs(factor));
+  const double factor = scale * kLog2e, gain = std::max(1.0, std::fabs(factor));
   if (finite && std::sqrt(q2) * gain < kSafe && std::sqrt(q2 * k2) * gain < kSafe && v1 < kSafe) {
     if (dims.weights) {
       attend_blocked(h, dims, static_cast<float>(factor), workspace);

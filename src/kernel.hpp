@@ -47,8 +47,17 @@ enum class Outcome {
 
 // One head: q, k, v in, output (and weights) out. `workspace` holds workspace_floats(dims).
 // Inputs are not checked beforehand: a NaN or infinite input is reported as kNotFinite.
-Outcome attend_head(const Head& head, const Dims& dims, float scale, float* workspace,
+Outcome attend_head(const Head& head, const Dims& dims, double scale, float* workspace,
                     Overflow& overflow);
+
+// A double as float32 holds it: rounded, and ±Infinity past its range (FLT_MAX and half an
+// ulp), where a plain cast would be undefined behaviour.
+inline float to_float32(double x) {
+  constexpr double kPast = 0x1.ffffffp127;
+  if (x >= kPast) return __builtin_huge_valf();
+  if (x <= -kPast) return -__builtin_huge_valf();
+  return static_cast<float>(x);
+}
 
 // 2^x for x ≤ 0, four lanes at once, as the kernel computes it (exposed for its test).
 void exp2_negative(const float* x, float* out, std::int64_t n);

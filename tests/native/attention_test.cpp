@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -401,6 +402,18 @@ TEST(Errors, EveryMessageNamesTheArgumentAndTheShapes) {
   EXPECT_EQ(error_of(Q, K, V, dropout), "dropout p is 1; it must be at least 0 and below 1");
   dropout.dropout_p = -0.5;
   EXPECT_EQ(error_of(Q, K, V, dropout), "dropout p is -0.5; it must be at least 0 and below 1");
+}
+
+TEST(Errors, NumbersAreWrittenAsPrintfsPercentG) {
+  for (double p : {-0.5, -1.5e-7, 123456789.0, 1234.5, -0.0001, -1.234e-5, 1e21, 2.5, 1.0000005,
+                   999999.5, 1000.0, -999.9999999, 3.4028234663852886e38, 5e-324, 1e-5}) {
+    Options options;
+    options.dropout_p = p < 0 || p >= 1 ? p : -p;
+    char expected[32];
+    std::snprintf(expected, sizeof expected, "%g", options.dropout_p);
+    EXPECT_EQ(error_of(Mat::Ones(1, 1), Mat::Ones(1, 1), Mat::Ones(1, 1), options),
+              std::string("dropout p is ") + expected + "; it must be at least 0 and below 1");
+  }
 }
 
 TEST(Errors, SelfAttentionShapes) {

@@ -269,9 +269,9 @@ TEST(Fast, CallsTooLargeForMemoryNameTheBufferAndTheBytes) {
             "together, over the limit of 1073741824 bytes (1 GiB of WASM memory); the weights "
             "alone would take 1073741824 bytes");
   EXPECT_EQ(plan({1, 1, 8192, 8192, 64, 64}, false, true).error,
-            "Q, K, V, the output and the reference's trace of one head would take 1625423872 bytes "
+            "Q, K, V, the output and the reference's trace of one head would take 3789815808 bytes "
             "together, over the limit of 1073741824 bytes (1 GiB of WASM memory); the reference's "
-            "trace of one head alone would take 1617035264 bytes");
+            "trace of one head alone would take 3781427200 bytes");
 }
 
 // ---- overflow: finite input, infinite arithmetic ----

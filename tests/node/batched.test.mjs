@@ -179,7 +179,7 @@ test("calls too large for memory are refused before anything is allocated", () =
   assert.throws(
     () => core.attentionBatched(none, none, none, shape(1), { weights: false, reference: true }),
     {
-      message: /^Q, K, V, the output and the reference's trace of one head would take 1625423872 /,
+      message: /^Q, K, V, the output and the reference's trace of one head would take 3789815808 /,
     },
   );
   const s = { batch: 1, heads: 1, nQ: 2, nK: 2, dK: 2, dV: 2 };
