@@ -228,8 +228,9 @@ Trace<T> compute(const MatrixRef<T>& Q, const MatrixRef<T>& K, const MatrixRef<T
   Trace<T> t;
   t.scale = static_cast<T>(options.scale.value_or(1.0 / std::sqrt(double(Q.cols()))));
 
-  // step 1: scores = Q·Kᵀ, (n_q, n_k)
-  t.scores.noalias() = Q * K.transpose();
+  // step 1: scores = Q·Kᵀ, (n_q, n_k). lazyProduct: plain dot products, so that the WASM
+  // module carries no general matrix-product kernels; the teaching path's matrices are small.
+  t.scores.noalias() = Q.lazyProduct(K.transpose());
   // step 2: scaled = scores × scale
   t.scaled = t.scores * t.scale;
   // step 3: mask, −∞ where blocked
@@ -273,7 +274,7 @@ Trace<T> compute(const MatrixRef<T>& Q, const MatrixRef<T>& K, const MatrixRef<T
   }
 
   // step 6: output = weights·V, (n_q, d_v)
-  t.output.noalias() = (options.dropout_p > 0 ? t.dropped : t.weights) * V;
+  t.output.noalias() = (options.dropout_p > 0 ? t.dropped : t.weights).lazyProduct(V);
   return t;
 }
 
@@ -344,7 +345,7 @@ Result<Trace<T>> self_attention(const MatrixRef<T>& X, const MatrixRef<T>& W_Q,
     return {{}, error};
   }
   // the projections: Q = X·W_Q (n, d_k), K = X·W_K (n, d_k), V = X·W_V (n, d_v)
-  Matrix<T> q = X * W_Q, k = X * W_K, v = X * W_V;
+  Matrix<T> q = X.lazyProduct(W_Q), k = X.lazyProduct(W_K), v = X.lazyProduct(W_V);
   for (auto [name, m, w] :
        {std::tuple{"Q", &q, "W_Q"}, std::tuple{"K", &k, "W_K"}, std::tuple{"V", &v, "W_V"}}) {
     if (auto error = check_overflow(name, *m,
