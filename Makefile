@@ -1,11 +1,16 @@
 # attention-by-hand: every command a user or CI needs. `make demo` and `make test` install
 # what is missing first (tools/install-deps.sh).
-.PHONY: demo test suites build deps wasm native bundle format format-check test-native test-node test-browser bench clean
+.PHONY: demo test suites build deps wasm native sanitize bundle format format-check \
+	test-native test-sanitize test-fuzz test-node test-browser fuzz bench clean
 
 NODE_TEST := node --test --test-reporter=tap --test-concurrency=1
 # Every suite runs through tools/suite.mjs, which reads its counts and fails when it ran none.
 SUITE := node tools/suite.mjs
-SUITES := native node browser
+SUITES := native sanitize fuzz node browser
+# How long `make test` fuzzes; `make fuzz` fuzzes until Ctrl+C, or for FUZZ_SECONDS when given.
+TEST_FUZZ_SECONDS := 60
+FUZZ := build/sanitize/attention_fuzz -timeout=120 -rss_limit_mb=4096 -print_final_stats=1 \
+	-artifact_prefix=build/sanitize/ build/sanitize/corpus tests/fuzz/corpus
 CXX_SOURCES = $(shell git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp')
 
 demo: build
@@ -35,6 +40,13 @@ native:
 	@[ -f build/native/CMakeCache.txt ] || cmake --preset native
 	cmake --build --preset native -j2
 
+# The native tests again, and the libFuzzer target, under AddressSanitizer and
+# UndefinedBehaviorSanitizer (clang).
+sanitize:
+	@[ -f build/sanitize/CMakeCache.txt ] || cmake --preset sanitize
+	cmake --build --preset sanitize -j2
+	@mkdir -p build/sanitize/corpus
+
 format:
 	clang-format -i $(CXX_SOURCES)
 	npx prettier --write --log-level warn .
@@ -45,6 +57,16 @@ format-check:
 
 test-native: native
 	$(SUITE) native ctest --preset native --no-tests=error
+
+test-sanitize: sanitize
+	$(SUITE) sanitize ctest --preset sanitize --no-tests=error
+
+# New inputs go to build/sanitize/corpus; the committed seeds in tests/fuzz/corpus are read only.
+test-fuzz: sanitize
+	$(SUITE) fuzz $(FUZZ) -max_total_time=$(TEST_FUZZ_SECONDS)
+
+fuzz: sanitize
+	$(FUZZ) -max_total_time=$(or $(FUZZ_SECONDS),0)
 
 test-node: wasm
 	npx tsc -p tsconfig.json

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(emscripten libeigen3-dev cmake make g++ googletest libgtest-dev nlohmann-json3-dev
-  clang-format chromium fonts-wqy-zenhei)
+  clang-format clang libclang-rt-14-dev chromium fonts-wqy-zenhei)
 # Node: Debian's emscripten brings nodejs; npm is a separate package unless Node came from
 # elsewhere (NodeSource's nodejs includes npm).
 command -v npm >/dev/null || packages+=(npm)

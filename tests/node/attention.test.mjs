@@ -3,11 +3,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { loadAttention } from "../../web/attention.js";
 import { referenceAttention, random, randomMatrix } from "./reference.mjs";
 
 const scenes = JSON.parse(readFileSync(new URL("../fixtures/scenes.json", import.meta.url)));
 const core = await loadAttention();
+// A real collection before each heap reading of the lifetime test.
+v8.setFlagsFromString("--expose-gc");
+const gc = vm.runInNewContext("gc");
 
 function assertClose(actual, expected, tolerance, what) {
   assert.equal(actual.length, expected.length, `${what}: row count`);
@@ -245,13 +250,18 @@ test("errors name the argument and the shapes", () => {
   for (const [call, message] of cases) assert.throws(call, { name: "Error", message });
 });
 
-test("100,000 calls with errors interleaved: no heap growth, no leaked handles", () => {
+test("100,000 mixed calls, a third of them errors: the WASM heap, the JS heap and the handles stay flat", (t) => {
   const s = scenes.classroom;
   const bad = [[1, 2, 3]];
   const batch = { batch: 1, heads: 2, nQ: 3, nK: 3, dK: 2, dV: 2 };
   const flat = Float32Array.from([...s.q.flat(), ...s.q.flat()]);
+  const huge = [[1e200, 1]];
+  const mask = [
+    [true, false, true],
+    [false, true, true],
+  ];
   const round = (i) => {
-    switch (i % 4) {
+    switch (i % 9) {
       case 0:
         return core.selfAttention(s.x, s.wq, s.wk, s.wv).output;
       case 1:
@@ -261,15 +271,32 @@ test("100,000 calls with errors interleaved: no heap growth, no leaked handles",
           causal: true,
           dropout: { p: 0.1, seed: i },
         });
-      default:
+      case 3:
         return assert.throws(() => core.attentionBatched(flat, flat, flat.subarray(1), batch));
+      case 4:
+        return core.attention(s.q.slice(0, 2), s.k, s.v, { mask, dropout: { p: 0.3, seed: i } });
+      case 5:
+        return assert.throws(() => core.attention(huge, huge, [[1]]), /overflows/);
+      case 6:
+        return assert.throws(() => core.selfAttention(s.x, s.wq, [[NaN, 1]], s.wv), /W_K/);
+      case 7:
+        return core.attention(s.q, s.k, s.v, { mask: "causal", scale: 2 });
+      default:
+        return assert.throws(() => core.attention(s.q, s.k, s.v, { mask: [[true]] }), /mask/);
     }
   };
-  for (let i = 0; i < 1000; i++) round(i);
+  for (let i = 0; i < 2000; i++) round(i);
+  gc();
   const before = core.memory();
+  const jsBefore = process.memoryUsage().heapUsed;
   for (let i = 0; i < 100_000; i++) round(i);
+  gc();
   const after = core.memory();
+  const jsGrowth = process.memoryUsage().heapUsed - jsBefore;
   assert.ok(before.heapTop > 0 && before.heapBytes >= before.heapTop);
-  assert.deepEqual(after, before);
+  assert.deepEqual(after, before, "malloc'd bytes, heap top, heap size and live handles");
+  // A leak of even 20 bytes a call would be 2 MB.
+  t.diagnostic(`JS heap change after 100,000 calls: ${jsGrowth} bytes; WASM heap unchanged`);
+  assert.ok(jsGrowth < 1_000_000, `the JS heap grew by ${jsGrowth} bytes`);
   assert.equal(core.selfAttention(s.x, s.wq, s.wk, s.wv).output[0][0].toFixed(10), "0.5511785015");
 });

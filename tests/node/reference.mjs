@@ -24,3 +24,50 @@ export function randomMatrix(next, rows, cols, spread = 2) {
     Array.from({ length: cols }, () => (next() * 2 - 1) * spread),
   );
 }
+
+// splitmix64 in BigInt, the stream the core documents for dropout: uniform() in [0, 1).
+export function splitmix64(seed) {
+  const mask = (1n << 64n) - 1n;
+  let state = BigInt(seed) & mask;
+  return () => {
+    state = (state + 0x9e3779b97f4a7c15n) & mask;
+    let z = state;
+    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & mask;
+    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & mask;
+    z ^= z >> 31n;
+    return Number(z >> 11n) / 2 ** 53;
+  };
+}
+
+/**
+ * Every step of attention in float64, from the definitions: scores = Q·Kᵀ, scaled, masked
+ * (−∞ where a key is hidden), the softmax with the row max subtracted, dropout drawn cell by
+ * cell in row order (kept when uniform() ≥ p, then divided by 1 − p), output = weights·V.
+ * dropout.stream, when given, is a splitmix64 stream shared with earlier calls (batched heads).
+ * A row whose keys are all hidden has zero weights and is listed in blockedRows.
+ */
+export function referenceTrace(q, k, v, { scale, causal = false, mask, dropout } = {}) {
+  const dot = (a, b) => a.reduce((s, x, c) => s + x * b[c], 0);
+  const s = scale ?? 1 / Math.sqrt(q[0].length);
+  const scores = q.map((qi) => k.map((kj) => dot(qi, kj)));
+  const scaled = scores.map((row) => row.map((x) => x * s));
+  const hidden = (i, j) => (causal && j > i) || (Array.isArray(mask) && !mask[i][j]);
+  const masked = scaled.map((row, i) => row.map((x, j) => (hidden(i, j) ? -Infinity : x)));
+  const rowMax = masked.map((row) => Math.max(...row));
+  const exp = masked.map((row, i) =>
+    row.map((x) => (rowMax[i] === -Infinity || x === -Infinity ? 0 : Math.exp(x - rowMax[i]))),
+  );
+  const rowSum = exp.map((row) => row.reduce((a, b) => a + b, 0));
+  const weights = exp.map((row, i) => row.map((x) => (rowSum[i] === 0 ? 0 : x / rowSum[i])));
+  const blockedRows = rowMax.flatMap((m, i) => (m === -Infinity ? [i] : []));
+  let dropped;
+  if (dropout && dropout.p > 0) {
+    const uniform = dropout.stream ?? splitmix64(dropout.seed ?? 0);
+    dropped = weights.map((row) =>
+      row.map((w) => (uniform() < dropout.p ? 0 : w / (1 - dropout.p))),
+    );
+  }
+  const used = dropped ?? weights;
+  const output = used.map((w) => v[0].map((_, c) => w.reduce((a, x, j) => a + x * v[j][c], 0)));
+  return { scores, scaled, masked, rowMax, exp, rowSum, weights, dropped, output, blockedRows };
+}

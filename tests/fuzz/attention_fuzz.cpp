@@ -1,0 +1,267 @@
+// attention_fuzz.cpp: a libFuzzer target over every entry point of the core. The input bytes
+// choose the entry point, the shapes (small ones, and sizes at and just past the limits), the
+// values (hostile ones among them: NaN, ±Inf, −0, denormals, ±1e38, ±1e308) and the options.
+// Whatever they are, the core must not crash, and its answer must be either an error message
+// or a trace that keeps the promises of attention:
+//   - no input that is NaN or infinite is accepted;
+//   - every number of the trace is finite (a blocked cell's logit is −∞, nothing else);
+//   - each weight row sums to 1, or is a row of zeros listed in blocked_rows;
+//   - each output lies within its V column's range (with dropout, within range/(1−p)).
+// Built with clang's -fsanitize=fuzzer,address,undefined (CMake option ATTENTION_FUZZ).
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "attention.hpp"
+
+namespace {
+
+using attention::Index;
+using attention::kMaxDim;
+using attention::kMaxValues;
+
+void fail(const char* what, const std::string& detail = "") {
+  std::fprintf(stderr, "property broken: %s %s\n", what, detail.c_str());
+  std::abort();
+}
+
+// A dimension: mostly small; sometimes the limits themselves, or one past them. `other` is the
+// matrix's other dimension, so that a matrix stays cheap to build: a side at the limit gets a
+// short other side.
+Index dimension(FuzzedDataProvider& in) {
+  switch (in.ConsumeIntegralInRange<int>(0, 255)) {
+    case 0:
+      return 0;
+    case 1:
+      return kMaxDim;
+    case 2:
+      return kMaxDim + 1;
+    case 3:
+      return 2048;  // 2048×2048 is exactly kMaxValues
+    case 4:
+      return 2049;
+    default:
+      return in.ConsumeIntegralInRange<Index>(1, 9);
+  }
+}
+
+// Inputs that are accepted but would take seconds (a 2048×2048×2048 product) are skipped: a
+// size at the limit is still tried with short other sides.
+constexpr std::int64_t kWorkBudget = std::int64_t{1} << 24;  // multiply-adds per call
+
+double value(FuzzedDataProvider& in) {
+  static constexpr double kHostile[] = {
+      std::numeric_limits<double>::quiet_NaN(),
+      std::numeric_limits<double>::infinity(),
+      -std::numeric_limits<double>::infinity(),
+      -0.0,
+      std::numeric_limits<double>::denorm_min(),
+      -1e-310,
+      1e-38,
+      1e38,
+      -1e38,
+      3.4e38,
+      1e200,
+      -1e200,
+      1e308,
+      -1e308,
+      std::numeric_limits<double>::max(),
+      std::numeric_limits<double>::lowest(),
+  };
+  const int pick = in.ConsumeIntegralInRange<int>(0, 255);
+  if (pick < 224) return (pick - 112) / 16.0;  // small: −7 … 6.9375
+  if (pick < 240) return in.ConsumeFloatingPoint<double>();
+  return kHostile[pick - 240];
+}
+
+// rows×cols values; once the input bytes run out, the rest are 0.
+template <typename T>
+std::vector<T> values(FuzzedDataProvider& in, Index count) {
+  std::vector<T> out(static_cast<size_t>(count));
+  for (T& x : out) x = in.remaining_bytes() > 0 ? static_cast<T>(value(in)) : T(0);
+  return out;
+}
+
+template <typename T>
+bool all_finite(const std::vector<T>& v) {
+  return std::all_of(v.begin(), v.end(), [](T x) { return std::isfinite(x); });
+}
+
+attention::Options options(FuzzedDataProvider& in, Index n_q, Index n_k) {
+  attention::Options o;
+  if (in.ConsumeBool()) o.scale = value(in);
+  switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+    case 1:
+      o.mask_kind = attention::MaskKind::kCausal;
+      break;
+    case 2: {
+      o.mask_kind = attention::MaskKind::kExplicit;
+      // Usually the right shape, sometimes one row short.
+      const Index rows =
+          in.ConsumeIntegralInRange<int>(0, 7) == 0 ? std::max<Index>(n_q - 1, 0) : n_q;
+      if (rows * n_k <= 4096) {
+        o.mask.resize(rows, n_k);
+        for (Index i = 0; i < o.mask.size(); ++i) o.mask.data()[i] = in.ConsumeBool();
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  if (in.ConsumeBool()) {
+    const int pick = in.ConsumeIntegralInRange<int>(0, 9);
+    o.dropout_p = pick == 0 ? 1.0 : pick == 1 ? -0.1 : pick == 2 ? value(in) : pick / 10.0;
+    o.seed = in.ConsumeIntegral<std::uint64_t>();
+  }
+  return o;
+}
+
+// The promises of one head: W (n_q, n_k) the weights that made the output (after dropout, when
+// it is on), out (n_q, d_v), V (n_k, d_v). A row is blocked when `blocked` lists it, or, where
+// no list is kept, when its weights are all 0. The tolerance is relative to the numbers' size.
+template <typename WeightsT, typename OutT, typename ValuesT>
+void check_head(const WeightsT& W, const OutT& out, const ValuesT& V, double p, double tolerance,
+                const std::vector<bool>* blocked) {
+  const Index n_k = W.cols();
+  const double keep = 1.0 / (1.0 - p);
+  const Eigen::VectorXd v_lo = V.colwise().minCoeff().transpose().template cast<double>(),
+                        v_hi = V.colwise().maxCoeff().transpose().template cast<double>();
+  for (Index i = 0; i < W.rows(); ++i) {
+    if ((W.row(i).array() < 0).any()) fail("a negative weight");
+    const double sum = W.row(i).template cast<double>().sum();
+    const bool is_blocked = blocked ? bool((*blocked)[i]) : sum == 0;
+    if (is_blocked && (sum != 0 || (out.row(i).array() != 0).any()))
+      fail("a blocked row is not all zeros");
+    if (p == 0 && !is_blocked && std::abs(sum - 1) > tolerance * n_k)
+      fail("a weight row does not sum to 1", std::to_string(sum));
+    if (sum > keep * (1 + tolerance * n_k)) fail("dropped weights sum past 1/(1-p)");
+    for (Index c = 0; c < V.cols(); ++c) {
+      // Without dropout an output is an average of its V column; with it, a sum of at most
+      // 1/(1-p) of it, which may include 0.
+      const double lo = p == 0 ? v_lo(c) : std::min(0.0, v_lo(c)) * keep,
+                   hi = p == 0 ? v_hi(c) : std::max(0.0, v_hi(c)) * keep;
+      const double slack = tolerance * n_k * std::max(std::abs(lo), std::abs(hi));
+      if (!is_blocked && (out(i, c) < lo - slack || out(i, c) > hi + slack))
+        fail("an output lies outside its V column's range", std::to_string(out(i, c)));
+    }
+  }
+}
+
+// The promises of a successful trace.
+template <typename T>
+void check_trace(const attention::Trace<T>& t, const attention::Matrix<T>& V,
+                 const attention::Options& o) {
+  constexpr double tolerance = 1e-12;
+  for (const auto* m :
+       {&t.q, &t.k, &t.v, &t.scores, &t.scaled, &t.exp, &t.weights, &t.dropped, &t.output}) {
+    if (!m->allFinite()) fail("a step of the trace is not finite");
+  }
+  if (o.mask_kind != attention::MaskKind::kNone &&
+      ((t.masked.array() == std::numeric_limits<T>::infinity()) || t.masked.array().isNaN()).any())
+    fail("a masked logit is NaN or +Infinity");
+  std::vector<bool> blocked(t.scores.rows(), false);
+  for (Index i : t.blocked_rows) blocked.at(i) = true;
+  for (Index i = 0; i < t.scores.rows(); ++i)
+    if (blocked[i] && (t.row_sum(i) != 0 || (t.exp.row(i).array() != 0).any()))
+      fail("a blocked row's exp and row_sum are not 0");
+  if (o.dropout_p > 0) {
+    // The weights before dropout keep the promises of a plain softmax too.
+    const attention::Matrix<T> undropped = t.weights * V;
+    check_head(t.weights, undropped, V, 0, tolerance, &blocked);
+  }
+  check_head(o.dropout_p > 0 ? t.dropped : t.weights, t.output, V, o.dropout_p, tolerance,
+             &blocked);
+}
+
+void fuzz_attend(FuzzedDataProvider& in) {
+  const Index n_q = dimension(in), n_k = dimension(in);
+  const Index d_k = std::min(dimension(in), Index(3)), d_v = std::min(dimension(in), Index(3));
+  if (n_q * d_k > 2 * kMaxValues || n_k * std::max(d_k, d_v) > 2 * kMaxValues) return;
+  if (n_q * n_k * std::max(d_k, d_v) > kWorkBudget) return;
+  using Mat = attention::Matrix<double>;
+  const auto q = values<double>(in, n_q * d_k), k = values<double>(in, n_k * d_k),
+             v = values<double>(in, n_k * d_v);
+  const auto o = options(in, n_q, n_k);
+  const Eigen::Map<const Mat> Q(q.data(), n_q, d_k), K(k.data(), n_k, d_k), V(v.data(), n_k, d_v);
+  const auto result = attention::attend<double>(Q, K, V, o);
+  if (!result.ok()) return;
+  if (!all_finite(q) || !all_finite(k) || !all_finite(v)) fail("a non-finite input was accepted");
+  check_trace(result.value, Mat(V), o);
+}
+
+void fuzz_self_attention(FuzzedDataProvider& in) {
+  const Index n = dimension(in), d_model = std::min(dimension(in), Index(4));
+  const Index d_k = dimension(in), d_v = std::min(dimension(in), Index(4));
+  if (n * d_model > 2 * kMaxValues || d_model * std::max(d_k, d_v) > 2 * kMaxValues) return;
+  if (n * std::max(n, d_model) * std::max(d_k, d_v) > kWorkBudget) return;
+  using Mat = attention::Matrix<double>;
+  const auto x = values<double>(in, n * d_model), w_q = values<double>(in, d_model * d_k),
+             w_k = values<double>(in, d_model * d_k), w_v = values<double>(in, d_model * d_v);
+  const auto o = options(in, n, n);
+  const Eigen::Map<const Mat> X(x.data(), n, d_model), W_Q(w_q.data(), d_model, d_k),
+      W_K(w_k.data(), d_model, d_k), W_V(w_v.data(), d_model, d_v);
+  const auto result = attention::self_attention<double>(X, W_Q, W_K, W_V, o);
+  if (!result.ok()) return;
+  if (!all_finite(x) || !all_finite(w_q) || !all_finite(w_k) || !all_finite(w_v))
+    fail("a non-finite input was accepted");
+  check_trace(result.value, result.value.v, o);
+}
+
+void fuzz_batched(FuzzedDataProvider& in) {
+  attention::BatchShape s;
+  s.batch =
+      in.ConsumeIntegralInRange<int>(0, 20) == 0 ? dimension(in) : in.ConsumeIntegralInRange(1, 2);
+  s.heads =
+      in.ConsumeIntegralInRange<int>(0, 20) == 0 ? dimension(in) : in.ConsumeIntegralInRange(1, 3);
+  s.n_q = dimension(in);
+  s.n_k = dimension(in);
+  s.d_k = std::min(dimension(in), Index(3));
+  s.d_v = std::min(dimension(in), Index(3));
+  const std::int64_t heads = s.batch * s.heads;
+  if (heads * std::max(s.n_q, s.n_k) * 3 > 2 * kMaxValues) return;
+  if (heads * s.n_q * s.n_k * std::max(s.d_k, s.d_v) > kWorkBudget) return;
+  // Sometimes a buffer one value short of what the shape needs.
+  const std::int64_t short_by = in.ConsumeIntegralInRange<int>(0, 15) == 0 ? 1 : 0;
+  const auto q = values<float>(in, heads * s.n_q * s.d_k),
+             k = values<float>(in, heads * s.n_k * s.d_k),
+             v = values<float>(in, std::max<std::int64_t>(heads * s.n_k * s.d_v - short_by, 0));
+  const auto o = options(in, s.n_q, s.n_k);
+  const auto result = attention::attend_batched(q, k, v, s, o);
+  if (!result.ok()) return;
+  if (short_by) fail("a buffer of the wrong size was accepted");
+  if (!all_finite(q) || !all_finite(k) || !all_finite(v)) fail("a non-finite input was accepted");
+  if (!all_finite(result.value.output) || !all_finite(result.value.weights))
+    fail("a batched result is not finite");
+  // Each head against the same promises, at float's precision.
+  using Mat = attention::Matrix<float>;
+  for (std::int64_t h = 0; h < heads; ++h) {
+    const Eigen::Map<const Mat> V(v.data() + h * s.n_k * s.d_v, s.n_k, s.d_v);
+    const Eigen::Map<const Mat> W(result.value.weights.data() + h * s.n_q * s.n_k, s.n_q, s.n_k);
+    const Eigen::Map<const Mat> out(result.value.output.data() + h * s.n_q * s.d_v, s.n_q, s.d_v);
+    check_head(W, out, V, o.dropout_p, 1e-5, nullptr);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
+  FuzzedDataProvider in(data, size);
+  switch (in.ConsumeIntegralInRange<int>(0, 2)) {
+    case 0:
+      fuzz_attend(in);
+      break;
+    case 1:
+      fuzz_self_attention(in);
+      break;
+    default:
+      fuzz_batched(in);
+      break;
+  }
+  return 0;
+}
