@@ -16,11 +16,40 @@ const types = {
   ".wasm": "application/wasm",
 };
 
-/** Serves root on 127.0.0.1:port (0 picks a free port); resolves to { server, url }. */
-export function serve(root, port = 0, headers = {}) {
+/**
+ * The Content-Security-Policy of every page served here: no inline script or style and no eval
+ * (WebAssembly compiles under 'wasm-unsafe-eval'). connectSrc: where a custom scene (src=) may
+ * be fetched from. The pages that hold no author's markup (index.html, embed.html) add Trusted
+ * Types in their own <meta> policy, so that no string can ever be written there as HTML.
+ */
+export function policy(connectSrc = "'self'") {
+  return [
+    "default-src 'none'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    `connect-src ${connectSrc} data:`,
+    "frame-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "object-src 'none'",
+  ].join("; ");
+}
+
+export const trustedTypes = "require-trusted-types-for 'script'; trusted-types 'none'";
+
+/**
+ * Serves root on 127.0.0.1:port (0 picks a free port); resolves to { server, url }.
+ * routes: { "/path": (request, response) => … } answered instead of files (tests use them).
+ */
+export function serve(root, port = 0, headers = {}, routes = {}) {
   const base = resolve(root);
   const server = createServer(async (request, response) => {
     const path = decodeURIComponent(new URL(request.url, "http://x").pathname);
+    if (Object.hasOwn(routes, path)) {
+      routes[path](request, response);
+      return;
+    }
     const file = normalize(join(base, path.endsWith("/") ? path + "index.html" : path));
     if (!file.startsWith(base)) {
       response.writeHead(403).end();
@@ -47,6 +76,6 @@ export function serve(root, port = 0, headers = {}) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [root = "web", port = "8000"] = process.argv.slice(2);
-  const { url } = await serve(root, Number(port));
+  const { url } = await serve(root, Number(port), { "content-security-policy": policy() });
   console.log(`attention-by-hand is being served at ${url} (Ctrl+C stops it)`);
 }

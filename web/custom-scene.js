@@ -8,12 +8,31 @@ const langs = ["zh", "en"];
 
 class SceneError extends Error {}
 
+/** A scene's JSON is at most this many characters; each matrix at most maxSide rows or columns. */
+export const maxSceneLength = 1_000_000;
+export const maxSide = 16;
+
 function fail(field, reason) {
   throw new SceneError(`${field}: ${reason}`);
 }
 
+// A key named in a message, cut short.
+const key = (name) => (name.length > 30 ? `${name.slice(0, 30)}…` : name);
+
+// A value named in a message: short, and never the whole of what an author sent.
+function shown(x) {
+  if (Array.isArray(x)) return "an array";
+  if (x !== null && typeof x === "object") return "an object";
+  if (typeof x === "string") return JSON.stringify(x.length > 20 ? `${x.slice(0, 20)}…` : x);
+  return String(x);
+}
+
 function matrix(value, field) {
   if (!Array.isArray(value) || value.length === 0) fail(field, "must be a non-empty array of rows");
+  const side = Math.max(value.length, ...value.map((row) => (Array.isArray(row) ? row.length : 0)));
+  if (side > maxSide) {
+    fail(field, `has ${side} rows or columns; a scene to work by hand has at most ${maxSide}`);
+  }
   // Rows and columns count from 1 in messages, as everywhere on the page.
   value.forEach((row, i) => {
     if (!Array.isArray(row) || row.length === 0)
@@ -27,30 +46,32 @@ function matrix(value, field) {
     }
     row.forEach((x, j) => {
       if (typeof x !== "number" || !Number.isFinite(x)) {
-        const shown = typeof x === "number" ? String(x) : JSON.stringify(x);
-        fail(`${field}[${i + 1}][${j + 1}]`, `must be a finite number, not ${shown}`);
+        fail(`${field}[${i + 1}][${j + 1}]`, `must be a finite number, not ${shown(x)}`);
       }
     });
   });
   return value;
 }
 
+const maxText = 2000;
+
 function texts(value, field, required) {
   if (value === undefined && !required) return undefined;
-  if (typeof value === "string") return { zh: value, en: value };
-  if (!value || typeof value !== "object") fail(field, 'must be a string or { "zh": …, "en": … }');
+  const both = typeof value === "string" ? { zh: value, en: value } : value;
+  if (!both || typeof both !== "object") fail(field, 'must be a string or { "zh": …, "en": … }');
   for (const lang of langs) {
-    if (typeof value[lang] !== "string" || !value[lang].trim()) {
-      fail(`${field}.${lang}`, "must be a non-empty string");
-    }
+    const text = both[lang];
+    const where = typeof value === "string" ? field : `${field}.${lang}`;
+    if (typeof text !== "string" || !text.trim()) fail(where, "must be a non-empty string");
+    if (text.length > maxText) fail(where, `has ${text.length} characters; at most ${maxText}`);
   }
-  return value;
+  return both;
 }
 
 function labels(value, field, n, what = "rows") {
   if (value === undefined) return undefined;
-  if (!Array.isArray(value) || value.some((x) => typeof x !== "string")) {
-    fail(field, "must be an array of strings");
+  if (!Array.isArray(value) || value.some((x) => typeof x !== "string" || x.length > 40)) {
+    fail(field, "must be an array of strings of at most 40 characters");
   }
   if (value.length !== n) {
     fail(field, `has ${value.length} labels for ${n} ${n === 1 ? what.replace(/s\b/, "") : what}`);
@@ -66,6 +87,9 @@ function labels(value, field, n, what = "rows") {
 export function parseScene(source) {
   let json = source;
   if (typeof source === "string") {
+    if (source.length > maxSceneLength) {
+      fail("scene", `is ${source.length} characters, over the limit of ${maxSceneLength}`);
+    }
     try {
       json = JSON.parse(source);
     } catch (error) {
@@ -89,17 +113,19 @@ export function parseScene(source) {
     "mask",
     "steps",
   ];
-  for (const key of Object.keys(json)) if (!known.includes(key)) fail(key, "is not a scene field");
+  for (const name of Object.keys(json)) {
+    if (!known.includes(name)) fail(key(name), "is not a scene field");
+  }
 
   const inputs = json.inputs;
   if (!inputs || typeof inputs !== "object")
     fail("inputs", "must be an object: { q, k, v } or { x, wq, wk, wv }");
   const self = inputs.x !== undefined;
   const names = self ? ["x", "wq", "wk", "wv"] : ["q", "k", "v"];
-  for (const key of Object.keys(inputs)) {
-    if (!names.includes(key)) {
+  for (const name of Object.keys(inputs)) {
+    if (!names.includes(name)) {
       fail(
-        `inputs.${key}`,
+        `inputs.${key(name)}`,
         self
           ? "does not go with x (give x, wq, wk and wv)"
           : "is not an input (give q, k and v, or x, wq, wk and wv)",
@@ -144,7 +170,9 @@ export function parseScene(source) {
     if (!json.steps || typeof json.steps !== "object")
       fail("steps", "must be an object keyed by step");
     for (const [id, value] of Object.entries(json.steps)) {
-      if (!stepIds.includes(id)) fail(`steps.${id}`, `is not a step (${stepIds.join(", ")})`);
+      if (!stepIds.includes(id)) {
+        fail(`steps.${key(id)}`, `is not a step (${stepIds.join(", ")})`);
+      }
       steps[id] = texts(value, `steps.${id}`, true);
     }
   }

@@ -13,9 +13,12 @@
 import { loadAttention } from "./attention.js";
 import { scenes } from "./scenes.js";
 import { createWalkthrough, defaultLang, messages } from "./walkthrough.js";
-import { parseScene } from "./custom-scene.js";
+import { maxSceneLength, parseScene } from "./custom-scene.js";
 import hostCss from "./element.css";
 import css from "./style.css";
+
+/** How long a scene from src may take to arrive, in ms. */
+const srcTimeout = 10_000;
 
 const sheet = new CSSStyleSheet();
 sheet.replaceSync(hostCss + css);
@@ -165,14 +168,23 @@ class AttentionWalkthrough extends HTMLElement {
   async #customScene() {
     const src = this.getAttribute("src");
     if (src) {
-      let response;
+      // A scene that does not arrive whole within srcTimeout is given up, never waited for.
+      const shownSrc = src.length > 80 ? `${src.slice(0, 80)}…` : src;
+      const timeout = AbortSignal.timeout(srcTimeout);
+      let text;
       try {
-        response = await fetch(new URL(src, document.baseURI));
+        const response = await fetch(new URL(src, document.baseURI), { signal: timeout });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        const length = Number(response.headers.get("content-length"));
+        if (length > maxSceneLength) throw new Error(`${length} bytes, over the limit`);
+        text = await response.text();
       } catch (error) {
-        throw new Error(`src: could not load ${src} (${error.message})`);
+        const reason = timeout.aborted
+          ? `no whole answer within ${srcTimeout / 1000} s`
+          : error.message;
+        throw new Error(`src: could not load ${shownSrc} (${reason})`);
       }
-      if (!response.ok) throw new Error(`src: could not load ${src} (HTTP ${response.status})`);
-      return parseScene(await response.text());
+      return parseScene(text);
     }
     const inline = this.querySelector('script[type="application/json"]');
     return inline ? parseScene(inline.textContent) : null;

@@ -7,9 +7,13 @@
 // From the iframe: { type: "state", id, state } after each command, { type: "error", id?,
 //   message }, { type: "ready", state }, { type: "stepchange", scene, step, stepId, total },
 //   { type: "resize", height }.
+// Commands are taken only from the parent window. With origin=https://your.site in the URL,
+// only from that origin, and every message out goes to that origin alone.
 (() => {
   const source = "attention-walkthrough";
   const params = new URLSearchParams(location.search);
+  const pinned = params.get("origin");
+  const target = pinned ?? "*";
   const walk = document.querySelector("attention-walkthrough");
   for (const name of ["scene", "lang", "step", "src"]) {
     if (params.has(name)) walk.setAttribute(name, params.get(name));
@@ -17,7 +21,7 @@
   if (params.get("controls") !== "0") walk.setAttribute("controls", "");
   if (params.get("nav") === "1") walk.setAttribute("nav", "");
 
-  const send = (message) => parent.postMessage({ source, ...message }, "*");
+  const send = (message) => parent !== window && parent.postMessage({ source, ...message }, target);
   const commands = {
     goTo: ({ step }) => walk.goTo(step),
     play: () => walk.play(),
@@ -27,9 +31,11 @@
   };
 
   addEventListener("message", (event) => {
+    if (event.source !== parent || parent === window) return;
+    if (pinned !== null && event.origin !== pinned) return;
     const data = event.data;
-    if (!data || typeof data !== "object" || !commands[data.type]) return;
-    const reply = (message) => event.source?.postMessage({ source, id: data.id, ...message }, "*");
+    if (!data || typeof data !== "object" || !Object.hasOwn(commands, data.type)) return;
+    const reply = (message) => send({ id: data.id, ...message });
     if (!walk.state) {
       reply({ type: "error", message: "not ready yet: wait for the ready message" });
       return;

@@ -1,6 +1,6 @@
 // browser.mjs: Debian's Chromium through playwright-core, and web/ served on a free port.
 import { chromium } from "playwright-core";
-import { serve } from "../../tools/serve.mjs";
+import { policy, serve } from "../../tools/serve.mjs";
 
 const flags = [
   "--no-sandbox",
@@ -12,9 +12,16 @@ const flags = [
   "--disable-sync",
 ];
 
-/** Starts the server and the browser; returns { browser, url, close }. */
-export async function start(root = new URL("../../web/", import.meta.url).pathname) {
-  const { server, url } = await serve(root);
+/**
+ * Starts the server and the browser; returns { browser, url, close }. Pages are served under
+ * our Content-Security-Policy unless headers say otherwise.
+ */
+export async function start(
+  root = new URL("../../web/", import.meta.url).pathname,
+  headers = { "content-security-policy": policy() },
+  routes = {},
+) {
+  const { server, url } = await serve(root, 0, headers, routes);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     headless: true,

@@ -66,6 +66,36 @@ const cases = [
     "steps.magic: is not a step (inputs, projections, scores, scaled, masked, softmax, output, result)",
   ],
   ["too many labels", { ...lookup, keys: ["a", "b"] }, "keys: has 2 labels for 1 row"],
+  [
+    "a matrix too large to work by hand",
+    { title: "t", inputs: { ...lookup.inputs, k: Array(17).fill([1, 0]) } },
+    "inputs.k: has 17 rows or columns; a scene to work by hand has at most 16",
+  ],
+  [
+    "an array where a number goes",
+    { title: "t", inputs: { ...lookup.inputs, v: [[[[[2]]]]] } },
+    "inputs.v[1][1]: must be a finite number, not an array",
+  ],
+  [
+    "markup as a number",
+    { title: "t", inputs: { ...lookup.inputs, v: [["<img src=x onerror=alert(1)>"]] } },
+    'inputs.v[1][1]: must be a finite number, not "<img src=x onerror=a…"',
+  ],
+  [
+    "a title of 2001 characters",
+    { ...lookup, title: "长".repeat(2001) },
+    "title: has 2001 characters; at most 2000",
+  ],
+  [
+    "a label of 41 characters",
+    { ...lookup, keys: ["k".repeat(41)] },
+    "keys: must be an array of strings of at most 40 characters",
+  ],
+  [
+    "an unknown field with a long name",
+    { ...lookup, ["x".repeat(100)]: 1 },
+    `${"x".repeat(30)}…: is not a scene field`,
+  ],
 ];
 
 // What a schema cannot say (equal row lengths, one label per row) only the parser checks.
@@ -83,6 +113,44 @@ for (const [name, scene, error] of cases) {
 test("custom scene: the mask's size is checked against the rows of Q and K", () => {
   assert.throws(() => parseScene({ ...lookup, mask: [[true, false]] }), {
     message: "mask: must be 1×1 (one row per query, one column per key)",
+  });
+  // Two queries and three keys: a 2×3 mask is right, its transpose is not.
+  const wide = {
+    title: "t",
+    inputs: { q: [[1], [2]], k: [[1], [2], [3]], v: [[1], [2], [3]] },
+  };
+  const mask = [
+    [true, false, true],
+    [false, true, true],
+  ];
+  assert.deepEqual(parseScene({ ...wide, mask }).mask, mask);
+  assert.throws(
+    () =>
+      parseScene({
+        ...wide,
+        mask: [
+          [true, false],
+          [true, true],
+          [false, true],
+        ],
+      }),
+    {
+      message: "mask: must be 2×3 (one row per query, one column per key)",
+    },
+  );
+});
+
+test("custom scene: hostile text is refused quickly, and never echoed whole", () => {
+  const huge = JSON.stringify({ ...lookup, note: "x".repeat(10_000_000) });
+  assert.throws(() => parseScene(huge), {
+    message: `scene: is ${huge.length} characters, over the limit of 1000000`,
+  });
+  const deep = `{"title":"t","inputs":{"q":${"[".repeat(400_000)}${"]".repeat(400_000)},"k":[[1]],"v":[[1]]}}`;
+  assert.throws(() => parseScene(deep), {
+    message: "inputs.q[1][1]: must be a finite number, not an array",
+  });
+  assert.throws(() => parseScene({ ...lookup, title: { zh: "<script>", en: 7 } }), {
+    message: "title.en: must be a non-empty string",
   });
 });
 
