@@ -1,7 +1,7 @@
 # attention-by-hand: every command a user or CI needs. `make demo` and `make test` install
 # what is missing first (tools/install-deps.sh).
 .PHONY: demo test suites build deps wasm native sanitize bundle format format-check \
-	test-native test-sanitize test-fuzz test-node test-browser fuzz bench clean
+	test-native test-sanitize test-fuzz test-node test-browser fuzz mutate bench clean
 
 NODE_TEST := node --test --test-reporter=tap --test-concurrency=1
 # Every suite runs through tools/suite.mjs, which reads its counts and fails when it ran none.
@@ -74,6 +74,10 @@ test-node: wasm
 
 test-browser: bundle
 	$(SUITE) browser $(NODE_TEST) tests/browser/
+
+# Mutation testing, not part of make test: the committed C++ mutants, one at a time.
+mutate: native wasm
+	node tools/mutate-core.mjs
 
 bench: build
 	node tools/bench.mjs

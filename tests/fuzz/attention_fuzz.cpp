@@ -226,8 +226,9 @@ void fuzz_batched(FuzzedDataProvider& in) {
   const std::int64_t heads = s.batch * s.heads;
   if (heads * std::max(s.n_q, s.n_k) * 3 > 2 * kMaxValues) return;
   if (heads * s.n_q * s.n_k * std::max(s.d_k, s.d_v) > kWorkBudget) return;
-  // Sometimes a buffer one value short of what the shape needs.
-  const std::int64_t short_by = in.ConsumeIntegralInRange<int>(0, 15) == 0 ? 1 : 0;
+  // Sometimes a buffer one value short of what the shape needs, or one value over.
+  const int wrong = in.ConsumeIntegralInRange<int>(0, 15);
+  const std::int64_t short_by = wrong == 0 ? 1 : wrong == 1 ? -1 : 0;
   const auto q = values<float>(in, heads * s.n_q * s.d_k),
              k = values<float>(in, heads * s.n_k * s.d_k),
              v = values<float>(in, std::max<std::int64_t>(heads * s.n_k * s.d_v - short_by, 0));

@@ -312,6 +312,9 @@ TEST(Batched, Errors) {
   std::vector<float> q(12, 0.5f), k(12, 0.5f), v(12, 0.5f), short_v(11, 0.5f);
   EXPECT_EQ(attention::attend_batched(q, k, short_v, shape).error,
             "V has 11 values but the shape needs 12 (batch×heads×nK×dV)");
+  std::vector<float> long_v(13, 0.5f);
+  EXPECT_EQ(attention::attend_batched(q, k, long_v, shape).error,
+            "V has 13 values but the shape needs 12 (batch×heads×nK×dV)");
   attention::BatchShape no_heads = shape;
   no_heads.heads = 0;
   EXPECT_EQ(attention::attend_batched(q, k, v, no_heads).error,
@@ -443,6 +446,14 @@ TEST(Errors, TooLargeForMemoryBeforeAnythingIsAllocated) {
             "Q·Kᵀ would be 4096×4096, over the limit of 4194304 values");
 }
 
+TEST(Errors, TheLimitsThemselvesAreAllowed) {
+  // 2048×2048 = kMaxValues values: Q at the limit, then scores at the limit.
+  EXPECT_EQ(error_of(Mat::Ones(2048, 2048), Mat::Ones(1, 2048), Mat::Ones(1, 1)), "");
+  EXPECT_EQ(error_of(Mat::Ones(2048, 1), Mat::Ones(2048, 1), Mat::Ones(2048, 1)), "");
+  EXPECT_EQ(error_of(Mat::Ones(2049, 2048), Mat::Ones(1, 2048), Mat::Ones(1, 1)),
+            "Q is 2049×2048, over the limit of 4194304 values");
+}
+
 // ---- finite input, infinite arithmetic: an error that names the step and the cell ----
 
 constexpr const char* kTooLarge =
@@ -458,6 +469,11 @@ TEST(Overflow, ScoresNameTheCellAndItsFormula) {
   K(1, 1) = -1e200;
   EXPECT_EQ(error_of(Q, K, V),
             std::string("scores[2][2] = Q[2]·K[2] overflows to -Infinity") + kTooLarge);
+  // Off the diagonal, each index names its own row.
+  K << 1, 0, 1, 1;
+  Q << 1, 1e200, 0, 1;
+  EXPECT_EQ(error_of(Q, K * 1e200, V),
+            std::string("scores[1][2] = Q[1]·K[2] overflows to Infinity") + kTooLarge);
   Q << 1e200, 1e200, 0, 0;
   K << 1e200, -1e200, 0, 0;
   EXPECT_EQ(
