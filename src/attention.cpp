@@ -1,25 +1,59 @@
-// attention.cpp: one templated implementation of scaled dot-product attention. The teaching
-// path instantiates it for double, the batched path for float.
+// attention.cpp: one templated implementation of scaled dot-product attention, the readable
+// reference. The teaching path instantiates it for double, the batched reference for float;
+// the batched path's fast kernel is kernel.cpp, which this file plans, checks and calls.
 #include "attention.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
+#include "kernel.hpp"
+
 namespace attention {
 namespace {
 
-// A number as JS would name it in a message: 0.5, NaN, Infinity, -Infinity.
+// A number as JS would name it in a message, to 6 significant digits as printf's %g writes
+// it: 0.5, -2.5e+10, NaN, Infinity, -Infinity. Written out here, so that the module does not
+// carry printf.
 std::string number(double x) {
   if (std::isnan(x)) return "NaN";
   if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", x);
-  return text;
+  std::string sign = std::signbit(x) && x != 0 ? "-" : "";
+  x = std::fabs(x);
+  if (x == 0) return sign + "0";
+  // 6 significant digits: x ≈ digits × 10^(exponent − 5), 100000 ≤ digits < 1000000. The power
+  // of 10 is applied in two halves, which stay finite for denormals and near DBL_MAX.
+  const auto digits_at = [x](int e) {
+    const double half = std::pow(10.0, (5 - e) / 2);
+    return std::round(x * half * std::pow(10.0, 5 - e - (5 - e) / 2));
+  };
+  int exponent = int(std::floor(std::log10(x)));
+  double scaled = digits_at(exponent);
+  if (scaled >= 1e6) {  // log10 rounded up to the next power, or the rounding carried
+    scaled = digits_at(++exponent);
+  } else if (scaled < 1e5) {  // log10 rounded down
+    scaled = digits_at(--exponent);
+  }
+  std::string digits = std::to_string(static_cast<long long>(scaled));
+  const bool scientific = exponent < -4 || exponent >= 6;
+  const int point = scientific ? 1 : exponent + 1;  // digits before the decimal point
+  std::string text;
+  if (point <= 0) {
+    text = "0." + std::string(-point, '0') + digits;
+  } else {
+    text = digits.substr(0, point) + "." + digits.substr(point);
+  }
+  text.erase(text.find_last_not_of('0') + 1);
+  if (text.back() == '.') text.pop_back();
+  if (scientific) {
+    const int e = std::abs(exponent);
+    text += std::string(exponent < 0 ? "e-" : "e+") + (e < 10 ? "0" : "") + std::to_string(e);
+  }
+  return sign + text;
 }
 
 // count(1, "row") is "1 row", count(3, "row") is "3 rows".
@@ -64,6 +98,8 @@ std::string check_matrix(const char* name, Index rows, Index cols) {
   return {};
 }
 
+std::string check_options(Index n_q, Index n_k, const Options& options);
+
 // Q (n_q, d_k), K (n_k, d_k), V (n_k, d_v): shapes, limits and options, before any arithmetic.
 std::string check_shapes(Index n_q, Index d_k, Index n_k, Index d_k_of_k, Index n_v, Index d_v,
                          const Options& options) {
@@ -85,6 +121,11 @@ std::string check_shapes(Index n_q, Index d_k, Index n_k, Index d_k_of_k, Index 
     return "Q·Kᵀ would be " + shape(n_q, n_k) + ", over the limit of " +
            std::to_string(kMaxValues) + " values";
   }
+  return check_options(n_q, n_k, options);
+}
+
+// The mask's shape, the scale and the dropout probability.
+std::string check_options(Index n_q, Index n_k, const Options& options) {
   if (options.mask_kind == MaskKind::kExplicit &&
       (options.mask.rows() != n_q || options.mask.cols() != n_k)) {
     return "mask is " + shape(options.mask.rows(), options.mask.cols()) + " but the scores are " +
@@ -112,6 +153,16 @@ std::string check_finite(const char* name, const T* data, Index rows, Index cols
   return {};
 }
 
+// "scores[2][1] = Q[2]·K[1] overflows to Infinity; the inputs are finite but too large for …"
+std::string overflow_message(const std::string& where, const char* name, Index i, Index j,
+                             const std::string& formula, double x, bool float32) {
+  return where + name + cell(i, j) + " = " + formula +
+         (std::isnan(x) ? " overflows (its terms reach both Infinity and -Infinity)"
+                        : std::string(" overflows to ") + number(x)) +
+         "; the inputs are finite but too large for " +
+         (float32 ? "float32 (at most 3.4e38)" : "double (at most 1.8e308)");
+}
+
 // Finite inputs can still overflow. The first cell of m that is not finite, with the formula
 // that made it, for example "scores[2][1] = Q[2]·K[1] overflows to Infinity".
 template <typename T, typename Formula>
@@ -121,36 +172,36 @@ std::string check_overflow(const char* name, const Matrix<T>& m, Formula formula
   Index at = 0;
   while (std::isfinite(m.data()[at])) ++at;
   const Index i = at / m.cols(), j = at % m.cols();
-  const T x = m.data()[at];
-  const char* type =
-      std::is_same_v<T, float> ? "float32 (at most 3.4e38)" : "double (at most 1.8e308)";
-  return where + name + cell(i, j) + " = " + formula(i, j) +
-         (std::isnan(x) ? " overflows (its terms reach both Infinity and -Infinity)"
-                        : std::string(" overflows to ") + number(x)) +
-         "; the inputs are finite but too large for " + type;
+  return overflow_message(where, name, i, j, formula(i, j), m.data()[at], std::is_same_v<T, float>);
+}
+
+// How a cell of each step that can overflow is computed, as messages write it.
+std::string scores_formula(Index i, Index j) { return "Q" + row(i) + "·K" + row(j); }
+std::string scaled_formula(Index i, Index j) { return "scores" + cell(i, j) + " × scale"; }
+std::string output_formula(const std::string& weights, Index i, Index j) {
+  return "Σ " + weights + row(i) + "[k]·V[k]" + row(j);
 }
 
 // The steps that can overflow on finite input, in the order they are computed. exp and the
 // weights cannot: every logit minus its row's max is at most 0.
 template <typename T>
-std::string check_trace(const Trace<T>& t, const std::string& where = "") {
-  if (auto e = check_overflow(
-          "scores", t.scores, [](Index i, Index j) { return "Q" + row(i) + "·K" + row(j); }, where);
-      !e.empty()) {
-    return e;
-  }
-  if (auto e = check_overflow(
-          "scaled", t.scaled, [](Index i, Index j) { return "scores" + cell(i, j) + " × scale"; },
-          where);
-      !e.empty()) {
-    return e;
-  }
-  const std::string weights = t.dropped.size() > 0 ? "dropped" : "weights";
+std::string check_steps(const Matrix<T>& scores, const Matrix<T>& scaled, const Matrix<T>& output,
+                        bool dropout, const std::string& where) {
+  if (auto e = check_overflow("scores", scores, scores_formula, where); !e.empty()) return e;
+  if (auto e = check_overflow("scaled", scaled, scaled_formula, where); !e.empty()) return e;
+  const std::string weights = dropout ? "dropped" : "weights";
   return check_overflow(
-      "output", t.output,
-      [&weights](Index i, Index j) { return "Σ " + weights + row(i) + "[k]·V[k]" + row(j); },
+      "output", output, [&weights](Index i, Index j) { return output_formula(weights, i, j); },
       where);
 }
+
+template <typename T>
+std::string check_trace(const Trace<T>& t, const std::string& where = "") {
+  return check_steps(t.scores, t.scaled, t.output, t.dropped.size() > 0, where);
+}
+
+// A double matrix as float32 holds it.
+Matrix<float> as_float32(const Matrix<double>& m) { return m.unaryExpr(&fast::to_float32); }
 
 // Head h of a batch, counted from 1 as messages do: "batch 1, head 2: ".
 std::string head_name(Index h, Index heads) {
@@ -177,8 +228,9 @@ Trace<T> compute(const MatrixRef<T>& Q, const MatrixRef<T>& K, const MatrixRef<T
   Trace<T> t;
   t.scale = static_cast<T>(options.scale.value_or(1.0 / std::sqrt(double(Q.cols()))));
 
-  // step 1: scores = Q·Kᵀ, (n_q, n_k)
-  t.scores.noalias() = Q * K.transpose();
+  // step 1: scores = Q·Kᵀ, (n_q, n_k). lazyProduct: plain dot products, so that the WASM
+  // module carries no general matrix-product kernels; the teaching path's matrices are small.
+  t.scores.noalias() = Q.lazyProduct(K.transpose());
   // step 2: scaled = scores × scale
   t.scaled = t.scores * t.scale;
   // step 3: mask, −∞ where blocked
@@ -222,7 +274,7 @@ Trace<T> compute(const MatrixRef<T>& Q, const MatrixRef<T>& K, const MatrixRef<T
   }
 
   // step 6: output = weights·V, (n_q, d_v)
-  t.output.noalias() = (options.dropout_p > 0 ? t.dropped : t.weights) * V;
+  t.output.noalias() = (options.dropout_p > 0 ? t.dropped : t.weights).lazyProduct(V);
   return t;
 }
 
@@ -293,7 +345,7 @@ Result<Trace<T>> self_attention(const MatrixRef<T>& X, const MatrixRef<T>& W_Q,
     return {{}, error};
   }
   // the projections: Q = X·W_Q (n, d_k), K = X·W_K (n, d_k), V = X·W_V (n, d_v)
-  Matrix<T> q = X * W_Q, k = X * W_K, v = X * W_V;
+  Matrix<T> q = X.lazyProduct(W_Q), k = X.lazyProduct(W_K), v = X.lazyProduct(W_V);
   for (auto [name, m, w] :
        {std::tuple{"Q", &q, "W_Q"}, std::tuple{"K", &k, "W_K"}, std::tuple{"V", &v, "W_V"}}) {
     if (auto error = check_overflow(name, *m,
@@ -313,9 +365,111 @@ Result<Trace<T>> self_attention(const MatrixRef<T>& X, const MatrixRef<T>& W_Q,
   return result;
 }
 
-Result<Batch> attend_batched(const std::vector<float>& q, const std::vector<float>& k,
-                             const std::vector<float>& v, const BatchShape& shape,
-                             const Options& options) {
+// ---- batched float32 ----
+
+namespace {
+
+// The buffers of a batched call, for its limits and messages.
+struct BufferSize {
+  const char* name;
+  std::int64_t floats;
+  const char* formula;
+};
+
+std::string bytes(std::int64_t n) { return std::to_string(n) + " bytes"; }
+
+const std::string kMaxBytesText = "the limit of " + bytes(kMaxBytes) + " (1 GiB of WASM memory)";
+
+// Every input of every head is finite: else the first that is not, in the reference's order.
+std::string check_batch_finite(const BatchShape& shape, const BatchBuffers& buffers) {
+  const std::int64_t heads = shape.batch * shape.heads;
+  struct Input {
+    const char* name;
+    const float* data;
+    Index rows, cols;
+  };
+  const Input inputs[] = {{"Q", buffers.q, Index(shape.n_q), Index(shape.d_k)},
+                          {"K", buffers.k, Index(shape.n_k), Index(shape.d_k)},
+                          {"V", buffers.v, Index(shape.n_k), Index(shape.d_v)}};
+  for (const Input& in : inputs) {
+    for (std::int64_t h = 0; h < heads; ++h) {
+      if (auto error = check_finite(in.name, in.data + h * in.rows * in.cols, in.rows, in.cols,
+                                    head_name(Index(h), Index(shape.heads)));
+          !error.empty()) {
+        return error;
+      }
+    }
+  }
+  return {};
+}
+
+// The reference: compute() head by head in double, the teaching path's own code, with the
+// steps that would overflow float32 named as a float32 computation would meet them.
+std::string run_reference(const BatchShape& shape, const Options& options,
+                          const BatchBuffers& buffers) {
+  if (auto error = check_batch_finite(shape, buffers); !error.empty()) return error;
+  const std::int64_t heads = shape.batch * shape.heads;
+  const Index n_q = shape.n_q, n_k = shape.n_k, d_k = shape.d_k, d_v = shape.d_v;
+  using Map = Eigen::Map<const Matrix<float>>;
+  Rng rng(options.seed);
+  for (std::int64_t h = 0; h < heads; ++h) {
+    // one head: Q (n_q, d_k), K (n_k, d_k), V (n_k, d_v)
+    const Matrix<double> Q = Map(buffers.q + h * n_q * d_k, n_q, d_k).cast<double>();
+    const Matrix<double> K = Map(buffers.k + h * n_k * d_k, n_k, d_k).cast<double>();
+    const Matrix<double> V = Map(buffers.v + h * n_k * d_v, n_k, d_v).cast<double>();
+    const Trace<double> t = compute<double>(Q, K, V, options, rng);
+    const Matrix<float> output = as_float32(t.output);
+    if (auto error = check_steps(as_float32(t.scores), as_float32(t.scaled), output,
+                                 options.dropout_p > 0, head_name(Index(h), Index(shape.heads)));
+        !error.empty()) {
+      return error;
+    }
+    std::copy_n(output.data(), output.size(), buffers.output + h * n_q * d_v);
+    if (buffers.weights != nullptr) {
+      const Matrix<double>& weights = options.dropout_p > 0 ? t.dropped : t.weights;
+      std::transform(weights.data(), weights.data() + weights.size(),
+                     buffers.weights + h * n_q * n_k, fast::to_float32);
+    }
+  }
+  return {};
+}
+
+// The fast kernel, head by head. It checks its inputs as it goes; when one is not finite, or a
+// head overflows, the whole batch is checked first so that the message is the reference's.
+std::string run_fast(const BatchShape& shape, const Options& options, const BatchBuffers& buffers) {
+  const std::int64_t heads = shape.batch * shape.heads;
+  const std::int64_t n_q = shape.n_q, n_k = shape.n_k, d_k = shape.d_k, d_v = shape.d_v;
+  const fast::Dims dims{
+      n_q, n_k, d_k, d_v, options.mask_kind == MaskKind::kCausal, buffers.weights != nullptr};
+  const double scale = options.scale.value_or(1.0 / std::sqrt(double(d_k)));
+  for (std::int64_t h = 0; h < heads; ++h) {
+    const fast::Head head{buffers.q + h * n_q * d_k, buffers.k + h * n_k * d_k,
+                          buffers.v + h * n_k * d_v, buffers.output + h * n_q * d_v,
+                          dims.weights ? buffers.weights + h * n_q * n_k : nullptr};
+    fast::Overflow overflow;
+    const fast::Outcome outcome = fast::attend_head(head, dims, scale, buffers.workspace, overflow);
+    if (outcome == fast::Outcome::kDone) continue;
+    if (auto error = check_batch_finite(shape, buffers); !error.empty()) return error;
+    const Index i = overflow.row, j = overflow.col;
+    const double x = overflow.negative ? -HUGE_VAL : HUGE_VAL;
+    const std::string where = head_name(Index(h), Index(shape.heads));
+    switch (overflow.step) {
+      case fast::Overflow::Step::kScores:
+        return overflow_message(where, "scores", i, j, scores_formula(i, j), x, true);
+      case fast::Overflow::Step::kScaled:
+        return overflow_message(where, "scaled", i, j, scaled_formula(i, j), x, true);
+      default:
+        return overflow_message(where, "output", i, j, output_formula("weights", i, j), x, true);
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<BatchPlan> plan_batched(const BatchShape& shape, std::int64_t q_size, std::int64_t k_size,
+                               std::int64_t v_size, const Options& options,
+                               const BatchOptions& batch) {
   for (auto [name, value] : {std::pair{"batch", shape.batch}, std::pair{"heads", shape.heads},
                              std::pair{"nQ", shape.n_q}, std::pair{"nK", shape.n_k},
                              std::pair{"dK", shape.d_k}, std::pair{"dV", shape.d_v}}) {
@@ -327,56 +481,103 @@ Result<Batch> attend_batched(const std::vector<float>& q, const std::vector<floa
   }
   // Every dimension is now at most kMaxDim, so the products below fit in 64 bits.
   const std::int64_t heads = shape.batch * shape.heads;
-  const Index n_q = shape.n_q, n_k = shape.n_k, d_k = shape.d_k, d_v = shape.d_v;
-  if (auto error = check_shapes(n_q, d_k, n_k, d_k, n_k, d_v, options); !error.empty()) {
+  const std::int64_t n_q = shape.n_q, n_k = shape.n_k, d_k = shape.d_k, d_v = shape.d_v;
+  if (auto error = check_options(Index(n_q), Index(n_k), options); !error.empty()) {
     return {{}, error};
   }
-  struct Buffer {
-    const char* name;
-    const std::vector<float>* data;
-    Index rows, cols;
-    const char* formula;
-  };
-  const Buffer buffers[] = {{"Q", &q, n_q, d_k, "batch×heads×nQ×dK"},
-                            {"K", &k, n_k, d_k, "batch×heads×nK×dK"},
-                            {"V", &v, n_k, d_v, "batch×heads×nK×dV"},
-                            {"weights", nullptr, n_q, n_k, "batch×heads×nQ×nK"}};
-  for (const Buffer& b : buffers) {
-    const std::int64_t size = heads * b.rows * b.cols;
-    if (size > kMaxValues) {
+  BatchPlan plan;
+  plan.fast =
+      !batch.reference && options.mask_kind != MaskKind::kExplicit && options.dropout_p == 0;
+  plan.q = heads * n_q * d_k;
+  plan.k = heads * n_k * d_k;
+  plan.v = heads * n_k * d_v;
+  plan.output = heads * n_q * d_v;
+  plan.weights = batch.weights ? heads * n_q * n_k : 0;
+  const BufferSize buffers[] = {{"Q", plan.q, "batch×heads×nQ×dK"},
+                                {"K", plan.k, "batch×heads×nK×dK"},
+                                {"V", plan.v, "batch×heads×nK×dV"},
+                                {"the output", plan.output, "batch×heads×nQ×dV"},
+                                {"the weights", plan.weights, "batch×heads×nQ×nK"}};
+  const std::int64_t sizes[] = {q_size, k_size, v_size};
+  // the limits first, each buffer's and then all of them together; then the inputs' sizes
+  for (const BufferSize& b : buffers) {
+    if (b.floats * 4 > kMaxBytes) {
       return {{},
-              std::string(b.name) + " would hold " + std::to_string(size) + " values (" +
-                  b.formula + "), over the limit of " + std::to_string(kMaxValues)};
-    }
-    if (b.data == nullptr) continue;
-    if (std::int64_t(b.data->size()) != size) {
-      return {{},
-              std::string(b.name) + " has " + count(b.data->size(), "value") +
-                  " but the shape needs " + std::to_string(size) + " (" + b.formula + ")"};
-    }
-    for (Index h = 0; h < heads; ++h) {
-      if (auto error = check_finite(b.name, b.data->data() + h * b.rows * b.cols, b.rows, b.cols,
-                                    head_name(h, shape.heads));
-          !error.empty()) {
-        return {{}, error};
-      }
+              std::string(b.name) + " would take " + bytes(b.floats * 4) + " (" + b.formula +
+                  "×4), over " + kMaxBytesText};
     }
   }
+  if (plan.fast) {
+    plan.workspace = fast::workspace_floats(
+        {n_q, n_k, d_k, d_v, options.mask_kind == MaskKind::kCausal, batch.weights});
+  } else {
+    // one head in double: Q, K, V, a trace of up to six (n_q, n_k) matrices and the output;
+    // as float32, the scores, the scaled scores and the output; room for Eigen's blocks
+    plan.reference = (n_q * d_k + n_k * d_k + n_k * d_v + 6 * n_q * n_k + n_q * d_v + 4 * n_q) * 8 +
+                     (2 * n_q * n_k + n_q * d_v) * 4 + (std::int64_t{4} << 20);
+  }
+  // everything together, and the largest part to name
+  const std::pair<const char*, std::int64_t> parts[] = {
+      {"Q", plan.q * 4},
+      {"K", plan.k * 4},
+      {"V", plan.v * 4},
+      {"the output", plan.output * 4},
+      {"the weights", plan.weights * 4},
+      {"the kernel's tiles", plan.workspace * 4},
+      {"the reference's trace of one head", plan.reference}};
+  std::int64_t total = 0;
+  for (const auto& part : parts) total += part.second;
+  if (total > kMaxBytes) {
+    std::string what;
+    const std::pair<const char*, std::int64_t>* largest = &parts[0];
+    for (const auto& part : parts) {
+      if (part.second == 0) continue;
+      largest = part.second > largest->second ? &part : largest;
+      what += (what.empty() ? "" : ", ") + std::string(part.first);
+    }
+    what.replace(what.rfind(", "), 2, " and ");
+    return {{},
+            what + " would take " + bytes(total) + " together, over " + kMaxBytesText + "; " +
+                largest->first + " alone would take " + bytes(largest->second)};
+  }
+  for (int b = 0; b < 3; ++b) {
+    if (sizes[b] != buffers[b].floats) {
+      return {{},
+              std::string(buffers[b].name) + " has " + count(sizes[b], "value") +
+                  " but the shape needs " + std::to_string(buffers[b].floats) + " (" +
+                  buffers[b].formula + ")"};
+    }
+  }
+  return {plan, {}};
+}
 
-  using Map = Eigen::Map<const Matrix<float>>;
+std::string run_batched(const BatchShape& shape, const Options& options, const BatchPlan& plan,
+                        const BatchBuffers& buffers) {
+  return plan.fast ? run_fast(shape, options, buffers) : run_reference(shape, options, buffers);
+}
+
+Result<Batch> attend_batched(const std::vector<float>& q, const std::vector<float>& k,
+                             const std::vector<float>& v, const BatchShape& shape,
+                             const Options& options, const BatchOptions& batch) {
+  const Result<BatchPlan> plan = plan_batched(shape, std::int64_t(q.size()), std::int64_t(k.size()),
+                                              std::int64_t(v.size()), options, batch);
+  if (!plan.ok()) return {{}, plan.error};
   Batch out;
-  out.output.resize(heads * n_q * d_v);
-  out.weights.resize(heads * n_q * n_k);
-  Rng rng(options.seed);
-  for (Index h = 0; h < heads; ++h) {
-    // one head: Q (n_q, d_k), K (n_k, d_k), V (n_k, d_v)
-    Trace<float> t = compute<float>(Map(q.data() + h * n_q * d_k, n_q, d_k),
-                                    Map(k.data() + h * n_k * d_k, n_k, d_k),
-                                    Map(v.data() + h * n_k * d_v, n_k, d_v), options, rng);
-    if (auto error = check_trace(t, head_name(h, shape.heads)); !error.empty()) return {{}, error};
-    const Matrix<float>& weights = options.dropout_p > 0 ? t.dropped : t.weights;
-    std::copy_n(t.output.data(), t.output.size(), out.output.data() + h * n_q * d_v);
-    std::copy_n(weights.data(), weights.size(), out.weights.data() + h * n_q * n_k);
+  out.output.resize(plan.value.output);
+  out.weights.resize(plan.value.weights);
+  // 16-byte aligned: a vector of 4-float blocks
+  struct alignas(16) Block {
+    float x[4];
+  };
+  std::vector<Block> workspace((plan.value.workspace + 3) / 4);
+  const BatchBuffers buffers{q.data(),
+                             k.data(),
+                             v.data(),
+                             out.output.data(),
+                             batch.weights ? out.weights.data() : nullptr,
+                             workspace.empty() ? nullptr : workspace.front().x};
+  if (auto error = run_batched(shape, options, plan.value, buffers); !error.empty()) {
+    return {{}, error};
   }
   return {std::move(out), {}};
 }

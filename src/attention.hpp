@@ -22,9 +22,10 @@ template <typename T>
 using MatrixRef = Eigen::Ref<const Matrix<T>>;
 using Mask = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// Size limits: every dimension is at most kMaxDim, and every matrix (or batched buffer)
-// holds at most kMaxValues numbers. A whole trace (six n_q×n_k matrices of doubles, 192 MiB)
-// then fits the WASM heap. Larger inputs are an error, not an out-of-memory abort.
+// Size limits: every dimension is at most kMaxDim, and every matrix of a trace holds at most
+// kMaxValues numbers. A whole trace (six n_q×n_k matrices of doubles, 192 MiB) then fits the
+// WASM heap. Larger inputs are an error, not an out-of-memory abort. (The batched path is
+// limited by bytes instead: kMaxBytes below.)
 inline constexpr Index kMaxDim = 8192;
 inline constexpr Index kMaxValues = Index{1} << 22;
 
@@ -85,16 +86,61 @@ struct BatchShape {
   std::int64_t batch = 0, heads = 0, n_q = 0, n_k = 0, d_k = 0, d_v = 0;
 };
 
-struct Batch {
-  std::vector<float> output;   // (batch, heads, n_q, d_v)
-  std::vector<float> weights;  // (batch, heads, n_q, n_k), after dropout when it is on
+// A batched call is limited by the memory it takes, not by a count of values: every dimension
+// is at most kMaxDim, and all its buffers together take at most kMaxBytes, the WASM module's
+// maximum memory. The native build keeps the same limit, so both refuse the same calls.
+inline constexpr std::int64_t kMaxBytes = std::int64_t{1} << 30;
+
+struct BatchOptions {
+  bool weights = true;     // also return the (n_q, n_k) weights of every head
+  bool reference = false;  // run compute() (Eigen) head by head instead of the fast kernel
 };
 
-// q (batch, heads, n_q, d_k), k (batch, heads, n_k, d_k), v (batch, heads, n_k, d_v), float32.
-// An explicit mask is (n_q, n_k) and applies to every head. Dropout draws one stream, head by
-// head in order.
+// Every buffer of one batched call and its size, worked out before anything is allocated.
+// Sizes are in floats, except `reference`.
+struct BatchPlan {
+  std::int64_t q = 0, k = 0, v = 0;  // the inputs
+  std::int64_t output = 0;           // (batch, heads, n_q, d_v)
+  std::int64_t weights = 0;          // (batch, heads, n_q, n_k); 0 without the weights
+  std::int64_t workspace = 0;        // the fast kernel's tiles; 0 on the reference
+  std::int64_t reference = 0;        // bytes the reference allocates itself for one head
+  bool fast = true;  // the fast kernel runs; false when asked for the reference, or with an
+                     // explicit mask or dropout, which only the reference handles
+};
+
+// The buffers of a planned call, all float32, owned by the caller. The workspace is 16-byte
+// aligned.
+struct BatchBuffers {
+  const float* q = nullptr;    // (batch, heads, n_q, d_k)
+  const float* k = nullptr;    // (batch, heads, n_k, d_k)
+  const float* v = nullptr;    // (batch, heads, n_k, d_v)
+  float* output = nullptr;     // (batch, heads, n_q, d_v)
+  float* weights = nullptr;    // (batch, heads, n_q, n_k), when plan.weights > 0
+  float* workspace = nullptr;  // plan.workspace floats
+};
+
+// Checks the shape, the options, the inputs' sizes (q_size, k_size, v_size floats) and the
+// limits, and plans the call.
+Result<BatchPlan> plan_batched(const BatchShape& shape, std::int64_t q_size, std::int64_t k_size,
+                               std::int64_t v_size, const Options& options = {},
+                               const BatchOptions& batch = {});
+
+// Runs a planned call: the outputs are written into buffers.output (and buffers.weights).
+// Returns an error, for a non-finite input or an overflow, or "" on success.
+std::string run_batched(const BatchShape& shape, const Options& options, const BatchPlan& plan,
+                        const BatchBuffers& buffers);
+
+struct Batch {
+  std::vector<float> output;   // (batch, heads, n_q, d_v)
+  std::vector<float> weights;  // (batch, heads, n_q, n_k), after dropout when it is on; empty
+                               // without the weights
+};
+
+// q (batch, heads, n_q, d_k), k (batch, heads, n_k, d_k), v (batch, heads, n_k, d_v), float32:
+// plan_batched and run_batched on buffers allocated here. An explicit mask is (n_q, n_k) and
+// applies to every head. Dropout draws one stream, head by head in order.
 Result<Batch> attend_batched(const std::vector<float>& q, const std::vector<float>& k,
                              const std::vector<float>& v, const BatchShape& shape,
-                             const Options& options = {});
+                             const Options& options = {}, const BatchOptions& batch = {});
 
 }  // namespace attention

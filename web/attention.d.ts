@@ -58,9 +58,33 @@ export interface BatchShape {
 }
 
 export interface BatchOptions {
+  /** Multiplies the scores; the default is 1/√d_k. */
   scale?: number;
+  /** Query i sees keys 0..i (top-left aligned when nQ ≠ nK). */
   causal?: boolean;
+  /** "causal", or an nQ×nK boolean matrix applied to every head: true where query i may see key j. An explicit mask runs on the reference. */
+  mask?: "causal" | boolean[][];
+  /** Dropout on the weights, with inverted scaling 1/(1−p); one seeded stream, head by head. Runs on the reference. */
   dropout?: { p: number; seed?: number };
+  /** Also return the (batch, heads, nQ, nK) weights. Default true. Without them the fast path keeps no nQ×nK buffer at all, so far longer sequences fit. */
+  weights?: boolean;
+  /** Run the Eigen reference (float64, the teaching path's own code) instead of the fast float32 kernel. Default false. */
+  reference?: boolean;
+  /**
+   * Default true: `output` and `weights` are new Float32Arrays that you own, copied once out of
+   * WASM memory. false: they are views of the core's WASM memory, valid only until the next call
+   * to any function of this core (every loadAttention() caller and element on the page shares
+   * it); after that they are overwritten or become empty. Copy what you keep.
+   */
+  copy?: boolean;
+}
+
+/** The result of attentionBatched. */
+export interface BatchResult {
+  /** (batch, heads, nQ, dV) */
+  output: Float32Array;
+  /** (batch, heads, nQ, nK), after dropout when it is on; absent with `weights: false`. */
+  weights?: Float32Array;
 }
 
 export interface Attention {
@@ -74,14 +98,32 @@ export interface Attention {
     wv: Matrix,
     options?: AttentionOptions,
   ): SelfAttentionTrace;
-  /** Float32 over [batch, heads, seq, dim]; weights are after dropout when it is on. */
+  /**
+   * Float32 over [batch, heads, seq, dim], on the fast kernel unless an explicit mask, dropout or
+   * `reference` asks for the Eigen reference. q, k and v stay yours: they are copied in.
+   * Limits: every dimension 1..8192, and all of a call's buffers together at most 1 GiB.
+   */
+  attentionBatched(
+    q: Float32Array,
+    k: Float32Array,
+    v: Float32Array,
+    shape: BatchShape,
+    options: BatchOptions & { weights: false },
+  ): { output: Float32Array };
+  attentionBatched(
+    q: Float32Array,
+    k: Float32Array,
+    v: Float32Array,
+    shape: BatchShape,
+    options?: BatchOptions & { weights?: true },
+  ): { output: Float32Array; weights: Float32Array };
   attentionBatched(
     q: Float32Array,
     k: Float32Array,
     v: Float32Array,
     shape: BatchShape,
     options?: BatchOptions,
-  ): { output: Float32Array; weights: Float32Array };
+  ): BatchResult;
   /** Diagnostics: bytes malloc has handed out, the heap's top and size, live JS handles. */
   memory(): { inUse: number; heapTop: number; heapBytes: number; handles: number };
 }

@@ -72,6 +72,16 @@ function packOptions({ scale, mask, causal = false, dropout } = {}) {
   return packed;
 }
 
+const batchDims = ["batch", "heads", "nQ", "nK", "dK", "dV"];
+
+function checkFloat32(name, array) {
+  if (!(array instanceof Float32Array)) throw new Error(`${name} must be a Float32Array`);
+}
+
+function checkFlag(name, flag) {
+  if (typeof flag !== "boolean") throw new Error(`${name} must be true or false`);
+}
+
 function check(result) {
   if (result.error !== undefined) throw new Error(result.error);
   return result;
@@ -131,22 +141,64 @@ function wrap(core) {
       );
     },
 
-    attentionBatched(q, k, v, shape, options) {
-      for (const [name, array] of [
-        ["Q", q],
-        ["K", k],
-        ["V", v],
-      ]) {
-        if (!(array instanceof Float32Array)) throw new Error(`${name} must be a Float32Array`);
-      }
-      const dims = ["batch", "heads", "nQ", "nK", "dK", "dV"];
-      for (const dim of dims) {
+    attentionBatched(q, k, v, shape, options = {}) {
+      checkFloat32("Q", q);
+      checkFloat32("K", k);
+      checkFloat32("V", v);
+      for (const dim of batchDims) {
         if (!Number.isSafeInteger(shape?.[dim]) || shape[dim] < 0) {
           throw new Error(`shape.${dim} must be a whole number, not ${shape?.[dim]}`);
         }
       }
-      const { output, weights } = check(core.attendBatched(q, k, v, shape, packOptions(options)));
-      return { output, weights };
+      const { weights = true, reference = false, copy = true } = options;
+      checkFlag("weights", weights);
+      checkFlag("reference", reference);
+      checkFlag("copy", copy);
+      const packed = packOptions(options);
+      const flags =
+        (packed.causal ? 1 : 0) +
+        (packed.mask ? 2 : 0) +
+        (weights ? 4 : 0) +
+        (reference ? 8 : 0) +
+        (packed.scale !== undefined ? 16 : 0);
+      const { batch, heads, nQ, nK, dK, dV } = shape;
+      // 1. plan the call: the core checks everything and gives it one block of memory
+      const layout = core._batch_plan(
+        batch,
+        heads,
+        nQ,
+        nK,
+        dK,
+        dV,
+        q.length,
+        k.length,
+        v.length,
+        flags,
+        packed.scale ?? 0,
+        packed.dropoutP,
+        packed.seed,
+        packed.mask?.rows ?? 0,
+        packed.mask?.cols ?? 0,
+      );
+      if (!layout) throw new Error(core.batchError());
+      // 2. copy the inputs in; the heap may have grown, so its views are read afresh
+      const at = core.HEAPU32;
+      const heap = core.HEAPF32;
+      const slot = layout >> 2;
+      heap.set(q, at[slot] >> 2);
+      heap.set(k, at[slot + 1] >> 2);
+      heap.set(v, at[slot + 2] >> 2);
+      if (packed.mask) core.HEAPU8.set(packed.mask.data, at[slot + 3]);
+      // 3. run it, then hand out the results: copies the caller owns, or views of the block
+      if (!core._batch_run()) throw new Error(core.batchError());
+      const take = (address, n) =>
+        copy
+          ? heap.slice(address >> 2, (address >> 2) + n)
+          : heap.subarray(address >> 2, (address >> 2) + n);
+      const result = { output: take(at[slot + 4], batch * heads * nQ * dV) };
+      if (weights) result.weights = take(at[slot + 5], batch * heads * nQ * nK);
+      if (copy) core._batch_release();
+      return result;
     },
 
     /** Diagnostics for the leak tests: malloc'd bytes, heap top and size, live JS handles. */

@@ -1,9 +1,14 @@
-// bindings.cpp: the only file that includes Emscripten. JS typed arrays come in as
-// { rows, cols, data }, traces go out as plain objects of copied typed arrays, and an error
-// goes out as an `error` string. No C++ exception ever crosses into JS: the core throws none.
+// bindings.cpp: the only file that includes Emscripten. The teaching path through embind: JS
+// typed arrays come in as { rows, cols, data }, traces go out as plain objects of copied typed
+// arrays, and an error goes out as an `error` string. The batched path through a few plain
+// exports on one block of WASM memory (below). No C++ exception ever crosses into JS: the core
+// throws none.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <malloc.h>
 #include <unistd.h>
+
+#include <cstdlib>
 
 #include "../attention.hpp"
 
@@ -96,23 +101,120 @@ val self_attention(val x, val w_q, val w_k, val w_v, val options) {
                                                        read_options(options)));
 }
 
-// shape { batch, heads, nQ, nK, dK, dV }; q, k, v are Float32Array.
-val attend_batched(val q, val k, val v, val shape, val options) {
-  const auto dim = [&shape](const char* name) {
-    return static_cast<std::int64_t>(shape[name].as<double>());
-  };
-  const attention::BatchShape s{dim("batch"), dim("heads"), dim("nQ"),
-                                dim("nK"),    dim("dK"),    dim("dV")};
-  const auto result = attention::attend_batched(emscripten::convertJSArrayToNumberVector<float>(q),
-                                                emscripten::convertJSArrayToNumberVector<float>(k),
-                                                emscripten::convertJSArrayToNumberVector<float>(v),
-                                                s, read_options(options));
-  if (!result.ok()) return error(result.error);
-  val out = val::object();
-  out.set("output", typed_copy(result.value.output.data(), Index(result.value.output.size())));
-  out.set("weights", typed_copy(result.value.weights.data(), Index(result.value.weights.size())));
-  return out;
+// ---- the batched path: plain exports, so that a small call costs little ----
+// web/attention.js plans a call (batch_plan), which allocates one block for all its buffers,
+// copies the inputs into it with HEAPF32.set, runs it (batch_run), and reads the results out of
+// the same block: no std::vector, no copy inside the core. The block lives until the wrapper
+// releases it, or until the next call is planned, so results can also be lent out in place.
+struct BatchCall {
+  attention::BatchShape shape;
+  attention::Options options;
+  attention::BatchPlan plan;
+  void* block = nullptr;
+  std::uint32_t layout[6] = {};  // byte addresses of q, k, v, the mask, the output, the weights
+  std::string error;
+};
+BatchCall call;
+
+// Small calls reuse this block instead of asking malloc each time.
+constexpr std::int64_t kSmallBlock = 64 * 1024;
+alignas(16) unsigned char small_block[kSmallBlock];
+
+std::string bytes(std::int64_t n) { return std::to_string(n) + " bytes"; }
+
+std::string batch_error() { return call.error; }
+
+}  // namespace
+
+extern "C" {
+
+// Frees the last call's block.
+EMSCRIPTEN_KEEPALIVE void batch_release() {
+  if (call.block != small_block) std::free(call.block);
+  call.block = nullptr;
 }
+
+// Checks and plans a call and allocates its buffers. Returns the address of its layout (six
+// byte addresses: q, k, v, the mask, the output, the weights), or 0 with batch_error() set.
+// flags: 1 causal, 2 an explicit mask (mask_rows × mask_cols), 4 the weights, 8 the
+// reference, 16 a scale. Sizes come as doubles, so that JS numbers past 2^31 are not wrapped.
+EMSCRIPTEN_KEEPALIVE std::uint32_t* batch_plan(double batch, double heads, double n_q, double n_k,
+                                               double d_k, double d_v, double q_size, double k_size,
+                                               double v_size, int flags, double scale,
+                                               double dropout_p, double seed, double mask_rows,
+                                               double mask_cols) {
+  batch_release();
+  const auto whole = [](double x) { return static_cast<std::int64_t>(x); };
+  call.shape = {whole(batch), whole(heads), whole(n_q), whole(n_k), whole(d_k), whole(d_v)};
+  call.options = {};
+  if (flags & 1) call.options.mask_kind = attention::MaskKind::kCausal;
+  if (flags & 2) {
+    call.options.mask_kind = attention::MaskKind::kExplicit;
+    call.options.mask.resize(Index(mask_rows), Index(mask_cols));
+  }
+  if (flags & 16) call.options.scale = scale;
+  call.options.dropout_p = dropout_p;
+  call.options.seed = static_cast<std::uint64_t>(seed);
+  const attention::BatchOptions batch_options{(flags & 4) != 0, (flags & 8) != 0};
+  auto planned = attention::plan_batched(call.shape, whole(q_size), whole(k_size), whole(v_size),
+                                         call.options, batch_options);
+  if (!planned.ok()) {
+    call.error = std::move(planned.error);
+    return nullptr;
+  }
+  const attention::BatchPlan& plan = call.plan = planned.value;
+  // workspace (16-byte aligned) | q | k | v | output | weights | mask
+  const std::int64_t floats[] = {plan.workspace, plan.q, plan.k, plan.v, plan.output, plan.weights};
+  std::int64_t offsets[7] = {};
+  for (int i = 0; i < 6; ++i) offsets[i + 1] = offsets[i] + (floats[i] + 3) / 4 * 16;
+  const std::int64_t mask = call.options.mask.size(), total = offsets[6] + mask;
+  // The reference allocates its trace itself: make sure the heap can give it first.
+  void* trace = plan.reference > 0 ? std::malloc(size_t(plan.reference)) : nullptr;
+  if (plan.reference == 0 || trace != nullptr) {
+    std::free(trace);
+    call.block =
+        total <= kSmallBlock ? small_block : aligned_alloc(16, size_t((total + 15) / 16 * 16));
+  }
+  if (call.block == nullptr) {
+    call.error = "could not allocate " + bytes(total + plan.reference) +
+                 " for this call: WASM memory is limited to " + bytes(attention::kMaxBytes) +
+                 " (1 GiB), and " + bytes(mallinfo().uordblks) + " of it are in use";
+    return nullptr;
+  }
+  const auto at = [](const void* block, std::int64_t offset) {
+    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(block) + offset);
+  };
+  call.layout[0] = at(call.block, offsets[1]);
+  call.layout[1] = at(call.block, offsets[2]);
+  call.layout[2] = at(call.block, offsets[3]);
+  call.layout[3] = at(call.block, offsets[6]);
+  call.layout[4] = at(call.block, offsets[4]);
+  call.layout[5] = at(call.block, offsets[5]);
+  return call.layout;
+}
+
+// Runs the planned call on the inputs JS has copied in. 1 on success, else 0 with
+// batch_error() set and the block released.
+EMSCRIPTEN_KEEPALIVE int batch_run() {
+  const auto address = [](std::uint32_t a) { return reinterpret_cast<float*>(std::uintptr_t(a)); };
+  attention::Mask& mask = call.options.mask;
+  const auto* cells = reinterpret_cast<const std::uint8_t*>(std::uintptr_t(call.layout[3]));
+  for (Index i = 0; i < mask.size(); ++i) mask.data()[i] = cells[i] != 0;
+  const attention::BatchBuffers buffers{address(call.layout[0]),
+                                        address(call.layout[1]),
+                                        address(call.layout[2]),
+                                        address(call.layout[4]),
+                                        call.plan.weights > 0 ? address(call.layout[5]) : nullptr,
+                                        static_cast<float*>(call.block)};
+  call.error = attention::run_batched(call.shape, call.options, call.plan, buffers);
+  if (call.error.empty()) return 1;
+  batch_release();
+  return 0;
+}
+
+}  // extern "C"
+
+namespace {
 
 // The leak tests watch these: bytes malloc has handed out, and the top of the heap.
 double heap_in_use() { return double(mallinfo().uordblks); }
@@ -123,7 +225,7 @@ double heap_top() { return double(reinterpret_cast<std::uintptr_t>(sbrk(0))); }
 EMSCRIPTEN_BINDINGS(attention) {
   emscripten::function("attend", &attend);
   emscripten::function("selfAttention", &self_attention);
-  emscripten::function("attendBatched", &attend_batched);
+  emscripten::function("batchError", &batch_error);
   emscripten::function("heapInUse", &heap_in_use);
   emscripten::function("heapTop", &heap_top);
 }

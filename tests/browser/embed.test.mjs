@@ -180,8 +180,10 @@ test("standalone file: opened from file://, no server, all scenes there", async 
   await page.close();
 });
 
-test("strict CSP: script-src 'self' 'wasm-unsafe-eval'; style-src 'self'", async () => {
-  const policy = "script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+test("strict CSP: default-src 'self' (so connect-src too), script-src 'self' 'wasm-unsafe-eval'", async () => {
+  // The core instantiates from its own bytes, so it fetches nothing, not even a data: URL.
+  const policy =
+    "default-src 'self'; img-src 'self' data:; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
   const { server, url } = await serve(repo, 0, { "content-security-policy": policy });
   const page = await env.browser.newPage();
   const violations = [];

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -322,9 +323,10 @@ TEST(Batched, Errors) {
   huge.n_q = 1'000'000'000'000;
   EXPECT_EQ(attention::attend_batched(q, k, v, huge).error,
             "shape.nQ is 1000000000000; it must be from 1 to 8192");
-  attention::BatchShape many = {8192, 8192, 1, 1, 1, 1};
+  attention::BatchShape many = {8192, 8192, 1, 1, 8, 1};
   EXPECT_EQ(attention::attend_batched(q, k, v, many).error,
-            "Q would hold 67108864 values (batch×heads×nQ×dK), over the limit of 4194304");
+            "Q would take 2147483648 bytes (batch×heads×nQ×dK×4), over the limit of 1073741824 "
+            "bytes (1 GiB of WASM memory)");
   k[7] = std::nanf("");
   EXPECT_EQ(attention::attend_batched(q, k, v, shape).error,
             "batch 1, head 2: K[1][2] is NaN; every input must be finite");
@@ -403,6 +405,18 @@ TEST(Errors, EveryMessageNamesTheArgumentAndTheShapes) {
   EXPECT_EQ(error_of(Q, K, V, dropout), "dropout p is 1; it must be at least 0 and below 1");
   dropout.dropout_p = -0.5;
   EXPECT_EQ(error_of(Q, K, V, dropout), "dropout p is -0.5; it must be at least 0 and below 1");
+}
+
+TEST(Errors, NumbersAreWrittenAsPrintfsPercentG) {
+  for (double p : {-0.5, -1.5e-7, 123456789.0, 1234.5, -0.0001, -1.234e-5, 1e21, 2.5, 1.0000005,
+                   999999.5, 1000.0, -999.9999999, 3.4028234663852886e38, 5e-324, 1e-5}) {
+    Options options;
+    options.dropout_p = p < 0 || p >= 1 ? p : -p;
+    char expected[32];
+    std::snprintf(expected, sizeof expected, "%g", options.dropout_p);
+    EXPECT_EQ(error_of(Mat::Ones(1, 1), Mat::Ones(1, 1), Mat::Ones(1, 1), options),
+              std::string("dropout p is ") + expected + "; it must be at least 0 and below 1");
+  }
 }
 
 TEST(Errors, SelfAttentionShapes) {

@@ -14,7 +14,22 @@ const { output } = core.attentionBatched(
   shape,
   { causal: true },
 );
-const first: number = output[0] + weights[0][0] + q[0][0];
+const fast = core.attentionBatched(
+  new Float32Array(1),
+  new Float32Array(1),
+  new Float32Array(1),
+  shape,
+  { weights: false, copy: false },
+);
+// @ts-expect-error: without the weights the result has none
+fast.weights.length;
+const both = core.attentionBatched(
+  new Float32Array(1),
+  new Float32Array(1),
+  new Float32Array(1),
+  shape,
+);
+const first: number = output[0] + weights[0][0] + q[0][0] + fast.output[0] + both.weights[0];
 // @ts-expect-error: mask takes "causal" or a boolean matrix
 core.attention([[1]], [[1]], [[1]], { mask: "future" });
 export { first };

@@ -1,0 +1,100 @@
+// simd.hpp: the few four-lane float operations the fast kernel is written in. Under Emscripten
+// with -msimd128 each is one <wasm_simd128.h> intrinsic; elsewhere (the native build and its
+// tests) the same names are GCC/Clang vector extensions, so one kernel source serves both.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#else
+#include <cstring>
+#endif
+
+// Keeps clang from unrolling a hot loop: V8 has 16 SIMD registers, and an unrolled micro-kernel
+// spills (docs: shared/docs/toolchain.md, "SIMD and speed").
+#if defined(__clang__)
+#define ATTENTION_NO_UNROLL _Pragma("clang loop unroll(disable)")
+#else
+#define ATTENTION_NO_UNROLL _Pragma("GCC unroll 1")
+#endif
+
+// Keeps a function out of its callers, so that V8 compiles it on its own, soon after it gets hot.
+#define ATTENTION_NOINLINE __attribute__((noinline))
+
+namespace attention::simd {
+
+#if defined(__wasm_simd128__)
+
+using f32x4 = v128_t;
+
+inline f32x4 load(const float* p) { return wasm_v128_load(p); }
+inline void store(float* p, f32x4 a) { wasm_v128_store(p, a); }
+inline f32x4 splat(float x) { return wasm_f32x4_splat(x); }
+inline f32x4 load_splat(const float* p) { return wasm_v128_load32_splat(p); }
+inline f32x4 add(f32x4 a, f32x4 b) { return wasm_f32x4_add(a, b); }
+inline f32x4 sub(f32x4 a, f32x4 b) { return wasm_f32x4_sub(a, b); }
+inline f32x4 mul(f32x4 a, f32x4 b) { return wasm_f32x4_mul(a, b); }
+inline f32x4 abs(f32x4 a) { return wasm_f32x4_abs(a); }
+// a < b ? b : a, lane by lane: one instruction, where IEEE max is several in V8.
+inline f32x4 pmax(f32x4 a, f32x4 b) { return wasm_f32x4_pmax(a, b); }
+// The float whose bits are (bits(a) + k) << 23: puts an integer held in a's low bits into the
+// exponent field.
+inline f32x4 shift_to_exponent(f32x4 a, std::int32_t k) {
+  return wasm_i32x4_shl(wasm_i32x4_add(a, wasm_i32x4_splat(k)), 23);
+}
+inline float first(f32x4 a) { return wasm_f32x4_extract_lane(a, 0); }
+inline float hsum(f32x4 a) {
+  return (wasm_f32x4_extract_lane(a, 0) + wasm_f32x4_extract_lane(a, 1)) +
+         (wasm_f32x4_extract_lane(a, 2) + wasm_f32x4_extract_lane(a, 3));
+}
+inline float hmax(f32x4 a) {
+  const float x = wasm_f32x4_extract_lane(a, 0), y = wasm_f32x4_extract_lane(a, 1),
+              z = wasm_f32x4_extract_lane(a, 2), w = wasm_f32x4_extract_lane(a, 3);
+  const float xy = x < y ? y : x, zw = z < w ? w : z;
+  return xy < zw ? zw : xy;
+}
+
+#else
+
+typedef float f32x4 __attribute__((vector_size(16)));
+typedef std::int32_t i32x4 __attribute__((vector_size(16)));
+
+inline f32x4 load(const float* p) {
+  f32x4 a;
+  std::memcpy(&a, p, sizeof a);
+  return a;
+}
+inline void store(float* p, f32x4 a) { std::memcpy(p, &a, sizeof a); }
+inline f32x4 splat(float x) { return f32x4{x, x, x, x}; }
+inline f32x4 load_splat(const float* p) { return splat(*p); }
+inline f32x4 add(f32x4 a, f32x4 b) { return a + b; }
+inline f32x4 sub(f32x4 a, f32x4 b) { return a - b; }
+inline f32x4 mul(f32x4 a, f32x4 b) { return a * b; }
+inline f32x4 abs(f32x4 a) {
+  i32x4 bits;
+  std::memcpy(&bits, &a, sizeof a);
+  bits &= 0x7fffffff;
+  std::memcpy(&a, &bits, sizeof a);
+  return a;
+}
+inline f32x4 pmax(f32x4 a, f32x4 b) { return a < b ? b : a; }
+inline f32x4 shift_to_exponent(f32x4 a, std::int32_t k) {
+  i32x4 bits;
+  std::memcpy(&bits, &a, sizeof a);
+  bits = (bits + k) << 23;
+  std::memcpy(&a, &bits, sizeof a);
+  return a;
+}
+inline float first(f32x4 a) { return a[0]; }
+inline float hsum(f32x4 a) { return (a[0] + a[1]) + (a[2] + a[3]); }
+inline float hmax(f32x4 a) {
+  const float xy = a[0] < a[1] ? a[1] : a[0], zw = a[2] < a[3] ? a[3] : a[2];
+  return xy < zw ? zw : xy;
+}
+
+#endif
+
+inline f32x4 zero() { return splat(0.0f); }
+
+}  // namespace attention::simd
