@@ -146,9 +146,15 @@ void check_head(const WeightsT& W, const OutT& out, const ValuesT& V, double p, 
       // 1/(1-p) of it, which may include 0.
       const double lo = p == 0 ? v_lo(c) : std::min(0.0, v_lo(c)) * keep,
                    hi = p == 0 ? v_hi(c) : std::max(0.0, v_hi(c)) * keep;
-      const double slack = tolerance * n_k * std::max(std::abs(lo), std::abs(hi));
+      // Rounding is relative to the numbers' size, except among denormals, where each product
+      // is rounded to a multiple of the smallest one.
+      using Scalar = typename WeightsT::Scalar;
+      const double slack = n_k * (tolerance * std::max(std::abs(lo), std::abs(hi)) +
+                                  std::numeric_limits<Scalar>::denorm_min());
       if (!is_blocked && (out(i, c) < lo - slack || out(i, c) > hi + slack))
-        fail("an output lies outside its V column's range", std::to_string(out(i, c)));
+        fail("an output lies outside its V column's range", std::to_string(out(i, c)) +
+                                                                " not in [" + std::to_string(lo) +
+                                                                ", " + std::to_string(hi) + "]");
     }
   }
 }
