@@ -17,6 +17,7 @@ import { worksheet } from "./ui/worksheet.js";
 import { player } from "./ui/player.js";
 import { stepPanel } from "./ui/step-panel.js";
 import { checkPanelFor } from "./ui/check-panel.js";
+import { exportPanel } from "./ui/export-panel.js";
 
 export { messages, defaultLang, stateFromParams, paramsFromState } from "./state.js";
 
@@ -216,6 +217,7 @@ export function createWalkthrough(root, options) {
           host.controls && checkPanelFor(ctx, drafts),
           beside.length ? el("section", { class: "views" }, beside) : undefined,
           host.controls && sceneControls(ctx),
+          host.controls && exportPanel(ctx),
         ),
       ),
     );

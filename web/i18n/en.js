@@ -147,6 +147,7 @@ export default {
       "Some terms carry more decimals than the tables, so that each line adds up at the precision it shows.",
     approx:
       "≈: the result sits so close to a rounding boundary that rounded terms cannot land on it exactly.",
+    noMask: "this scene has no mask",
     blocked: "this key comes after the query",
     masked: "the mask blocks this key",
     kept: "kept",
@@ -275,6 +276,39 @@ export default {
     seedNote:
       "The article printed these numbers for this step. Its code is right, but the printed figures are not what that code computes: they drift from the third or fourth decimal on. Its 3-decimal summary [[0.551, 0.498], [0.544, 0.509], [0.537, 0.521]] is right. Mistakes like this are why checking by hand is worth it.",
     summaryButton: "Check the article’s 3-decimal summary",
+  },
+  export: {
+    group: "Take it to Python",
+    numpy: "Copy as NumPy",
+    pytorch: "Copy as PyTorch",
+    copied: (name) =>
+      `${name} script copied: run it with python3. It prints the output shown here.`,
+    copyFailed: "The clipboard is not available: copy the script from the box below.",
+    script: "The script",
+    core: "core",
+    heading: (title) => `Attention by hand: ${title}`,
+    intro: (library, digits) => [
+      `softmax(Q·Kᵀ/√d_k)·V step by step in ${library}, with the inputs on the page (your edits included).`,
+      `Each "core" comment holds the WASM core's numbers at ${digits} decimals; the script prints the output as the page shows it.`,
+      "Runs on NumPy 1.x and 2.x, and on PyTorch 1.13 and 2.x: plain operations only.",
+    ],
+    inputs: "The inputs, exactly as on the page",
+    tokens: "one row per token",
+    queries: "one row per query",
+    keys: "one row per key",
+    values: "one row per key",
+    alpha: "the sharpness α: the page multiplies the query by it",
+    projections: "Projections: Q = X·W_Q, K = X·W_K, V = X·W_V",
+    causal: "causal: query i sees keys 1..i",
+    blocked: "a row whose keys are all masked has no max: the core gives it weights 0 and output 0",
+    steps: {
+      scores: "scores = Q·Kᵀ",
+      scaled: "scaled = scores × scale, with scale = 1/√d_k",
+      masked: "masked: −∞ where a query may not see a key, so that exp gives 0",
+      softmax: "softmax of each row: subtract the row's max, exp, divide by the sum",
+      output: "output = weights·V",
+    },
+    print: (digits) => `The output, at ${digits} decimals as on the page`,
   },
   print: {
     button: "Print a worksheet",

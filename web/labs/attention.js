@@ -17,6 +17,7 @@ import { el } from "../views.js";
 import { heatmapPanel, linesPanel, plotPanel } from "../ui/panels.js";
 import { resultView } from "../ui/result-view.js";
 import { spreadNote, meaningPanel } from "../ui/notes.js";
+import { exportScript } from "../export.js";
 
 // The panels inside each step, after its matrices, by step id.
 const inside = {
@@ -158,6 +159,24 @@ export default {
       };
     }
     return undefined;
+  },
+
+  // "Copy as NumPy" and "Copy as PyTorch": the scene as a script, edits, α and mask included.
+  script(kind, { scene, state, msg, trace, editable, labels }) {
+    const mask = state.causal ? "causal" : scene.mask;
+    return exportScript(
+      kind,
+      {
+        title: msg.scenes[scene.id]?.title ?? scene.id,
+        inputs: editable,
+        alpha: scene.alpha ? state.alpha : undefined,
+        mask,
+        labels,
+        trace,
+        digits: state.digits,
+      },
+      msg.export,
+    );
   },
 
   linkedShapes: {
