@@ -131,6 +131,11 @@ std::string check_options(Index n_q, Index n_k, const Options& options) {
     return "mask is " + shape(options.mask.rows(), options.mask.cols()) + " but the scores are " +
            shape(n_q, n_k) + " (n_q×n_k)";
   }
+  if (std::isnan(options.mask_value) ||
+      options.mask_value == std::numeric_limits<double>::infinity()) {
+    return "mask value is " + number(options.mask_value) +
+           "; it must be -Infinity or a finite number";
+  }
   if (options.scale && !std::isfinite(*options.scale)) {
     return "scale is " + number(*options.scale) + "; it must be a finite number";
   }
@@ -238,7 +243,7 @@ Trace<T> compute(const MatrixRef<T>& Q, const MatrixRef<T>& K, const MatrixRef<T
     t.masked = t.scaled;
     for (Index i = 0; i < n_q; ++i)
       for (Index j = 0; j < n_k; ++j)
-        if (blocked(options, i, j)) t.masked(i, j) = -std::numeric_limits<T>::infinity();
+        if (blocked(options, i, j)) t.masked(i, j) = static_cast<T>(options.mask_value);
   }
   const Matrix<T>& logits = options.mask_kind == MaskKind::kNone ? t.scaled : t.masked;
 
@@ -486,8 +491,9 @@ Result<BatchPlan> plan_batched(const BatchShape& shape, std::int64_t q_size, std
     return {{}, error};
   }
   BatchPlan plan;
-  plan.fast =
-      !batch.reference && options.mask_kind != MaskKind::kExplicit && options.dropout_p == 0;
+  plan.fast = !batch.reference && options.mask_kind != MaskKind::kExplicit &&
+              options.dropout_p == 0 &&
+              (options.mask_kind == MaskKind::kNone || std::isinf(options.mask_value));
   plan.q = heads * n_q * d_k;
   plan.k = heads * n_k * d_k;
   plan.v = heads * n_k * d_v;

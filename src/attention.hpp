@@ -7,6 +7,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,7 +39,11 @@ enum class MaskKind {
 struct Options {
   std::optional<double> scale;  // default 1/√d_k
   MaskKind mask_kind = MaskKind::kNone;
-  Mask mask;               // (n_q, n_k), used when mask_kind is kExplicit
+  Mask mask;  // (n_q, n_k), used when mask_kind is kExplicit
+  // What a masked cell becomes: −∞ (then exp gives exactly 0, and a row whose keys are all
+  // masked is blocked: weights 0, output 0), or a finite number such as −1e9, as many
+  // implementations use (then such a row spreads its weight evenly over the masked keys).
+  double mask_value = -std::numeric_limits<double>::infinity();
   double dropout_p = 0.0;  // in [0, 1); 0 turns dropout off
   std::uint64_t seed = 0;  // dropout's random stream
 };
@@ -50,7 +55,8 @@ struct Trace {
   Matrix<T> q, k, v;  // set by self_attention only: X·W_Q, X·W_K, X·W_V
   Matrix<T> scores;   // (n_q, n_k)  Q·Kᵀ
   Matrix<T> scaled;   // (n_q, n_k)  scores × scale
-  Matrix<T> masked;   // (n_q, n_k)  scaled with −∞ where blocked; empty without a mask
+  Matrix<T>
+      masked;  // (n_q, n_k)  scaled, with the mask value (−∞) where blocked; empty without a mask
   Vector<T> row_max;  // (n_q)       the largest logit of each row (−∞ for a blocked row)
   Matrix<T> exp;      // (n_q, n_k)  exp(logit − row_max)
   Vector<T> row_sum;  // (n_q)       the sum of each row of exp

@@ -8,6 +8,12 @@ export interface AttentionOptions {
   scale?: number;
   /** "causal" lets query i see keys 0..i; a boolean n_q×n_k matrix is true where query i may see key j. */
   mask?: "causal" | boolean[][];
+  /**
+   * What a masked score becomes: -Infinity (the default: exp gives 0, and a row whose keys are all
+   * masked is blocked, weights 0 and output 0), or a finite number such as -1e9 (then such a row
+   * spreads its weight evenly over the keys it may not see).
+   */
+  maskValue?: number;
   /** Dropout on the weights, with inverted scaling 1/(1−p). Off by default. */
   dropout?: { p: number; seed?: number };
 }

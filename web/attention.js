@@ -39,9 +39,13 @@ function unpackMatrix({ rows, cols, data }) {
   );
 }
 
-// options → what the bindings read: { scale?, causal, mask?, dropoutP, seed }
-function packOptions({ scale, mask, causal = false, dropout } = {}) {
+// options → what the bindings read: { scale?, causal, mask?, maskValue?, dropoutP, seed }
+function packOptions({ scale, mask, causal = false, dropout, maskValue } = {}) {
   const packed = { causal: causal || mask === "causal", dropoutP: 0, seed: 0 };
+  if (maskValue !== undefined) {
+    if (typeof maskValue !== "number") throw new Error("maskValue must be a number");
+    packed.maskValue = maskValue;
+  }
   if (scale !== undefined) {
     if (typeof scale !== "number") throw new Error("scale must be a number");
     packed.scale = scale;
@@ -154,6 +158,11 @@ function wrap(core) {
       checkFlag("weights", weights);
       checkFlag("reference", reference);
       checkFlag("copy", copy);
+      if (options.maskValue !== undefined) {
+        throw new Error(
+          "maskValue is for attention() and selfAttention(); attentionBatched masks with -Infinity",
+        );
+      }
       const packed = packOptions(options);
       const flags =
         (packed.causal ? 1 : 0) +

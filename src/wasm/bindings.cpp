@@ -32,7 +32,7 @@ JsMatrix read_matrix(const val& js) {
   return m;
 }
 
-// { scale?, causal, mask?: { rows, cols, data: Uint8Array }, dropoutP, seed }
+// { scale?, causal, mask?: { rows, cols, data: Uint8Array }, maskValue?, dropoutP, seed }
 attention::Options read_options(const val& js) {
   attention::Options options;
   if (!js["scale"].isUndefined()) options.scale = js["scale"].as<double>();
@@ -45,6 +45,7 @@ attention::Options read_options(const val& js) {
     if (Index(cells.size()) != options.mask.size()) options.mask.resize(0, 0);
     for (Index i = 0; i < options.mask.size(); ++i) options.mask.data()[i] = cells[i] != 0;
   }
+  if (!js["maskValue"].isUndefined()) options.mask_value = js["maskValue"].as<double>();
   options.dropout_p = js["dropoutP"].as<double>();
   options.seed = static_cast<std::uint64_t>(js["seed"].as<double>());
   return options;
