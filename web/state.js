@@ -51,7 +51,7 @@ export function initialState(scenes, partial = {}) {
     reveal: Infinity,
     revealed: {},
   };
-  if (!byId[state.scene]) state.scene = scenes[0].id;
+  if (!byId[state.scene] || byId[state.scene].lazy) state.scene = scenes[0].id;
   for (const [id, value] of Object.entries(sceneDefaults(byId[state.scene]))) state[id] ??= value;
   return state;
 }
@@ -62,7 +62,7 @@ const sameMatrix = (a, b) =>
 
 /** State from URL parameters: ?scene=age&step=4&lang=en, plus the scene's own, digits and edits. */
 export function stateFromParams(p, scenes) {
-  const scene = scenes.find((s) => s.id === p.get("scene")) ?? scenes[0];
+  const scene = scenes.find((s) => s.id === p.get("scene") && !s.lazy) ?? scenes[0];
   const edits = {};
   for (const id of Object.keys(scene.inputs)) {
     const m = p.has(id) ? matrixFromText(p.get(id)) : undefined;
