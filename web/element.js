@@ -104,7 +104,7 @@ class AttentionWalkthrough extends HTMLElement {
   #lang() {
     const lang = (this.closest("[lang]")?.getAttribute("lang") ?? "").toLowerCase();
     const base = lang.split("-")[0];
-    return messages[base] ? base : defaultLang();
+    return Object.hasOwn(messages, base) ? base : defaultLang();
   }
 
   #step() {
