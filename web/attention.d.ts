@@ -138,7 +138,114 @@ export interface Attention {
 export function loadAttention(): Promise<Attention>;
 
 /** The labs module: the core's functions and the labs' (a second instance, with its own memory). */
-export interface LabsCore extends Attention {}
+export interface LabsCore extends Attention, WhyLabs {}
+
+// ---- Labs: why it is built this way (issue 10) ----
+
+/** The state of every query row after one block of keys. Keys start..end−1 (0-based). */
+export interface TiledBlock {
+  start: number;
+  end: number;
+  /** (n_q, end − start) the block's scaled scores, masked cells at the mask value */
+  logits: Matrix;
+  /** (n_q) the block's largest logit */
+  blockMax: number[];
+  /** (n_q) the running max m after this block */
+  m: number[];
+  /** (n_q) exp(m_old − m_new), what ℓ and acc were multiplied by (1 when m stayed) */
+  rescale: number[];
+  /** (n_q, end − start) exp(logit − m) */
+  p: Matrix;
+  /** (n_q) the running sum ℓ */
+  l: number[];
+  /** (n_q, d_v) the unnormalised output Σ exp(logit − m)·v so far */
+  acc: Matrix;
+  /** (n_q, d_v) acc / ℓ: the output if these were all the keys (0 while ℓ is 0) */
+  partial: Matrix;
+}
+
+export interface TiledTrace {
+  block: number;
+  scale: number;
+  blocks: TiledBlock[];
+  /** (n_q, d_v) after the last block */
+  output: Matrix;
+  /** (n_q, d_v) the whole-row computation's output */
+  full: Matrix;
+  /** The largest |output − full|. */
+  maxDifference: number;
+  blockedRows: number[];
+}
+
+export interface ScalingOptions {
+  /** 1..8192 */
+  dK: number;
+  /** keys per query, default 8 */
+  nKeys?: number;
+  /** queries, default 100 */
+  rows?: number;
+  /** default 1 */
+  seed?: number;
+}
+
+export interface ScalingStats {
+  dK: number;
+  nKeys: number;
+  rows: number;
+  /** the mean and the variance of every q·k (the variance is about dK) */
+  scoreMean: number;
+  scoreVariance: number;
+  /** the variance of q·k/√dK (about 1) */
+  scaledVariance: number;
+  /** the mean over the rows of the largest softmax weight, without and with 1/√dK */
+  maxWeightUnscaled: number;
+  maxWeightScaled: number;
+  /** the share of rows whose largest weight is above 0.99 */
+  oneHotUnscaled: number;
+  oneHotScaled: number;
+  /** (nKeys) the first query's q·k, and its softmax without and with the scale */
+  exampleScores: number[];
+  exampleUnscaled: number[];
+  exampleScaled: number[];
+}
+
+export interface DropoutStats {
+  /** (n_q, n_k) and (n_q, d_v) without dropout */
+  weights: Matrix;
+  output: Matrix;
+  /** (n_q, n_k) the first draw, its row sums (not 1) and its output */
+  dropped: Matrix;
+  droppedRowSums: number[];
+  drawOutput: Matrix;
+  /** averages over every draw */
+  meanDropped: Matrix;
+  meanOutput: Matrix;
+  /** the largest |meanOutput − output| */
+  maxDifference: number;
+  /** 1, 2, 5, 10 … draws, and the largest |average output of that many − output| */
+  counts: number[];
+  differences: number[];
+}
+
+export interface WhyLabs {
+  /** Online softmax (FlashAttention's tiling) over blocks of `block` keys, 1..n_k; no dropout. */
+  tiledAttention(
+    q: Matrix,
+    k: Matrix,
+    v: Matrix,
+    options: Omit<AttentionOptions, "dropout"> & { block: number },
+  ): TiledTrace;
+  /** The seeded unit-variance batch behind scalingStats: q (rows×dK), k (rows·nKeys×dK). */
+  scalingBatch(options: ScalingOptions): { q: Matrix; k: Matrix };
+  scalingStats(options: ScalingOptions): ScalingStats;
+  /** Draw t uses seed + t; p in (0, 1); draws 1..100000. */
+  dropoutStats(
+    q: Matrix,
+    k: Matrix,
+    v: Matrix,
+    options: Omit<AttentionOptions, "dropout"> & { p: number; seed?: number; draws?: number },
+  ): DropoutStats;
+}
 
 /** Loads the labs module once (the page loads it only when a lab opens). */
 export function loadLabs(): Promise<LabsCore>;

@@ -18,7 +18,7 @@ export function loadAttention() {
 export function loadLabs() {
   loadingLabs ??= import("./generated/attention-labs.mjs").then(async (labs) => {
     const core = await labs.default();
-    return wrap(core);
+    return { ...wrap(core), ...whyLabs(core) };
   });
   return loadingLabs;
 }
@@ -229,6 +229,105 @@ function wrap(core) {
         heapTop: core.heapTop(),
         heapBytes: core.HEAP8.length,
         handles: core.count_emval_handles(),
+      };
+    },
+  };
+}
+
+// ---- Labs: why it is built this way (issue 10): tiling, the 1/√d_k statistics, dropout ----
+
+function wholeNumber(name, x) {
+  if (!Number.isSafeInteger(x) || x < 0) {
+    throw new Error(`${name} must be a whole number, not ${JSON.stringify(x)}`);
+  }
+  return x;
+}
+
+const vectors = (raw, names) => Object.fromEntries(names.map((n) => [n, Array.from(raw[n])]));
+
+function whyLabs(core) {
+  return {
+    /** Online softmax over blocks of keys: m, ℓ and the partial output after every block. */
+    tiledAttention(q, k, v, { block, ...options } = {}) {
+      const raw = check(
+        core.tiledAttention(
+          packMatrix("Q", q),
+          packMatrix("K", k),
+          packMatrix("V", v),
+          wholeNumber("block", block),
+          packOptions(options),
+        ),
+      );
+      const blocks = [];
+      for (let b = 0; b < raw.blocks.length; ++b) {
+        const one = raw.blocks[b];
+        blocks.push({
+          start: one.start,
+          end: one.end,
+          logits: unpackMatrix(one.logits),
+          p: unpackMatrix(one.p),
+          acc: unpackMatrix(one.acc),
+          partial: unpackMatrix(one.partial),
+          ...vectors(one, ["blockMax", "m", "rescale", "l"]),
+        });
+      }
+      return {
+        block: raw.block,
+        scale: raw.scale,
+        blocks,
+        output: unpackMatrix(raw.output),
+        full: unpackMatrix(raw.full),
+        maxDifference: raw.maxDifference,
+        blockedRows: Array.from(raw.blockedRows),
+      };
+    },
+
+    /** The seeded unit-variance q (rows×dK) and keys (rows·nKeys×dK) behind scalingStats. */
+    scalingBatch({ dK, nKeys = 8, rows = 100, seed = 1 } = {}) {
+      const raw = check(
+        core.scalingBatch(
+          wholeNumber("dK", dK),
+          wholeNumber("nKeys", nKeys),
+          wholeNumber("rows", rows),
+          wholeNumber("seed", seed),
+        ),
+      );
+      return { q: unpackMatrix(raw.q), k: unpackMatrix(raw.k) };
+    },
+
+    /** The spread of q·k and the mean largest softmax weight, with and without 1/√dK. */
+    scalingStats({ dK, nKeys = 8, rows = 100, seed = 1 } = {}) {
+      const raw = check(
+        core.scalingStats(
+          wholeNumber("dK", dK),
+          wholeNumber("nKeys", nKeys),
+          wholeNumber("rows", rows),
+          wholeNumber("seed", seed),
+        ),
+      );
+      const { exampleScores, exampleUnscaled, exampleScaled, ...numbers } = raw;
+      return {
+        ...numbers,
+        ...vectors(raw, ["exampleScores", "exampleUnscaled", "exampleScaled"]),
+      };
+    },
+
+    /** Dropout: one draw (seed), and the average of draws draws (seeds seed, seed + 1 …). */
+    dropoutStats(q, k, v, { p, seed = 0, draws = 1000, ...options } = {}) {
+      const raw = check(
+        core.dropoutStats(
+          packMatrix("Q", q),
+          packMatrix("K", k),
+          packMatrix("V", v),
+          packOptions({ ...options, dropout: { p, seed } }),
+          wholeNumber("draws", draws),
+        ),
+      );
+      const matrices = ["weights", "output", "dropped", "drawOutput", "meanDropped", "meanOutput"];
+      return {
+        ...Object.fromEntries(matrices.map((m) => [m, unpackMatrix(raw[m])])),
+        ...vectors(raw, ["droppedRowSums", "counts", "differences"]),
+        maxDifference: raw.maxDifference,
       };
     },
   };

@@ -236,4 +236,105 @@ EMSCRIPTEN_BINDINGS(attention) {
 // the model's (multi-head, grouped-query heads, the KV cache, positions), then the why's
 // (tiling, statistics, dropout). Built with -DATTENTION_LABS=1 as web/generated/attention-labs.mjs.
 EMSCRIPTEN_BINDINGS(attention_labs) {}
+
+// ---- issue 10, why it is built this way: tiling, the 1/√d_k statistics, dropout ----
+// Counts arrive as doubles that web/attention.js has checked to be whole numbers.
+#include "../why.hpp"
+
+namespace {
+
+val vector_to_js(const attention::Vector<double>& v) { return typed_copy(v.data(), v.size()); }
+
+val tiled_attention(val q, val k, val v, double block, val options) {
+  const JsMatrix Q = read_matrix(q), K = read_matrix(k), V = read_matrix(v);
+  const auto result =
+      attention::tiled_attention(Q.view(), K.view(), V.view(), Index(block), read_options(options));
+  if (!result.ok()) return error(result.error);
+  const attention::TiledTrace& t = result.value;
+  val blocks = val::array();
+  for (const attention::TiledBlock& b : t.blocks) {
+    val out = val::object();
+    out.set("start", b.start);
+    out.set("end", b.end);
+    out.set("logits", to_js(b.logits));
+    out.set("blockMax", vector_to_js(b.block_max));
+    out.set("m", vector_to_js(b.m));
+    out.set("rescale", vector_to_js(b.rescale));
+    out.set("p", to_js(b.p));
+    out.set("l", vector_to_js(b.l));
+    out.set("acc", to_js(b.acc));
+    out.set("partial", to_js(b.partial));
+    blocks.call<void>("push", out);
+  }
+  val out = val::object();
+  out.set("block", t.block);
+  out.set("scale", t.scale);
+  out.set("blocks", blocks);
+  out.set("output", to_js(t.output));
+  out.set("full", to_js(t.full));
+  out.set("maxDifference", t.max_difference);
+  out.set("blockedRows", typed_copy(t.blocked_rows.data(), Index(t.blocked_rows.size())));
+  return out;
+}
+
+val scaling_batch(double d_k, double n_keys, double rows, double seed) {
+  const auto result = attention::scaling_batch(Index(d_k), Index(n_keys), Index(rows),
+                                               static_cast<std::uint64_t>(seed));
+  if (!result.ok()) return error(result.error);
+  val out = val::object();
+  out.set("q", to_js(result.value.q));
+  out.set("k", to_js(result.value.k));
+  return out;
+}
+
+val scaling_stats(double d_k, double n_keys, double rows, double seed) {
+  const auto result = attention::scaling_stats(Index(d_k), Index(n_keys), Index(rows),
+                                               static_cast<std::uint64_t>(seed));
+  if (!result.ok()) return error(result.error);
+  const attention::ScalingStats& s = result.value;
+  val out = val::object();
+  out.set("dK", s.d_k);
+  out.set("nKeys", s.n_keys);
+  out.set("rows", s.rows);
+  out.set("scoreMean", s.score_mean);
+  out.set("scoreVariance", s.score_variance);
+  out.set("scaledVariance", s.scaled_variance);
+  out.set("maxWeightUnscaled", s.max_weight_unscaled);
+  out.set("maxWeightScaled", s.max_weight_scaled);
+  out.set("oneHotUnscaled", s.one_hot_unscaled);
+  out.set("oneHotScaled", s.one_hot_scaled);
+  out.set("exampleScores", vector_to_js(s.example_scores));
+  out.set("exampleUnscaled", vector_to_js(s.example_unscaled));
+  out.set("exampleScaled", vector_to_js(s.example_scaled));
+  return out;
+}
+
+val dropout_stats(val q, val k, val v, val options, double draws) {
+  const JsMatrix Q = read_matrix(q), K = read_matrix(k), V = read_matrix(v);
+  const auto result =
+      attention::dropout_stats(Q.view(), K.view(), V.view(), read_options(options), Index(draws));
+  if (!result.ok()) return error(result.error);
+  const attention::DropoutStats& s = result.value;
+  val out = val::object();
+  for (auto [name, m] :
+       {std::pair{"weights", &s.weights}, std::pair{"output", &s.output},
+        std::pair{"dropped", &s.dropped}, std::pair{"drawOutput", &s.draw_output},
+        std::pair{"meanDropped", &s.mean_dropped}, std::pair{"meanOutput", &s.mean_output}}) {
+    out.set(name, to_js(*m));
+  }
+  out.set("droppedRowSums", vector_to_js(s.dropped_row_sums));
+  out.set("maxDifference", s.max_difference);
+  out.set("counts", typed_copy(s.counts.data(), Index(s.counts.size())));
+  out.set("differences", typed_copy(s.differences.data(), Index(s.differences.size())));
+  return out;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_why) {
+  emscripten::function("tiledAttention", &tiled_attention);
+  emscripten::function("scalingBatch", &scaling_batch);
+  emscripten::function("scalingStats", &scaling_stats);
+  emscripten::function("dropoutStats", &dropout_stats);
+}
 #endif
