@@ -173,6 +173,12 @@ export const scenes = [
     keyLabels: ["newspaper", "paper", "notebook", "book", "redCup"],
     dims: ["colour", "readable", "bound", "drinkable"],
   },
+  // The labs of "why it is built this way" (issue 10): each loads its code, and the labs
+  // module, only when it is opened.
+  { id: "scaling", lazy: () => import("./labs/scaling.js") },
+  { id: "tiling", lazy: () => import("./labs/tiling.js") },
+  { id: "stability", lazy: () => import("./labs/stability.js") },
+  { id: "dropout", lazy: () => import("./labs/dropout.js") },
 ];
 
 export const sceneById = Object.fromEntries(scenes.map((s) => [s.id, s]));

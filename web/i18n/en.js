@@ -192,6 +192,11 @@ export default {
     drinkable: "holds a drink",
   },
   scenes: {
+    // The labs (issue 10): their names for the scene list; the rest is in each lab's words.
+    scaling: { name: "Why √d_k" },
+    tiling: { name: "Online softmax" },
+    stability: { name: "Numerical stability" },
+    dropout: { name: "Dropout" },
     classroom: {
       name: "Classroom",
       title: "Finding a person in a classroom: self-attention on 我爱你 (I love you)",

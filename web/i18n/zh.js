@@ -229,6 +229,11 @@ export default {
     drinkable: "可盛饮料",
   },
   scenes: {
+    // The labs (issue 10): their names for the scene list; the rest is in each lab's words.
+    scaling: { name: "为什么除以 √d_k" },
+    tiling: { name: "在线 softmax" },
+    stability: { name: "数值稳定性" },
+    dropout: { name: "Dropout" },
     classroom: {
       name: "教室找人",
       title: "在教室里找一个人：对“我爱你”做自注意力",

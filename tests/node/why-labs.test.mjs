@@ -1,0 +1,140 @@
+// why-labs.test.mjs: the four labs of issue 10 on the lab contract, each computed with the real
+// labs module (lab.compute(await loadLabs(), scene, state)): every step has a view and words in
+// both languages, and each lab's claim is in its numbers.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { loadLabs } from "../../web/attention.js";
+import { resolveScene, wordsFor } from "../../web/lab.js";
+import { scenes as listed } from "../../web/scenes.js";
+import { initialState } from "../../web/state.js";
+import { naiveSoftmax } from "../../web/labs/stability.js";
+
+const core = await loadLabs();
+const ids = ["scaling", "tiling", "stability", "dropout"];
+const labScenes = Object.fromEntries(
+  await Promise.all(
+    ids.map(async (id) => [id, await resolveScene(listed.find((s) => s.id === id))]),
+  ),
+);
+
+function run(id, partial = {}) {
+  const scene = labScenes[id];
+  const state = initialState([scene], { scene: id, lang: "en", ...partial });
+  const { inputs, trace } = scene.lab.compute(core, scene, state);
+  return { scene, state, inputs, trace };
+}
+
+// Every step's view, words and panels, in both languages.
+function walk(id, partial = {}) {
+  const { scene, state, inputs, trace } = run(id, partial);
+  const lab = scene.lab;
+  for (const lang of ["en", "zh"]) {
+    const msg = wordsFor(lang, scene);
+    assert.ok(
+      msg.scenes[id].name && msg.scenes[id].title && msg.scenes[id].analogy,
+      `${id} ${lang}`,
+    );
+    const labels = lab.labels?.(scene, msg, trace, inputs) ?? {};
+    for (const step of lab.steps(scene, state)) {
+      assert.ok(msg.steps[step.id]?.title, `${id} ${lang} ${step.id}: a title`);
+      const ctx = {
+        scene,
+        lab,
+        state: { ...state, lang },
+        msg,
+        trace,
+        inputs,
+        labels,
+        stepId: step.id,
+      };
+      ctx.editable = { ...scene.inputs, ...state.edits };
+      const view = lab.view(step.id, ctx);
+      for (const m of view.matrices) {
+        assert.ok(m.data.length > 0 && m.data[0].length > 0, `${id} ${step.id} ${m.id}`);
+        assert.equal(m.rowLabels.length, m.data.length, `${id} ${step.id} ${m.id} rows`);
+        assert.equal(m.colLabels.length, m.data[0].length, `${id} ${step.id} ${m.id} cols`);
+      }
+      const text = lab.text ? lab.text(step.id, { ...ctx, view }) : msg.steps[step.id].text;
+      assert.equal(typeof text, "string");
+      assert.ok(text.length > 0, `${id} ${lang} ${step.id}: words`);
+      for (const p of [...step.panels, ...(step.inStep ?? [])]) {
+        assert.equal(typeof lab.panels[p], "function", `${id}: panel ${p}`);
+      }
+    }
+  }
+  return { scene, state, trace };
+}
+
+test("the scene list names every lab before its code loads, in both languages", async () => {
+  const { default: en } = await import("../../web/i18n/en.js");
+  const { default: zh } = await import("../../web/i18n/zh.js");
+  for (const id of ids) {
+    const entry = listed.find((s) => s.id === id);
+    assert.equal(typeof entry.lazy, "function");
+    assert.ok(en.scenes[id].name && zh.scenes[id].name);
+  }
+});
+
+test("√d_k: saturation without the scale at d_k = 512, soft with it, at every slider position", () => {
+  for (const dk of [1, 64, 512]) walk("scaling", { dk });
+  const { trace } = run("scaling", { dk: 512 });
+  assert.ok(trace.stats.maxWeightUnscaled > 0.9 && trace.stats.maxWeightScaled < 0.6);
+  assert.deepEqual(
+    trace.curve.map((s) => s.dK),
+    [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
+  );
+  // the spread of q·k grows with d_k; divided by √d_k it stays near 1
+  for (const s of trace.curve) {
+    assert.ok(Math.abs(s.scoreVariance / s.dK - 1) < 0.2, `d_k ${s.dK}`);
+    assert.ok(Math.abs(s.scaledVariance - 1) < 0.2, `d_k ${s.dK}`);
+  }
+  assert.deepEqual(
+    run("scaling", { dk: 100 })
+      .trace.curve.map((s) => s.dK)
+      .includes(100),
+    true,
+  );
+});
+
+test("online softmax: tiled equals whole rows to 1e-12 for every block size 1..n, mask or not", () => {
+  for (const causal of [false, true]) {
+    for (let block = 1; block <= 11; ++block) {
+      const { scene, state, trace } = walk("tiling", { block, causal });
+      const steps = scene.lab.steps(scene, state);
+      assert.equal(steps.length, Math.ceil(11 / block) + 2);
+      assert.ok(trace.maxDifference <= 1e-12, `B = ${block}`);
+    }
+  }
+});
+
+test("stability: the naive softmax is not finite where the core's is", () => {
+  walk("stability");
+  const { trace } = run("stability");
+  assert.ok(naiveSoftmax([1000, 998, 990]).weights.every(Number.isNaN));
+  assert.ok(trace.naive.exp.every((x) => x === Infinity));
+  assert.ok(trace.weights[0].every(Number.isFinite));
+  // e⁰, e⁻², e⁻¹⁰ over their sum, by hand
+  const sum = 1 + Math.exp(-2) + Math.exp(-10);
+  [1, Math.exp(-2), Math.exp(-10)].forEach((e, j) =>
+    assert.ok(Math.abs(trace.weights[0][j] - e / sum) < 1e-15),
+  );
+  assert.deepEqual(trace.minusInfinity.blockedRows, [1]);
+  assert.deepEqual(trace.minusInfinity.weights[1], [0, 0, 0]);
+  assert.deepEqual(trace.minus1e9.blockedRows, []);
+  trace.minus1e9.weights[1].forEach((w) => assert.ok(Math.abs(w - 1 / 3) < 1e-15));
+  // small scores: the naive way works, and agrees with the core
+  const small = run("stability", { edits: { s: [[1, 2, 3]] } }).trace;
+  small.naive.weights.forEach((w, j) => assert.ok(Math.abs(w - small.weights[0][j]) < 1e-15));
+});
+
+test("dropout: a draw's row does not sum to 1, and the average of many approaches the output", () => {
+  walk("dropout");
+  for (const p of [0.1, 0.5, 0.9]) {
+    const { trace } = run("dropout", { p });
+    assert.ok(Math.abs(trace.droppedRowSums[0] - 1) > 1e-6 || p === 0.1, `p ${p}`);
+    assert.ok(trace.differences.at(-1) < trace.differences[0] || trace.differences[0] < 1e-9);
+  }
+  const { trace } = run("dropout", { p: 0.5, draw: 1 });
+  assert.ok(Math.abs(trace.droppedRowSums[0] - 1) > 0.1);
+  assert.ok(Math.abs(trace.meanOutput[0][0] - trace.output[0][0]) < 0.05 * trace.output[0][0]);
+});

@@ -1,0 +1,208 @@
+// labs/stability.js: numerical stability. Softmax without subtracting the max overflows on large
+// scores: exp(1000) is Infinity in double, and Infinity/Infinity is NaN. That naive version is
+// computed here, plainly in JS, as the wrong way: apart from the plots' coordinates it is the
+// only arithmetic the page does itself, and the page says so. Beside it, the core's stable
+// softmax; then masking with −∞ against −1e9, with a row whose keys are all masked.
+import { el } from "../views.js";
+import { matrix, numbered, numbers, shown } from "./why-views.js";
+
+const identity = (n) =>
+  Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
+
+// THE WRONG WAY, on purpose: exp of each score as it is, then divide by the sum. The page's own
+// arithmetic, shown as such.
+export function naiveSoftmax(row) {
+  const e = row.map((x) => Math.exp(x));
+  const sum = e.reduce((a, b) => a + b, 0);
+  return { exp: e, sum, weights: e.map((x) => x / sum) };
+}
+
+// The mask of the masking step: query 1 may not see key 3; query 2 may see no key at all.
+const mask = [
+  [true, true, false],
+  [false, false, false],
+];
+
+function naivePanel({ trace, msg, state }) {
+  const w = msg.stability;
+  const { exp, sum, weights } = trace.naive;
+  const cols = numbered("", exp.length);
+  return el(
+    "div",
+    { class: "why-wrong", id: "naive" },
+    el("p", { class: "wrong-label", text: w.wrongLabel }),
+    numbers("why-numbers", w.naiveTitle, cols, [
+      ["exp(s)", ...exp.map((x) => shown(x, state.digits))],
+      ["Σ", shown(sum, state.digits), ...cols.slice(1).map(() => "")],
+      [w.weights, ...weights.map((x) => shown(x, state.digits))],
+    ]),
+    el("p", { class: "why-note", text: w.pageArithmetic }),
+  );
+}
+
+function blockedPanel({ trace, msg }) {
+  const w = msg.stability;
+  return el(
+    "p",
+    { class: "why-summary", id: "blocked-note" },
+    trace.minusInfinity.blockedRows.length ? w.blocked(trace.minusInfinity.blockedRows[0] + 1) : "",
+    " ",
+    trace.minus1e9.blockedRows.length ? "" : w.spread,
+  );
+}
+
+export const stabilityLab = {
+  id: "stability",
+  core: "labs",
+
+  compute(core, scene, state) {
+    const inputs = { ...scene.inputs, ...state.edits };
+    const s = inputs.s[0];
+    // softmax(s) from the core: Q = [1], K = s as a column, V = I, scale 1.
+    const stable = core.attention(
+      [[1]],
+      s.map((x) => [x]),
+      identity(s.length),
+      { scale: 1 },
+    );
+    // Masking: Q = the scores, K = V = I, scale 1, so the scores are the given ones.
+    const m = inputs.m;
+    const options = { scale: 1, mask };
+    const minusInfinity = core.attention(m, identity(3), identity(3), options);
+    const minus1e9 = core.attention(m, identity(3), identity(3), { ...options, maskValue: -1e9 });
+    return {
+      inputs,
+      trace: { ...stable, naive: naiveSoftmax(s), minusInfinity, minus1e9, output: stable.weights },
+    };
+  },
+
+  steps: () => [
+    { id: "naive", panels: [], inStep: ["naive"] },
+    { id: "stable", panels: [] },
+    { id: "masking", panels: [], inStep: ["blocked"] },
+  ],
+
+  labels: (scene, msg, trace, inputs) => ({
+    queries: ["s"],
+    keys: numbered("", inputs.s[0].length),
+  }),
+
+  view(stepId, { trace, editable, labels }) {
+    const cols = labels.keys;
+    const s = matrix("s", "s", editable.s, ["s"], cols, stepId === "naive" ? "input" : "operand");
+    if (stepId === "naive") return { focusMatrix: null, matrices: [s] };
+    if (stepId === "stable") {
+      return {
+        focusMatrix: "weights",
+        matrices: [
+          s,
+          matrix("rowMax", "max", [[trace.rowMax[0]]], ["s"], ["max"], "aux"),
+          matrix("exp", "exp", trace.exp, ["s"], cols, "aux", "exp(s − max)"),
+          matrix("rowSum", "Σ", [[trace.rowSum[0]]], ["s"], ["Σ"], "aux"),
+          matrix("weights", "weights", trace.weights, ["s"], cols, "result"),
+        ],
+      };
+    }
+    const rows = ["q1", "q2"];
+    const keys = numbered("k", 3);
+    const a = trace.minusInfinity;
+    const b = trace.minus1e9;
+    return {
+      focusMatrix: "weightsInf",
+      matrices: [
+        matrix("m", "scores", editable.m, rows, keys, "input"),
+        matrix("maskedInf", "masked −∞", a.masked, rows, keys, "operand"),
+        matrix("weightsInf", "weights (−∞)", a.weights, rows, keys, "result"),
+        matrix("masked1e9", "masked −1e9", b.masked, rows, keys, "operand"),
+        matrix("weights1e9", "weights (−1e9)", b.weights, rows, keys, "result"),
+      ],
+    };
+  },
+
+  panels: { naive: naivePanel, blocked: blockedPanel },
+
+  words: {
+    en: {
+      steps: {
+        naive: {
+          title: "Softmax the naive way",
+          text: "A row of large scores (click one to change it). Softmax as the formula reads: exp of each score, divided by their sum. exp(710) is already beyond the largest double (about 1.8e308), so it becomes Infinity, and Infinity / Infinity is NaN.",
+        },
+        stable: {
+          title: "Subtract the max first",
+          text: "The core subtracts the row's max before exp: every exponent is then at most 0, so exp never overflows, and at least one term is exp(0) = 1, so the sum is never 0. The weights are the same as the formula's, because exp(s − max) / Σ exp(s − max) = exp(s) / Σ exp(s).",
+        },
+        masking: {
+          title: "Masking: −∞ or −1e9",
+          text: "Query 1 may not see key 3; query 2 may see no key at all. With −∞ (the core's default) a masked key gets exactly 0, and the row that sees nothing is reported as blocked: weights 0, output 0. Many implementations mask with −1e9 instead: it gives the same weights where a key is visible, but the row that sees nothing spreads its weight evenly over keys it was never allowed to see.",
+        },
+      },
+      scenes: {
+        stability: {
+          name: "Numerical stability",
+          title: "Numerical stability: why subtract the max, and how to mask",
+          analogy:
+            "On paper softmax is exp(s) / Σ exp(s). In double precision exp overflows past 709.78, and a careless mask makes NaN or silent nonsense. Every number here comes from the core, except the naive softmax of the first step, which this page works out itself in JavaScript to show what goes wrong.",
+        },
+      },
+      stability: {
+        wrongLabel: "The wrong way, computed by this page in plain JavaScript:",
+        naiveTitle: "exp(s) / Σ exp(s), without subtracting the max",
+        weights: "weights",
+        pageArithmetic:
+          "This table is the only arithmetic the page does itself (apart from drawing the plots): Math.exp and a division, to show the wrong way. Every other number comes from the WASM core.",
+        blocked: (row) =>
+          `With −∞, row ${row} sees no key: the core reports it blocked, with weights 0, not NaN.`,
+        spread: "With −1e9, the same row gets 1/3 on each key it may not see.",
+      },
+    },
+    zh: {
+      steps: {
+        naive: {
+          title: "朴素的 softmax",
+          text: "一行很大的分数（点击可修改）。按公式计算 softmax：对每个分数取 exp，再除以它们的和。exp(710) 已经超过 double 能表示的最大数（约 1.8e308），于是变成 Infinity，而 Infinity / Infinity 是 NaN。",
+        },
+        stable: {
+          title: "先减去最大值",
+          text: "核心在取 exp 之前先减去这一行的最大值：这样每个指数都不超过 0，exp 不会溢出；至少有一项是 exp(0) = 1，和也不会是 0。权重与公式的一样，因为 exp(s − max) / Σ exp(s − max) = exp(s) / Σ exp(s)。",
+        },
+        masking: {
+          title: "掩码：−∞ 还是 −1e9",
+          text: "查询 1 不能看键 3；查询 2 一个键都不能看。用 −∞（核心的默认值），被遮住的键权重正好是 0，什么都看不到的行被报告为“被阻断”：权重 0，输出 0。很多实现用 −1e9 代替：可见的键得到同样的权重，但什么都看不到的那一行会把权重平均分给它本不该看的键。",
+        },
+      },
+      scenes: {
+        stability: {
+          name: "数值稳定性",
+          title: "数值稳定性：为什么要减去最大值，以及怎样做掩码",
+          analogy:
+            "在纸上，softmax 是 exp(s) / Σ exp(s)。在 double 精度下，exp 超过 709.78 就溢出，而不小心的掩码会产生 NaN 或悄无声息的错误结果。这里的每个数都来自核心，只有第一步的朴素 softmax 是本页用 JavaScript 自己算的，用来展示哪里出错。",
+        },
+      },
+      stability: {
+        wrongLabel: "错误的做法，由本页用普通 JavaScript 计算：",
+        naiveTitle: "不减最大值的 exp(s) / Σ exp(s)",
+        weights: "权重",
+        pageArithmetic:
+          "这张表是本页自己做的唯一计算（画图的坐标除外）：Math.exp 和一次除法，用来展示错误的做法。其他每个数都来自 WASM 核心。",
+        blocked: (row) =>
+          `用 −∞ 时，第 ${row} 行看不到任何键：核心报告它被阻断，权重为 0，而不是 NaN。`,
+        spread: "用 −1e9 时，同一行在每个它不该看的键上得到 1/3。",
+      },
+    },
+  },
+};
+
+export default [
+  {
+    id: "stability",
+    lab: stabilityLab,
+    inputs: {
+      s: [[1000, 998, 990]],
+      m: [
+        [2, 1, 0.5],
+        [1, 3, 0],
+      ],
+    },
+  },
+];

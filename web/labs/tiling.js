@@ -1,0 +1,199 @@
+// labs/tiling.js: online softmax, as FlashAttention tiles it, on the book sentence. The core walks
+// the keys in blocks and keeps, for every query row, the running max m and the running sum ℓ;
+// when m grows it rescales what it has by exp(m_old − m_new). One step per block shows m, ℓ,
+// the rescale and the partial output; the last compares the result with the whole-row softmax.
+import { el } from "../views.js";
+import { fmt } from "../format.js";
+import { scenes } from "../scenes.js";
+import { matrix, tiny } from "./why-views.js";
+
+const book = scenes.find((s) => s.id === "book");
+const n = book.tokens.length;
+
+// The steps for a block size: one per block, then the result. (Counting blocks, not numbers.)
+const blockCount = (block) => Math.ceil(n / block);
+
+const column = (values) => values.map((x) => [x]);
+
+function differencePanel({ trace, msg }) {
+  const w = msg.tiling;
+  return el(
+    "p",
+    { class: "why-summary", id: "tiling-difference" },
+    w.difference(tiny(trace.maxDifference)),
+    " ",
+    el("strong", { text: trace.maxDifference <= 1e-12 ? w.within : w.beyond }),
+  );
+}
+
+export const tilingLab = {
+  id: "tiling",
+  core: "labs",
+  params: () => [
+    { id: "block", kind: "range", symbol: "B", min: 1, max: n, step: 1, initial: 3 },
+    { id: "causal", kind: "toggle", initial: false, control: true },
+  ],
+
+  compute(core, scene, state) {
+    const inputs = { ...scene.inputs, ...state.edits };
+    const p = core.selfAttention(inputs.x, inputs.wq, inputs.wk, inputs.wv);
+    const mask = state.causal ? "causal" : undefined;
+    const tiled = core.tiledAttention(p.q, p.k, p.v, { block: state.block, mask });
+    return { inputs, trace: { ...tiled, q: p.q, k: p.k, v: p.v } };
+  },
+
+  steps: (scene, state) => [
+    { id: "setup", panels: [] },
+    ...Array.from({ length: blockCount(state.block) }, (_, b) => ({
+      id: `block${b + 1}`,
+      panels: [],
+    })),
+    { id: "result", panels: [], inStep: ["difference"] },
+  ],
+
+  labels: (scene, msg) => ({
+    queries: scene.tokens,
+    keys: scene.tokens,
+    values: book.dims.map((d) => msg.dims[d]),
+  }),
+
+  focusRow: () => n - 1,
+
+  view(stepId, { trace, labels, msg }) {
+    const rows = labels.queries;
+    if (stepId === "setup") {
+      return {
+        focusMatrix: null,
+        matrices: [
+          matrix("k", "K", trace.k, rows, labels.values, "operand"),
+          matrix("v", "V", trace.v, rows, labels.values, "operand"),
+        ],
+      };
+    }
+    if (stepId === "result") {
+      return {
+        focusMatrix: null,
+        matrices: [
+          matrix("output", "output", trace.output, rows, labels.values, "result", msg.tiling.tiled),
+          matrix("full", "full", trace.full, rows, labels.values, "operand", msg.tiling.whole),
+        ],
+      };
+    }
+    const b = trace.blocks[Number(stepId.slice(5)) - 1];
+    const keys = labels.keys.slice(b.start, b.end);
+    const one = ["m", "ℓ", "rescale"];
+    return {
+      focusMatrix: "m",
+      matrices: [
+        matrix("logits", "s", b.logits, rows, keys, "operand", "s = Q·K_blockᵀ/√d_k"),
+        matrix("m", "m", column(b.m), rows, [one[0]], "result"),
+        matrix("rescale", "rescale", column(b.rescale), rows, [one[2]], "aux", "exp(m_old − m)"),
+        matrix("l", "ℓ", column(b.l), rows, [one[1]], "aux", "ℓ"),
+        matrix("partial", "O", b.partial, rows, labels.values, "aux", "O = acc / ℓ"),
+      ],
+    };
+  },
+
+  text(stepId, { trace, msg, state, labels }) {
+    const w = msg.tiling;
+    if (stepId === "setup") return w.setup(state.block, trace.blocks.length);
+    if (stepId === "result") return w.result;
+    const at = Number(stepId.slice(5)) - 1;
+    const b = trace.blocks[at];
+    const i = n - 1;
+    const first = labels.keys[b.start];
+    const last = labels.keys[b.end - 1];
+    const row = w.row(
+      labels.queries[i],
+      fmt(b.m[i], state.digits),
+      fmt(b.l[i], state.digits),
+      at === 0 ? w.first : b.rescale[i] === 1 ? w.stayed : w.grew(fmt(b.rescale[i], state.digits)),
+    );
+    return `${w.block(b.start + 1, b.end, first, last)} ${row}`;
+  },
+
+  panels: { difference: differencePanel },
+
+  words: words(),
+};
+
+function words() {
+  const steps = (lang) => {
+    const out = {
+      setup: { title: lang === "en" ? "Keys in blocks" : "把键分块", text: "" },
+      result: { title: lang === "en" ? "Tiled against whole rows" : "分块与整行对比", text: "" },
+    };
+    for (let b = 1; b <= n; ++b) {
+      out[`block${b}`] = { title: lang === "en" ? `Block ${b}` : `第 ${b} 块`, text: "" };
+    }
+    return out;
+  };
+  return {
+    en: {
+      ui: { block: "Keys per block B", causal: "Causal mask" },
+      steps: steps("en"),
+      scenes: {
+        tiling: {
+          name: "Online softmax",
+          title: "Online softmax: FlashAttention's tiling, on the book sentence",
+          analogy:
+            "FlashAttention never holds a whole row of scores. It reads the keys a block at a time and keeps, for every query, the largest score so far (m), the sum of exp(score − m) so far (ℓ) and the output so far. When a block brings a larger score, everything kept is rescaled by exp(m_old − m_new), so that it is as if m had been the max from the start. At the end the result is the same softmax, to the last bits. These are real numbers: the book sentence's Q, K and V, computed by the core.",
+        },
+      },
+      tiling: {
+        setup: (block, count) =>
+          `K and V of the book sentence, 11 tokens. With B = ${block} keys per block the core walks them in ${count} blocks. Change B to walk them differently; the result will not change.`,
+        block: (from, to, first, last) => `Keys ${from} to ${to} (${first} … ${last}).`,
+        row: (token, m, l, what) => `For ${token}: m = ${m}, ℓ = ${l}; ${what}`,
+        first: "the first block sets m and ℓ (what came before was nothing, rescaled by 0).",
+        grew: (r) =>
+          `the max grew, so ℓ and the output so far were first multiplied by exp(m_old − m) = ${r}.`,
+        stayed: "the max stayed, so nothing was rescaled (the factor is 1).",
+        result:
+          "The output after the last block, beside the output of the ordinary softmax over whole rows (the core's attention).",
+        difference: (d) => `The largest difference between them: ${d}.`,
+        within: "At most 1e-12: the same numbers.",
+        tiled: "output, tiled",
+        whole: "output, whole rows",
+        beyond: "More than 1e-12!",
+      },
+    },
+    zh: {
+      ui: { block: "每块的键数 B", causal: "因果掩码" },
+      steps: steps("zh"),
+      scenes: {
+        tiling: {
+          name: "在线 softmax",
+          title: "在线 softmax：FlashAttention 的分块，用“书”这句话的真实数字",
+          analogy:
+            "FlashAttention 从不保存一整行分数。它一次读一块键，并为每个查询保存：到目前为止最大的分数 m、exp(分数 − m) 的累加和 ℓ，以及到目前为止的输出。某一块带来更大的分数时，已保存的一切都乘以 exp(m_old − m_new)，就好像 m 从一开始就是最大值。最后得到的是同一个 softmax，直到最后几位都一样。这些是真实的数字：“书”这句话的 Q、K、V，由核心算出。",
+        },
+      },
+      tiling: {
+        setup: (block, count) =>
+          `“书”这句话（11 个词）的 K 和 V。每块 B = ${block} 个键，核心分 ${count} 块走完。改变 B 换一种走法；结果不会变。`,
+        block: (from, to, first, last) => `第 ${from} 到第 ${to} 个键（${first} … ${last}）。`,
+        row: (token, m, l, what) => `对 ${token}：m = ${m}，ℓ = ${l}；${what}`,
+        first: "第一块确定 m 和 ℓ（之前什么都没有，乘以 0）。",
+        grew: (r) => `最大值变大了，所以 ℓ 和已有的输出先乘以 exp(m_old − m) = ${r}。`,
+        stayed: "最大值没变，所以不需要重新缩放（因子是 1）。",
+        result: "最后一块之后的输出，旁边是对整行做普通 softmax 的输出（核心的 attention）。",
+        difference: (d) => `两者最大的差：${d}。`,
+        within: "不超过 1e-12：是同样的数。",
+        tiled: "输出（分块）",
+        whole: "输出（整行）",
+        beyond: "超过了 1e-12！",
+      },
+    },
+  };
+}
+
+export default [
+  {
+    id: "tiling",
+    lab: tilingLab,
+    inputs: book.inputs,
+    tokens: book.tokens,
+    focusRow: n - 1,
+  },
+];

@@ -1,0 +1,130 @@
+// labs/why-views.js: what the "why" labs (issue 10) draw besides matrices: a line plot of
+// measured numbers, a table of numbers, and a matrix for a lab's view. Drawing only: the numbers
+// come from the core; the one piece of arithmetic is the plot's coordinates (and its log axis).
+import { el, tableFigure } from "../views.js";
+import { fmt } from "../format.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attributes = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+/** A matrix for a lab's view: { id, label, data, rowLabels, colLabels, role, caption? }. */
+export const matrix = (id, label, data, rowLabels, colLabels, role, caption) => ({
+  id,
+  label,
+  data,
+  rowLabels,
+  colLabels,
+  role,
+  caption,
+});
+
+/** 1-based names for n things: k1, k2, … */
+export const numbered = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
+
+/** A number as the page shows it, and Infinity and NaN as JavaScript writes them. */
+export const shown = (x, digits) =>
+  Number.isNaN(x) || x === Infinity ? String(x) : fmt(x, digits);
+
+/** A small number in scientific notation: 1.1e-16 (0 as 0). */
+export const tiny = (x) => (x === 0 ? "0" : x.toExponential(1).replace("-", "−"));
+
+/**
+ * A line plot: series of [x, y] points over a log₂ or linear x axis. `mark` highlights one x.
+ * The caption and a table of the plotted numbers (for screen readers and for reading them off)
+ * go with it.
+ */
+export function linePlot({ id, title, series, xLabel, yLabel, xTicks, yTicks, log, mark, table }) {
+  const width = 420;
+  const height = 240;
+  const pad = { left: 46, right: 24, top: 16, bottom: 36 };
+  const xs = series.flatMap((s) => s.points.map((p) => p[0]));
+  const ys = series.flatMap((s) => s.points.map((p) => p[1]));
+  const tx = (x) => (log ? Math.log2(x) : x);
+  const [x0, x1] = [Math.min(...xs.map(tx)), Math.max(...xs.map(tx))];
+  const [y0, y1] = [Math.min(0, ...ys, ...yTicks), Math.max(...ys, ...yTicks)];
+  const px = (x) => pad.left + ((tx(x) - x0) / (x1 - x0 || 1)) * (width - pad.left - pad.right);
+  const py = (y) =>
+    height - pad.bottom - ((y - y0) / (y1 - y0 || 1)) * (height - pad.top - pad.bottom);
+  const picture = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    class: "line-plot",
+    role: "img",
+    "aria-label": title,
+  });
+  picture.append(
+    svg("line", { x1: pad.left, y1: py(y0), x2: width - pad.right, y2: py(y0), class: "axis" }),
+    svg("line", { x1: pad.left, y1: py(y0), x2: pad.left, y2: pad.top, class: "axis" }),
+    svg("text", { x: width - pad.right, y: height - 4, class: "axis-label end", text: xLabel }),
+    svg("text", { x: 2, y: pad.top - 2, class: "axis-label", text: yLabel }),
+  );
+  for (const x of xTicks) {
+    picture.append(
+      svg("line", { x1: px(x), y1: py(y0), x2: px(x), y2: py(y0) + 4, class: "axis" }),
+      svg("text", { x: px(x), y: py(y0) + 16, class: "tick middle", text: String(x) }),
+    );
+  }
+  for (const y of yTicks) {
+    picture.append(
+      svg("line", { x1: pad.left - 4, y1: py(y), x2: width - pad.right, y2: py(y), class: "grid" }),
+      svg("text", { x: pad.left - 6, y: py(y) + 4, class: "tick end", text: String(y) }),
+    );
+  }
+  if (mark !== undefined) {
+    picture.append(
+      svg("line", { x1: px(mark), y1: py(y0), x2: px(mark), y2: pad.top, class: "mark" }),
+    );
+  }
+  series.forEach((s, n) => {
+    const d = s.points.map(([x, y], i) => `${i ? "L" : "M"}${px(x)},${py(y)}`).join(" ");
+    picture.append(svg("path", { d, class: `series series-${n}` }));
+    for (const [x, y] of s.points) {
+      const on = x === mark;
+      picture.append(svg("circle", { cx: px(x), cy: py(y), r: on ? 5 : 3, class: `series-${n}` }));
+    }
+  });
+  const legend = el(
+    "p",
+    { class: "legend" },
+    series.map((s, n) => el("span", { class: `key series-${n}`, text: s.label })),
+  );
+  return el(
+    "figure",
+    { class: "why-plot", id },
+    el("figcaption", { text: title }),
+    picture,
+    legend,
+    table,
+  );
+}
+
+/** Round ticks from 0 to at least `max` for a plot's y axis (drawing only). */
+export function niceTicks(max) {
+  const step = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100].find((s) => max / s <= 5) ?? 200;
+  return Array.from({ length: Math.ceil(max / step) + 1 }, (_, i) => Number((i * step).toFixed(1)));
+}
+
+/** A captioned table of numbers (already formatted): heads, then rows of [label, …cells]. */
+export function numbers(cls, caption, heads, rows) {
+  return tableFigure(
+    cls,
+    caption,
+    heads,
+    rows.map(([name, ...cells]) =>
+      el(
+        "tr",
+        {},
+        el("th", { scope: "row", text: name }),
+        cells.map((c) => el("td", { text: c })),
+      ),
+    ),
+  );
+}
