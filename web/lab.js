@@ -29,6 +29,9 @@
 //   linkedShapes?                        → input id → { rows, cols }: inputs that grow together
 //   panels?                              → panel id → (ctx) => Node | undefined
 //   words?                               → { zh, en }: its own strings, merged over i18n/*.js
+//   script(kind, ctx)?                   → the scene as a Python script, kind "numpy" or
+//                                          "pytorch" (web/export.js): "Copy as NumPy" and
+//                                          "Copy as PyTorch" show for labs that have it
 //
 // ctx, handed to everything that draws: { scene, lab, state, msg, steps, step, stepId,
 // trace, inputs, editable, labels, view, focus, focusRow, predicting, host, update }.
