@@ -64,7 +64,7 @@ export function linePlot({ id, title, series, xLabel, yLabel, xTicks, yTicks, lo
     svg("line", { x1: pad.left, y1: py(y0), x2: width - pad.right, y2: py(y0), class: "axis" }),
     svg("line", { x1: pad.left, y1: py(y0), x2: pad.left, y2: pad.top, class: "axis" }),
     svg("text", { x: width - pad.right, y: height - 4, class: "axis-label end", text: xLabel }),
-    svg("text", { x: 2, y: pad.top - 2, class: "axis-label", text: yLabel }),
+    svg("text", { x: pad.left + 6, y: pad.top - 4, class: "axis-label", text: yLabel }),
   );
   for (const x of xTicks) {
     picture.append(
