@@ -5,7 +5,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { start, openApp } from "./browser.mjs";
@@ -255,4 +256,31 @@ test("without the clipboard, the script shows in a box to copy by hand", async (
   assert.match(await page.locator("#export-script").inputValue(), /^# Attention by hand: /);
   assert.match(await page.locator(".export .status").textContent(), /copy the script from the box/);
   await page.close();
+});
+
+test("axe-core finds no serious or critical violations in the labs, and they fit 390 px", async () => {
+  const axe = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  for (const [id, steps] of [
+    ["scaling", [1, 4]],
+    ["tiling", [2, 99]],
+    ["stability", [1, 3]],
+    ["dropout", [2, 3]],
+  ]) {
+    for (const step of steps) {
+      const lang = step === 1 ? "zh" : "en";
+      const page = await open(`scene=${id}&lang=${lang}&step=${step}`, {
+        viewport: { width: 390, height: 844 },
+      });
+      await page.evaluate(axe);
+      const result = await page.evaluate(() => window.axe.run(document));
+      const bad = result.violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes[0].target}`);
+      assert.deepEqual(bad, [], `${id} ${lang} step ${step}`);
+      // nothing wider than the phone but what scrolls sideways on purpose
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= 390, `${id} step ${step}: ${wide} px wide`);
+      await page.close();
+    }
+  }
 });

@@ -114,7 +114,7 @@ export function niceTicks(max) {
 
 /** A captioned table of numbers (already formatted): heads, then rows of [label, …cells]. */
 export function numbers(cls, caption, heads, rows) {
-  return tableFigure(
+  const figure = tableFigure(
     cls,
     caption,
     heads,
@@ -127,4 +127,9 @@ export function numbers(cls, caption, heads, rows) {
       ),
     ),
   );
+  // A table that scrolls sideways on a phone can be scrolled from the keyboard too.
+  const scroller = figure.querySelector(".scroll");
+  scroller.tabIndex = 0;
+  scroller.setAttribute("aria-label", caption);
+  return figure;
 }
