@@ -233,7 +233,7 @@ export default {
     scaling: { name: "为什么除以 √d_k" },
     tiling: { name: "在线 softmax" },
     stability: { name: "数值稳定性" },
-    dropout: { name: "Dropout" },
+    dropout: { name: "随机失活 dropout" },
     classroom: {
       name: "教室找人",
       title: "在教室里找一个人：对“我爱你”做自注意力",
