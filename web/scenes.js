@@ -173,6 +173,8 @@ export const scenes = [
     keyLabels: ["newspaper", "paper", "notebook", "book", "redCup"],
     dims: ["colour", "readable", "bound", "drinkable"],
   },
+  // The scale lab: the core timed on the reader's machine; it loads when it opens.
+  { id: "scale", lazy: () => import("./labs/scale.js") },
 ];
 
 export const sceneById = Object.fromEntries(scenes.map((s) => [s.id, s]));

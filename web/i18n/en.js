@@ -258,6 +258,8 @@ export default {
       result: (involuntary, voluntary) =>
         `The involuntary cue looks most at the ${involuntary}; the voluntary cue “I want to read” looks most at the ${voluntary}.`,
     },
+    // the scale lab: its other words are in web/labs/scale.js
+    scale: { name: "Scale" },
   },
   check: {
     title: "Check my numbers",

@@ -293,6 +293,8 @@ export default {
       result: (involuntary, voluntary) =>
         `非自主性提示最关注“${involuntary}”；自主性提示“我要读书”最关注“${voluntary}”。`,
     },
+    // the scale lab: its other words are in web/labs/scale.js
+    scale: { name: "规模" },
   },
   check: {
     title: "核对我的计算",
