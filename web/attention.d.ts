@@ -130,3 +130,9 @@ export interface Attention {
 
 /** Loads the WASM core once; later calls share the instance. */
 export function loadAttention(): Promise<Attention>;
+
+/** The labs module: the core's functions and the labs' (a second instance, with its own memory). */
+export interface LabsCore extends Attention {}
+
+/** Loads the labs module once (the page loads it only when a lab opens). */
+export function loadLabs(): Promise<LabsCore>;

@@ -3,12 +3,24 @@
 // and in the browser.
 import createAttentionCore from "./generated/attention-core.mjs";
 
-let loading;
+let loading, loadingLabs;
 
 /** Loads the WASM core once; every call shares the same instance. */
 export function loadAttention() {
   loading ??= createAttentionCore().then(wrap);
   return loading;
+}
+
+/**
+ * Loads the labs module once: a second instance with the core's functions and the labs' (the
+ * first view does not load it). Its own memory: its results never mix with the core's.
+ */
+export function loadLabs() {
+  loadingLabs ??= import("./generated/attention-labs.mjs").then(async (labs) => {
+    const core = await labs.default();
+    return wrap(core);
+  });
+  return loadingLabs;
 }
 
 // rows: number[][] → { rows, cols, data: Float64Array }, or an Error naming the bad entry.

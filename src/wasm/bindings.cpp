@@ -229,3 +229,10 @@ EMSCRIPTEN_BINDINGS(attention) {
   emscripten::function("heapInUse", &heap_in_use);
   emscripten::function("heapTop", &heap_top);
 }
+
+#if ATTENTION_LABS
+// The labs module: everything above, and the labs' functions, in one section per issue: first
+// the model's (multi-head, grouped-query heads, the KV cache, positions), then the why's
+// (tiling, statistics, dropout). Built with -DATTENTION_LABS=1 as web/generated/attention-labs.mjs.
+EMSCRIPTEN_BINDINGS(attention_labs) {}
+#endif
