@@ -68,7 +68,8 @@ catch (error) { console.log(error.code); }
   const core = await loadAttention();
   const imported = await (await import("attention-by-hand")).loadAttention();
   await element;
-  console.log(core === imported, typeof customElements);
+  const labs = await (await import("attention-by-hand")).loadLabs();
+  console.log(core === imported, labs === (await require("attention-by-hand").loadLabs()), typeof customElements);
   console.log(core.attention([[1, 0]], [[1, 0], [0, 1]], [[1], [3]], { scale: 1 }).output[0][0].toFixed(4));
   try { core.attention([[1, 2]], [[1, 2, 3]], [[1]]); } catch (error) { console.log(error.message); }
 })();`,
@@ -79,7 +80,7 @@ catch (error) { console.log(error.code); }
     const engines = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).engines;
     assert.equal(engines.node, ">=20", "the range these two runs stand for");
     assert.equal(esm, flags.length ? "ERR_REQUIRE_ESM" : "required ESM");
-    assert.equal(shared, "true undefined");
+    assert.equal(shared, "true true undefined");
     assert.equal(output, ((1 + 3 * Math.exp(-1)) / (1 + Math.exp(-1))).toFixed(4));
     assert.equal(error, "K has 3 columns but Q has 2 (d_k must match)");
   });
