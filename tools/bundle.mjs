@@ -24,13 +24,17 @@ await build({
   logLevel: "warning",
 });
 
-// The element shows no labs: what only a lab loads stays out of its one script.
+// The element shows no labs: what only a lab loads stays out of its one script, as a module
+// that says so if it is ever imported (so that the script itself still bundles).
 const noLabs = {
   name: "no-labs",
   setup(build) {
     build.onResolve({ filter: /./ }, (args) =>
-      args.kind === "dynamic-import" ? { path: args.path, external: true } : undefined,
+      args.kind === "dynamic-import" ? { path: args.path, namespace: "no-labs" } : undefined,
     );
+    build.onLoad({ filter: /./, namespace: "no-labs" }, (args) => ({
+      contents: `throw new Error("${args.path}: the labs load on the page, not in the classic script");`,
+    }));
   },
 };
 
