@@ -214,6 +214,10 @@ export function createWalkthrough(root, options) {
     };
     const activeId = active?.id;
     const hadFocus = !!active && content.contains(active);
+    // The explanations the learner has open, by their summary, stay open through the redraw.
+    const open = new Set(
+      [...content.querySelectorAll("details[open] > summary")].map((s) => s.textContent),
+    );
     const beside = steps[state.step].panels.map((id) => ctx.panel(id)).filter(Boolean);
 
     content.replaceChildren(
@@ -236,6 +240,9 @@ export function createWalkthrough(root, options) {
         ),
       ),
     );
+    for (const summary of content.querySelectorAll("details > summary")) {
+      if (open.has(summary.textContent)) summary.parentElement.open = true;
+    }
     markScrollers(root, msg.ui.scrollHint);
     if (announce) {
       const text = root.querySelector(".step-text").textContent;

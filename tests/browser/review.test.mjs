@@ -1,5 +1,6 @@
 // review.test.mjs: what a review of issue 8's fixes found, used as a learner and as a tutorial
-// author would: the keyboard focus survives a step change.
+// author would: the keyboard focus survives a step change, and an open explanation survives a
+// redraw.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -59,6 +60,21 @@ test("in the element, → twice from a summary walks two steps and never reaches
   assert.equal(await page.evaluate(() => document.getElementById("a").state.step), 5);
   assert.equal(await focused(page), "h3#step-title");
   assert.deepEqual(await page.evaluate(() => window.hostKeys), [], "the host heard no key");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("an open explanation stays open when the learner picks a cell", async () => {
+  const page = await openApp("scene=classroom&lang=en&step=4");
+  const why = page.locator("details.why");
+  await why.locator("summary").click();
+  await page.locator('[data-matrix="scaled"] button[data-i="1"][data-j="1"]').click();
+  assert.match(await page.locator(".derivation").textContent(), /scaled\[2\]\[2\]/);
+  assert.equal(await why.evaluate((d) => d.open), true, "still open after the redraw");
+  // Closed again by the learner, it stays closed.
+  await why.locator("summary").click();
+  await page.locator('[data-matrix="scaled"] button[data-i="0"][data-j="0"]').click();
+  assert.equal(await why.evaluate((d) => d.open), false);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
