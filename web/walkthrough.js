@@ -214,6 +214,11 @@ export function createWalkthrough(root, options) {
       j: activeCell.dataset.j,
     };
     const activeId = active?.id;
+    const hadFocus = !!active && content.contains(active);
+    // The explanations the learner has open, by their summary, stay open through the redraw.
+    const open = new Set(
+      [...content.querySelectorAll("details[open] > summary")].map((s) => s.textContent),
+    );
     const beside = steps[state.step].panels.map((id) => ctx.panel(id)).filter(Boolean);
 
     content.replaceChildren(
@@ -236,6 +241,9 @@ export function createWalkthrough(root, options) {
         ),
       ),
     );
+    for (const summary of content.querySelectorAll("details > summary")) {
+      if (open.has(summary.textContent)) summary.parentElement.open = true;
+    }
     markScrollers(root, msg.ui.scrollHint);
     if (announce) {
       const text = root.querySelector(".step-text").textContent;
@@ -249,8 +257,11 @@ export function createWalkthrough(root, options) {
       );
       // A cell that is gone (another step) hands the focus to the step's title.
       (cell ?? root.querySelector("#step-title"))?.focus({ preventScroll: true });
-    } else if (activeId) {
-      root.querySelector(`#${activeId}`)?.focus({ preventScroll: true });
+    } else if (hadFocus) {
+      // A control that is gone (a shape tool of another step), or that has no id, hands the
+      // focus to the step's title, so that the keys still reach the walkthrough.
+      const again = activeId ? root.querySelector(`#${CSS.escape(activeId)}`) : null;
+      (again ?? root.querySelector("#step-title"))?.focus({ preventScroll: true });
     }
     const stepChanged = lastStep !== undefined && lastStep !== `${state.scene}:${state.step}`;
     lastStep = `${state.scene}:${state.step}`;
