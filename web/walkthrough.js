@@ -295,7 +295,7 @@ export function createWalkthrough(root, options) {
     good = compute(scene, state);
   } catch (error) {
     // Edits the core rejects (from a URL, say) give way to the scene as published, and say why.
-    state = { ...state, edits: {}, notice: { core: error.message } };
+    state = { ...state, edits: {}, notice: { link: true, core: error.message } };
     good = compute(scene, state);
   }
   state = withFocus(clampStep(state));
