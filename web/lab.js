@@ -34,7 +34,8 @@
 //                                          "Copy as PyTorch" show for labs that have it
 //
 // ctx, handed to everything that draws: { scene, lab, state, msg, steps, step, stepId,
-// trace, inputs, editable, labels, view, focus, focusRow, predicting, host, update }.
+// trace, inputs, editable, labels, view, focus, focusRow, predicting, host, core, update }
+// (`core` for a lab that calls it from a panel, as the scale lab times it).
 // `update(change)` is the only way to change the state; `predicting` says the step's results
 // are hidden until the learner answers.
 //

@@ -173,6 +173,8 @@ export const scenes = [
     keyLabels: ["newspaper", "paper", "notebook", "book", "redCup"],
     dims: ["colour", "readable", "bound", "drinkable"],
   },
+  // The scale lab: the core timed on the reader's machine; it loads when it opens.
+  { id: "scale", lazy: () => import("./labs/scale.js") },
   // The labs of "why it is built this way" (issue 10): each loads its code, and the labs
   // module, only when it is opened.
   { id: "scaling", lazy: () => import("./labs/scaling.js") },

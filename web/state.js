@@ -16,6 +16,14 @@ import { maxSide } from "./custom-scene.js";
 
 export { messages };
 
+/** Whether a scene has inputs to change and predict from (the scale lab has none). */
+export const hasInputs = (scene) => Object.keys(scene.inputs).length > 0;
+
+/** The decimals that "Decimals shown" offers; a link's other values go to the nearest. */
+export const digitChoices = [2, 3, 4, 6, 8, 10];
+const nearest = (choices, x) =>
+  choices.reduce((best, c) => (Math.abs(c - x) < Math.abs(best - x) ? c : best));
+
 /** The playing speeds that the player offers. */
 export const speeds = [0.5, 1, 2, 4];
 
@@ -77,7 +85,8 @@ export function stateFromParams(p, scenes) {
   for (const id of Object.keys(scene.inputs)) {
     const m = p.has(id) ? matrixFromText(p.get(id)) : undefined;
     if (m && Math.max(m.length, ...m.map((row) => row.length)) > maxSide) {
-      notice = { tooBig: { id, rows: m.length, cols: Math.max(...m.map((row) => row.length)) } };
+      const cols = Math.max(...m.map((row) => row.length));
+      notice = { link: true, tooBig: { id, rows: m.length, cols } };
     } else if (m && !sameMatrix(m, scene.inputs[id])) edits[id] = m;
   }
   const number = (key, fallback, min = -Infinity, max = Infinity) => {
@@ -101,7 +110,7 @@ export function stateFromParams(p, scenes) {
     step: Math.round(number("step", 1, 1, 1000)) - 1,
     edits,
     ...own,
-    digits: Math.round(number("digits", 4, 0, 10)),
+    digits: nearest(digitChoices, number("digits", 4)),
     speed: speeds.includes(speed) ? speed : 1,
     seed: Math.round(number("seed", 1, 0, 2 ** 32 - 1)),
     focus: cell && cell.i !== undefined && cell.j !== undefined ? cell : null,

@@ -437,7 +437,8 @@ export function nearlyUniform(trace) {
       logitHigh = Math.max(logitHigh, logits[i][j]);
     }
   }
-  return low === Infinity ? null : { low, high, logitLow, logitHigh };
+  // Weights that are exactly equal (α = 0, equal keys) are not "nearly" equal: the scene says why.
+  return low === Infinity || low === high ? null : { low, high, logitLow, logitHigh };
 }
 
 /** The keys of row i with the largest value of `m` (several when they tie). */

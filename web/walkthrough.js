@@ -6,7 +6,7 @@
 // modules in web/ui/; what a scene shows comes from its lab (web/lab.js).
 import { coreFor, labOf, resolveScene, wordsFor } from "./lab.js";
 import { createPlayback } from "./playback.js";
-import { initialState, messages, paramsOf, sceneDefaults, withEdits } from "./state.js";
+import { hasInputs, initialState, messages, paramsOf, sceneDefaults, withEdits } from "./state.js";
 import { el } from "./views.js";
 import { header } from "./ui/header.js";
 import { sceneList } from "./ui/scene-list.js";
@@ -70,6 +70,7 @@ export function createWalkthrough(root, options) {
       focus: s.focus,
       focusRow: focusRowOf(s),
       host,
+      core: coreFor(lab, core),
       scenes,
       root,
       update,
@@ -214,6 +215,11 @@ export function createWalkthrough(root, options) {
       j: activeCell.dataset.j,
     };
     const activeId = active?.id;
+    const hadFocus = !!active && content.contains(active);
+    // The explanations the learner has open, by their summary, stay open through the redraw.
+    const open = new Set(
+      [...content.querySelectorAll("details[open] > summary")].map((s) => s.textContent),
+    );
     const beside = steps[state.step].panels.map((id) => ctx.panel(id)).filter(Boolean);
 
     content.replaceChildren(
@@ -232,11 +238,14 @@ export function createWalkthrough(root, options) {
           stepPanel(ctx, host.controls && paramControls(ctx)),
           host.controls && checkPanelFor(ctx, drafts),
           beside.length ? el("section", { class: "views" }, beside) : undefined,
-          host.controls && sceneControls(ctx),
+          host.controls && hasInputs(scene) && sceneControls(ctx),
           host.controls && exportPanel(ctx),
         ),
       ),
     );
+    for (const summary of content.querySelectorAll("details > summary")) {
+      if (open.has(summary.textContent)) summary.parentElement.open = true;
+    }
     markScrollers(root, msg.ui.scrollHint);
     if (announce) {
       const text = root.querySelector(".step-text").textContent;
@@ -250,8 +259,11 @@ export function createWalkthrough(root, options) {
       );
       // A cell that is gone (another step) hands the focus to the step's title.
       (cell ?? root.querySelector("#step-title"))?.focus({ preventScroll: true });
-    } else if (activeId) {
-      root.querySelector(`#${activeId}`)?.focus({ preventScroll: true });
+    } else if (hadFocus) {
+      // A control that is gone (a shape tool of another step), or that has no id, hands the
+      // focus to the step's title, so that the keys still reach the walkthrough.
+      const again = activeId ? root.querySelector(`#${CSS.escape(activeId)}`) : null;
+      (again ?? root.querySelector("#step-title"))?.focus({ preventScroll: true });
     }
     const stepChanged = lastStep !== undefined && lastStep !== `${state.scene}:${state.step}`;
     lastStep = `${state.scene}:${state.step}`;
@@ -285,7 +297,7 @@ export function createWalkthrough(root, options) {
     good = compute(scene, state);
   } catch (error) {
     // Edits the core rejects (from a URL, say) give way to the scene as published, and say why.
-    state = { ...state, edits: {}, notice: { core: error.message } };
+    state = { ...state, edits: {}, notice: { link: true, core: error.message } };
     good = compute(scene, state);
   }
   state = withFocus(clampStep(state));

@@ -14,8 +14,7 @@ import { random } from "../../web/random.js";
 import en from "../../web/i18n/en.js";
 import zh from "../../web/i18n/zh.js";
 import { checkLine, shownNumber } from "./shown.mjs";
-
-// The teaching scenes; the labs in the list load lazily and have their own tests.
+// The five scenes; the model labs load lazily (tests/node/model-labs.test.mjs).
 const scenes = listed.filter((s) => !s.lazy);
 
 const core = await loadAttention();

@@ -10,8 +10,7 @@ import { initialState, paramsFromState, stateFromParams, withEdits } from "../..
 import { nearlyUniform } from "../../web/steps.js";
 import en from "../../web/i18n/en.js";
 import { tinyLab, tinyScene } from "../fixtures/tiny-lab.js";
-
-// The teaching scenes; the labs in the list load lazily and have their own tests.
+// The five scenes; the model labs load lazily (tests/node/model-labs.test.mjs).
 const scenes = listed.filter((s) => !s.lazy);
 
 const core = await loadAttention();
@@ -85,6 +84,9 @@ test("state from a hostile URL: clamped, checked or dropped, never passed on", (
   assert.equal(parse("seed=-3").seed, 0);
   assert.equal(parse("seed=1e300").seed, 2 ** 32 - 1);
   assert.equal(parse("digits=1e9").digits, 10);
+  assert.equal(parse("digits=1").digits, 2, "only what Decimals shown offers");
+  assert.equal(parse("digits=5").digits, 4);
+  assert.equal(parse("digits=7").digits, 6);
   assert.equal(parse("lang=__proto__").lang, parse("").lang);
   for (const cell of ['<img onerror="x">.0.0', "q.-1.0", "q.0.99", 'q".0.0', "q.0", "q.1e3.0"]) {
     assert.equal(parse(`cell=${encodeURIComponent(cell)}`).focus, null, cell);
@@ -92,7 +94,7 @@ test("state from a hostile URL: clamped, checked or dropped, never passed on", (
   assert.deepEqual(parse("cell=weights.2.1").focus, { m: "weights", i: 2, j: 1 });
   const tooBig = parse(`scene=dictionary&k=${big}`);
   assert.deepEqual(tooBig.edits, {});
-  assert.deepEqual(tooBig.notice, { tooBig: { id: "k", rows: 17, cols: 2 } });
+  assert.deepEqual(tooBig.notice, { link: true, tooBig: { id: "k", rows: 17, cols: 2 } });
   assert.match(en.ui.tooBig(tooBig.notice.tooBig), /k is 17×2; .* at most 16 rows/);
   const huge = parse(`scene=dictionary&q=${"9".repeat(100_000)}`);
   assert.deepEqual(huge.edits, { q: [[Number("9".repeat(100_000))]] });

@@ -10,8 +10,7 @@ import { fmt, parseNumber, matrixFromText, matrixToText } from "../../web/format
 import en from "../../web/i18n/en.js";
 import zh from "../../web/i18n/zh.js";
 import { referenceTrace } from "./reference.mjs";
-
-// The teaching scenes; the labs in the list load lazily and have their own tests.
+// The five scenes; the model labs load lazily (tests/node/model-labs.test.mjs).
 const scenes = listed.filter((s) => !s.lazy);
 
 const core = await loadAttention();

@@ -64,6 +64,7 @@ export default {
     tooBig: ({ id, rows, cols }) =>
       `The link's ${id} is ${rows}×${cols}; a matrix to work by hand has at most 16 rows and 16 columns.`,
     rejected: "Not applied; the last good values stay:",
+    rejectedLink: "The link's values were not applied; the scene's own are shown:",
     derivation: "How this number is made",
     focusHint: "Pick any result cell to see where it comes from.",
     sourceLabel: "Source:",
@@ -264,6 +265,8 @@ export default {
       result: (involuntary, voluntary) =>
         `The involuntary cue looks most at the ${involuntary}; the voluntary cue “I want to read” looks most at the ${voluntary}.`,
     },
+    // the scale lab: its other words are in web/labs/scale.js
+    scale: { name: "Scale" },
   },
   check: {
     title: "Check my numbers",
@@ -323,6 +326,8 @@ export default {
     how: (digits) =>
       `Work out each step from the numbers given, to ${digits} decimals; fill in the empty boxes. Rows and columns count from 1. The answers are on the last page.`,
     answers: "Answers",
+    answersNote:
+      "These are the exact results, rounded. An answer worked from your own rounded numbers may differ in the last digit or two, and is still right.",
     from: (names) => `Work from your own ${names.join(", ")} (the step in brackets).`,
   },
   predict: {

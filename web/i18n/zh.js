@@ -98,6 +98,7 @@ export default {
     tooBig: ({ id, rows, cols }) =>
       `链接里的 ${id} 是 ${rows}×${cols}；手算用的矩阵最多 16 行、16 列。`,
     rejected: "未采用，保留上一次正确的数值：",
+    rejectedLink: "链接里的数值未采用，显示的是场景本来的数值：",
     derivation: "这个数是怎么算出来的",
     focusHint: "点选任意结果格子，看它从哪里来。",
     sourceLabel: "出处：",
@@ -299,6 +300,8 @@ export default {
       result: (involuntary, voluntary) =>
         `非自主性提示最关注“${involuntary}”；自主性提示“我要读书”最关注“${voluntary}”。`,
     },
+    // the scale lab: its other words are in web/labs/scale.js
+    scale: { name: "规模" },
   },
   check: {
     title: "核对我的计算",
@@ -357,6 +360,8 @@ export default {
     how: (digits) =>
       `根据给出的数算出每一步，保留 ${digits} 位小数，填进空格。行和列都从 1 开始数。答案在最后一页。`,
     answers: "答案",
+    answersNote:
+      "这里是精确结果四舍五入后的数值。用你自己四舍五入后的数算出的答案，最后一两位可能不同，仍然算对。",
     from: (names) => `用你自己算出的 ${names.join("、")}（括号里是第几步）。`,
   },
   predict: {

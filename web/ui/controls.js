@@ -2,7 +2,7 @@
 // values from a seed, and the decimals shown.
 import { el } from "../views.js";
 import { random } from "../random.js";
-import { paramsOf } from "../state.js";
+import { digitChoices, paramsOf } from "../state.js";
 
 /** A labelled <select> bound to state[key]. */
 export function choice({ state, update }, key, text, values, show) {
@@ -105,7 +105,7 @@ export function sceneControls(ctx) {
         }),
     }),
     el("label", { class: "seed" }, msg.ui.seed, seedInput),
-    choice(ctx, "digits", msg.ui.digits, [2, 3, 4, 6, 8, 10], String),
+    choice(ctx, "digits", msg.ui.digits, digitChoices, String),
     ctx.host.page &&
       el("button", { type: "button", id: "print", text: msg.print.button, onclick: () => print() }),
   );

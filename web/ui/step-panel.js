@@ -65,6 +65,8 @@ function editCell(m, i, j, ctx) {
     done = true;
     if (back) refocus({ m: m.id, i, j });
     if (!apply) return update({});
+    // An emptied cell is a change of mind: the number stays.
+    if (input.value.trim() === "") return update({});
     const value = parseNumber(input.value);
     if (value === undefined) return update({ notice: { typed: input.value } });
     const rows = m.data.map((row) => [...row]);
@@ -151,7 +153,7 @@ export function stepPanel(ctx, params) {
       el(
         "p",
         { class: "error", role: "alert" },
-        `${msg.ui.rejected} ${noticeText(state.notice, msg)}`,
+        `${state.notice.link ? msg.ui.rejectedLink : msg.ui.rejected} ${noticeText(state.notice, msg)}`,
       ),
     params,
     stepId === "inputs" && host.controls && el("p", { class: "hint", text: msg.ui.edit }),

@@ -89,6 +89,12 @@ export function worksheet(contexts) {
     el("p", { text: msg.scenes[scene.id].analogy }),
     el("p", { text: msg.print.how(digits) }),
     steps,
-    el("div", { class: "answers" }, el("h2", { text: msg.print.answers }), answers),
+    el(
+      "div",
+      { class: "answers" },
+      el("h2", { text: msg.print.answers }),
+      el("p", { text: msg.print.answersNote }),
+      answers,
+    ),
   );
 }
