@@ -15,7 +15,7 @@ const groups = {
     command: node("steps", "arithmetic", "lab"),
   },
   scenes: { mutate: ["web/custom-scene.js"], command: node("scene-schema") },
-  state: { mutate: ["web/state.js", "web/lab.js", "web/random.js"], command: node("lab", "steps") },
+  state: { mutate: ["web/state.js", "web/lab.js", "web/random.js"], command: node("state", "lab") },
 };
 
 const only = process.argv.slice(2);

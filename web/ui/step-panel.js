@@ -66,7 +66,7 @@ function editCell(m, i, j, ctx) {
     if (back) refocus({ m: m.id, i, j });
     if (!apply) return update({});
     // An emptied cell is a change of mind: the number stays.
-    if (input.value.trim() === "") return update({});
+    if (input.value.trim() === "") return update({ notice: null });
     const value = parseNumber(input.value);
     if (value === undefined) return update({ notice: { typed: input.value } });
     const rows = m.data.map((row) => [...row]);
