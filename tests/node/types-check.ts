@@ -1,5 +1,5 @@
 // types-check.ts: compiled by `tsc --noEmit` in the tests, so the declarations stay usable.
-import { loadAttention, type Trace } from "../../web/attention.js";
+import { loadAttention, loadLabs, type Trace } from "../../web/attention.js";
 
 const core = await loadAttention();
 const trace: Trace = core.attention([[1, 0]], [[1, 0]], [[2]], { mask: "causal", scale: 1 });
@@ -32,4 +32,18 @@ const both = core.attentionBatched(
 const first: number = output[0] + weights[0][0] + q[0][0] + fast.output[0] + both.weights[0];
 // @ts-expect-error: mask takes "causal" or a boolean matrix
 core.attention([[1]], [[1]], [[1]], { mask: "future" });
-export { first };
+const labs = await loadLabs();
+const model = labs.multiHeadAttention(
+  [[1, 0]],
+  { wq: [[1], [0]], wk: [[1], [0]], wv: [[1], [0]], wo: [[1, 0]] },
+  {
+    heads: 1,
+    positions: "rope",
+  },
+);
+const decoder = labs.decoder({ wq: [[1]], wk: [[1]], wv: [[1]], wo: [[1]] }, { kvHeads: 1 });
+const cached: number = decoder.step([1]).cost.total + model.heads[0].weights[0][0];
+const one = { wq: [[1]], wk: [[1]], wv: [[1]], wo: [[1]] };
+// @ts-expect-error: positions are "none", "sinusoidal" or "rope"
+labs.multiHeadAttention([[1]], one, { positions: "learned" });
+export { first, cached };
