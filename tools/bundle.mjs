@@ -1,5 +1,6 @@
 // bundle.mjs: builds into web/generated/ (ignored by git), after the WASM core is built:
-//   app.js                      the page (web/index.html) as one ES module: one request, not 14
+//   app.js                      the page (web/index.html) as one ES module: one request, not 14;
+//   chunks/                     and what a lab loads when it opens
 //   attention-walkthrough.js    one classic script: the element, the page logic and the core
 //   attention-walkthrough.html  one self-contained page that works from file://
 import { build } from "esbuild";
@@ -10,13 +11,26 @@ const out = new URL("generated/", web);
 
 const common = { bundle: true, target: "es2022", minify: true, legalComments: "none" };
 
+// The page's labs, and the labs module, are chunks that load when a lab opens.
 await build({
   ...common,
   entryPoints: [new URL("app.js", web).pathname],
-  outfile: new URL("app.js", out).pathname,
+  outdir: out.pathname,
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
   format: "esm",
   logLevel: "warning",
 });
+
+// The element shows no labs: what only a lab loads stays out of its one script.
+const noLabs = {
+  name: "no-labs",
+  setup(build) {
+    build.onResolve({ filter: /./ }, (args) =>
+      args.kind === "dynamic-import" ? { path: args.path, external: true } : undefined,
+    );
+  },
+};
 
 await build({
   ...common,
@@ -24,6 +38,7 @@ await build({
   outfile: new URL("attention-walkthrough.js", out).pathname,
   format: "iife",
   loader: { ".css": "text" },
+  plugins: [noLabs],
   // The core's loader reads import.meta.url only to find a separate .wasm; ours is inlined.
   define: { "import.meta.url": "undefined" },
   banner: { js: "/* attention-by-hand: <attention-walkthrough>, with its WASM core inlined */" },

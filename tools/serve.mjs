@@ -41,10 +41,11 @@ export const trustedTypes = "require-trusted-types-for 'script'; trusted-types '
 /**
  * Serves root on 127.0.0.1:port (0 picks a free port); resolves to { server, url }.
  * routes: { "/path": (request, response) => … } answered instead of files (tests use them).
+ * URLs up to 1 MB are read, so that the tests can hand the page the links a hostile author could.
  */
 export function serve(root, port = 0, headers = {}, routes = {}) {
   const base = resolve(root);
-  const server = createServer(async (request, response) => {
+  const server = createServer({ maxHeaderSize: 1 << 20 }, async (request, response) => {
     const path = decodeURIComponent(new URL(request.url, "http://x").pathname);
     if (Object.hasOwn(routes, path)) {
       routes[path](request, response);

@@ -1,10 +1,20 @@
 // app.js: the walkthrough page. The whole state lives in the URL, so a link restores it.
 import { loadAttention } from "./attention.js";
-import { scenes } from "./scenes.js";
+import { resolveScene } from "./lab.js";
+import { scenes as listed } from "./scenes.js";
 import { createWalkthrough, messages, stateFromParams, paramsFromState } from "./walkthrough.js";
 
 const root = document.getElementById("app");
-const state = stateFromParams(new URLSearchParams(location.search), scenes);
+const params = new URLSearchParams(location.search);
+// A link to a lab loads the lab's code first; if it cannot, the page opens on the first scene.
+const opening = listed.find((s) => s.id === params.get("scene"));
+const scenes = opening?.lazy
+  ? await resolveScene(opening).then(
+      (scene) => listed.map((s) => (s === opening ? scene : s)),
+      () => listed,
+    )
+  : listed;
+const state = stateFromParams(params, scenes);
 document.documentElement.lang = messages[state.lang].htmlLang;
 root.textContent = messages[state.lang].loading;
 

@@ -3,12 +3,25 @@
 // and in the browser.
 import createAttentionCore from "./generated/attention-core.mjs";
 
-let loading;
+let loading, loadingLabs;
 
 /** Loads the WASM core once; every call shares the same instance. */
 export function loadAttention() {
   loading ??= createAttentionCore().then(wrap);
   return loading;
+}
+
+/**
+ * Loads the labs module once: a second instance with the core's functions and the labs' (the
+ * first view does not load it). Its own memory: its results never mix with the core's.
+ */
+export function loadLabs() {
+  loadingLabs ??= import("./generated/attention-labs.mjs").then(async (labs) => {
+    const core = await labs.default();
+    // the core's functions, then each lab's section below
+    return { ...wrap(core), ...wrapModel(core) };
+  });
+  return loadingLabs;
 }
 
 // rows: number[][] → { rows, cols, data: Float64Array }, or an Error naming the bad entry.
@@ -211,19 +224,6 @@ function wrap(core) {
       };
     },
   };
-}
-
-let loadingLabs;
-
-/**
- * Loads the labs module once (the whole core plus the labs' functions); a lab calls it when it
- * is opened, so that the first view loads only the core.
- */
-export function loadLabs() {
-  loadingLabs ??= import("./generated/attention-labs.mjs")
-    .then((module) => module.default())
-    .then((core) => ({ ...wrap(core), ...wrapModel(core) }));
-  return loadingLabs;
 }
 
 // ---- Labs: attention inside a model (issue 9): multi-head and grouped-query attention, the KV

@@ -18,6 +18,8 @@ import { maxSceneLength, parseScene } from "./custom-scene.js";
 import hostCss from "./element.css";
 import css from "./style.css";
 
+const teaching = scenes.filter((s) => !s.lazy);
+
 /** How long a scene from src may take to arrive, in ms. */
 const srcTimeout = 10_000;
 
@@ -102,7 +104,7 @@ class AttentionWalkthrough extends HTMLElement {
   #lang() {
     const lang = (this.closest("[lang]")?.getAttribute("lang") ?? "").toLowerCase();
     const base = lang.split("-")[0];
-    return messages[base] ? base : defaultLang();
+    return Object.hasOwn(messages, base) ? base : defaultLang();
   }
 
   #step() {
@@ -122,9 +124,10 @@ class AttentionWalkthrough extends HTMLElement {
       this.#walk?.destroy();
       this.#walk = null;
       const id = previous?.scene ?? custom?.id ?? this.getAttribute("scene") ?? scenes[0].id;
-      const list = custom ? [custom] : scenes;
+      // The element shows the five scenes and custom ones; the labs are on the page.
+      const list = custom ? [custom] : teaching;
       if (!list.some((s) => s.id === id)) {
-        throw new Error(`scene: "${id}" is not a scene (${scenes.map((s) => s.id).join(", ")})`);
+        throw new Error(`scene: "${id}" is not a scene (${teaching.map((s) => s.id).join(", ")})`);
       }
       this.#walk = createWalkthrough(this.#root, {
         core,

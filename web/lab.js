@@ -5,6 +5,8 @@
 //
 // A lab is an object:
 //   id                                   a name
+//   core?                                "labs": compute gets the labs module (loadLabs),
+//                                          which loads when the lab first opens
 //   compute(core, scene, state)          → { inputs, trace }: the core's numbers for these
 //                                          inputs; throws the core's Error when it refuses them
 //   steps(scene, state)                  → [{ id, panels: [panel id…], inStep?: [panel id…] }]:
@@ -32,12 +34,33 @@
 // trace, inputs, editable, labels, view, focus, focusRow, predicting, host, update }.
 // `update(change)` is the only way to change the state; `predicting` says the step's results
 // are hidden until the learner answers.
+//
+// A scene in a list may be lazy, { id, lazy: () => import("./labs/x.js") }, where the module's
+// default export is its scenes (each with its lab): the lab's code and the labs module then
+// load only when the scene opens. Its name for the scene list is in i18n (scenes.<id>.name).
 import attention from "./labs/attention.js";
+import { loadLabs } from "./attention.js";
 import { messages } from "./i18n/index.js";
 
 /** A scene's lab: the five scenes and custom JSON scenes run on the attention lab. */
 export function labOf(scene) {
   return scene.lab ?? attention;
+}
+
+let labsCore; // the labs module, once a lab that needs it has opened
+
+/** The full scene for a list entry, with whatever its lab needs loaded: lazy entries import
+ * their lab's module (once; the browser keeps it). */
+export async function resolveScene(entry) {
+  const scene = entry.lazy ? (await entry.lazy()).default.find((s) => s.id === entry.id) : entry;
+  if (!scene) throw new Error(`the module for the scene "${entry.id}" does not define it`);
+  if (labOf(scene).core === "labs") labsCore ??= await loadLabs();
+  return scene;
+}
+
+/** The core that a lab computes with: the labs module, or the one the page loaded first. */
+export function coreFor(lab, core) {
+  return lab.core === "labs" ? labsCore : core;
 }
 
 /** The strings for `lang`, with the lab's own words and a custom scene's words merged in. */

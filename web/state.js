@@ -12,8 +12,12 @@
 import { parseNumber, matrixToText, matrixFromText } from "./format.js";
 import { messages } from "./i18n/index.js";
 import { labOf } from "./lab.js";
+import { maxSide } from "./custom-scene.js";
 
 export { messages };
+
+/** The playing speeds that the player offers. */
+export const speeds = [0.5, 1, 2, 4];
 
 /** The browser's language if it is Chinese, else English. */
 export function defaultLang() {
@@ -51,7 +55,7 @@ export function initialState(scenes, partial = {}) {
     reveal: Infinity,
     revealed: {},
   };
-  if (!byId[state.scene]) state.scene = scenes[0].id;
+  if (!byId[state.scene] || byId[state.scene].lazy) state.scene = scenes[0].id;
   for (const [id, value] of Object.entries(sceneDefaults(byId[state.scene]))) state[id] ??= value;
   return state;
 }
@@ -60,37 +64,49 @@ const sameMatrix = (a, b) =>
   a.length === b.length &&
   a.every((row, i) => row.length === b[i].length && row.every((x, j) => x === b[i][j]));
 
-/** State from URL parameters: ?scene=age&step=4&lang=en, plus the scene's own, digits and edits. */
+/**
+ * State from URL parameters: ?scene=age&step=4&lang=en, plus the scene's own, digits and edits.
+ * A URL is anyone's text: every value is checked, clamped to what the page offers, or dropped
+ * (an unknown scene opens the first, a matrix over maxSide rows or columns is not applied and
+ * says so, a cell that is not one is no pick).
+ */
 export function stateFromParams(p, scenes) {
-  const scene = scenes.find((s) => s.id === p.get("scene")) ?? scenes[0];
+  const scene = scenes.find((s) => s.id === p.get("scene") && !s.lazy) ?? scenes[0];
   const edits = {};
+  let notice = null;
   for (const id of Object.keys(scene.inputs)) {
     const m = p.has(id) ? matrixFromText(p.get(id)) : undefined;
-    if (m && !sameMatrix(m, scene.inputs[id])) edits[id] = m;
+    if (m && Math.max(m.length, ...m.map((row) => row.length)) > maxSide) {
+      notice = { tooBig: { id, rows: m.length, cols: Math.max(...m.map((row) => row.length)) } };
+    } else if (m && !sameMatrix(m, scene.inputs[id])) edits[id] = m;
   }
-  const number = (key, fallback) => {
+  const number = (key, fallback, min = -Infinity, max = Infinity) => {
     const x = parseNumber(p.get(key) ?? "");
-    return x === undefined ? fallback : x;
+    return x === undefined || Number.isNaN(x) ? fallback : Math.min(max, Math.max(min, x));
   };
   const own = {};
   for (const param of paramsOf(scene)) {
     own[param.id] =
       param.kind === "toggle"
         ? Boolean(param.control && p.get(param.id) === "1")
-        : number(param.id, param.initial);
+        : number(param.id, param.initial, param.min, param.max);
   }
+  const speed = number("speed", 1);
   const [m, i, j] = (p.get("cell") ?? "").split(".");
+  const index = (x) => (/^\d{1,2}$/.test(x ?? "") && Number(x) < maxSide ? Number(x) : undefined);
+  const cell = /^[a-z]\w{0,15}$/i.test(m) && { m, i: index(i), j: index(j) };
   return {
     scene: scene.id,
-    lang: messages[p.get("lang")] ? p.get("lang") : defaultLang(),
-    step: Math.max(0, Math.round(number("step", 1)) - 1),
+    lang: Object.hasOwn(messages, p.get("lang")) ? p.get("lang") : defaultLang(),
+    step: Math.round(number("step", 1, 1, 1000)) - 1,
     edits,
     ...own,
-    digits: Math.min(10, Math.max(0, Math.round(number("digits", 4)))),
-    speed: number("speed", 1),
-    seed: Math.round(number("seed", 1)),
-    focus: m ? { m, i: Number(i) || 0, j: Number(j) || 0 } : null,
+    digits: Math.round(number("digits", 4, 0, 10)),
+    speed: speeds.includes(speed) ? speed : 1,
+    seed: Math.round(number("seed", 1, 0, 2 ** 32 - 1)),
+    focus: cell && cell.i !== undefined && cell.j !== undefined ? cell : null,
     predict: p.get("predict") === "1",
+    notice,
   };
 }
 

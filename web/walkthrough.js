@@ -4,7 +4,7 @@
 // changes: update merges a change, recomputes through the lab when the inputs changed (keeping
 // the last good numbers when the core refuses), then redraws. The parts of the page are
 // modules in web/ui/; what a scene shows comes from its lab (web/lab.js).
-import { labOf, wordsFor } from "./lab.js";
+import { coreFor, labOf, resolveScene, wordsFor } from "./lab.js";
 import { createPlayback } from "./playback.js";
 import { initialState, messages, paramsOf, sceneDefaults, withEdits } from "./state.js";
 import { el } from "./views.js";
@@ -22,7 +22,8 @@ export { messages, defaultLang, stateFromParams, paramsFromState } from "./state
 
 /**
  * Renders a walkthrough into `root` and returns its controller.
- * options: core (from loadAttention), scenes (those it may show), state (initial, partial),
+ * options: core (from loadAttention), scenes (those it may show; the initial one resolved, see
+ * resolveScene in lab.js), state (initial, partial),
  * page (the full page: it sets the document's title and language), nav (the title, the
  * language switch and the scene list; always on a page), controls (the player, the input
  * tools and "check my numbers"; always on a page), keyTarget (where keys are heard),
@@ -37,6 +38,8 @@ export function createWalkthrough(root, options) {
   let focusAfter = null; // a cell { m, i, j } to focus after the next render
   const drafts = {}; // what the learner typed in "check my numbers", by scene and step
   let lastStep;
+  // A scene's numbers from its lab, through the core that the lab computes with.
+  const compute = (scene, s) => labOf(scene).compute(coreFor(labOf(scene), core), scene, s);
 
   const stepsOf = (s) => labOf(byId[s.scene]).steps(byId[s.scene], s);
   // The query row a scene points at in this state (the book's 书, or 读 under the mask).
@@ -105,6 +108,19 @@ export function createWalkthrough(root, options) {
    * says why. Then everything is drawn again; `announce` reads the step out.
    */
   function update(change, { announce = false } = {}) {
+    // A lazy scene (a lab) loads its code first, then opens; if it cannot load, the page says
+    // why and stays where it is.
+    if (byId[change.scene]?.lazy) {
+      const entry = byId[change.scene];
+      resolveScene(entry).then(
+        (scene) => {
+          if (byId[entry.id] === entry) byId[entry.id] = scene;
+          update(change, { announce });
+        },
+        (error) => update({ notice: { core: error.message } }),
+      );
+      return;
+    }
     const before = state;
     let next = { ...before, ...change };
     if (change.edits) next.edits = withEdits(before.edits, change.edits, byId[next.scene]);
@@ -122,7 +138,7 @@ export function createWalkthrough(root, options) {
     if (paramChanged && !("focus" in change)) next.focus = null;
     if (switching || change.edits || paramChanged) {
       try {
-        good = labOf(scene).compute(core, scene, next);
+        good = compute(scene, next);
         if (!("notice" in change)) next.notice = null;
         // New numbers are to be predicted again.
         next.revealed = {};
@@ -264,11 +280,11 @@ export function createWalkthrough(root, options) {
   state = initialState(scenes, options.state);
   const scene = byId[state.scene];
   try {
-    good = labOf(scene).compute(core, scene, state);
+    good = compute(scene, state);
   } catch (error) {
     // Edits the core rejects (from a URL, say) give way to the scene as published, and say why.
     state = { ...state, edits: {}, notice: { core: error.message } };
-    good = labOf(scene).compute(core, scene, state);
+    good = compute(scene, state);
   }
   state = withFocus(clampStep(state));
   keyTarget.addEventListener("keydown", onKey);
@@ -291,13 +307,13 @@ export function createWalkthrough(root, options) {
     play: () => playback.set(true),
     pause: () => playback.set(false),
     setLang(lang) {
-      if (messages[lang] && lang !== state.lang) update({ lang }, { announce: true });
+      if (Object.hasOwn(messages, lang) && lang !== state.lang) update({ lang }, { announce: true });
     },
     /** Predict mode on or off: each step's results hidden until the learner has answered. */
     setPredict(on) {
       if (Boolean(on) !== state.predict) update({ predict: Boolean(on) });
     },
-    setScene: (id) => byId[id] && id !== state.scene && update({ scene: id }, { announce: true }),
+    setScene: (id) => Object.hasOwn(byId, id) && id !== state.scene && update({ scene: id }, { announce: true }),
     /** Replaces inputs ({ x, wq, … } as arrays of rows); throws the core's error if rejected. */
     setInputs(edits) {
       const scene = byId[state.scene];

@@ -234,6 +234,9 @@ EMSCRIPTEN_BINDINGS(attention) {
 }
 
 #if ATTENTION_LABS
+// The labs module: everything above, and the labs' functions, in one section per issue: first
+// the model's (multi-head, grouped-query heads, the KV cache, positions), then the why's
+// (tiling, statistics, dropout). Built with -DATTENTION_LABS=1 as web/generated/attention-labs.mjs.
 
 // ---- Labs: issue 9, attention inside a model (multi-head, grouped-query heads, the KV cache,
 // positions). Same conventions: plain objects of copied typed arrays out, `error` on failure.

@@ -228,3 +228,51 @@ test("embed.html takes commands only from its parent, and from the pinned origin
   assert.equal(await step(), 3);
   await page.close();
 });
+
+test("hostile URL parameters: unknown scenes, steps out of range, 100 KB values, markup in each", async () => {
+  const page = await openPage(env.browser, `${env.url}web/index.html?lang=en`);
+  await page.waitForSelector("#app[data-ready]");
+  const names = ["scene", "step", "lang", "digits", "speed", "seed", "cell", "predict", "alpha"];
+  const inputs = ["x", "wq", "wk", "wv", "q", "k", "v"];
+  const long = "9,".repeat(50_000);
+  const values = [markup, script, "-1", "1e9", "NaN", "__proto__", long, `${markup}.1.1`];
+  const queries = [
+    "scene=nowhere",
+    "scene=__proto__&step=2",
+    "scene=age&step=-1",
+    "scene=age&step=1e9",
+    `scene=age&alpha=${"9".repeat(100_000)}`,
+    `scene=dictionary&k=${Array(20).fill("1,2").join(";")}`,
+    ...names.flatMap((n) => values.map((v) => `scene=age&${n}=${encodeURIComponent(v)}`)),
+    ...inputs.flatMap((n) =>
+      [markup, script, long].map((v) => `scene=dictionary&${n}=${encodeURIComponent(v)}`),
+    ),
+  ];
+  const seen = [];
+  for (const query of queries) {
+    await page.goto(`${env.url}web/index.html?${query}`);
+    await page.waitForSelector("#app[data-ready]");
+    const found = await page.evaluate(() => ({
+      made: document.querySelectorAll("#app img, #app script, #app iframe").length,
+      scene: new URLSearchParams(location.search).get("scene"),
+      counter: document.getElementById("counter").textContent,
+      alert: document.querySelector("#app .error")?.textContent,
+      pwned: window.pwned,
+    }));
+    assert.equal(found.made, 0, query);
+    assert.equal(found.pwned, undefined, query);
+    assert.match(found.counter, /^(Step|第) \d+/, query);
+    seen.push({ query: query.slice(0, 60), scene: found.scene, alert: found.alert });
+  }
+  const at = (q) => seen.find((s) => s.query === q.slice(0, 60));
+  assert.equal(at("scene=nowhere").scene, "classroom", "an unknown scene opens the first");
+  assert.match(
+    at(`scene=dictionary&k=${Array(20).fill("1,2").join(";")}`).alert,
+    /k is 20×2; a matrix to work by hand has at most 16/,
+  );
+  await page.goto(`${env.url}web/index.html?scene=age&step=1e9&lang=en`);
+  await page.waitForSelector("#app[data-ready]");
+  assert.equal(await page.locator("#counter").textContent(), "Step 6 of 6");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -59,3 +59,28 @@ test("a test-only lab: its steps, its panel, its parameter and an edit, by keybo
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("a lazy lab loads its code and the labs module only when it opens", async () => {
+  const page = await openPage(env.browser, `${env.url}tests/browser/pages/lab.html`);
+  const requested = [];
+  page.on("request", (r) => requested.push(new URL(r.url()).pathname));
+  await page.waitForSelector("#app[data-ready]");
+  const late = (path) => requested.some((p) => p.endsWith(path));
+  assert.ok(!late("tiny-lab-lazy.js") && !late("attention-labs.mjs"), String(requested));
+  assert.equal(await page.locator("#scene-tiny-lazy").textContent(), "Softmax, loaded late");
+
+  await page.locator("#scene-tiny-lazy").click();
+  await page.waitForFunction(() => window.walk.state.scene === "tiny-lazy");
+  assert.ok(late("tiny-lab-lazy.js") && late("attention-labs.mjs"), String(requested));
+  await page.keyboard.press("ArrowRight");
+  // softmax([3, 1]): e³ / (e³ + e) = 1 / (1 + e⁻²) = 0.8808.
+  assert.ok(near(await cells(page, "weights"), ["0.8808", "0.1192"]));
+  await page.locator("#t").fill("2");
+  // softmax([1.5, 0.5]) = 1 / (1 + e⁻¹) = 0.7311.
+  assert.ok(near(await cells(page, "weights"), ["0.7311", "0.2689"]));
+  await page.locator("#scene-dictionary").click();
+  await page.locator("#scene-tiny-lazy").click();
+  assert.equal(await page.evaluate(() => window.walk.state.t), 1);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { loadAttention } from "../../web/attention.js";
+import { loadAttention, loadLabs } from "../../web/attention.js";
 import { referenceAttention, random, randomMatrix } from "./reference.mjs";
 
 const scenes = JSON.parse(readFileSync(new URL("../fixtures/scenes.json", import.meta.url)));
@@ -65,6 +65,15 @@ test("age: the key-value lookup gives 19.4729, and sharpens towards 19 with α",
     const sharpened = core.attention(q, s.k, s.v).output[0][0];
     assert.equal(sharpened.toFixed(digits), output.toFixed(digits), `α = ${alpha}`);
   }
+});
+
+test("the labs module loads once and computes what the core does, errors included", async () => {
+  const labs = await loadLabs();
+  assert.equal(await loadLabs(), labs);
+  assert.notEqual(labs, core);
+  const { q, k, v } = scenes.dictionary;
+  assert.deepEqual(labs.attention(q, k, v), core.attention(q, k, v));
+  assert.throws(() => labs.attention([[1, 2]], [[1, 2, 3]], [[1]]), /K has 3 columns but Q has 2/);
 });
 
 test("dictionary: fruit → apple, banana, chair", () => {

@@ -66,6 +66,37 @@ test("state: predict mode is a URL parameter, and edits equal to the scene's are
   assert.deepEqual(edits, { q: [[0, 1, 0]] });
 });
 
+test("state from a hostile URL: clamped, checked or dropped, never passed on", () => {
+  const parse = (query) => stateFromParams(new URLSearchParams(query), scenes);
+  const big = Array.from({ length: 17 }, () => "1,2").join(";");
+  assert.equal(parse("scene=<script>").scene, scenes[0].id);
+  assert.equal(parse("scene=constructor").scene, scenes[0].id);
+  assert.equal(parse("step=-1").step, 0);
+  assert.equal(parse("step=1e9").step, 999, "the walkthrough clamps to its last step");
+  assert.equal(parse("step=Infinity").step, 999);
+  assert.equal(parse("step=NaN").step, 0);
+  assert.equal(parse("scene=age&alpha=1e308").alpha, 10, "a slider's value stays on the slider");
+  assert.equal(parse("scene=age&alpha=-5").alpha, 0);
+  assert.equal(parse("speed=1e-300").speed, 1, "only the player's speeds");
+  assert.equal(parse("speed=4").speed, 4);
+  assert.equal(parse("seed=-3").seed, 0);
+  assert.equal(parse("seed=1e300").seed, 2 ** 32 - 1);
+  assert.equal(parse("digits=1e9").digits, 10);
+  assert.equal(parse("lang=__proto__").lang, parse("").lang);
+  for (const cell of ['<img onerror="x">.0.0', "q.-1.0", "q.0.99", 'q".0.0', "q.0", "q.1e3.0"]) {
+    assert.equal(parse(`cell=${encodeURIComponent(cell)}`).focus, null, cell);
+  }
+  assert.deepEqual(parse("cell=weights.2.1").focus, { m: "weights", i: 2, j: 1 });
+  const tooBig = parse(`scene=dictionary&k=${big}`);
+  assert.deepEqual(tooBig.edits, {});
+  assert.deepEqual(tooBig.notice, { tooBig: { id: "k", rows: 17, cols: 2 } });
+  assert.match(en.ui.tooBig(tooBig.notice.tooBig), /k is 17×2; .* at most 16 rows/);
+  const huge = parse(`scene=dictionary&q=${"9".repeat(100_000)}`);
+  assert.deepEqual(huge.edits, { q: [[Number("9".repeat(100_000))]] });
+  const markup = parse(`scene=dictionary&q=${encodeURIComponent("<img src=x onerror=alert(1)>")}`);
+  assert.deepEqual(markup.edits, {}, "text that is not numbers is no edit");
+});
+
 test("predict mode's questions: the largest score, the most weight (ties all right), scaling keeps the order", () => {
   const lab = labOf(scenes[0]);
   const age = scenes.find((s) => s.id === "age");

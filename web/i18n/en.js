@@ -61,6 +61,8 @@ export default {
     addColumn: "Add a column",
     removeColumn: "Remove the last column",
     notANumber: (text) => `“${text}” is not a number.`,
+    tooBig: ({ id, rows, cols }) =>
+      `The link's ${id} is ${rows}×${cols}; a matrix to work by hand has at most 16 rows and 16 columns.`,
     rejected: "Not applied; the last good values stay:",
     derivation: "How this number is made",
     focusHint: "Pick any result cell to see where it comes from.",

@@ -95,6 +95,8 @@ export default {
     addColumn: "加一列",
     removeColumn: "删去最后一列",
     notANumber: (text) => `“${text}”不是数字。`,
+    tooBig: ({ id, rows, cols }) =>
+      `链接里的 ${id} 是 ${rows}×${cols}；手算用的矩阵最多 16 行、16 列。`,
     rejected: "未采用，保留上一次正确的数值：",
     derivation: "这个数是怎么算出来的",
     focusHint: "点选任意结果格子，看它从哪里来。",

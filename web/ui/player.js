@@ -2,6 +2,7 @@
 // step counter. Every button goes through the playback (web/playback.js).
 import { el } from "../views.js";
 import { choice } from "./controls.js";
+import { speeds } from "../state.js";
 
 export function player(ctx) {
   const { msg, state, steps, playback } = ctx;
@@ -39,7 +40,7 @@ export function player(ctx) {
         oninput: (e) => playback.go(Number(e.target.value) - 1),
       }),
     ),
-    choice(ctx, "speed", msg.ui.speed, [0.5, 1, 2, 4], (x) => `${x}×`),
+    choice(ctx, "speed", msg.ui.speed, speeds, (x) => `${x}×`),
     el("p", {
       class: "counter",
       id: "counter",

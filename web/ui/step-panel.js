@@ -5,7 +5,9 @@ import { parseNumber, cellRef } from "../format.js";
 
 /** The inline message after a rejected edit, in the current language. */
 export function noticeText(notice, msg) {
-  return notice.core !== undefined ? msg.coreError(notice.core) : msg.ui.notANumber(notice.typed);
+  if (notice.core !== undefined) return msg.coreError(notice.core);
+  if (notice.tooBig) return msg.ui.tooBig(notice.tooBig);
+  return msg.ui.notANumber(notice.typed);
 }
 
 // A matrix with a row or column of zeros added at the end, or its last one removed.

@@ -1,4 +1,5 @@
-// lab.js: the page of lab.html, a walkthrough of a test-only lab beside a built-in scene.
+// lab.js: the page of lab.html, a walkthrough of a test-only lab beside a built-in scene, and
+// the same lab loaded lazily.
 import { loadAttention } from "../../../web/attention.js";
 import { createWalkthrough } from "../../../web/walkthrough.js";
 import { scenes } from "../../../web/scenes.js";
@@ -7,7 +8,16 @@ import { tinyScene } from "../../fixtures/tiny-lab.js";
 const root = document.getElementById("app");
 window.walk = createWalkthrough(root, {
   core: await loadAttention(),
-  scenes: [tinyScene, scenes[2]],
+  scenes: [
+    tinyScene,
+    scenes[2],
+    // Lazy: its module and the labs module load when it opens. Its name is there before.
+    {
+      id: "tiny-lazy",
+      lazy: () => import("../../fixtures/tiny-lab-lazy.js"),
+      text: { en: { name: "Softmax, loaded late" }, zh: { name: "晚些加载的 softmax" } },
+    },
+  ],
   state: { lang: "en" },
   nav: true,
   controls: true,
