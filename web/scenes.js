@@ -173,6 +173,11 @@ export const scenes = [
     keyLabels: ["newspaper", "paper", "notebook", "book", "redCup"],
     dims: ["colour", "readable", "bound", "drinkable"],
   },
+  // The model labs (issue 9): their code and the labs module load when one opens.
+  { id: "heads", lazy: () => import("./labs/heads.js") },
+  { id: "gqa", lazy: () => import("./labs/gqa.js") },
+  { id: "kvcache", lazy: () => import("./labs/kvcache.js") },
+  { id: "order", lazy: () => import("./labs/order.js") },
 ];
 
 export const sceneById = Object.fromEntries(scenes.map((s) => [s.id, s]));
