@@ -98,3 +98,95 @@ test("every = in every derivation of every lab holds at the precision shown", (t
   }
   t.diagnostic(`${lines} lines written, ${checked} with arithmetic worked out from the text`);
 });
+
+// ---- the labs' numbers against the NumPy fixture ----
+
+function near(actual, expected, what, tolerance = 1e-12) {
+  assert.equal(actual.length, expected.length, `${what}: length`);
+  actual.forEach((x, i) => {
+    if (Array.isArray(x)) return near(x, expected[i], `${what}[${i}]`, tolerance);
+    assert.ok(Math.abs(x - expected[i]) <= tolerance, `${what}[${i}] is ${x}, not ${expected[i]}`);
+  });
+}
+
+const shown = (scene, stepId, lang = "en") => {
+  const steps = contextOf(scene, lang, 4, 0).steps;
+  const ctx = contextOf(
+    scene,
+    lang,
+    4,
+    steps.findIndex((s) => s.id === stepId),
+  );
+  return Object.fromEntries(ctx.view.matrices.map((m) => [m.id, m.data]));
+};
+
+test("lab 1: each head's weights, the concatenation and the output", () => {
+  const [scene] = heads;
+  const f = fixture.heads["4"];
+  const weights = shown(scene, "headWeights");
+  f.weights.forEach((w, h) => near(weights[`h${h + 1}-weights`], w, `head ${h + 1}`));
+  near(shown(scene, "concat").concat, f.concat, "concat");
+  near(shown(scene, "combine").output, f.output, "output");
+});
+
+test("lab 2: the weights for h_kv = 4, 2, 1, K, and the cache sizes", () => {
+  const [scene] = gqa;
+  for (const [step, hKv] of [
+    ["kv4", "4"],
+    ["kv2", "2"],
+    ["kv1", "1"],
+  ]) {
+    const m = shown(scene, step);
+    fixture.heads[hKv].weights.forEach((w, h) =>
+      near(m[`h${h + 1}-weights`], w, `${step} head ${h + 1}`),
+    );
+    near(m.k, fixture.heads[hKv].k, `${step} K`);
+  }
+  const cache = ["4", "2", "1"].map((k) => {
+    const c = fixture.heads[k].cache;
+    return [c.width, c.k, c.v];
+  });
+  assert.deepEqual(shown(scene, "memory").cache, cache);
+});
+
+test("lab 3: every decoding step's weights and output, and its multiply-adds against a recompute", () => {
+  const [scene] = kvcache;
+  const ctx = contextOf(scene, "en", 4, 0);
+  fixture.kvcache.steps.forEach((expected, t) => {
+    const m = shown(scene, `token${t + 1}`);
+    expected.weights.forEach((w, h) =>
+      near(m[`h${h + 1}-weights`][0], w, `step ${t + 1} head ${h + 1}`),
+    );
+    near(m.output[0], expected.output, `step ${t + 1} output`);
+    assert.deepEqual(ctx.trace.steps[t].cost, expected.cost, `step ${t + 1} cost`);
+    assert.deepEqual(ctx.trace.steps[t].full, expected.full, `step ${t + 1} full recompute`);
+  });
+  const causal = shown(scene, "causal");
+  near(causal.fullout, fixture.kvcache.fullOutput, "causal pass output");
+  near(causal.cachedout, fixture.kvcache.fullOutput, "the cached outputs equal it");
+  near(causal["h1-weights"], fixture.kvcache.fullWeights1, "causal weights");
+  near(causal.cached, fixture.kvcache.fullWeights1, "the cached weights, padded with 0");
+});
+
+test("lab 4: shuffled without positions, with sinusoidal positions and RoPE, and RoPE's distance table", () => {
+  const [scene] = order;
+  const f = fixture.order;
+  const plain = shown(scene, "plain");
+  near(plain.oa, f.none.outputA, "in order");
+  near(plain.ob, f.none.outputB, "shuffled");
+  data.order.forEach((i, r) =>
+    near(plain.ob[r], plain.oa[i], `row ${r + 1} moved with its token`, 1e-14),
+  );
+  const sin = shown(scene, "sinusoidal");
+  near(sin.pe, f.pe, "PE");
+  near(sin.wa, f.sinusoidal.weights1A, "weights in order");
+  near(sin.wb, f.sinusoidal.weights1B, "weights shuffled");
+  near(sin.ob, f.sinusoidal.outputB, "outputs shuffled");
+  const rope = shown(scene, "rope");
+  near(rope.qa, f.rope.q1A, "q1 rotated");
+  near(rope.ka, f.rope.k1A, "k1 rotated");
+  near(rope.wb, f.rope.weights1B, "weights shuffled");
+  const distance = shown(scene, "distance");
+  near(distance.qm, f.distance.qm, "q at m");
+  near(distance.scores, f.distance.scores, "scores");
+});

@@ -4,7 +4,7 @@
 import { cellRef } from "../format.js";
 import { plain } from "../steps.js";
 import { el } from "../views.js";
-import { x, layers, wk4, wv4 } from "./model-data.js";
+import { x as sceneX, layers, wk4, wv4 } from "./model-data.js";
 import {
   tokens,
   matrix,
@@ -30,15 +30,16 @@ export const gqaLab = {
   words: modelWords,
 
   // Three layers, and for each the KV cache after decoding the five tokens.
-  compute(core, scene) {
-    const inputs = { x: scene.inputs.x, layers };
+  compute(core, scene, state) {
+    const x = state.edits?.x ?? scene.inputs.x;
+    const inputs = { x, layers };
     const trace = {};
     for (const hKv of [4, 2, 1]) {
       const options = { heads: H, kvHeads: hKv };
       const decoder = core.decoder(layers[hKv], options);
-      for (const row of scene.inputs.x) decoder.step(row);
+      for (const row of x) decoder.step(row);
       trace[hKv] = {
-        ...core.multiHeadAttention(scene.inputs.x, layers[hKv], options),
+        ...core.multiHeadAttention(x, layers[hKv], options),
         cache: decoder.cache,
       };
     }
@@ -86,7 +87,7 @@ export const gqaLab = {
         ...t.heads.map((head, h) =>
           matrix(
             headId(h, "weights"),
-            `weights, head ${h + 1}`,
+            msg.model.labels.weights(h + 1),
             head.weights,
             tokens,
             tokens,
@@ -137,7 +138,7 @@ export const gqaLab = {
     if (mid === "k") {
       return derivationOf([
         productLine("K", i, j, {
-          left: inputs.x ?? x,
+          left: inputs.x,
           leftName: "X",
           right: inputs.layers[hKv].wk,
           rightName: "W_K",
@@ -161,6 +162,6 @@ export const gqaLab = {
   },
 };
 
-export const gqaScene = { id: "gqa", source: "004", lab: gqaLab, inputs: { x } };
+export const gqaScene = { id: "gqa", source: "004", lab: gqaLab, inputs: { x: sceneX } };
 
 export default [gqaScene];

@@ -29,11 +29,10 @@ export const headsLab = {
   core: "labs",
   words: modelWords,
 
-  compute(core, scene) {
-    const inputs = { x: scene.inputs.x, ...layers[scene.kvHeads ?? 4] };
+  compute(core, scene, state) {
+    const inputs = { x: state.edits?.x ?? scene.inputs.x, ...layers[4] };
     const trace = core.multiHeadAttention(inputs.x, inputs, {
       heads: H,
-      kvHeads: scene.kvHeads ?? 4,
     });
     return { inputs, trace };
   },
@@ -53,7 +52,7 @@ export const headsLab = {
     const kvCols = headColumns(trace.hKv, trace.dHead);
     const perHead = (mid, label, rows, colLabels, role) =>
       trace.heads.map((t, h) =>
-        matrix(headId(h, mid), `${label}${h + 1}`, t[mid], rows, colLabels, role),
+        matrix(headId(h, mid), label(h + 1), t[mid], rows, colLabels, role),
       );
     switch (stepId) {
       case "inputs":
@@ -80,18 +79,18 @@ export const headsLab = {
       case "headScores":
         return {
           focusMatrix: headId(0, "scores"),
-          matrices: perHead("scores", "Q·Kᵀ, head ", tokens, tokens, "result"),
+          matrices: perHead("scores", msg.model.labels.scores, tokens, tokens, "result"),
         };
       case "headWeights":
         return {
           focusMatrix: headId(0, "weights"),
-          matrices: perHead("weights", "weights, head ", tokens, tokens, "result"),
+          matrices: perHead("weights", msg.model.labels.weights, tokens, tokens, "result"),
         };
       case "concat":
         return {
           focusMatrix: "concat",
           matrices: [
-            ...perHead("output", "output, head ", tokens, numbered(trace.dHead), "operand"),
+            ...perHead("output", msg.model.labels.output, tokens, numbered(trace.dHead), "operand"),
             matrix("concat", "concat", trace.concat, tokens, cols, "result"),
           ],
         };

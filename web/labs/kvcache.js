@@ -95,11 +95,12 @@ export const kvcacheLab = {
   words: modelWords,
 
   // Every step of the decoder, and the full causal pass over the same tokens.
-  compute(core, scene) {
+  compute(core, scene, state) {
     const decoder = core.decoder(layer, options);
-    const steps = scene.inputs.x.map((row) => decoder.step(row));
-    const full = core.multiHeadAttention(scene.inputs.x, layer, { ...options, causal: true });
-    return { inputs: { x: scene.inputs.x, ...layer }, trace: { steps, full } };
+    const x = state.edits?.x ?? scene.inputs.x;
+    const steps = x.map((row) => decoder.step(row));
+    const full = core.multiHeadAttention(x, layer, { ...options, causal: true });
+    return { inputs: { x, ...layer }, trace: { steps, full } };
   },
 
   steps: () => [
@@ -107,7 +108,7 @@ export const kvcacheLab = {
     { id: "causal", panels: [], inStep: ["padNote"] },
   ],
 
-  view(stepId, { trace, msg }) {
+  view(stepId, { trace, inputs, msg }) {
     const features = featureNames(msg);
     const match = tokenStep(stepId);
     if (match) {
@@ -123,14 +124,14 @@ export const kvcacheLab = {
       return {
         focusMatrix: headId(0, "weights"),
         matrices: [
-          matrix("x", `X[${t}]`, [x[t - 1]], [tokens[t - 1]], features),
+          matrix("x", `X[${t}]`, [inputs.x[t - 1]], [tokens[t - 1]], features),
           matrix("q", "q = X[t]·W_Q", st.q, [tokens[t - 1]], headColumns(st.h, st.dHead), "result"),
-          matrix("kcache", "K cache", rows(step.cache.k), seen, kvCols, "result"),
-          matrix("vcache", "V cache", rows(step.cache.v), seen, kvCols, "result"),
+          matrix("kcache", msg.model.labels.kCache, rows(step.cache.k), seen, kvCols, "result"),
+          matrix("vcache", msg.model.labels.vCache, rows(step.cache.v), seen, kvCols, "result"),
           ...st.heads.map((head, h) =>
             matrix(
               headId(h, "weights"),
-              `weights, head ${h + 1}`,
+              msg.model.labels.weights(h + 1),
               head.weights,
               [tokens[t - 1]],
               seen,
@@ -157,16 +158,16 @@ export const kvcacheLab = {
       matrices: [
         matrix(
           headId(0, "weights"),
-          "weights, head 1, causal pass",
+          msg.model.labels.causalWeights,
           trace.full.heads[0].weights,
           tokens,
           tokens,
         ),
-        matrix("cached", "weights, head 1, cached steps", cached, tokens, tokens, "result"),
-        matrix("fullout", "output, causal pass", trace.full.output, tokens, features),
+        matrix("cached", msg.model.labels.cachedWeights, cached, tokens, tokens, "result"),
+        matrix("fullout", msg.model.labels.causalOutput, trace.full.output, tokens, features),
         matrix(
           "cachedout",
-          "output, cached steps",
+          msg.model.labels.cachedOutput,
           trace.steps.map((s) => s.output),
           tokens,
           features,

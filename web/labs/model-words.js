@@ -56,6 +56,21 @@ const en = {
     tokenText: (t, token) =>
       `Token ${t}, ${token}, arrives. Its row X[${t}] is projected once: its K and V rows join the cache (now ${t} rows), and its query attends to every cached key, itself included. The counter sets this step's multiply-adds beside those of a full recompute.`,
     newRow: "the new row",
+    labels: {
+      scores: (h) => `Q·Kᵀ, head ${h}`,
+      weights: (h) => `weights, head ${h}`,
+      output: (h) => `output, head ${h}`,
+      kCache: "K cache",
+      vCache: "V cache",
+      causalWeights: "weights, head 1, causal pass",
+      cachedWeights: "weights, head 1, cached steps",
+      causalOutput: "output, causal pass",
+      cachedOutput: "output, cached steps",
+      outputIn: (order) => `output, ${order}`,
+      weightsIn: (order) => `weights, head 1, ${order}`,
+      qAt: "q (读) at m",
+      kAt: "k (书) at n",
+    },
     original: "in order",
     shuffled: "shuffled",
     position: (p) => `position ${p}`,
@@ -86,7 +101,7 @@ const en = {
     },
     headWeights: {
       title: "Each head's weights",
-      text: "softmax(scores/√2), row by row, head by head. Head 1: 读 looks at 书 and 我 at 读 (who does what to what). Head 2: each token looks at the one before it. Head 3: 书 looks back at 读, 在 at 图书馆. Head 4 has nothing to look for: its weights are even.",
+      text: "softmax(scores/√2), row by row, head by head. Head 1: 读 looks at 书 and 我 at 读 (who does what to what). Head 2: each token looks at the one before it (我 has none: its weight splits between itself and 书, where the circle wraps around). Head 3: 书 looks back at 读, 在 at 图书馆. Head 4 has nothing to look for: its weights are even.",
     },
     concat: {
       title: "Concatenation",
@@ -200,6 +215,21 @@ const zh = {
     tokenText: (t, token) =>
       `第 ${t} 个 token「${token}」到来。它的行 X[${t}] 只投影一次：它的 K、V 行加入缓存（现在有 ${t} 行），它的查询与每个缓存的键（包括它自己）做注意力。计数器把这一步的乘加次数与完整重算的次数并排比较。`,
     newRow: "新的一行",
+    labels: {
+      scores: (h) => `Q·Kᵀ，头 ${h}`,
+      weights: (h) => `权重，头 ${h}`,
+      output: (h) => `输出，头 ${h}`,
+      kCache: "K 缓存",
+      vCache: "V 缓存",
+      causalWeights: "权重，头 1，完整因果计算",
+      cachedWeights: "权重，头 1，缓存的各步",
+      causalOutput: "输出，完整因果计算",
+      cachedOutput: "输出，缓存的各步",
+      outputIn: (order) => `输出，${order}`,
+      weightsIn: (order) => `权重，头 1，${order}`,
+      qAt: "位置 m 上的 q（读）",
+      kAt: "位置 n 上的 k（书）",
+    },
     original: "原顺序",
     shuffled: "打乱后",
     position: (p) => `位置 ${p}`,
@@ -227,7 +257,7 @@ const zh = {
     },
     headWeights: {
       title: "每个头的权重",
-      text: "softmax(scores/√2)，逐行、逐头。头 1：读 看向 书，我 看向 读（谁对什么做了什么）。头 2：每个 token 看向它前面的那个。头 3：书 回看 读，在 看向 图书馆。头 4 没有要找的东西：权重是平均的。",
+      text: "softmax(scores/√2)，逐行、逐头。头 1：读 看向 书，我 看向 读（谁对什么做了什么）。头 2：每个 token 看向它前面的那个（我 前面没有：它的权重分给自己和 书，圆在那里绕回来）。头 3：书 回看 读，在 看向 图书馆。头 4 没有要找的东西：权重是平均的。",
     },
     concat: {
       title: "拼接",

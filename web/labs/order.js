@@ -55,8 +55,8 @@ export const orderLab = {
 
   // Each kind of position, in order and shuffled; and RoPE's scores of one q and one k placed
   // at every pair of positions.
-  compute(core, scene) {
-    const x = scene.inputs.x;
+  compute(core, scene, state) {
+    const x = state.edits?.x ?? scene.inputs.x;
     const shuffled = shuffle.map((i) => x[i]);
     const trace = {};
     for (const [step, kind] of Object.entries(kinds)) {
@@ -99,13 +99,27 @@ export const orderLab = {
   view(stepId, { trace, msg }) {
     const features = featureNames(msg);
     const outputs = (t) => [
-      matrix("oa", `output, ${msg.model.original}`, t.a.output, tokens, features, "result"),
-      matrix("ob", `output, ${msg.model.shuffled}`, t.b.output, shuffledTokens, features, "result"),
+      matrix(
+        "oa",
+        msg.model.labels.outputIn(msg.model.original),
+        t.a.output,
+        tokens,
+        features,
+        "result",
+      ),
+      matrix(
+        "ob",
+        msg.model.labels.outputIn(msg.model.shuffled),
+        t.b.output,
+        shuffledTokens,
+        features,
+        "result",
+      ),
     ];
     const weights = (t) => [
       matrix(
         "wa",
-        `weights, head 1, ${msg.model.original}`,
+        msg.model.labels.weightsIn(msg.model.original),
         t.a.heads[0].weights,
         tokens,
         tokens,
@@ -113,7 +127,7 @@ export const orderLab = {
       ),
       matrix(
         "wb",
-        `weights, head 1, ${msg.model.shuffled}`,
+        msg.model.labels.weightsIn(msg.model.shuffled),
         t.b.heads[0].weights,
         shuffledTokens,
         shuffledTokens,
@@ -158,7 +172,7 @@ export const orderLab = {
           matrices: [
             matrix(
               "qm",
-              "q (读) at m",
+              msg.model.labels.qAt,
               d.qm.rotated,
               positions.map((p) => `m = ${p}`),
               numbered(2),
@@ -166,7 +180,7 @@ export const orderLab = {
             ),
             matrix(
               "kn",
-              "k (书) at n",
+              msg.model.labels.kAt,
               d.kn.rotated,
               positions.map((p) => `n = ${p}`),
               numbered(2),
