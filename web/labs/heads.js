@@ -38,7 +38,7 @@ export const headsLab = {
   },
 
   steps: () => [
-    { id: "inputs", panels: [] },
+    { id: "inputs", panels: [], inStep: ["positionsNote"] },
     { id: "projections", panels: [] },
     { id: "headScores", panels: [] },
     { id: "headWeights", panels: ["heatmaps"] },
