@@ -253,7 +253,8 @@ export function line(lhs, r, digits, bound, terms) {
 }
 
 export const plain = (text) => ({ text, extra: false, approx: false });
-export const products = (a, b) => (p) => a.map((x, c) => `${factor(x, p)}×${factor(b[c], p)}`).join(" + ");
+export const products = (a, b) => (p) =>
+  a.map((x, c) => `${factor(x, p)}×${factor(b[c], p)}`).join(" + ");
 const column = (w, col) => w.map((row) => row[col]);
 
 /**

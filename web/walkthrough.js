@@ -307,13 +307,15 @@ export function createWalkthrough(root, options) {
     play: () => playback.set(true),
     pause: () => playback.set(false),
     setLang(lang) {
-      if (Object.hasOwn(messages, lang) && lang !== state.lang) update({ lang }, { announce: true });
+      if (Object.hasOwn(messages, lang) && lang !== state.lang)
+        update({ lang }, { announce: true });
     },
     /** Predict mode on or off: each step's results hidden until the learner has answered. */
     setPredict(on) {
       if (Boolean(on) !== state.predict) update({ predict: Boolean(on) });
     },
-    setScene: (id) => Object.hasOwn(byId, id) && id !== state.scene && update({ scene: id }, { announce: true }),
+    setScene: (id) =>
+      Object.hasOwn(byId, id) && id !== state.scene && update({ scene: id }, { announce: true }),
     /** Replaces inputs ({ x, wq, … } as arrays of rows); throws the core's error if rejected. */
     setInputs(edits) {
       const scene = byId[state.scene];

@@ -5,11 +5,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadAttention } from "../../web/attention.js";
 import { labOf, wordsFor } from "../../web/lab.js";
-import { scenes } from "../../web/scenes.js";
+import { scenes as listed } from "../../web/scenes.js";
 import { initialState, paramsFromState, stateFromParams, withEdits } from "../../web/state.js";
 import { nearlyUniform } from "../../web/steps.js";
 import en from "../../web/i18n/en.js";
 import { tinyLab, tinyScene } from "../fixtures/tiny-lab.js";
+// The five scenes; the model labs load lazily (tests/node/model-labs.test.mjs).
+const scenes = listed.filter((s) => !s.lazy);
 
 const core = await loadAttention();
 

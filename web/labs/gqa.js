@@ -17,6 +17,8 @@ import {
   headDerivation,
   headHeatmaps,
   headHighlights,
+  headSlack,
+  productSlack,
 } from "./model-shared.js";
 import { modelWords } from "./model-words.js";
 
@@ -149,6 +151,14 @@ export const gqaLab = {
       ]);
     }
     return derivationOf([]);
+  },
+
+  slack(mid, i, j, { trace, inputs, state, stepId }) {
+    const t = trace[variants[stepId]];
+    const head = parseHeadId(mid);
+    if (t && head) return headSlack(t, head.head, head.mid, i, j, state.digits);
+    if (t && mid === "k") return productSlack(inputs.x, inputs.layers[variants[stepId]].wk, i, j, state.digits);
+    return 0;
   },
 
   panels: {

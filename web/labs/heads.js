@@ -19,6 +19,8 @@ import {
   headDerivation,
   headHeatmaps,
   headHighlights,
+  headSlack,
+  productSlack,
 } from "./model-shared.js";
 import { modelWords } from "./model-words.js";
 
@@ -175,6 +177,18 @@ export const headsLab = {
       ]);
     }
     return derivationOf([]);
+  },
+
+  // How far an answer worked from the tables' rounded numbers may be from the core's.
+  slack(mid, i, j, { trace, inputs, state }) {
+    const head = parseHeadId(mid);
+    if (head) return headSlack(trace, head.head, head.mid, i, j, state.digits);
+    if (["q", "k", "v"].includes(mid)) return productSlack(inputs.x, inputs[`w${mid}`], i, j, state.digits);
+    if (mid === "concat") {
+      return headSlack(trace, Math.floor(j / trace.dHead), "output", i, j % trace.dHead, state.digits);
+    }
+    if (mid === "output") return productSlack(trace.concat, inputs.wo, i, j, state.digits);
+    return 0;
   },
 
   panels: {

@@ -2,7 +2,14 @@
 // written-out arithmetic of a projection, of a head's cell and of a rotation, and the heads'
 // heatmaps side by side. Pure functions over the core's traces; no arithmetic on values.
 import { fmt, cellRef, rowRef } from "../format.js";
-import { derivation as attentionDerivation, line, bounds, products, plain } from "../steps.js";
+import {
+  derivation as attentionDerivation,
+  slack,
+  line,
+  bounds,
+  products,
+  plain,
+} from "../steps.js";
 import { el, heatmapView } from "../views.js";
 import { tokens, dims } from "./model-data.js";
 
@@ -118,3 +125,11 @@ export function headHighlights(mid, i, j) {
   }
   return h;
 }
+
+/** How far an answer worked from the rounded operands of left[i] · column j of right may be. */
+export const productSlack = (left, right, i, j, digits) =>
+  bounds.dot(left[i], column(right, j))(digits);
+
+/** The same for a per-head cell: the attention lab's slack on the head's own trace. */
+export const headSlack = (trace, head, mid, i, j, digits) =>
+  slack(mid, i, j, { trace: trace.heads[head], inputs: {}, digits });

@@ -2,6 +2,9 @@
 // The scene list's names are also in web/i18n (they show before a lab loads).
 import { tokens } from "./model-data.js";
 
+// 1 + 2 + … + n, written out
+const upTo = (n) => Array.from({ length: n }, (_, i) => i + 1).join(" + ");
+
 // The KV-cache lab's steps, one per token: token1 … token5.
 const tokenSteps = (title) =>
   Object.fromEntries(
@@ -34,7 +37,7 @@ const en = {
       `shared head ${g} of ${name} is the mean of heads ${first}–${last} of the four-head ${name}`,
     counter: "Work done",
     stepCost: "this step, with the cache",
-    fullCost: (n) => `a full recompute of all ${n} tokens`,
+    fullCost: (n) => `a full recompute of ${n === 1 ? "the 1 token" : `all ${n} tokens`}`,
     costParts: ["projections", "scores", "weights·V", "·W_O", "total"],
     costLine: (what, formula, value) => `${what}: ${formula} = ${value}`,
     costFormulas: {
@@ -43,12 +46,11 @@ const en = {
       output: (h, dh, d) => `${h}×${dh}×${d}`,
       fullProjections: (n, per) => `${n}×${per}`,
       // 1 + 2 + … + n: the (query, key) pairs of a causal pass, written out
-      fullScores: (h, n, dh) =>
-        `${h}×(${Array.from({ length: n }, (_, i) => i + 1).join(" + ")})×${dh}`,
+      fullScores: (h, n, dh) => `${h}×(${upTo(n)})×${dh}`,
       fullOutput: (n, per) => `${n}×${per}`,
     },
     pairsNote: (n) =>
-      `A causal pass over ${n} tokens computes every row again: query i meets keys 1..i, so 1 + 2 + … + ${n} (query, key) pairs. The cached step computes one row: ${n} pairs per head.`,
+      `A causal pass over ${n} tokens computes every row again: query i meets keys 1..i, so ${upTo(n)} (query, key) pairs. The cached step computes one row: ${n} pairs per head.`,
     notArrived: "this token had not arrived yet",
     stepRow: (t) => `row ${t} comes from step ${t}, where the query of token ${t} was the one row:`,
     cachedAt: (t) =>
@@ -208,7 +210,7 @@ const zh = {
     costLine: (what, formula, value) => `${what}：${formula} = ${value}`,
     costFormulas: en.model.costFormulas,
     pairsNote: (n) =>
-      `${n} 个 token 的完整因果计算要把每一行重算：查询 i 遇到键 1..i，共 1 + 2 + … + ${n} 个（查询，键）对。缓存的一步只算一行：每个头 ${n} 对。`,
+      `${n} 个 token 的完整因果计算要把每一行重算：查询 i 遇到键 1..i，共 ${upTo(n)} 个（查询，键）对。缓存的一步只算一行：每个头 ${n} 对。`,
     notArrived: "这个 token 还没有到来",
     stepRow: (t) => `第 ${t} 行来自第 ${t} 步，那一步 token ${t} 的查询是唯一的一行：`,
     cachedAt: (t) => `第 ${t} 步存入缓存：token ${t} 的 K、V 行被保留，不再重算`,

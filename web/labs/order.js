@@ -14,6 +14,8 @@ import {
   productLine,
   headDerivation,
   headHeatmaps,
+  headSlack,
+  productSlack,
 } from "./model-shared.js";
 import { modelWords } from "./model-words.js";
 
@@ -46,6 +48,15 @@ function rotationLines(name, i, j, { before, rotary, digits }) {
     plain(`cos = ${fmt(cos, digits)}, sin = ${fmt(sin, digits)} (${fmt(angle, digits)} rad)`),
     line(`${cellRef(name, i, j)} = `, rotary.rotated[i][j], digits, bounds.dot(left, right), terms),
   ];
+}
+
+// A rotated cell worked from the rounded pair, cos and sin.
+function rotationSlack(row, rotary, i, j, digits) {
+  const pair = Math.floor(j / 2);
+  const cos = rotary.cos[i][pair];
+  const sin = rotary.sin[i][pair];
+  const right = j % 2 === 0 ? [cos, -sin] : [sin, cos];
+  return bounds.dot([row[2 * pair], row[2 * pair + 1]], right)(digits);
 }
 
 export const orderLab = {
@@ -295,6 +306,25 @@ export const orderLab = {
       );
     }
     return derivationOf(lines);
+  },
+
+  slack(mid, i, j, { trace, inputs, state, stepId }) {
+    const digits = state.digits;
+    if (stepId === "distance") {
+      const d = trace.distance;
+      if (mid === "scores") return productSlack(d.qm.rotated, [0, 1].map((c) => d.kn.rotated.map((row) => row[c])), i, j, digits);
+      const rotary = mid === "qm" ? d.qm : d.kn;
+      return rotationSlack(mid === "qm" ? d.q : d.k, rotary, i, j, digits);
+    }
+    const t = trace[stepId];
+    if (mid === "wa" || mid === "wb") return headSlack(mid === "wa" ? t.a : t.b, 0, "weights", i, j, digits);
+    if (mid === "oa" || mid === "ob") return productSlack((mid === "oa" ? t.a : t.b).concat, inputs.wo, i, j, digits);
+    if (mid === "pe") return roundingOf(t.a.sinusoidal.angles[i][Math.floor(j / 2)], digits);
+    if (mid === "qa" || mid === "ka") {
+      const rotary = mid === "qa" ? t.a.qRotated : t.a.kRotated;
+      return rotationSlack((mid === "qa" ? t.a.q : t.a.k)[i], rotary, i, j, digits);
+    }
+    return 0;
   },
 
   panels: {
