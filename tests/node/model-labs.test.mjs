@@ -190,3 +190,27 @@ test("lab 4: shuffled without positions, with sinusoidal positions and RoPE, and
   near(distance.qm, f.distance.qm, "q at m");
   near(distance.scores, f.distance.scores, "scores");
 });
+
+test("check my numbers: every cell's slack is a finite bound, 0 where the operands show exactly", () => {
+  for (const scene of scenes) {
+    const count = contextOf(scene, "en", 4, 0).steps.length;
+    for (let s = 0; s < count; s++) {
+      const ctx = contextOf(scene, "en", 2, s);
+      for (const m of ctx.view.matrices) {
+        m.data.forEach((row, i) =>
+          row.forEach((_, j) => {
+            const slack = scene.lab.slack(m.id, i, j, ctx);
+            assert.ok(
+              Number.isFinite(slack) && slack >= 0,
+              `${scene.id} ${m.id}[${i}][${j}]: ${slack}`,
+            );
+          }),
+        );
+      }
+    }
+  }
+  // lab 1's Q[2][3] = 0.5×2 + 0.866×3.464: its operands show exactly at 4 decimals
+  const ctx = contextOf(heads[0], "en", 4, 1);
+  assert.equal(heads[0].lab.slack("q", 1, 2, ctx), 0);
+  assert.ok(heads[0].lab.slack("output", 3, 4, ctx) > 0, "the concatenation is rounded");
+});

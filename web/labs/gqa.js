@@ -157,7 +157,8 @@ export const gqaLab = {
     const t = trace[variants[stepId]];
     const head = parseHeadId(mid);
     if (t && head) return headSlack(t, head.head, head.mid, i, j, state.digits);
-    if (t && mid === "k") return productSlack(inputs.x, inputs.layers[variants[stepId]].wk, i, j, state.digits);
+    if (t && mid === "k")
+      return productSlack(inputs.x, inputs.layers[variants[stepId]].wk, i, j, state.digits);
     return 0;
   },
 

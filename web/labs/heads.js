@@ -183,9 +183,17 @@ export const headsLab = {
   slack(mid, i, j, { trace, inputs, state }) {
     const head = parseHeadId(mid);
     if (head) return headSlack(trace, head.head, head.mid, i, j, state.digits);
-    if (["q", "k", "v"].includes(mid)) return productSlack(inputs.x, inputs[`w${mid}`], i, j, state.digits);
+    if (["q", "k", "v"].includes(mid))
+      return productSlack(inputs.x, inputs[`w${mid}`], i, j, state.digits);
     if (mid === "concat") {
-      return headSlack(trace, Math.floor(j / trace.dHead), "output", i, j % trace.dHead, state.digits);
+      return headSlack(
+        trace,
+        Math.floor(j / trace.dHead),
+        "output",
+        i,
+        j % trace.dHead,
+        state.digits,
+      );
     }
     if (mid === "output") return productSlack(trace.concat, inputs.wo, i, j, state.digits);
     return 0;

@@ -287,7 +287,8 @@ export const kvcacheLab = {
     const head = parseHeadId(mid);
     if (!match) {
       if (mid === headId(0, "weights")) return headSlack(trace.full, 0, "weights", i, j, digits);
-      if (mid === "cached") return j > i ? 0 : headSlack(trace.steps[i].trace, 0, "weights", 0, j, digits);
+      if (mid === "cached")
+        return j > i ? 0 : headSlack(trace.steps[i].trace, 0, "weights", 0, j, digits);
       if (mid === "fullout") return productSlack(trace.full.concat, inputs.wo, i, j, digits);
       return productSlack(trace.steps[i].trace.concat, inputs.wo, 0, j, digits);
     }
@@ -297,7 +298,8 @@ export const kvcacheLab = {
     if (mid === "q") return productSlack(inputs.x, inputs.wq, t, j, digits);
     if (mid === "kcache") return productSlack(inputs.x, inputs.wk, i, j, digits);
     if (mid === "vcache") return productSlack(inputs.x, inputs.wv, i, j, digits);
-    if (mid === "concat") return headSlack(st, Math.floor(j / st.dHead), "output", 0, j % st.dHead, digits);
+    if (mid === "concat")
+      return headSlack(st, Math.floor(j / st.dHead), "output", 0, j % st.dHead, digits);
     if (mid === "output") return productSlack(st.concat, inputs.wo, 0, j, digits);
     return 0;
   },

@@ -312,13 +312,22 @@ export const orderLab = {
     const digits = state.digits;
     if (stepId === "distance") {
       const d = trace.distance;
-      if (mid === "scores") return productSlack(d.qm.rotated, [0, 1].map((c) => d.kn.rotated.map((row) => row[c])), i, j, digits);
+      if (mid === "scores")
+        return productSlack(
+          d.qm.rotated,
+          [0, 1].map((c) => d.kn.rotated.map((row) => row[c])),
+          i,
+          j,
+          digits,
+        );
       const rotary = mid === "qm" ? d.qm : d.kn;
       return rotationSlack(mid === "qm" ? d.q : d.k, rotary, i, j, digits);
     }
     const t = trace[stepId];
-    if (mid === "wa" || mid === "wb") return headSlack(mid === "wa" ? t.a : t.b, 0, "weights", i, j, digits);
-    if (mid === "oa" || mid === "ob") return productSlack((mid === "oa" ? t.a : t.b).concat, inputs.wo, i, j, digits);
+    if (mid === "wa" || mid === "wb")
+      return headSlack(mid === "wa" ? t.a : t.b, 0, "weights", i, j, digits);
+    if (mid === "oa" || mid === "ob")
+      return productSlack((mid === "oa" ? t.a : t.b).concat, inputs.wo, i, j, digits);
     if (mid === "pe") return roundingOf(t.a.sinusoidal.angles[i][Math.floor(j / 2)], digits);
     if (mid === "qa" || mid === "ka") {
       const rotary = mid === "qa" ? t.a.qRotated : t.a.kRotated;
