@@ -75,9 +75,11 @@ test-node: wasm
 test-browser: bundle
 	$(SUITE) browser $(NODE_TEST) tests/browser/
 
-# Mutation testing, not part of make test: the committed C++ mutants, one at a time.
+# Mutation testing, not part of make test: the committed C++ mutants, one at a time, then
+# Stryker over the JS wrapper and the page's pure modules.
 mutate: native wasm
 	node tools/mutate-core.mjs
+	node tools/mutate-js.mjs
 
 bench: build
 	node tools/bench.mjs

@@ -2,9 +2,11 @@
 //   app.js                      the page (web/index.html) as one ES module: one request, not 14;
 //   chunks/                     and what a lab loads when it opens
 //   attention-walkthrough.js    one classic script: the element, the page logic and the core
+//   attention-walkthrough.mjs   the element as an ES module that imports the core (see below)
 //   attention-walkthrough.html  one self-contained page that works from file://
 import { build } from "esbuild";
 import { readFile, writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
 
 const web = new URL("../web/", import.meta.url);
 const out = new URL("generated/", web);
@@ -42,6 +44,31 @@ await build({
   // The core's loader reads import.meta.url only to find a separate .wasm; ours is inlined.
   define: { "import.meta.url": "undefined" },
   banner: { js: "/* attention-by-hand: <attention-walkthrough>, with its WASM core inlined */" },
+  logLevel: "warning",
+});
+
+// "attention-by-hand/element" under the `import` condition (bundlers, Node): web/attention.js
+// stays an import, of the package's own file, so an author who imports the core too gets one
+// core and one WASM instance.
+const wrapper = new URL("attention.js", web).pathname;
+const sharedCore = {
+  name: "shared-core",
+  setup(b) {
+    b.onResolve({ filter: /attention\.js$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === wrapper
+        ? { path: "../attention.js", external: true }
+        : undefined,
+    );
+  },
+};
+await build({
+  ...common,
+  entryPoints: [new URL("element.js", web).pathname],
+  outfile: new URL("attention-walkthrough.mjs", out).pathname,
+  format: "esm",
+  loader: { ".css": "text" },
+  plugins: [sharedCore],
+  banner: { js: "/* attention-by-hand: <attention-walkthrough>; the core is ../attention.js */" },
   logLevel: "warning",
 });
 

@@ -28,7 +28,7 @@ export function policy(connectSrc = "'self'") {
     "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self'",
     "img-src 'self' data:",
-    `connect-src ${connectSrc} data:`,
+    `connect-src ${connectSrc}`,
     "frame-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",

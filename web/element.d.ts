@@ -1,4 +1,5 @@
-// element.d.ts: types for <attention-walkthrough>, from "attention-by-hand/element".
+// element.d.ts: types for <attention-walkthrough>, from "attention-by-hand/element" (the ES
+// module, the CommonJS entry and the classic script alike): its state, methods and events.
 import type { Matrix } from "./attention.js";
 
 export interface WalkthroughState {
@@ -15,20 +16,51 @@ export interface WalkthroughState {
   output: Matrix;
 }
 
-export interface AttentionWalkthroughElement extends HTMLElement {
-  readonly state: WalkthroughState | undefined;
-  /** Goes to a step, 1-based. */
-  goTo(step: number): void;
-  play(): void;
-  pause(): void;
-  /** { q, k, v } or { x, wq, wk, wv }, any of them. False (and an `error` event) if rejected. */
-  setInputs(inputs: Record<string, Matrix>): boolean;
-}
-
+/** The element's own events: `ready` and `stepchange` bubble, `error` does not. */
 export interface AttentionWalkthroughEvents {
   ready: CustomEvent<{ scene: string }>;
   stepchange: CustomEvent<{ scene: string; step: number; stepId: string; total: number }>;
   error: CustomEvent<{ message: string }>;
+}
+
+/** Every event an `<attention-walkthrough>` fires: an element's, with `error` replaced. */
+export interface AttentionWalkthroughEventMap
+  extends Omit<HTMLElementEventMap, keyof AttentionWalkthroughEvents>, AttentionWalkthroughEvents {}
+
+export interface AttentionWalkthroughElement extends HTMLElement {
+  readonly state: WalkthroughState | undefined;
+  /** Goes to a step, 1-based. False (and an `error` event) for a step that is not a number. */
+  goTo(step: number): boolean;
+  play(): void;
+  pause(): void;
+  /** { q, k, v } or { x, wq, wk, wv }, any of them. False (and an `error` event) if rejected. */
+  setInputs(inputs: Record<string, Matrix>): boolean;
+  addEventListener<K extends keyof AttentionWalkthroughEventMap>(
+    type: K,
+    listener: (
+      this: AttentionWalkthroughElement,
+      event: AttentionWalkthroughEventMap[K],
+    ) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof AttentionWalkthroughEventMap>(
+    type: K,
+    listener: (
+      this: AttentionWalkthroughElement,
+      event: AttentionWalkthroughEventMap[K],
+    ) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | EventListenerOptions,
+  ): void;
 }
 
 declare global {

@@ -1,7 +1,9 @@
 // element.js: <attention-walkthrough>, the walkthrough as a custom element for other people's
-// pages. Bundled with the core into one classic script (tools/bundle.mjs). Styles live in a
-// shadow root; every element on a page shares one WASM instance; nothing it does throws into
-// the host page: errors are shown inside the element and fired as `error` events.
+// pages. Built twice (tools/bundle.mjs): a classic script with the core inlined, and an ES
+// module that imports the core from attention.js, so an author who imports both gets one.
+// Styles live in a shadow root; every element on a page shares one WASM instance; nothing it
+// does throws into the host page: errors are shown inside the element and fired as `error`
+// events. In Node (server-side rendering) it imports cleanly and defines nothing.
 //
 //   <attention-walkthrough scene="age" lang="zh" step="3" controls></attention-walkthrough>
 //
@@ -23,10 +25,11 @@ const teaching = scenes.filter((s) => !s.lazy);
 /** How long a scene from src may take to arrive, in ms. */
 const srcTimeout = 10_000;
 
-const sheet = new CSSStyleSheet();
-sheet.replaceSync(hostCss + css);
+// Made by the first element, shared by all of them: not at import, which must work in Node.
+let sheet;
 
-class AttentionWalkthrough extends HTMLElement {
+// Without a DOM (Node) the base is a plain class: the element is then never defined.
+class AttentionWalkthrough extends (globalThis.HTMLElement ?? class {}) {
   static observedAttributes = ["scene", "lang", "step", "controls", "nav", "src", "predict"];
 
   #root = this.attachShadow({ mode: "open" });
@@ -38,6 +41,10 @@ class AttentionWalkthrough extends HTMLElement {
 
   constructor() {
     super();
+    if (!sheet) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(hostCss + css);
+    }
     this.#root.adoptedStyleSheets = [sheet];
   }
 
@@ -219,6 +226,6 @@ function pick(object, keys) {
   );
 }
 
-if (!customElements.get("attention-walkthrough")) {
+if (globalThis.customElements && !customElements.get("attention-walkthrough")) {
   customElements.define("attention-walkthrough", AttentionWalkthrough);
 }

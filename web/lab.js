@@ -31,7 +31,8 @@
 //   words?                               → { zh, en }: its own strings, merged over i18n/*.js
 //
 // ctx, handed to everything that draws: { scene, lab, state, msg, steps, step, stepId,
-// trace, inputs, editable, labels, view, focus, focusRow, predicting, host, update }.
+// trace, inputs, editable, labels, view, focus, focusRow, predicting, host, core, update }
+// (`core` for a lab that calls it from a panel, as the scale lab times it).
 // `update(change)` is the only way to change the state; `predicting` says the step's results
 // are hidden until the learner answers.
 //

@@ -178,6 +178,8 @@ export const scenes = [
   { id: "gqa", lazy: () => import("./labs/gqa.js") },
   { id: "kvcache", lazy: () => import("./labs/kvcache.js") },
   { id: "order", lazy: () => import("./labs/order.js") },
+  // The scale lab: the core timed on the reader's machine; it loads when it opens.
+  { id: "scale", lazy: () => import("./labs/scale.js") },
 ];
 
 export const sceneById = Object.fromEntries(scenes.map((s) => [s.id, s]));

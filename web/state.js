@@ -16,6 +16,9 @@ import { maxSide } from "./custom-scene.js";
 
 export { messages };
 
+/** Whether a scene has inputs to change and predict from (the scale lab has none). */
+export const hasInputs = (scene) => Object.keys(scene.inputs).length > 0;
+
 /** The playing speeds that the player offers. */
 export const speeds = [0.5, 1, 2, 4];
 

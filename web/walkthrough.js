@@ -6,7 +6,7 @@
 // modules in web/ui/; what a scene shows comes from its lab (web/lab.js).
 import { coreFor, labOf, resolveScene, wordsFor } from "./lab.js";
 import { createPlayback } from "./playback.js";
-import { initialState, messages, paramsOf, sceneDefaults, withEdits } from "./state.js";
+import { hasInputs, initialState, messages, paramsOf, sceneDefaults, withEdits } from "./state.js";
 import { el } from "./views.js";
 import { header } from "./ui/header.js";
 import { sceneList } from "./ui/scene-list.js";
@@ -69,6 +69,7 @@ export function createWalkthrough(root, options) {
       focus: s.focus,
       focusRow: focusRowOf(s),
       host,
+      core: coreFor(lab, core),
       scenes,
       root,
       update,
@@ -231,7 +232,7 @@ export function createWalkthrough(root, options) {
           stepPanel(ctx, host.controls && paramControls(ctx)),
           host.controls && checkPanelFor(ctx, drafts),
           beside.length ? el("section", { class: "views" }, beside) : undefined,
-          host.controls && sceneControls(ctx),
+          host.controls && hasInputs(scene) && sceneControls(ctx),
         ),
       ),
     );

@@ -1,31 +1,21 @@
 // package.test.mjs: `npm pack`, the tarball installed into an empty folder, then used the way
-// a user would: the core API from Node, and the element in a page served from that folder.
+// a user would: the core API from Node through import and require, the element imported in
+// Node (server-side rendering), and the element in a page served from that folder.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { start, openPage } from "./browser.mjs";
+import { packInto, repo, run } from "./pack.mjs";
 
-const repo = fileURLToPath(new URL("../../", import.meta.url));
-const folder = mkdtempSync(join(tmpdir(), "attention-by-hand-"));
-const app = join(folder, "app");
-const run = (command, args, cwd) => execFileSync(command, args, { cwd, encoding: "utf8" });
-
-let env;
+let env, app, remove;
 before(async () => {
-  run("npm", ["pack", "--silent", "--pack-destination", folder], repo);
-  const tarball = readdirSync(folder).find((f) => f.endsWith(".tgz"));
-  run("mkdir", ["-p", app], folder);
-  writeFileSync(join(app, "package.json"), '{ "name": "app", "private": true, "type": "module" }');
-  run("npm", ["install", "--offline", "--no-audit", "--no-fund", join(folder, tarball)], app);
+  ({ app, remove } = packInto("attention-by-hand-"));
   env = await start(app);
 });
 after(async () => {
   await env?.close();
-  rmSync(folder, { recursive: true, force: true });
+  remove?.();
 });
 
 test("the tarball's core API works from Node", () => {
@@ -43,9 +33,58 @@ console.log(import.meta.resolve("attention-by-hand/element"));`,
   assert.equal(age, "19.4729");
   assert.match(
     element,
-    /node_modules\/attention-by-hand\/web\/generated\/attention-walkthrough\.js$/,
+    /node_modules\/attention-by-hand\/web\/generated\/attention-walkthrough\.mjs$/,
   );
 });
+
+test("server-side rendering: Node imports the element cleanly and defines nothing", () => {
+  writeFileSync(
+    join(app, "ssr.mjs"),
+    `import { loadAttention } from "attention-by-hand";
+import "attention-by-hand/element";
+console.log(typeof HTMLElement, typeof customElements, typeof CSSStyleSheet);
+const core = await loadAttention();
+console.log(core.attention([[1, 0, 0]], [[1, 2, 0], [0, 0, 2]], [[18], [22]]).output[0][0].toFixed(4));`,
+  );
+  const [globals, output] = run("node", ["ssr.mjs"], app).trim().split("\n");
+  assert.equal(globals, "undefined undefined undefined", "Node has no DOM, and the test none");
+  const e = Math.exp(1 / Math.sqrt(3)); // the first weight over the second
+  assert.equal(output, ((18 * e + 22) / (e + 1)).toFixed(4));
+});
+
+// engines says Node 20; require() of an ES module came in 20.19 and 22.12. The flag turns it
+// off, as on the Node versions before those: require() must work there too, through the
+// CommonJS entries, and share the one core with import.
+for (const flags of [[], ["--no-experimental-require-module"]]) {
+  const how = flags.length ? "off, as before Node 20.19" : "on";
+  test(`require() works and shares the core with import (require of ESM ${how})`, () => {
+    writeFileSync(
+      join(app, "use.cjs"),
+      `const { loadAttention } = require("attention-by-hand");
+const element = require("attention-by-hand/element");
+try { require("./node_modules/attention-by-hand/web/attention.js"); console.log("required ESM"); }
+catch (error) { console.log(error.code); }
+(async () => {
+  const core = await loadAttention();
+  const imported = await (await import("attention-by-hand")).loadAttention();
+  await element;
+  const labs = await (await import("attention-by-hand")).loadLabs();
+  console.log(core === imported, labs === (await require("attention-by-hand").loadLabs()), typeof customElements);
+  console.log(core.attention([[1, 0]], [[1, 0], [0, 1]], [[1], [3]], { scale: 1 }).output[0][0].toFixed(4));
+  try { core.attention([[1, 2]], [[1, 2, 3]], [[1]]); } catch (error) { console.log(error.message); }
+})();`,
+    );
+    const [esm, shared, output, error] = run("node", [...flags, "use.cjs"], app)
+      .trim()
+      .split("\n");
+    const engines = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).engines;
+    assert.equal(engines.node, ">=20", "the range these two runs stand for");
+    assert.equal(esm, flags.length ? "ERR_REQUIRE_ESM" : "required ESM");
+    assert.equal(shared, "true true undefined");
+    assert.equal(output, ((1 + 3 * Math.exp(-1)) / (1 + Math.exp(-1))).toFixed(4));
+    assert.equal(error, "K has 3 columns but Q has 2 (d_k must match)");
+  });
+}
 
 test("the tarball's element works in a page", async () => {
   writeFileSync(

@@ -1,5 +1,7 @@
-// types-check.ts: compiled by `tsc --noEmit` in the tests, so the declarations stay usable.
-import { loadAttention, loadLabs, type Trace } from "../../web/attention.js";
+// types-check.ts: compiled by `tsc --noEmit` in the tests, so the declarations stay usable:
+// the core's and the element's, both through the package's own exports.
+import { loadAttention, loadLabs, type Trace } from "attention-by-hand";
+import "attention-by-hand/element";
 
 const core = await loadAttention();
 const trace: Trace = core.attention([[1, 0]], [[1, 0]], [[2]], { mask: "causal", scale: 1 });
@@ -46,4 +48,19 @@ const cached: number = decoder.step([1]).cost.total + model.heads[0].weights[0][
 const one = { wq: [[1]], wk: [[1]], wv: [[1]], wo: [[1]] };
 // @ts-expect-error: positions are "none", "sinusoidal" or "rope"
 labs.multiHeadAttention([[1]], one, { positions: "learned" });
-export { first, cached };
+
+const element = document.createElement("attention-walkthrough");
+element.addEventListener("stepchange", (e) => e.detail.step);
+let at: number = 0;
+element.addEventListener("stepchange", (e) => {
+  at = e.detail.step + e.detail.total + e.detail.stepId.length + e.detail.scene.length;
+});
+element.addEventListener("ready", (e) => e.detail.scene);
+element.addEventListener("error", (e) => e.detail.message);
+element.addEventListener("click", (e) => e.clientX);
+const moved: boolean = element.goTo(2) && element.setInputs({ q: [[1]] });
+// @ts-expect-error: ready says which scene, not which step
+element.addEventListener("ready", (e) => e.detail.step);
+// @ts-expect-error: the element's error event is a CustomEvent, not an ErrorEvent
+element.addEventListener("error", (e) => e.filename);
+export { first, at, moved, cached };

@@ -263,6 +263,8 @@ export default {
     gqa: { name: "Fewer K/V heads" },
     kvcache: { name: "KV cache" },
     order: { name: "Word order" },
+    // the scale lab: its other words are in web/labs/scale.js
+    scale: { name: "Scale" },
   },
   check: {
     title: "Check my numbers",

@@ -298,6 +298,8 @@ export default {
     gqa: { name: "更少的键值头" },
     kvcache: { name: "KV 缓存" },
     order: { name: "词序" },
+    // the scale lab: its other words are in web/labs/scale.js
+    scale: { name: "规模" },
   },
   check: {
     title: "核对我的计算",

@@ -2,7 +2,7 @@
 // step counter. Every button goes through the playback (web/playback.js).
 import { el } from "../views.js";
 import { choice } from "./controls.js";
-import { speeds } from "../state.js";
+import { speeds, hasInputs } from "../state.js";
 
 export function player(ctx) {
   const { msg, state, steps, playback } = ctx;
@@ -18,14 +18,16 @@ export function player(ctx) {
       "aria-pressed": String(state.playing),
     }),
     button("forward", msg.ui.forward, () => playback.go(state.step + 1), { text: "→" }),
-    el("button", {
-      type: "button",
-      id: "predict",
-      class: "mode",
-      "aria-pressed": String(state.predict),
-      text: msg.ui.predict,
-      onclick: () => ctx.update({ predict: !state.predict }),
-    }),
+    // A scene without inputs (the scale lab's timings) has no numbers to predict.
+    hasInputs(ctx.scene) &&
+      el("button", {
+        type: "button",
+        id: "predict",
+        class: "mode",
+        "aria-pressed": String(state.predict),
+        text: msg.ui.predict,
+        onclick: () => ctx.update({ predict: !state.predict }),
+      }),
     el(
       "label",
       { class: "scrubber" },

@@ -1,0 +1,83 @@
+// scale.test.mjs: the scale lab runs and plots on this machine. How fast is not tested (that
+// is `make bench`): that every figure is a measured time, that the plot draws what the table
+// holds, and that it works by keyboard in both languages.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { start, openApp } from "./browser.mjs";
+
+let env;
+before(async () => (env = await start()));
+after(() => env.close());
+
+test("the scale lab measures n = 64 … 4,096 and plots what it measured", async () => {
+  const page = await openApp(env, "scene=scale&lang=en");
+  assert.equal(await page.locator("#step-title").textContent(), "1. Time it here");
+  assert.equal(await page.locator("#predict").count(), 0, "no numbers to predict");
+  assert.equal(await page.locator("#random").count(), 0, "no inputs to change");
+  await page.locator("#scale-run").focus();
+  await page.keyboard.press("Enter");
+  assert.equal(await page.locator("#scale-run").textContent(), "Stop");
+  await page.waitForFunction(
+    () => document.getElementById("scale-run").textContent === "Measure",
+    null,
+    { timeout: 300_000 },
+  );
+  const times = await page.evaluate(() =>
+    [...document.querySelectorAll(".scale-table tbody tr")].map((tr) => [
+      Number(tr.dataset.n),
+      ...[...tr.querySelectorAll("td")].map((td) => td.textContent),
+    ]),
+  );
+  assert.deepEqual(
+    times.map((row) => row[0]),
+    [64, 128, 256, 512, 1024, 2048, 4096],
+  );
+  for (const [n, fast, causal, reference] of times) {
+    assert.ok(Number(fast) > 0 && Number(causal) > 0, `n = ${n}: ${fast}, ${causal}`);
+    if (n > 2048) assert.equal(reference, "–", "the reference stops at 2,048 tokens");
+    else if (reference !== "–") assert.ok(Number(reference) > 0, `n = ${n}: ${reference}`);
+  }
+  assert.ok(Number(times[6][1]) > Number(times[0][1]), "4,096 tokens take longer than 64");
+
+  await page.keyboard.press("ArrowRight");
+  assert.equal(
+    await page.locator("#step-title").textContent(),
+    "2. Twice the tokens, four times the work",
+  );
+  const series = (v) =>
+    page.locator(`.scale-plot polyline[data-variant=${v}]`).getAttribute("points");
+  assert.equal((await series("fast")).split(" ").length, 7);
+  assert.equal((await series("causal")).split(" ").length, 7);
+  const referencePoints = times.filter((row) => row[3] !== "–").length;
+  assert.equal((await series("reference")).split(" ").length, referencePoints);
+  assert.equal(await page.locator(".scale-plot polyline.guide").count(), 1);
+
+  await page.locator("#lang-zh").click();
+  assert.equal(await page.locator("#step-title").textContent(), "2. 词元翻倍，工作量翻四倍");
+  assert.equal(
+    await page.locator(".scale-table caption").textContent(),
+    "每次调用的毫秒数，在这台设备上测得",
+  );
+  assert.equal(
+    (await page.locator(".scale-table tbody td").allTextContents()).join(" "),
+    times.flatMap((row) => row.slice(1)).join(" "),
+    "the figures stay through a language switch",
+  );
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("Stop ends a measurement, and the lab answers again", async () => {
+  const page = await openApp(env, "scene=scale&lang=en");
+  await page.locator("#scale-run").click();
+  await page.waitForFunction(() => document.querySelector(".scale-table td")?.textContent !== "–");
+  await page.locator("#scale-run").click();
+  assert.equal(await page.locator("#scale-run").textContent(), "Measure");
+  const filled = await page.locator(".scale-table td:not(:has-text('–'))").count();
+  await page.waitForTimeout(1000);
+  assert.equal(await page.locator(".scale-table td:not(:has-text('–'))").count(), filled);
+  await page.locator("#scene-dictionary").click();
+  assert.equal(await page.locator("#counter").textContent(), "Step 1 of 6");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
