@@ -137,9 +137,6 @@ export interface Attention {
 /** Loads the WASM core once; later calls share the instance. */
 export function loadAttention(): Promise<Attention>;
 
-/** The labs module: the core's functions and the labs' (a second instance, with its own memory). */
-export interface LabsCore extends Attention, WhyLabs {}
-
 // ---- Labs: why it is built this way (issue 10) ----
 
 /** The state of every query row after one block of keys. Keys start..end−1 (0-based). */
@@ -246,6 +243,148 @@ export interface WhyLabs {
     options: Omit<AttentionOptions, "dropout"> & { p: number; seed?: number; draws?: number },
   ): DropoutStats;
 }
+// ---- Labs: attention inside a model (issue 9) ----
 
-/** Loads the labs module once (the page loads it only when a lab opens). */
+export interface ModelWeights {
+  /** (d_model, h·d_head) */
+  wq: Matrix;
+  /** (d_model, h_kv·d_head) */
+  wk: Matrix;
+  /** (d_model, h_kv·d_head) */
+  wv: Matrix;
+  /** (h·d_head, d_model) */
+  wo: Matrix;
+}
+
+export interface ModelOptions {
+  /** h, the query heads. Default 1. d_head is W_Q's columns / h. */
+  heads?: number;
+  /** h_kv, the key-value heads; it must divide h. Default h; 1 is multi-query attention. Query head i reads key-value head ⌊i·h_kv/h⌋. */
+  kvHeads?: number;
+  /** Query i sees keys 1..i. (decodeStep is always causal.) */
+  causal?: boolean;
+  /** The same as causal: true. */
+  mask?: "causal";
+  /** "sinusoidal" adds PE to the rows of X; "rope" rotates the pairs (2i, 2i+1) of each head's q and k. Default "none". */
+  positions?: "none" | "sinusoidal" | "rope";
+  /** θ_i = base^(−2i/d). Default 10000. */
+  base?: number;
+  /** Multiplies the scores; default 1/√d_head. */
+  scale?: number;
+}
+
+/** Angles pos·θ_i of position encodings, θ_i = base^(−2i/d). */
+export interface PositionAngles {
+  /** The position of each row; 0 is the first token. */
+  positions: number[];
+  /** (⌈d/2⌉) θ_i */
+  theta: number[];
+  /** (n, ⌈d/2⌉) pos·θ_i */
+  angles: Matrix;
+  cos: Matrix;
+  sin: Matrix;
+}
+
+export interface SinusoidalTrace extends PositionAngles {
+  /** (n, d_model): PE[pos][2i] = sin(pos·θ_i), PE[pos][2i+1] = cos(pos·θ_i). */
+  encoding: Matrix;
+}
+
+export interface RotaryTrace extends PositionAngles {
+  /** The input with the pairs (2i, 2i+1) of every d_head block rotated by pos·θ_i. */
+  rotated: Matrix;
+}
+
+export interface MultiHeadTrace {
+  h: number;
+  hKv: number;
+  dHead: number;
+  /** (h) the key-value head each query head reads, 0-based: ⌊i·h_kv/h⌋. */
+  kvHead: number[];
+  /** (n, d_model) the input, with the sinusoidal encodings added when asked. */
+  x: Matrix;
+  sinusoidal?: SinusoidalTrace;
+  /** (n, h·d_head) X·W_Q, before RoPE */
+  q: Matrix;
+  /** (n, h_kv·d_head) X·W_K, before RoPE */
+  k: Matrix;
+  /** (n, h_kv·d_head) X·W_V */
+  v: Matrix;
+  qRotated?: RotaryTrace;
+  kRotated?: RotaryTrace;
+  /** One trace per query head; its q, k, v are the head's own columns (after RoPE). */
+  heads: SelfAttentionTrace[];
+  /** (n, h·d_head) the heads' outputs side by side. */
+  concat: Matrix;
+  /** (n, d_model) concat·W_O */
+  output: Matrix;
+}
+
+/** A KV cache, owned by JS: K and V rows after each other (K after RoPE). Nothing to free. */
+export interface KvCache {
+  /** (length, width) row-major */
+  k: Float64Array;
+  /** (length, width) row-major */
+  v: Float64Array;
+  length: number;
+  /** h_kv·d_head */
+  width: number;
+}
+
+/** Multiply-adds of the matrix products (exp, sums and rotations not counted). */
+export interface Cost {
+  projections: number;
+  scores: number;
+  weightedSum: number;
+  output: number;
+  total: number;
+}
+
+export interface DecodeStep {
+  /** The new cache, one row longer; the cache passed in is unchanged. */
+  cache: KvCache;
+  /** The new token's position, 0 for the first. */
+  position: number;
+  /** (d_model) the new token's output row. */
+  output: number[];
+  /** The new token's row of everything: its heads attend to every cached key and itself. */
+  trace: MultiHeadTrace;
+  /** What this step did. */
+  cost: Cost;
+  /** What a causal pass over all cache.length tokens does. */
+  full: Cost;
+}
+
+export interface Decoder {
+  /** Takes the next token's row (d_model numbers). */
+  step(x: number[]): DecodeStep;
+  /** Empties the cache. */
+  reset(): void;
+  readonly cache: KvCache | null;
+  readonly length: number;
+}
+
+/** The labs module: the core's functions and the labs' (a second instance, with its own memory). */
+export interface LabsCore extends Attention, WhyLabs {
+  /** X (n, d_model): h heads of d_head = W_Q's columns / h, h_kv key-value heads, concat·W_O. */
+  multiHeadAttention(x: Matrix, weights: ModelWeights, options?: ModelOptions): MultiHeadTrace;
+  /** One decoding step: x is the next token's row; cache null for the first token. */
+  decodeStep(
+    cache: KvCache | null | undefined,
+    x: number[],
+    weights: ModelWeights,
+    options?: ModelOptions,
+  ): DecodeStep;
+  /** A decoder that keeps its cache (plain JS typed arrays) between steps. */
+  decoder(weights: ModelWeights, options?: ModelOptions): Decoder;
+  sinusoidalPositions(
+    positions: number[],
+    dModel: number,
+    options?: { base?: number },
+  ): SinusoidalTrace;
+  /** M (n, k·d_head), row p at positions[p]. */
+  rotary(m: Matrix, positions: number[], dHead: number, options?: { base?: number }): RotaryTrace;
+}
+
+/** Loads the labs module once (the core plus the labs); later calls share the instance. */
 export function loadLabs(): Promise<LabsCore>;

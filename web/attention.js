@@ -18,7 +18,8 @@ export function loadAttention() {
 export function loadLabs() {
   loadingLabs ??= import("./generated/attention-labs.mjs").then(async (labs) => {
     const core = await labs.default();
-    return { ...wrap(core), ...whyLabs(core) };
+    // the core's functions, then each lab's section below
+    return { ...wrap(core), ...wrapModel(core), ...whyLabs(core) };
   });
   return loadingLabs;
 }
@@ -232,6 +233,196 @@ function wrap(core) {
       };
     },
   };
+}
+
+// ---- Labs: attention inside a model (issue 9): multi-head and grouped-query attention, the KV
+// cache, positions ----
+
+const positionKinds = { none: 0, sinusoidal: 1, rope: 2 };
+
+function checkWhole(name, x, least) {
+  if (!Number.isSafeInteger(x) || x < least) {
+    throw new Error(`${name} must be a whole number of at least ${least}, not ${x}`);
+  }
+}
+
+// { heads, kvHeads, causal, mask, positions, base, scale } → what the bindings read
+function packModelOptions(options = {}) {
+  const { heads = 1, kvHeads = heads, positions = "none", base = 10000, scale } = options;
+  checkWhole("heads", heads, 1);
+  checkWhole("kvHeads", kvHeads, 1);
+  if (!(positions in positionKinds)) {
+    throw new Error(`positions must be "none", "sinusoidal" or "rope", not ${positions}`);
+  }
+  if (typeof base !== "number") throw new Error("base must be a number");
+  if (options.mask !== undefined && options.mask !== "causal") {
+    throw new Error("mask must be 'causal' (multi-head attention takes no other mask)");
+  }
+  const packed = {
+    heads,
+    kvHeads,
+    causal: Boolean(options.causal || options.mask === "causal"),
+    positions: positionKinds[positions],
+    base,
+  };
+  if (scale !== undefined) {
+    if (typeof scale !== "number") throw new Error("scale must be a number");
+    packed.scale = scale;
+  }
+  return packed;
+}
+
+function packWeights(weights) {
+  if (typeof weights !== "object" || weights === null) {
+    throw new Error("weights must be an object { wq, wk, wv, wo }");
+  }
+  return {
+    wq: packMatrix("W_Q", weights.wq),
+    wk: packMatrix("W_K", weights.wk),
+    wv: packMatrix("W_V", weights.wv),
+    wo: packMatrix("W_O", weights.wo),
+  };
+}
+
+function unpackAngles(raw) {
+  const out = {
+    positions: Array.from(raw.positions),
+    theta: Array.from(raw.theta),
+    angles: unpackMatrix(raw.angles),
+    cos: unpackMatrix(raw.cos),
+    sin: unpackMatrix(raw.sin),
+  };
+  if (raw.encoding) out.encoding = unpackMatrix(raw.encoding);
+  if (raw.rotated) out.rotated = unpackMatrix(raw.rotated);
+  return out;
+}
+
+function unpackMultiHead(raw) {
+  const trace = {
+    h: raw.h,
+    hKv: raw.hKv,
+    dHead: raw.dHead,
+    kvHead: Array.from(raw.kvHead),
+    x: unpackMatrix(raw.x),
+    q: unpackMatrix(raw.q),
+    k: unpackMatrix(raw.k),
+    v: unpackMatrix(raw.v),
+    heads: raw.heads.map(unpackTrace),
+    concat: unpackMatrix(raw.concat),
+    output: unpackMatrix(raw.output),
+  };
+  if (raw.sinusoidal) trace.sinusoidal = unpackAngles(raw.sinusoidal);
+  if (raw.qRotated) trace.qRotated = unpackAngles(raw.qRotated);
+  if (raw.kRotated) trace.kRotated = unpackAngles(raw.kRotated);
+  return trace;
+}
+
+// A cache is JS's own: { k, v: Float64Array (length × width, row-major), length, width }.
+function packCache(cache) {
+  if (cache === undefined || cache === null) {
+    return [
+      { rows: 0, cols: 0, data: new Float64Array(0) },
+      { rows: 0, cols: 0, data: new Float64Array(0) },
+    ];
+  }
+  const { k, v, length, width } = cache;
+  checkWhole("cache.length", length, 0);
+  checkWhole("cache.width", width, 0);
+  return [
+    ["k", k],
+    ["v", v],
+  ].map(([name, data]) => {
+    if (!(data instanceof Float64Array)) throw new Error(`cache.${name} must be a Float64Array`);
+    if (data.length !== length * width) {
+      throw new Error(
+        `cache.${name} has ${data.length} numbers but length×width is ${length}×${width}`,
+      );
+    }
+    return { rows: length, cols: width, data };
+  });
+}
+
+function wrapModel(core) {
+  const model = {
+    multiHeadAttention(x, weights, options) {
+      return unpackMultiHead(
+        check(
+          core.multiHeadAttention(
+            packMatrix("X", x),
+            packWeights(weights),
+            packModelOptions(options),
+          ),
+        ),
+      );
+    },
+
+    decodeStep(cache, x, weights, options) {
+      if (!Array.isArray(x)) throw new Error("x must be one token's row, an array of numbers");
+      const [k, v] = packCache(cache);
+      const raw = check(
+        core.decodeStep(
+          packMatrix("x", [x]),
+          k,
+          v,
+          packWeights(weights),
+          packModelOptions(options),
+        ),
+      );
+      const trace = unpackMultiHead(raw.trace);
+      return {
+        cache: {
+          k: raw.kCache.data,
+          v: raw.vCache.data,
+          length: raw.kCache.rows,
+          width: raw.kCache.cols,
+        },
+        position: raw.position,
+        output: trace.output[0],
+        trace,
+        cost: { ...raw.cost },
+        full: { ...raw.full },
+      };
+    },
+
+    decoder(weights, options) {
+      let cache = null;
+      return {
+        step(x) {
+          const result = model.decodeStep(cache, x, weights, options);
+          cache = result.cache;
+          return result;
+        },
+        reset() {
+          cache = null;
+        },
+        get cache() {
+          return cache;
+        },
+        get length() {
+          return cache?.length ?? 0;
+        },
+      };
+    },
+
+    sinusoidalPositions(positions, dModel, { base = 10000 } = {}) {
+      if (!Array.isArray(positions)) throw new Error("positions must be an array of numbers");
+      checkWhole("dModel", dModel, 1);
+      if (typeof base !== "number") throw new Error("base must be a number");
+      return unpackAngles(
+        check(core.sinusoidalPositions(Float64Array.from(positions), dModel, base)),
+      );
+    },
+
+    rotary(m, positions, dHead, { base = 10000 } = {}) {
+      if (!Array.isArray(positions)) throw new Error("positions must be an array of numbers");
+      checkWhole("dHead", dHead, 1);
+      if (typeof base !== "number") throw new Error("base must be a number");
+      return unpackAngles(
+        check(core.rotary(packMatrix("M", m), Float64Array.from(positions), dHead, base)),
+      );
+    },
+  };
+  return model;
 }
 
 // ---- Labs: why it is built this way (issue 10): tiling, the 1/√d_k statistics, dropout ----

@@ -173,14 +173,19 @@ export const scenes = [
     keyLabels: ["newspaper", "paper", "notebook", "book", "redCup"],
     dims: ["colour", "readable", "bound", "drinkable"],
   },
-  // The scale lab: the core timed on the reader's machine; it loads when it opens.
-  { id: "scale", lazy: () => import("./labs/scale.js") },
+  // The model labs (issue 9): their code and the labs module load when one opens.
+  { id: "heads", lazy: () => import("./labs/heads.js") },
+  { id: "gqa", lazy: () => import("./labs/gqa.js") },
+  { id: "kvcache", lazy: () => import("./labs/kvcache.js") },
+  { id: "order", lazy: () => import("./labs/order.js") },
   // The labs of "why it is built this way" (issue 10): each loads its code, and the labs
   // module, only when it is opened.
   { id: "scaling", lazy: () => import("./labs/scaling.js") },
   { id: "tiling", lazy: () => import("./labs/tiling.js") },
   { id: "stability", lazy: () => import("./labs/stability.js") },
   { id: "dropout", lazy: () => import("./labs/dropout.js") },
+  // The scale lab: the core timed on the reader's machine; it loads when it opens.
+  { id: "scale", lazy: () => import("./labs/scale.js") },
 ];
 
 export const sceneById = Object.fromEntries(scenes.map((s) => [s.id, s]));

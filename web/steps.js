@@ -213,7 +213,7 @@ function room(r, digits) {
 }
 
 // Bounds on how far the result moves when its terms are shown at p decimals.
-const bounds = {
+export const bounds = {
   // Σ a_c·b_c
   dot: (a, b) => (p) =>
     a.reduce((sum, x, c) => {
@@ -243,7 +243,7 @@ function termDecimals(r, digits, bound) {
 }
 
 // A line `lhs terms = r`: terms(p) writes the terms at p decimals.
-function line(lhs, r, digits, bound, terms) {
+export function line(lhs, r, digits, bound, terms) {
   const p = termDecimals(r, digits, bound);
   return {
     text: `${lhs}${terms(p ?? 12)} ${p === null ? "≈" : "="} ${fmt(r, digits)}`,
@@ -252,8 +252,9 @@ function line(lhs, r, digits, bound, terms) {
   };
 }
 
-const plain = (text) => ({ text, extra: false, approx: false });
-const products = (a, b) => (p) => a.map((x, c) => `${factor(x, p)}×${factor(b[c], p)}`).join(" + ");
+export const plain = (text) => ({ text, extra: false, approx: false });
+export const products = (a, b) => (p) =>
+  a.map((x, c) => `${factor(x, p)}×${factor(b[c], p)}`).join(" + ");
 const column = (w, col) => w.map((row) => row[col]);
 
 /**

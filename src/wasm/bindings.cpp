@@ -11,6 +11,10 @@
 #include <cstdlib>
 
 #include "../attention.hpp"
+#if ATTENTION_LABS
+#include "../model.hpp"
+#include "../why.hpp"
+#endif
 
 namespace {
 
@@ -235,12 +239,120 @@ EMSCRIPTEN_BINDINGS(attention) {
 // The labs module: everything above, and the labs' functions, in one section per issue: first
 // the model's (multi-head, grouped-query heads, the KV cache, positions), then the why's
 // (tiling, statistics, dropout). Built with -DATTENTION_LABS=1 as web/generated/attention-labs.mjs.
-EMSCRIPTEN_BINDINGS(attention_labs) {}
+// ---- Labs: issue 9, attention inside a model (multi-head, grouped-query heads, the KV cache,
+// positions). Same conventions: plain objects of copied typed arrays out, `error` on failure.
+namespace {
+
+// { heads, kvHeads, causal, positions: 0 none | 1 sinusoidal | 2 rotary, base, scale? }
+attention::ModelOptions read_model_options(const val& js) {
+  attention::ModelOptions o;
+  o.heads = js["heads"].as<Index>();
+  o.kv_heads = js["kvHeads"].as<Index>();
+  o.causal = js["causal"].as<bool>();
+  o.positions = static_cast<attention::Positions>(js["positions"].as<int>());
+  o.base = js["base"].as<double>();
+  if (!js["scale"].isUndefined()) o.scale = js["scale"].as<double>();
+  return o;
+}
+
+attention::ModelWeights read_weights(const val& w) {
+  const auto full = [](const val& js) { return Matrix<double>(read_matrix(js).view()); };
+  return {full(w["wq"]), full(w["wk"]), full(w["wv"]), full(w["wo"])};
+}
+
+val angles_to_js(const attention::PositionTrace& t) {
+  val out = val::object();
+  out.set("positions", typed_copy(t.positions.data(), Index(t.positions.size())));
+  out.set("theta", typed_copy(t.theta.data(), t.theta.size()));
+  out.set("angles", to_js(t.angles));
+  out.set("cos", to_js(t.cos));
+  out.set("sin", to_js(t.sin));
+  return out;
+}
+
+val sinusoidal_to_js(const attention::SinusoidalTrace& t) {
+  val out = angles_to_js(t.angles);
+  out.set("encoding", to_js(t.encoding));
+  return out;
+}
+
+val rotary_to_js(const attention::RotaryTrace& t) {
+  val out = angles_to_js(t.angles);
+  out.set("rotated", to_js(t.rotated));
+  return out;
+}
+
+val multi_head_to_js(const attention::MultiHeadTrace& t) {
+  val out = val::object();
+  out.set("dHead", t.d_head);
+  out.set("h", t.heads);
+  out.set("hKv", t.kv_heads);
+  out.set("kvHead", typed_copy(t.kv_head.data(), Index(t.kv_head.size())));
+  out.set("x", to_js(t.x));
+  if (t.sinusoidal) out.set("sinusoidal", sinusoidal_to_js(*t.sinusoidal));
+  out.set("q", to_js(t.q));
+  out.set("k", to_js(t.k));
+  out.set("v", to_js(t.v));
+  if (t.q_rotated) out.set("qRotated", rotary_to_js(*t.q_rotated));
+  if (t.k_rotated) out.set("kRotated", rotary_to_js(*t.k_rotated));
+  val heads = val::array();
+  for (const auto& head : t.head) heads.call<void>("push", trace_to_js({head, {}}));
+  out.set("heads", heads);
+  out.set("concat", to_js(t.concat));
+  out.set("output", to_js(t.output));
+  return out;
+}
+
+val cost_to_js(const attention::Cost& c) {
+  val out = val::object();
+  out.set("projections", double(c.projections));
+  out.set("scores", double(c.scores));
+  out.set("weightedSum", double(c.weighted_sum));
+  out.set("output", double(c.output));
+  out.set("total", double(c.total));
+  return out;
+}
+
+val multi_head_attention(val x, val weights, val options) {
+  const JsMatrix X = read_matrix(x);
+  auto result =
+      attention::multi_head_attention(X.view(), read_weights(weights), read_model_options(options));
+  return result.ok() ? multi_head_to_js(result.value) : error(result.error);
+}
+
+val decode_step(val x, val k_cache, val v_cache, val weights, val options) {
+  const JsMatrix X = read_matrix(x), K = read_matrix(k_cache), V = read_matrix(v_cache);
+  auto result = attention::decode_step(X.view(), K.view(), V.view(), read_weights(weights),
+                                       read_model_options(options));
+  if (!result.ok()) return error(result.error);
+  const attention::DecodeStep& step = result.value;
+  val out = val::object();
+  out.set("position", step.position);
+  out.set("kCache", to_js(step.k_cache));
+  out.set("vCache", to_js(step.v_cache));
+  out.set("trace", multi_head_to_js(step.trace));
+  out.set("cost", cost_to_js(step.cost));
+  out.set("full", cost_to_js(step.full));
+  return out;
+}
+
+val sinusoidal_positions(val positions, int d_model, double base) {
+  auto result = attention::sinusoidal_positions(
+      emscripten::convertJSArrayToNumberVector<double>(positions), d_model, base);
+  return result.ok() ? sinusoidal_to_js(result.value) : error(result.error);
+}
+
+val rotary(val m, val positions, int d_head, double base) {
+  const JsMatrix M = read_matrix(m);
+  auto result = attention::rotary(
+      M.view(), emscripten::convertJSArrayToNumberVector<double>(positions), d_head, base);
+  return result.ok() ? rotary_to_js(result.value) : error(result.error);
+}
+
+}  // namespace
 
 // ---- issue 10, why it is built this way: tiling, the 1/√d_k statistics, dropout ----
 // Counts arrive as doubles that web/attention.js has checked to be whole numbers.
-#include "../why.hpp"
-
 namespace {
 
 val vector_to_js(const attention::Vector<double>& v) { return typed_copy(v.data(), v.size()); }
@@ -331,10 +443,18 @@ val dropout_stats(val q, val k, val v, val options, double draws) {
 
 }  // namespace
 
+EMSCRIPTEN_BINDINGS(attention_model) {
+  emscripten::function("multiHeadAttention", &multi_head_attention);
+  emscripten::function("decodeStep", &decode_step);
+  emscripten::function("sinusoidalPositions", &sinusoidal_positions);
+  emscripten::function("rotary", &rotary);
+}
+
 EMSCRIPTEN_BINDINGS(attention_why) {
   emscripten::function("tiledAttention", &tiled_attention);
   emscripten::function("scalingBatch", &scaling_batch);
   emscripten::function("scalingStats", &scaling_stats);
   emscripten::function("dropoutStats", &dropout_stats);
 }
-#endif
+
+#endif  // ATTENTION_LABS

@@ -1,6 +1,6 @@
 // types-check.ts: compiled by `tsc --noEmit` in the tests, so the declarations stay usable:
 // the core's and the element's, both through the package's own exports.
-import { loadAttention, type Trace } from "attention-by-hand";
+import { loadAttention, loadLabs, type Trace } from "attention-by-hand";
 import "attention-by-hand/element";
 
 const core = await loadAttention();
@@ -34,6 +34,20 @@ const both = core.attentionBatched(
 const first: number = output[0] + weights[0][0] + q[0][0] + fast.output[0] + both.weights[0];
 // @ts-expect-error: mask takes "causal" or a boolean matrix
 core.attention([[1]], [[1]], [[1]], { mask: "future" });
+const labs = await loadLabs();
+const model = labs.multiHeadAttention(
+  [[1, 0]],
+  { wq: [[1], [0]], wk: [[1], [0]], wv: [[1], [0]], wo: [[1, 0]] },
+  {
+    heads: 1,
+    positions: "rope",
+  },
+);
+const decoder = labs.decoder({ wq: [[1]], wk: [[1]], wv: [[1]], wo: [[1]] }, { kvHeads: 1 });
+const cached: number = decoder.step([1]).cost.total + model.heads[0].weights[0][0];
+const one = { wq: [[1]], wk: [[1]], wv: [[1]], wo: [[1]] };
+// @ts-expect-error: positions are "none", "sinusoidal" or "rope"
+labs.multiHeadAttention([[1]], one, { positions: "learned" });
 
 const element = document.createElement("attention-walkthrough");
 element.addEventListener("stepchange", (e) => e.detail.step);
@@ -49,4 +63,4 @@ const moved: boolean = element.goTo(2) && element.setInputs({ q: [[1]] });
 element.addEventListener("ready", (e) => e.detail.step);
 // @ts-expect-error: the element's error event is a CustomEvent, not an ErrorEvent
 element.addEventListener("error", (e) => e.filename);
-export { first, at, moved };
+export { first, at, moved, cached };

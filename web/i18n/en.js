@@ -265,6 +265,11 @@ export default {
       result: (involuntary, voluntary) =>
         `The involuntary cue looks most at the ${involuntary}; the voluntary cue “I want to read” looks most at the ${voluntary}.`,
     },
+    // the model labs (issue 9): their other words are in web/labs/model-words.js
+    heads: { name: "Heads" },
+    gqa: { name: "Fewer K/V heads" },
+    kvcache: { name: "KV cache" },
+    order: { name: "Word order" },
     // the scale lab: its other words are in web/labs/scale.js
     scale: { name: "Scale" },
   },

@@ -300,6 +300,11 @@ export default {
       result: (involuntary, voluntary) =>
         `非自主性提示最关注“${involuntary}”；自主性提示“我要读书”最关注“${voluntary}”。`,
     },
+    // the model labs (issue 9): their other words are in web/labs/model-words.js
+    heads: { name: "多头" },
+    gqa: { name: "更少的键值头" },
+    kvcache: { name: "KV 缓存" },
+    order: { name: "词序" },
     // the scale lab: its other words are in web/labs/scale.js
     scale: { name: "规模" },
   },

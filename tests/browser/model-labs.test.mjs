@@ -1,0 +1,253 @@
+// model-labs.test.mjs: the four model labs of issue 9 in Chromium. Each is opened from the scene
+// list (its code and the labs module load then), walked to its end by keyboard in English and
+// in Chinese, its numbers on screen compared at the precision shown with
+// tests/fixtures/model-labs.json (float64 NumPy, apart from the core), the derivation of a cell
+// of every step checked as written, and its state restored from the URL.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { start, openApp } from "./browser.mjs";
+import { checkLine } from "../node/shown.mjs";
+
+const fixture = JSON.parse(readFileSync(new URL("../fixtures/model-labs.json", import.meta.url)));
+let env;
+before(async () => (env = await start()));
+after(() => env.close());
+
+const counter = (page) => page.locator("#counter").textContent();
+
+// A matrix's numbers on screen, row by row, as numbers (− as minus).
+function matrixNumbers(page, id) {
+  return page
+    .locator(`[data-matrix="${id}"] tbody tr`)
+    .evaluateAll((rows) =>
+      rows.map((tr) =>
+        [...tr.querySelectorAll("button.cell")].map((b) => Number(b.textContent.replace("−", "-"))),
+      ),
+    );
+}
+
+// Shown at 4 decimals: within half a unit of the last one (and a hair for the float64 noise).
+function assertShown(shown, expected, what) {
+  assert.equal(shown.length, expected.length, `${what}: rows`);
+  shown.forEach((row, i) =>
+    row.forEach((x, j) =>
+      assert.ok(
+        Math.abs(x - expected[i][j]) <= 0.5e-4 + 1e-12,
+        `${what}[${i + 1}][${j + 1}] shows ${x}, the fixture has ${expected[i][j]}`,
+      ),
+    ),
+  );
+}
+
+// The derivation of the step's first focus cell: every line with arithmetic holds as shown.
+async function checkDerivation(page, what) {
+  const cell = page.locator("[data-matrix] button.cell").first();
+  if ((await cell.count()) === 0) return 0;
+  await cell.click();
+  const lines = await page.locator(".derivation code").allTextContents();
+  assert.ok(lines.length > 0, `${what}: a derivation`);
+  let checked = 0;
+  for (const text of lines) {
+    const result = checkLine(text, 4);
+    if (!result) continue;
+    checked++;
+    assert.ok(result.holds, `${what}: ${text}`);
+  }
+  return checked;
+}
+
+// Walks to the end with → (focus on the title, so that keys drive the player), checking each
+// step as it comes; returns the titles.
+async function walk(page, check = async () => {}) {
+  const titles = [];
+  await page.locator("h1").click();
+  for (let i = 0; i < 12; i++) {
+    titles.push(await page.locator("#step-title").textContent());
+    await check(titles.length);
+    const [n, total] = (await counter(page)).match(/\d+/g).map(Number);
+    if (n === total) return titles;
+    await page.locator("h1").click();
+    await page.keyboard.press("ArrowRight");
+  }
+  throw new Error("the keyboard never reached the last step");
+}
+
+const labs = {
+  heads: {
+    en: [
+      "Inputs",
+      "Projections",
+      "Each head's scores",
+      "Each head's weights",
+      "Concatenation",
+      "Output = concat·W_O",
+    ],
+    zh: ["输入", "投影", "每个头的分数", "每个头的权重", "拼接", "输出 = concat·W_O"],
+    async numbers(page, step) {
+      const f = fixture.heads["4"];
+      if (step === 4) {
+        for (let h = 0; h < 4; h++) {
+          assertShown(
+            await matrixNumbers(page, `h${h + 1}-weights`),
+            f.weights[h],
+            `head ${h + 1}`,
+          );
+        }
+      }
+      if (step === 5) assertShown(await matrixNumbers(page, "concat"), f.concat, "concat");
+      if (step === 6) assertShown(await matrixNumbers(page, "output"), f.output, "output");
+    },
+  },
+  gqa: {
+    en: [
+      "h_kv = 4: a key-value head per query head",
+      "h_kv = 2: pairs share",
+      "h_kv = 1: multi-query",
+      "The cache memory saved",
+    ],
+    zh: [
+      "h_kv = 4：每个查询头有自己的键值头",
+      "h_kv = 2：两两共用",
+      "h_kv = 1：多查询注意力",
+      "省下的缓存",
+    ],
+    async numbers(page, step) {
+      if (step <= 3) {
+        const f = fixture.heads[["4", "2", "1"][step - 1]];
+        for (let h = 0; h < 4; h++) {
+          assertShown(
+            await matrixNumbers(page, `h${h + 1}-weights`),
+            f.weights[h],
+            `head ${h + 1}`,
+          );
+        }
+        const groups = await page.locator("[data-groups]").textContent();
+        const expected = {
+          1: "1→1, 2→2, 3→3, 4→4",
+          2: "1→1, 2→1, 3→2, 4→2",
+          3: "1→1, 2→1, 3→1, 4→1",
+        };
+        assert.ok(groups.includes(expected[step]), groups);
+      } else {
+        const cache = ["4", "2", "1"].map((k) => Object.values(fixture.heads[k].cache));
+        assert.deepEqual(await matrixNumbers(page, "cache"), cache);
+      }
+    },
+  },
+  kvcache: {
+    en: [
+      "Token 1: 我",
+      "Token 2: 在",
+      "Token 3: 图书馆",
+      "Token 4: 读",
+      "Token 5: 书",
+      "The same as the full causal pass",
+    ],
+    zh: [
+      "第 1 个 token：我",
+      "第 2 个 token：在",
+      "第 3 个 token：图书馆",
+      "第 4 个 token：读",
+      "第 5 个 token：书",
+      "和完整的因果计算一样",
+    ],
+    async numbers(page, step) {
+      if (step <= 5) {
+        const f = fixture.kvcache.steps[step - 1];
+        assertShown(await matrixNumbers(page, "output"), [f.output], `step ${step} output`);
+        assertShown(await matrixNumbers(page, "h1-weights"), [f.weights[0]], `step ${step} head 1`);
+        assert.equal((await matrixNumbers(page, "kcache")).length, step, "the cache grows a row");
+        const costs = await page.locator("[data-cost]").allTextContents();
+        assert.ok(costs[4].endsWith(`= ${f.cost.total}`), costs[4]);
+        assert.ok(costs[9].endsWith(`= ${f.full.total}`), costs[9]);
+        for (const text of costs) assert.ok(checkLine(text, 0).holds, text);
+      } else {
+        assertShown(await matrixNumbers(page, "cachedout"), fixture.kvcache.fullOutput, "cached");
+        assertShown(await matrixNumbers(page, "fullout"), fixture.kvcache.fullOutput, "full");
+      }
+    },
+  },
+  order: {
+    en: [
+      "Shuffled, without positions",
+      "Sinusoidal positions",
+      "Rotary positions (RoPE)",
+      "RoPE: only the distance counts",
+    ],
+    zh: ["没有位置时打乱顺序", "正弦位置编码", "旋转位置编码（RoPE）", "RoPE：只有距离要紧"],
+    async numbers(page, step) {
+      const f = fixture.order;
+      if (step === 1) {
+        assertShown(await matrixNumbers(page, "oa"), f.none.outputA, "in order");
+        assertShown(await matrixNumbers(page, "ob"), f.none.outputB, "shuffled");
+      }
+      if (step === 2) {
+        assertShown(await matrixNumbers(page, "pe"), f.pe, "PE");
+        assertShown(await matrixNumbers(page, "wb"), f.sinusoidal.weights1B, "weights shuffled");
+      }
+      if (step === 3)
+        assertShown(await matrixNumbers(page, "wb"), f.rope.weights1B, "RoPE weights");
+      if (step === 4)
+        assertShown(await matrixNumbers(page, "scores"), f.distance.scores, "q_m·k_n");
+    },
+  },
+};
+
+for (const [id, lab] of Object.entries(labs)) {
+  test(`${id}: opens from the scene list, walks by keyboard with its numbers as the fixture's, in English`, async () => {
+    const page = await openApp(env, "scene=classroom&lang=en");
+    await page.locator(`#scene-${id}`).click();
+    await page.waitForFunction(
+      (scene) => window.walk?.state.scene === scene || location.search.includes(`scene=${scene}`),
+      id,
+    );
+    await page.waitForSelector("#step-title");
+    let derivations = 0;
+    const titles = await walk(page, async (step) => {
+      await lab.numbers(page, step);
+      derivations += await checkDerivation(page, `${id} step ${step}`);
+    });
+    assert.deepEqual(
+      titles,
+      lab.en.map((t, i) => `${i + 1}. ${t}`),
+    );
+    assert.ok(derivations > 0, "some lines with arithmetic");
+    // the state is in the URL: a reload comes back to the same step
+    await page.waitForFunction(() => location.search.includes("step="));
+    const search = await page.evaluate(() => location.search);
+    assert.match(search, new RegExp(`scene=${id}`));
+    const again = await openApp(env, search.slice(1));
+    assert.equal(await again.locator("#step-title").textContent(), titles.at(-1));
+    assert.deepEqual(page.errors, []);
+    assert.deepEqual(again.errors, []);
+    await again.close();
+    await page.close();
+  });
+
+  test(`${id}: in Chinese, by keyboard, from a link`, async () => {
+    const page = await openApp(env, `scene=${id}&lang=zh`);
+    const titles = await walk(page);
+    assert.deepEqual(
+      titles,
+      lab.zh.map((t, i) => `${i + 1}. ${t}`),
+    );
+    await page.keyboard.press("Home");
+    assert.match(await counter(page), /^第 1 步/);
+    assert.equal(await page.locator("html").getAttribute("lang"), "zh-CN");
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+}
+
+test("the labs at 390 px: no sideways scroll of the page", async () => {
+  for (const id of Object.keys(labs)) {
+    const page = await openApp(env, `scene=${id}&lang=en&step=2`, {
+      viewport: { width: 390, height: 844 },
+    });
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 390, `${id}: the page is ${wide} px wide`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});

@@ -1,0 +1,328 @@
+// model.test.mjs: the labs module's multi-head attention, KV cache and positions through
+// web/attention.js on the real WASM labs module, against a float64 reference written here
+// (plain loops, the papers' formulas), PyTorch's own nn.MultiheadAttention output
+// (tests/fixtures/pytorch-mha.json, from pytorch_mha.py), properties, errors and the heap.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import v8 from "node:v8";
+import vm from "node:vm";
+import { loadLabs } from "../../web/attention.js";
+import { random, randomMatrix } from "./reference.mjs";
+
+const core = await loadLabs();
+const pytorch = JSON.parse(readFileSync(new URL("../fixtures/pytorch-mha.json", import.meta.url)));
+v8.setFlagsFromString("--expose-gc");
+const gc = vm.runInNewContext("gc");
+
+function assertClose(actual, expected, tolerance, what) {
+  assert.equal(actual.length, expected.length, `${what}: length`);
+  actual.forEach((x, i) => {
+    if (Array.isArray(x)) return assertClose(x, expected[i], tolerance, `${what}[${i}]`);
+    assert.ok(Math.abs(x - expected[i]) <= tolerance, `${what}[${i}] is ${x}, not ${expected[i]}`);
+  });
+}
+
+// ---- the reference: multi-head attention by its definition, in plain loops ----
+
+const dot = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0);
+const times = (rows, w) =>
+  rows.map((r) =>
+    w[0].map((_, c) =>
+      dot(
+        r,
+        w.map((wr) => wr[c]),
+      ),
+    ),
+  );
+const columns = (rows, from, n) => rows.map((r) => r.slice(from, from + n));
+
+// RoFormer's rotation of the pairs (2i, 2i+1) of one head's row at position pos.
+function ropeRow(x, pos) {
+  const out = [...x];
+  for (let i = 0; i < x.length / 2; i++) {
+    const a = pos * 10000 ** ((-2 * i) / x.length);
+    out[2 * i] = x[2 * i] * Math.cos(a) - x[2 * i + 1] * Math.sin(a);
+    out[2 * i + 1] = x[2 * i] * Math.sin(a) + x[2 * i + 1] * Math.cos(a);
+  }
+  return out;
+}
+
+function referenceMultiHead(x, { wq, wk, wv, wo }, { heads, kvHeads, causal, positions }) {
+  const d = wq[0].length / heads;
+  const input =
+    positions === "sinusoidal"
+      ? x.map((r, p) =>
+          r.map((v, c) => {
+            const angle = p / 10000 ** ((2 * Math.floor(c / 2)) / r.length);
+            return v + (c % 2 === 0 ? Math.sin(angle) : Math.cos(angle));
+          }),
+        )
+      : x;
+  const rope = (rows) => (positions === "rope" ? rows.map((r, p) => ropeRow(r, p)) : rows);
+  const outputs = [];
+  for (let h = 0; h < heads; h++) {
+    const g = Math.floor((h * kvHeads) / heads);
+    const q = rope(times(input, columns(wq, h * d, d)));
+    const k = rope(times(input, columns(wk, g * d, d)));
+    const v = times(input, columns(wv, g * d, d));
+    outputs.push(
+      q.map((qi, i) => {
+        const e = k.map((kj, j) => (causal && j > i ? 0 : Math.exp(dot(qi, kj) / Math.sqrt(d))));
+        const sum = e.reduce((s, w) => s + w, 0);
+        return v[0].map((_, c) => e.reduce((s, w, j) => s + (w / sum) * v[j][c], 0));
+      }),
+    );
+  }
+  const concat = x.map((_, i) => outputs.flatMap((o) => o[i]));
+  return { concat, output: times(concat, wo) };
+}
+
+function randomLayer(next, dModel, heads, kvHeads, d) {
+  return {
+    wq: randomMatrix(next, dModel, heads * d, 1),
+    wk: randomMatrix(next, dModel, kvHeads * d, 1),
+    wv: randomMatrix(next, dModel, kvHeads * d, 1),
+    wo: randomMatrix(next, heads * d, dModel, 1),
+  };
+}
+
+test("multi-head attention equals the reference for h_kv = h, between and 1, with every kind of position", () => {
+  const next = random(9);
+  for (const kvHeads of [4, 2, 1]) {
+    for (const causal of [false, true]) {
+      for (const positions of ["none", "sinusoidal", "rope"]) {
+        const x = randomMatrix(next, 5, 6, 1);
+        const weights = randomLayer(next, 6, 4, kvHeads, 4);
+        const options = { heads: 4, kvHeads, causal, positions };
+        const trace = core.multiHeadAttention(x, weights, options);
+        const expected = referenceMultiHead(x, weights, options);
+        const what = `h_kv ${kvHeads} ${causal ? "causal " : ""}${positions}`;
+        assertClose(trace.concat, expected.concat, 1e-12, `${what} concat`);
+        assertClose(trace.output, expected.output, 1e-12, `${what} output`);
+        assert.deepEqual(
+          trace.kvHead,
+          [0, 1, 2, 3].map((h) => Math.floor((h * kvHeads) / 4)),
+        );
+        assert.equal(trace.heads.length, 4);
+        assert.equal(trace.dHead, 4);
+      }
+    }
+  }
+});
+
+test("each head's trace is single-head self-attention on its columns; the concatenation is their outputs", () => {
+  const next = random(10);
+  const x = randomMatrix(next, 4, 4, 1);
+  const w = randomLayer(next, 4, 2, 1, 2);
+  const trace = core.multiHeadAttention(x, w, { heads: 2, kvHeads: 1 });
+  trace.heads.forEach((head, h) => {
+    const single = core.selfAttention(
+      x,
+      columns(w.wq, 2 * h, 2),
+      columns(w.wk, 0, 2),
+      columns(w.wv, 0, 2),
+    );
+    assertClose(head.weights, single.weights, 1e-14, `head ${h + 1} weights`);
+    assertClose(columns(trace.concat, 2 * h, 2), single.output, 1e-14, `head ${h + 1} output`);
+  });
+  assert.deepEqual(trace.heads[0].k, trace.heads[1].k, "multi-query: one key head for both");
+});
+
+test("PyTorch's nn.MultiheadAttention: in_proj_weight = [W_Qᵀ; W_Kᵀ; W_Vᵀ], out_proj.weight = W_Oᵀ", (t) => {
+  for (const c of pytorch.cases) {
+    const trace = core.multiHeadAttention(
+      c.x,
+      { wq: c.wq, wk: c.wk, wv: c.wv, wo: c.wo },
+      { heads: c.heads, causal: c.causal },
+    );
+    assertClose(trace.output, c.output, 1e-12, "output");
+    trace.heads.forEach((head, h) => assertClose(head.weights, c.weights[h], 1e-12, "weights"));
+  }
+  t.diagnostic(`${pytorch.cases.length} cases from torch ${pytorch.torch}`);
+});
+
+test("the KV cache: every step's output equals the full causal pass's row, to 1e-12", (t) => {
+  const next = random(12);
+  for (const kvHeads of [4, 2, 1]) {
+    for (const positions of ["none", "sinusoidal", "rope"]) {
+      const x = randomMatrix(next, 10, 8, 1);
+      const weights = randomLayer(next, 8, 4, kvHeads, 2);
+      const options = { heads: 4, kvHeads, positions };
+      const full = core.multiHeadAttention(x, weights, { ...options, causal: true });
+      const decoder = core.decoder(weights, options);
+      x.forEach((row, i) => {
+        const step = decoder.step(row);
+        assert.equal(step.position, i);
+        assert.equal(decoder.length, i + 1);
+        assertClose(step.output, full.output[i], 1e-12, `${kvHeads} ${positions} step ${i + 1}`);
+        step.trace.heads.forEach((head, h) =>
+          assertClose(head.weights[0], full.heads[h].weights[i].slice(0, i + 1), 1e-12, "weights"),
+        );
+      });
+      assert.equal(decoder.cache.width, kvHeads * 2);
+      assert.ok(decoder.cache.k instanceof Float64Array);
+    }
+  }
+  const step = core.decodeStep(null, [1, 0, 0, 0], randomLayer(next, 4, 2, 1, 2), {
+    heads: 2,
+    kvHeads: 1,
+  });
+  // d_model 4, h 2, h_kv 1, d_head 2, first token: 4·(2+2)·2 + 2·1·2 + 2·1·2 + 2·2·4
+  assert.deepEqual(step.cost, {
+    projections: 32,
+    scores: 4,
+    weightedSum: 4,
+    output: 16,
+    total: 56,
+  });
+  assert.deepEqual(step.full, step.cost, "for the first token the two are the same");
+  t.diagnostic("10 tokens × 9 layouts, every step equal to the causal pass");
+});
+
+test("the cache is the caller's: a step does not touch the cache it was given", () => {
+  const next = random(13);
+  const weights = randomLayer(next, 4, 2, 2, 2);
+  const first = core.decodeStep(undefined, [1, 2, 3, 4], weights, { heads: 2 });
+  const before = Array.from(first.cache.k);
+  const a = core.decodeStep(first.cache, [0, 1, 0, 1], weights, { heads: 2 });
+  const b = core.decodeStep(first.cache, [0, 1, 0, 1], weights, { heads: 2 });
+  assert.deepEqual(Array.from(first.cache.k), before);
+  assert.deepEqual(a.output, b.output);
+  assert.equal(a.cache.length, 2);
+});
+
+test("RoPE: a query at m and a key at n score the same for every m − n", () => {
+  const next = random(14);
+  const q = randomMatrix(next, 1, 8, 1);
+  const k = randomMatrix(next, 1, 8, 1);
+  const score = (m, n) => dot(core.rotary(q, [m], 8).rotated[0], core.rotary(k, [n], 8).rotated[0]);
+  for (const distance of [0, 1, 4, -3]) {
+    for (const n of [0, 2, 9, 50]) {
+      assert.ok(Math.abs(score(n + distance, n) - score(distance, 0)) < 1e-12);
+    }
+  }
+  assert.ok(Math.abs(score(2, 0) - score(1, 0)) > 1e-3);
+  // and the rotation is RoFormer's, on interleaved pairs: hand values at d_head 4, pos 1
+  const r = core.rotary([[1, 2, 3, 4]], [1], 4);
+  assertClose(r.theta, [1, 0.01], 1e-17, "θ");
+  assertClose(
+    r.rotated[0],
+    [
+      Math.cos(1) - 2 * Math.sin(1),
+      Math.sin(1) + 2 * Math.cos(1),
+      3 * Math.cos(0.01) - 4 * Math.sin(0.01),
+      3 * Math.sin(0.01) + 4 * Math.cos(0.01),
+    ],
+    1e-15,
+    "rotated",
+  );
+});
+
+test("sinusoidal encodings: sin at even columns, cos at odd ones, θ_i = 10000^(−2i/d_model)", () => {
+  const pe = core.sinusoidalPositions([0, 1, 3], 4);
+  assertClose(
+    pe.encoding,
+    [
+      [0, 1, 0, 1],
+      [Math.sin(1), Math.cos(1), Math.sin(0.01), Math.cos(0.01)],
+      [Math.sin(3), Math.cos(3), Math.sin(0.03), Math.cos(0.03)],
+    ],
+    1e-15,
+    "PE",
+  );
+});
+
+test("without positions, shuffling the tokens moves each output row with its token; with them it does not", () => {
+  const next = random(15);
+  const x = randomMatrix(next, 5, 4, 1);
+  const weights = randomLayer(next, 4, 2, 2, 2);
+  const order = [3, 0, 4, 1, 2];
+  const shuffled = order.map((i) => x[i]);
+  const plain = core.multiHeadAttention(x, weights, { heads: 2 });
+  const moved = core.multiHeadAttention(shuffled, weights, { heads: 2 });
+  order.forEach((i, r) => assertClose(moved.output[r], plain.output[i], 1e-13, `row ${r + 1}`));
+  for (const positions of ["sinusoidal", "rope"]) {
+    const a = core.multiHeadAttention(x, weights, { heads: 2, positions });
+    const b = core.multiHeadAttention(shuffled, weights, { heads: 2, positions });
+    const largest = Math.max(
+      ...order.flatMap((i, r) => b.output[r].map((y, c) => Math.abs(y - a.output[i][c]))),
+    );
+    assert.ok(largest > 1e-3, `${positions} makes order matter`);
+  }
+});
+
+test("every error names the argument and the shapes; the module keeps working", () => {
+  const I = [
+    [1, 0, 0, 0],
+    [0, 1, 0, 0],
+    [0, 0, 1, 0],
+    [0, 0, 0, 1],
+  ];
+  const w = { wq: I, wk: I, wv: I, wo: I };
+  const fails = (f, message) => assert.throws(f, { message });
+  fails(
+    () => core.multiHeadAttention(I, { ...w, wk: columns(I, 0, 2) }, { heads: 4 }),
+    "W_K has 2 columns but h_kv·d_head is 4 (h_kv = 4, d_head = 1)",
+  );
+  fails(
+    () => core.multiHeadAttention(I, w, { heads: 4, kvHeads: 3 }),
+    "h_kv is 3, which does not divide h = 4 (each key-value head serves h/h_kv query heads)",
+  );
+  fails(
+    () => core.multiHeadAttention(I, w, { heads: 4, positions: "rope" }),
+    "RoPE rotates pairs of columns, so d_head must be even, but it is 1",
+  );
+  fails(
+    () => core.multiHeadAttention(I, w, { heads: 1.5 }),
+    "heads must be a whole number of at least 1, not 1.5",
+  );
+  fails(
+    () => core.multiHeadAttention(I, w, { positions: "learned" }),
+    'positions must be "none", "sinusoidal" or "rope", not learned',
+  );
+  fails(() => core.multiHeadAttention(I, { ...w, wo: undefined }), "W_O must be an array of rows");
+  const first = core.decodeStep(null, [1, 0, 0, 0], w, { heads: 2 });
+  fails(
+    () =>
+      core.decodeStep({ ...first.cache, k: first.cache.k.subarray(1) }, [1, 0, 0, 0], w, {
+        heads: 2,
+      }),
+    "cache.k has 3 numbers but length×width is 1×4",
+  );
+  fails(
+    () => core.decodeStep(first.cache, [1, 0, 0], w, { heads: 2 }),
+    "W_Q has 4 rows but X has 3 columns (X·W_Q needs them equal)",
+  );
+  fails(
+    () => core.decodeStep(first.cache, [1, 0, 0, 0], w, { heads: 2, kvHeads: 1 }),
+    "W_K has 4 columns but h_kv·d_head is 2 (h_kv = 1, d_head = 2)",
+  );
+  fails(
+    () => core.rotary([[1, 2, 3]], [0], 3),
+    "RoPE rotates pairs of columns in blocks of d_head: d_head must be even and divide M's 3 columns, but it is 3",
+  );
+  assert.equal(core.multiHeadAttention(I, w, { heads: 2 }).output.length, 4);
+});
+
+test("10,000 decoding steps with resets: the WASM heap and the handles stay flat", (t) => {
+  const next = random(16);
+  const weights = randomLayer(next, 8, 4, 2, 2);
+  const rows = randomMatrix(next, 40, 8, 1);
+  const decoder = core.decoder(weights, { heads: 4, kvHeads: 2, positions: "rope" });
+  const run = (steps) => {
+    for (let i = 0; i < steps; i++) {
+      if (i % 40 === 0) decoder.reset();
+      decoder.step(rows[i % 40]);
+      if (i % 500 === 0) assert.throws(() => decoder.step([1]));
+    }
+  };
+  run(400);
+  gc();
+  const before = core.memory();
+  run(10_000);
+  gc();
+  const after = core.memory();
+  assert.deepEqual(after, before, "malloc'd bytes, heap top, heap size and live handles");
+  t.diagnostic(`WASM heap after 10,000 steps: ${after.inUse} bytes in use, as before`);
+});

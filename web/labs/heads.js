@@ -1,0 +1,210 @@
+// labs/heads.js: lab 1 of issue 9, "heads see different things". Four heads of d_head = 2 on
+// 我在图书馆读书: one finds who does what to what, one the previous token, one the verb and
+// the place, one spreads evenly. Steps: the inputs, the projections, each head's scores and
+// weights, the concatenation, and W_O.
+import { cellRef } from "../format.js";
+import { plain } from "../steps.js";
+import { el } from "../views.js";
+import { x, layers } from "./model-data.js";
+import {
+  tokens,
+  matrix,
+  numbered,
+  headColumns,
+  featureNames,
+  derivationOf,
+  productLine,
+  headId,
+  parseHeadId,
+  headDerivation,
+  headHeatmaps,
+  headHighlights,
+  headSlack,
+  productSlack,
+} from "./model-shared.js";
+import { modelWords } from "./model-words.js";
+
+const H = 4;
+
+export const headsLab = {
+  id: "heads",
+  core: "labs",
+  words: modelWords,
+
+  compute(core, scene, state) {
+    const inputs = { x: state.edits?.x ?? scene.inputs.x, ...layers[4] };
+    const trace = core.multiHeadAttention(inputs.x, inputs, {
+      heads: H,
+    });
+    return { inputs, trace };
+  },
+
+  steps: () => [
+    { id: "inputs", panels: [], inStep: ["positionsNote"] },
+    { id: "projections", panels: [] },
+    { id: "headScores", panels: [] },
+    { id: "headWeights", panels: ["heatmaps"] },
+    { id: "concat", panels: ["heatmaps"] },
+    { id: "combine", panels: [] },
+  ],
+
+  view(stepId, { trace, inputs, msg }) {
+    const features = featureNames(msg);
+    const cols = headColumns(H, trace.dHead);
+    const kvCols = headColumns(trace.hKv, trace.dHead);
+    const perHead = (mid, label, rows, colLabels, role) =>
+      trace.heads.map((t, h) =>
+        matrix(headId(h, mid), label(h + 1), t[mid], rows, colLabels, role),
+      );
+    switch (stepId) {
+      case "inputs":
+        return {
+          focusMatrix: null,
+          matrices: [
+            matrix("x", "X", inputs.x, tokens, features),
+            matrix("wq", "W_Q", inputs.wq, features, cols),
+            matrix("wk", "W_K", inputs.wk, features, kvCols),
+            matrix("wv", "W_V", inputs.wv, features, kvCols),
+            matrix("wo", "W_O", inputs.wo, cols, features),
+          ],
+        };
+      case "projections":
+        return {
+          focusMatrix: "q",
+          matrices: [
+            matrix("x", "X", inputs.x, tokens, features),
+            matrix("q", "Q = X·W_Q", trace.q, tokens, cols, "result"),
+            matrix("k", "K = X·W_K", trace.k, tokens, kvCols, "result"),
+            matrix("v", "V = X·W_V", trace.v, tokens, kvCols, "result"),
+          ],
+        };
+      case "headScores":
+        return {
+          focusMatrix: headId(0, "scores"),
+          matrices: perHead("scores", msg.model.labels.scores, tokens, tokens, "result"),
+        };
+      case "headWeights":
+        return {
+          focusMatrix: headId(0, "weights"),
+          matrices: perHead("weights", msg.model.labels.weights, tokens, tokens, "result"),
+        };
+      case "concat":
+        return {
+          focusMatrix: "concat",
+          matrices: [
+            ...perHead("output", msg.model.labels.output, tokens, numbered(trace.dHead), "operand"),
+            matrix("concat", "concat", trace.concat, tokens, cols, "result"),
+          ],
+        };
+      case "combine":
+        return {
+          focusMatrix: "output",
+          matrices: [
+            matrix("concat", "concat", trace.concat, tokens, cols),
+            matrix("wo", "W_O", inputs.wo, cols, features),
+            matrix("output", "output = concat·W_O", trace.output, tokens, features, "result"),
+          ],
+        };
+      default:
+        throw new Error(`unknown step ${stepId}`);
+    }
+  },
+
+  highlights(mid, i, j, { trace }) {
+    const h = headHighlights(mid, i, j);
+    const add = (id, key, value) => {
+      h[id] ??= { rows: [], cols: [], cells: [] };
+      h[id][key].push(value);
+    };
+    if (["q", "k", "v"].includes(mid)) {
+      add("x", "rows", i);
+      add(`w${mid}`, "cols", j);
+    }
+    if (mid === "concat")
+      add(headId(Math.floor(j / trace.dHead), "output"), "cells", [i, j % trace.dHead]);
+    if (mid === "output") {
+      add("concat", "rows", i);
+      add("wo", "cols", j);
+    }
+    return h;
+  },
+
+  derivation(mid, i, j, ctx) {
+    const { trace, inputs, state, msg } = ctx;
+    const digits = state.digits;
+    const head = parseHeadId(mid);
+    if (head) return headDerivation(trace, head.head, head.mid, i, j, ctx);
+    const names = { x: "X", wq: "W_Q", wk: "W_K", wv: "W_V", wo: "W_O" };
+    if (names[mid])
+      return derivationOf([
+        plain(`${cellRef(names[mid], i, j)} = ${inputs[mid][i][j]} (${msg.derive.input})`),
+      ]);
+    if (["q", "k", "v"].includes(mid)) {
+      const name = mid.toUpperCase();
+      return derivationOf([
+        productLine(name, i, j, {
+          left: inputs.x,
+          leftName: "X",
+          right: inputs[`w${mid}`],
+          rightName: `W_${name}`,
+          value: trace[mid][i][j],
+          digits,
+          msg,
+        }),
+      ]);
+    }
+    if (mid === "concat") {
+      const h = Math.floor(j / trace.dHead);
+      const c = j % trace.dHead;
+      return derivationOf([
+        plain(
+          msg.model.concatLine(cellRef("concat", i, j), h + 1, cellRef(`output${h + 1}`, i, c)),
+        ),
+        ...headDerivation(trace, h, "output", i, c, ctx).lines.slice(1),
+      ]);
+    }
+    if (mid === "output") {
+      return derivationOf([
+        productLine("output", i, j, {
+          left: trace.concat,
+          leftName: "concat",
+          right: inputs.wo,
+          rightName: "W_O",
+          value: trace.output[i][j],
+          digits,
+          msg,
+        }),
+      ]);
+    }
+    return derivationOf([]);
+  },
+
+  // How far an answer worked from the tables' rounded numbers may be from the core's.
+  slack(mid, i, j, { trace, inputs, state }) {
+    const head = parseHeadId(mid);
+    if (head) return headSlack(trace, head.head, head.mid, i, j, state.digits);
+    if (["q", "k", "v"].includes(mid))
+      return productSlack(inputs.x, inputs[`w${mid}`], i, j, state.digits);
+    if (mid === "concat") {
+      return headSlack(
+        trace,
+        Math.floor(j / trace.dHead),
+        "output",
+        i,
+        j % trace.dHead,
+        state.digits,
+      );
+    }
+    if (mid === "output") return productSlack(trace.concat, inputs.wo, i, j, state.digits);
+    return 0;
+  },
+
+  panels: {
+    heatmaps: (ctx) => headHeatmaps(ctx.trace, ctx),
+    positionsNote: ({ msg }) => el("p", { class: "note", text: msg.model.positionsNote }),
+  },
+};
+
+export const headsScene = { id: "heads", source: "004", lab: headsLab, inputs: { x } };
+
+export default [headsScene];

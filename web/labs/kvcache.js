@@ -1,0 +1,315 @@
+// labs/kvcache.js: lab 3 of issue 9, "decoding with a KV cache". The grouped-query layer of
+// lab 2 (h = 4, h_kv = 2) decodes 我在图书馆读书 one token per step: the cache grows a row, the
+// new query attends to every cached key, and a counter sets the step's multiply-adds beside a
+// full recompute. The last step sets the cached rows beside the full causal pass.
+import { cellRef } from "../format.js";
+import { plain } from "../steps.js";
+import { el } from "../views.js";
+import { x, layers } from "./model-data.js";
+import {
+  tokens,
+  matrix,
+  headColumns,
+  featureNames,
+  derivationOf,
+  productLine,
+  headId,
+  parseHeadId,
+  headDerivation,
+  headHighlights,
+  headSlack,
+  productSlack,
+} from "./model-shared.js";
+import { modelWords } from "./model-words.js";
+
+const options = { heads: 4, kvHeads: 2 };
+const layer = layers[2];
+const tokenStep = (id) => /^token(\d)$/.exec(id);
+
+// The cost lines of a step: [part, formula, value], every value from the core.
+export function costLines(step, trace, f) {
+  const d = x[0].length;
+  const n = step.position + 1;
+  const { h, hKv, dHead } = trace;
+  const per = step.cost.projections;
+  return {
+    step: [
+      ["projections", f.projections(d, h, hKv, dHead), step.cost.projections],
+      ["scores", f.scores(h, n, dHead), step.cost.scores],
+      ["weightedSum", f.scores(h, n, dHead), step.cost.weightedSum],
+      ["output", f.output(h, dHead, d), step.cost.output],
+    ],
+    full: [
+      ["projections", f.fullProjections(n, per), step.full.projections],
+      ["scores", f.fullScores(h, n, dHead), step.full.scores],
+      ["weightedSum", f.fullScores(h, n, dHead), step.full.weightedSum],
+      ["output", f.fullOutput(n, step.cost.output), step.full.output],
+    ],
+  };
+}
+
+function counter({ trace, stepId, msg }) {
+  const match = tokenStep(stepId);
+  if (!match) return undefined;
+  const step = trace.steps[Number(match[1]) - 1];
+  const lines = costLines(step, step.trace, msg.model.costFormulas);
+  const parts = Object.fromEntries(
+    ["projections", "scores", "weightedSum", "output"].map((k, i) => [k, msg.model.costParts[i]]),
+  );
+  const list = (rows, cost) =>
+    el(
+      "ul",
+      {},
+      rows.map(([part, formula, value]) =>
+        el(
+          "li",
+          {},
+          `${parts[part]}: `,
+          el("code", { "data-cost": "", text: `${formula} = ${value}` }),
+        ),
+      ),
+      el(
+        "li",
+        {},
+        `${msg.model.costParts[4]}: `,
+        el("code", {
+          "data-cost": "",
+          text: `${rows.map((r) => r[2]).join(" + ")} = ${cost.total}`,
+        }),
+      ),
+    );
+  const n = step.position + 1;
+  return el(
+    "figure",
+    { class: "counter", "data-counter": "" },
+    el("figcaption", { text: msg.model.counter }),
+    el("p", { text: msg.model.stepCost }),
+    list(lines.step, step.cost),
+    el("p", { text: msg.model.fullCost(n) }),
+    list(lines.full, step.full),
+    el("p", { class: "note", text: msg.model.pairsNote(n) }),
+  );
+}
+
+export const kvcacheLab = {
+  id: "kvcache",
+  core: "labs",
+  words: modelWords,
+
+  // Every step of the decoder, and the full causal pass over the same tokens.
+  compute(core, scene, state) {
+    const decoder = core.decoder(layer, options);
+    const x = state.edits?.x ?? scene.inputs.x;
+    const steps = x.map((row) => decoder.step(row));
+    const full = core.multiHeadAttention(x, layer, { ...options, causal: true });
+    return { inputs: { x, ...layer }, trace: { steps, full } };
+  },
+
+  steps: () => [
+    ...tokens.map((_, t) => ({ id: `token${t + 1}`, panels: ["counter"] })),
+    { id: "causal", panels: [], inStep: ["padNote"] },
+  ],
+
+  view(stepId, { trace, inputs, msg }) {
+    const features = featureNames(msg);
+    const match = tokenStep(stepId);
+    if (match) {
+      const t = Number(match[1]);
+      const step = trace.steps[t - 1];
+      const st = step.trace;
+      const seen = tokens.slice(0, t);
+      const kvCols = headColumns(st.hKv, st.dHead);
+      const rows = (data) =>
+        Array.from({ length: step.cache.length }, (_, i) =>
+          Array.from(data.subarray(i * step.cache.width, (i + 1) * step.cache.width)),
+        );
+      return {
+        focusMatrix: headId(0, "weights"),
+        matrices: [
+          matrix("x", `X[${t}]`, [inputs.x[t - 1]], [tokens[t - 1]], features),
+          matrix("q", "q = X[t]·W_Q", st.q, [tokens[t - 1]], headColumns(st.h, st.dHead), "result"),
+          matrix("kcache", msg.model.labels.kCache, rows(step.cache.k), seen, kvCols, "result"),
+          matrix("vcache", msg.model.labels.vCache, rows(step.cache.v), seen, kvCols, "result"),
+          ...st.heads.map((head, h) =>
+            matrix(
+              headId(h, "weights"),
+              msg.model.labels.weights(h + 1),
+              head.weights,
+              [tokens[t - 1]],
+              seen,
+              "result",
+            ),
+          ),
+          matrix(
+            "concat",
+            "concat",
+            st.concat,
+            [tokens[t - 1]],
+            headColumns(st.h, st.dHead),
+            "result",
+          ),
+          matrix("output", "output", st.output, [tokens[t - 1]], features, "result"),
+        ],
+      };
+    }
+    const cached = trace.steps.map((s) =>
+      tokens.map((_, j) => s.trace.heads[0].weights[0][j] ?? 0),
+    );
+    return {
+      focusMatrix: "cached",
+      matrices: [
+        matrix(
+          headId(0, "weights"),
+          msg.model.labels.causalWeights,
+          trace.full.heads[0].weights,
+          tokens,
+          tokens,
+        ),
+        matrix("cached", msg.model.labels.cachedWeights, cached, tokens, tokens, "result"),
+        matrix("fullout", msg.model.labels.causalOutput, trace.full.output, tokens, features),
+        matrix(
+          "cachedout",
+          msg.model.labels.cachedOutput,
+          trace.steps.map((s) => s.output),
+          tokens,
+          features,
+          "result",
+        ),
+      ],
+    };
+  },
+
+  highlights(mid, i, j, { stepId }) {
+    const h = headHighlights(mid, i, j);
+    if (stepId === "causal") {
+      const other = { cached: headId(0, "weights"), cachedout: "fullout" }[mid];
+      if (other) h[other] = { rows: [], cols: [], cells: [[i, j]] };
+    }
+    return h;
+  },
+
+  derivation(mid, i, j, ctx) {
+    const { trace, inputs, state, stepId, msg } = ctx;
+    const digits = state.digits;
+    const match = tokenStep(stepId);
+    if (!match) {
+      // the causal step
+      if (mid === headId(0, "weights"))
+        return headDerivation(trace.full, 0, "weights", i, j, { ...ctx, causal: true });
+      if (mid === "cached") {
+        if (j > i)
+          return derivationOf([plain(`${cellRef("cached", i, j)} = 0 (${msg.model.notArrived})`)]);
+        const d = headDerivation(trace.steps[i].trace, 0, "weights", 0, j, ctx);
+        return derivationOf([plain(msg.model.stepRow(i + 1)), ...d.lines]);
+      }
+      const t = mid === "fullout" ? trace.full : trace.steps[i].trace;
+      return derivationOf([
+        productLine("output", mid === "fullout" ? i : 0, j, {
+          left: t.concat,
+          leftName: "concat",
+          right: inputs.wo,
+          rightName: "W_O",
+          value: mid === "fullout" ? t.output[i][j] : t.output[0][j],
+          digits,
+          msg,
+        }),
+      ]);
+    }
+    const t = Number(match[1]) - 1;
+    const step = trace.steps[t];
+    const st = step.trace;
+    const head = parseHeadId(mid);
+    if (head) return headDerivation(st, head.head, head.mid, i, j, ctx);
+    const product = (name, row, right, rightName, value) =>
+      derivationOf([
+        productLine(name, row, j, {
+          left: inputs.x,
+          leftName: "X",
+          right,
+          rightName,
+          value,
+          digits,
+          msg,
+        }),
+      ]);
+    switch (mid) {
+      case "x":
+        return derivationOf([
+          plain(`${cellRef("X", t, j)} = ${inputs.x[t][j]} (${msg.derive.input})`),
+        ]);
+      case "q":
+        return product("q", t, inputs.wq, "W_Q", st.q[0][j]);
+      case "kcache":
+      case "vcache": {
+        const cache = mid === "kcache" ? step.cache.k : step.cache.v;
+        const value = cache[i * step.cache.width + j];
+        const note = plain(i === t ? msg.model.newRow : msg.model.cachedAt(i + 1));
+        const d = product(
+          mid === "kcache" ? "K" : "V",
+          i,
+          mid === "kcache" ? inputs.wk : inputs.wv,
+          mid === "kcache" ? "W_K" : "W_V",
+          value,
+        );
+        return derivationOf([note, ...d.lines]);
+      }
+      case "concat": {
+        const h = Math.floor(j / st.dHead);
+        return derivationOf(headDerivation(st, h, "output", 0, j % st.dHead, ctx).lines);
+      }
+      case "output":
+        return derivationOf([
+          productLine("output", 0, j, {
+            left: st.concat,
+            leftName: "concat",
+            right: inputs.wo,
+            rightName: "W_O",
+            value: st.output[0][j],
+            digits,
+            msg,
+          }),
+        ]);
+      default:
+        return derivationOf([]);
+    }
+  },
+
+  text(stepId, { msg }) {
+    const match = tokenStep(stepId);
+    return match
+      ? msg.model.tokenText(Number(match[1]), tokens[Number(match[1]) - 1])
+      : msg.steps[stepId].text;
+  },
+
+  slack(mid, i, j, { trace, inputs, state, stepId }) {
+    const digits = state.digits;
+    const match = tokenStep(stepId);
+    const head = parseHeadId(mid);
+    if (!match) {
+      if (mid === headId(0, "weights")) return headSlack(trace.full, 0, "weights", i, j, digits);
+      if (mid === "cached")
+        return j > i ? 0 : headSlack(trace.steps[i].trace, 0, "weights", 0, j, digits);
+      if (mid === "fullout") return productSlack(trace.full.concat, inputs.wo, i, j, digits);
+      return productSlack(trace.steps[i].trace.concat, inputs.wo, 0, j, digits);
+    }
+    const t = Number(match[1]) - 1;
+    const st = trace.steps[t].trace;
+    if (head) return headSlack(st, head.head, head.mid, i, j, digits);
+    if (mid === "q") return productSlack(inputs.x, inputs.wq, t, j, digits);
+    if (mid === "kcache") return productSlack(inputs.x, inputs.wk, i, j, digits);
+    if (mid === "vcache") return productSlack(inputs.x, inputs.wv, i, j, digits);
+    if (mid === "concat")
+      return headSlack(st, Math.floor(j / st.dHead), "output", 0, j % st.dHead, digits);
+    if (mid === "output") return productSlack(st.concat, inputs.wo, 0, j, digits);
+    return 0;
+  },
+
+  panels: {
+    counter,
+    padNote: ({ msg }) => el("p", { class: "note", text: msg.model.cachedPad }),
+  },
+};
+
+export const kvcacheScene = { id: "kvcache", source: "004", lab: kvcacheLab, inputs: { x } };
+
+export default [kvcacheScene];

@@ -1,0 +1,135 @@
+// labs/model-shared.js: what the four model labs (issue 9) share: matrix descriptions, the
+// written-out arithmetic of a projection, of a head's cell and of a rotation, and the heads'
+// heatmaps side by side. Pure functions over the core's traces; no arithmetic on values.
+import { fmt, cellRef, rowRef } from "../format.js";
+import {
+  derivation as attentionDerivation,
+  slack,
+  line,
+  bounds,
+  products,
+  plain,
+} from "../steps.js";
+import { el, heatmapView } from "../views.js";
+import { tokens, dims } from "./model-data.js";
+
+export { tokens };
+
+export const matrix = (id, label, data, rowLabels, colLabels, role = "operand") => ({
+  id,
+  label,
+  data,
+  rowLabels,
+  colLabels,
+  role,
+});
+
+export const numbered = (n) => Array.from({ length: n }, (_, i) => String(i + 1));
+const column = (m, j) => m.map((row) => row[j]);
+
+// The columns of a projection with h heads of d: "1.1", "1.2", "2.1" … (head.column)
+export const headColumns = (h, d) =>
+  Array.from({ length: h * d }, (_, c) => `${Math.floor(c / d) + 1}.${(c % d) + 1}`);
+
+export const featureNames = (msg) => dims.map((d) => msg.model.dims[d]);
+
+export const derivationOf = (lines) => ({
+  lines,
+  extra: lines.some((l) => l.extra),
+  approx: lines.some((l) => l.approx),
+});
+
+// name[i][j] = left[i] · column j of rightName = a×b + … = value
+export function productLine(name, i, j, { left, leftName, right, rightName, value, digits, msg }) {
+  const a = left[i];
+  const b = column(right, j);
+  const lhs = `${cellRef(name, i, j)} = ${rowRef(leftName, i)} · ${msg.derive.column(j + 1, rightName)} = `;
+  return line(lhs, value, digits, bounds.dot(a, b), products(a, b));
+}
+
+// Per-head matrices are named "h2-weights": head 2's weights.
+export const headId = (h, mid) => `h${h + 1}-${mid}`;
+export function parseHeadId(id) {
+  const m = /^h(\d+)-(\w+)$/.exec(id);
+  return m ? { head: Number(m[1]) - 1, mid: m[2] } : null;
+}
+
+/**
+ * The arithmetic of cell (i, j) of head `head`'s matrix `mid` (q, k, v, scores, weights,
+ * output): a line that says which columns the head reads, then the attention lab's own lines
+ * on the head's trace.
+ */
+export function headDerivation(trace, head, mid, i, j, { msg, state, causal = false }) {
+  const t = trace.heads[head];
+  const d = trace.dHead;
+  const g = trace.kvHead[head];
+  const intro = plain(
+    msg.model.headLine(head + 1, g + 1, d * head + 1, d * (head + 1), g * d + 1, d * (g + 1)),
+  );
+  if (["q", "k", "v"].includes(mid)) {
+    const offset = (mid === "q" ? head : g) * d;
+    const whole = (trace[`${mid}Rotated`]?.rotated ?? trace[mid])[i][offset + j];
+    const name = mid.toUpperCase();
+    return derivationOf([
+      intro,
+      plain(
+        `${cellRef(`${name}${head + 1}`, i, j)} = ${cellRef(name, i, offset + j)} = ${fmt(whole, state.digits)}`,
+      ),
+    ]);
+  }
+  const context = { trace: t, inputs: {}, msg, digits: state.digits, causal };
+  const lines = [intro];
+  if (mid === "weights" && !t.blockedRows.includes(i)) {
+    lines.push(...attentionDerivation("scaled", i, j, context).lines);
+  }
+  lines.push(...attentionDerivation(mid, i, j, context).lines);
+  return derivationOf(lines);
+}
+
+/** The heads' weights as heatmaps side by side; `who` names each: "head 1 · key-value head 1". */
+export function headHeatmaps(trace, { msg, state, rows = tokens, cols = tokens, title }) {
+  return el(
+    "div",
+    { class: "head-heatmaps", style: { display: "flex", flexWrap: "wrap", gap: "0.75rem" } },
+    trace.heads.map((head, h) =>
+      heatmapView(head.weights, rows, cols, {
+        digits: Math.min(state.digits, 2),
+        title: title?.(h) ?? msg.model.headTitle(h + 1, trace.kvHead[h] + 1),
+        gloss: msg.gloss,
+        legend: msg.views.legend,
+        masked: head.masked && ((i, j) => head.masked[i][j] === -Infinity),
+      }),
+    ),
+  );
+}
+
+// What lights up for a per-head cell: the head's own operands.
+export function headHighlights(mid, i, j) {
+  const parsed = parseHeadId(mid);
+  const h = {};
+  const add = (id, key, value) => {
+    h[id] ??= { rows: [], cols: [], cells: [] };
+    h[id][key].push(value);
+  };
+  add(mid, "cells", [i, j]);
+  if (!parsed) return h;
+  const at = (name) => headId(parsed.head, name);
+  if (parsed.mid === "scores") {
+    add(at("q"), "rows", i);
+    add(at("k"), "rows", j);
+  } else if (parsed.mid === "weights") {
+    add(at("scores"), "rows", i);
+  } else if (parsed.mid === "output") {
+    add(at("weights"), "rows", i);
+    add(at("v"), "cols", j);
+  }
+  return h;
+}
+
+/** How far an answer worked from the rounded operands of left[i] · column j of right may be. */
+export const productSlack = (left, right, i, j, digits) =>
+  bounds.dot(left[i], column(right, j))(digits);
+
+/** The same for a per-head cell: the attention lab's slack on the head's own trace. */
+export const headSlack = (trace, head, mid, i, j, digits) =>
+  slack(mid, i, j, { trace: trace.heads[head], inputs: {}, digits });

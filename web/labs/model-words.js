@@ -1,0 +1,338 @@
+// labs/model-words.js: every string of the four model labs (issue 9), in Chinese and English.
+// The scene list's names are also in web/i18n (they show before a lab loads).
+import { tokens } from "./model-data.js";
+
+// 1 + 2 + … + n, written out
+const upTo = (n) => Array.from({ length: n }, (_, i) => i + 1).join(" + ");
+
+// The KV-cache lab's steps, one per token: token1 … token5.
+const tokenSteps = (title) =>
+  Object.fromEntries(
+    tokens.map((token, t) => [`token${t + 1}`, { title: title(t + 1, token), text: "" }]),
+  );
+
+const en = {
+  model: {
+    dims: {
+      person: "person",
+      function: "function word",
+      place: "place",
+      action: "action",
+      thing: "thing",
+      pos1: "pos cos",
+      pos2: "pos sin",
+    },
+    headLine: (h, g, q1, q2, k1, k2) =>
+      `head ${h}: its Q is columns ${q1}–${q2} of Q; its K and V are columns ${k1}–${k2} of K and V (key-value head ${g})`,
+    headTitle: (h, g) => `head ${h} (key-value head ${g})`,
+    concatLine: (cell, h, from) => `${cell} = ${from} (head ${h}'s output, put side by side)`,
+    positionsNote:
+      "Attention itself cannot see word order: the last two columns of X are hand-made position features (a point that turns 60° per token), so that head 2 can find the previous token. The lab “How does attention know word order?” shows how models add positions.",
+    groups: (pairs) => `Query heads and the key-value head each reads: ${pairs}.`,
+    pair: (h, g) => `${h}→${g}`,
+    cacheTitle: "the KV cache, in numbers",
+    cacheRow: (hKv) => `h_kv = ${hKv}`,
+    cacheCols: ["K (or V) per token", "K after 5 tokens", "V after 5 tokens"],
+    poolLine: (name, g, first, last) =>
+      `shared head ${g} of ${name} is the mean of heads ${first}–${last} of the four-head ${name}`,
+    counter: "Work done",
+    stepCost: "this step, with the cache",
+    fullCost: (n) => `a full recompute of ${n === 1 ? "the 1 token" : `all ${n} tokens`}`,
+    costParts: ["projections", "scores", "weights·V", "·W_O", "total"],
+    costLine: (what, formula, value) => `${what}: ${formula} = ${value}`,
+    costFormulas: {
+      projections: (d, h, hKv, dh) => `${d}×(${h} + 2×${hKv})×${dh}`,
+      scores: (h, n, dh) => `${h}×${n}×${dh}`,
+      output: (h, dh, d) => `${h}×${dh}×${d}`,
+      fullProjections: (n, per) => `${n}×${per}`,
+      // 1 + 2 + … + n: the (query, key) pairs of a causal pass, written out
+      fullScores: (h, n, dh) => `${h}×(${upTo(n)})×${dh}`,
+      fullOutput: (n, per) => `${n}×${per}`,
+    },
+    pairsNote: (n) =>
+      `A causal pass over ${n} tokens computes every row again: query i meets keys 1..i, so ${upTo(n)} (query, key) pairs. The cached step computes one row: ${n} pairs per head.`,
+    notArrived: "this token had not arrived yet",
+    stepRow: (t) => `row ${t} comes from step ${t}, where the query of token ${t} was the one row:`,
+    cachedAt: (t) =>
+      `cached at step ${t}: the K and V rows of token ${t} are kept, not computed again`,
+    tokenText: (t, token) =>
+      `Token ${t}, ${token}, arrives. Its row X[${t}] is projected once: its K and V rows join the cache (now ${t} rows), and its query attends to every cached key, itself included. The counter sets this step's multiply-adds beside those of a full recompute.`,
+    newRow: "the new row",
+    labels: {
+      scores: (h) => `Q·Kᵀ, head ${h}`,
+      weights: (h) => `weights, head ${h}`,
+      output: (h) => `output, head ${h}`,
+      kCache: "K cache",
+      vCache: "V cache",
+      causalWeights: "weights, head 1, causal pass",
+      cachedWeights: "weights, head 1, cached steps",
+      causalOutput: "output, causal pass",
+      cachedOutput: "output, cached steps",
+      outputIn: (order) => `output, ${order}`,
+      weightsIn: (order) => `weights, head 1, ${order}`,
+      qAt: "q (读) at m",
+      kAt: "k (书) at n",
+    },
+    original: "in order",
+    shuffled: "shuffled",
+    position: (p) => `position ${p}`,
+    cachedPad:
+      "A cached step has no weights for tokens that had not arrived yet; they show as 0, as the causal mask makes them.",
+    rotLine: (cell, a, b, angle) =>
+      `${cell}: the pair is rotated by the angle ${angle} (position × θ)`,
+    peLine: (cell, fn, p, theta) => `${cell} = ${fn}(${p} × ${theta})`,
+    distanceLine: (m, n, d) =>
+      `m − n = ${m} − ${n} = ${d}: every cell with m − n = ${d} has this score`,
+    movedLine: (token, r, i, value, same) =>
+      same
+        ? `${token} is row ${r} here and row ${i} in order; there its output is ${value}, the same number: the row moved with its token`
+        : `${token} is row ${r} here and row ${i} in order; there its output is ${value}: position changed it`,
+  },
+  steps: {
+    inputs: {
+      title: "Inputs",
+      text: "X: five tokens, each a row of features. W_Q has h·d_head = 4×2 = 8 columns: columns 1–2 are head 1's, 3–4 head 2's, and so on. W_K and W_V have h_kv·d_head columns; W_O brings the 8 columns of the heads back to the 7 features.",
+    },
+    projections: {
+      title: "Projections",
+      text: "Q = X·W_Q, K = X·W_K, V = X·W_V, all heads at once. A column's name says its head: 2.1 is head 2's first column.",
+    },
+    headScores: {
+      title: "Each head's scores",
+      text: "Every head runs its own attention on its own columns: scores = Q_h·K_hᵀ, a 5×5 table per head.",
+    },
+    headWeights: {
+      title: "Each head's weights",
+      text: "softmax(scores/√2), row by row, head by head. Head 1: 读 looks at 书 and 我 at 读 (who does what to what). Head 2: each token looks at the one before it (我 has none: its weight splits between itself and 书, where the circle wraps around). Head 3: 书 looks back at 读, 在 at 图书馆. Head 4 has nothing to look for: its weights are even.",
+    },
+    concat: {
+      title: "Concatenation",
+      text: "Each head gives an output of d_head = 2 columns per token. Side by side they make concat, h·d_head = 8 columns.",
+    },
+    combine: {
+      title: "Output = concat·W_O",
+      text: "W_O mixes what the heads found back into the 7 features: here it writes each head's findings into the feature they carry.",
+    },
+    kv4: {
+      title: "h_kv = 4: a key-value head per query head",
+      text: "Multi-head attention as in lab 1: every query head has its own K and V columns.",
+    },
+    kv2: {
+      title: "h_kv = 2: pairs share",
+      text: "Grouped-query attention: query heads 1 and 2 read key-value head 1, heads 3 and 4 read key-value head 2 (head i reads ⌊i·h_kv/h⌋, counting from 0). Each shared head is the mean of its group's two heads, as the GQA paper converts a model. Head 2 loses its sharp previous-token pattern: it now shares keys with head 1.",
+    },
+    kv1: {
+      title: "h_kv = 1: multi-query",
+      text: "Multi-query attention: all four query heads read one K and one V. The query heads still differ, so their weights still differ, but they all look at the same keys.",
+    },
+    memory: {
+      title: "The cache memory saved",
+      text: "While decoding, a model keeps K and V of every token (lab 3). Their size is 2·h_kv·d_head numbers per token, so h_kv = 2 keeps half and h_kv = 1 a quarter. The numbers are the lengths of the caches the core returned after decoding the five tokens.",
+    },
+    ...tokenSteps((t, token) => `Token ${t}: ${token}`),
+    causal: {
+      title: "The same as the full causal pass",
+      text: "The full pass with a causal mask computes every row at once: query i sees keys 1..i. Row by row it equals what the cached steps gave.",
+    },
+    plain: {
+      title: "Shuffled, without positions",
+      text: "X now has no position features. Shuffle the tokens: each token's output row is exactly the same, it only moves with its token. Self-attention is permutation-equivariant: it cannot tell 我在图书馆读书 from 书读我图书馆在.",
+    },
+    sinusoidal: {
+      title: "Sinusoidal positions",
+      text: "“Attention Is All You Need” adds PE to X: PE[pos][2i] = sin(pos·θ_i), PE[pos][2i+1] = cos(pos·θ_i), θ_i = 10000^(−2i/d_model), pos = 0 for the first token. Now a token's row depends on where it stands: shuffled, the same token gets other weights.",
+    },
+    rope: {
+      title: "Rotary positions (RoPE)",
+      text: "RoPE leaves X alone and rotates each head's q and k after the projection: the pair (2i, 2i+1) turns by pos·θ_i, θ_i = 10000^(−2i/d_head). With d_head = 2 there is one pair, θ = 1: each position turns the pair by 1 radian. Shuffled, the weights change.",
+    },
+    distance: {
+      title: "RoPE: only the distance counts",
+      text: "One query (head 1's q of 读) and one key (head 1's k of 书), placed at every pair of positions m, n. The score q_m·k_n is the same along each diagonal: it depends only on m − n.",
+    },
+  },
+  scenes: {
+    heads: {
+      name: "Heads",
+      title: "Heads see different things: four heads on 我在图书馆读书",
+      analogy:
+        "One reader underlines who did what, another checks which word came just before, a third looks back at the verb, and one just skims. Multi-head attention runs them side by side and W_O combines their notes.",
+    },
+    gqa: {
+      name: "Fewer K/V heads",
+      title: "Fewer key-value heads: h_kv = 4, 2 and 1",
+      analogy:
+        "Four readers who share two sets of notes, or one: they can still ask different questions, but they look things up in the same notes, and there are fewer notes to keep.",
+    },
+    kvcache: {
+      name: "KV cache",
+      title: "Decoding with a KV cache: one token at a time",
+      analogy:
+        "Writing a sentence word by word, you do not reread every earlier word's notes from scratch: you keep them (K and V) and only ask the new word's question.",
+    },
+    order: {
+      name: "Word order",
+      title: "How does attention know word order?",
+      analogy:
+        "A bag of words has no order: 我在图书馆读书 and 书读我图书馆在 hold the same words. Positions are what tell them apart.",
+    },
+  },
+};
+
+const zh = {
+  model: {
+    dims: {
+      person: "人",
+      function: "虚词",
+      place: "地点",
+      action: "动作",
+      thing: "事物",
+      pos1: "位置 cos",
+      pos2: "位置 sin",
+    },
+    headLine: (h, g, q1, q2, k1, k2) =>
+      `第 ${h} 个头：它的 Q 是 Q 的第 ${q1}–${q2} 列；它的 K 和 V 是 K、V 的第 ${k1}–${k2} 列（第 ${g} 个键值头）`,
+    headTitle: (h, g) => `头 ${h}（键值头 ${g}）`,
+    concatLine: (cell, h, from) => `${cell} = ${from}（第 ${h} 个头的输出，并排放好）`,
+    positionsNote:
+      "注意力本身看不到词序：X 的最后两列是手工做的位置特征（每个 token 转 60° 的一个点），头 2 才能找到前一个 token。“注意力怎么知道词序？”这个实验会讲模型怎样加入位置。",
+    groups: (pairs) => `查询头与它读取的键值头：${pairs}。`,
+    pair: (h, g) => `${h}→${g}`,
+    cacheTitle: "KV 缓存中的数",
+    cacheRow: (hKv) => `h_kv = ${hKv}`,
+    cacheCols: ["每个 token 的 K（或 V）", "5 个 token 后的 K", "5 个 token 后的 V"],
+    poolLine: (name, g, first, last) =>
+      `${name} 的共用头 ${g} 是四头 ${name} 中头 ${first}–${last} 的平均`,
+    counter: "计算量",
+    stepCost: "这一步（用缓存）",
+    fullCost: (n) => `把全部 ${n} 个 token 重算一遍`,
+    costParts: ["投影", "分数", "权重·V", "·W_O", "合计"],
+    costLine: (what, formula, value) => `${what}：${formula} = ${value}`,
+    costFormulas: en.model.costFormulas,
+    pairsNote: (n) =>
+      `${n} 个 token 的完整因果计算要把每一行重算：查询 i 遇到键 1..i，共 ${upTo(n)} 个（查询，键）对。缓存的一步只算一行：每个头 ${n} 对。`,
+    notArrived: "这个 token 还没有到来",
+    stepRow: (t) => `第 ${t} 行来自第 ${t} 步，那一步 token ${t} 的查询是唯一的一行：`,
+    cachedAt: (t) => `第 ${t} 步存入缓存：token ${t} 的 K、V 行被保留，不再重算`,
+    tokenText: (t, token) =>
+      `第 ${t} 个 token「${token}」到来。它的行 X[${t}] 只投影一次：它的 K、V 行加入缓存（现在有 ${t} 行），它的查询与每个缓存的键（包括它自己）做注意力。计数器把这一步的乘加次数与完整重算的次数并排比较。`,
+    newRow: "新的一行",
+    labels: {
+      scores: (h) => `Q·Kᵀ，头 ${h}`,
+      weights: (h) => `权重，头 ${h}`,
+      output: (h) => `输出，头 ${h}`,
+      kCache: "K 缓存",
+      vCache: "V 缓存",
+      causalWeights: "权重，头 1，完整因果计算",
+      cachedWeights: "权重，头 1，缓存的各步",
+      causalOutput: "输出，完整因果计算",
+      cachedOutput: "输出，缓存的各步",
+      outputIn: (order) => `输出，${order}`,
+      weightsIn: (order) => `权重，头 1，${order}`,
+      qAt: "位置 m 上的 q（读）",
+      kAt: "位置 n 上的 k（书）",
+    },
+    original: "原顺序",
+    shuffled: "打乱后",
+    position: (p) => `位置 ${p}`,
+    cachedPad: "缓存的一步没有尚未到来的 token 的权重；这里显示为 0，和因果掩码给出的一样。",
+    rotLine: (cell, a, b, angle) => `${cell}：这一对转过的角度是 ${angle}（位置 × θ）`,
+    peLine: (cell, fn, p, theta) => `${cell} = ${fn}(${p} × ${theta})`,
+    distanceLine: (m, n, d) => `m − n = ${m} − ${n} = ${d}：所有 m − n = ${d} 的格子分数都一样`,
+    movedLine: (token, r, i, value, same) =>
+      same
+        ? `「${token}」这里是第 ${r} 行，原顺序中是第 ${i} 行；那里它的输出是 ${value}，同一个数：这一行跟着它的 token 移动`
+        : `「${token}」这里是第 ${r} 行，原顺序中是第 ${i} 行；那里它的输出是 ${value}：位置改变了它`,
+  },
+  steps: {
+    inputs: {
+      title: "输入",
+      text: "X：五个 token，每个一行特征。W_Q 有 h·d_head = 4×2 = 8 列：第 1–2 列属于头 1，第 3–4 列属于头 2，依此类推。W_K 和 W_V 有 h_kv·d_head 列；W_O 把各头的 8 列变回 7 个特征。",
+    },
+    projections: {
+      title: "投影",
+      text: "Q = X·W_Q，K = X·W_K，V = X·W_V，所有头一次算完。列名标出所属的头：2.1 是头 2 的第一列。",
+    },
+    headScores: {
+      title: "每个头的分数",
+      text: "每个头在自己的列上各做一次注意力：scores = Q_h·K_hᵀ，每个头一张 5×5 的表。",
+    },
+    headWeights: {
+      title: "每个头的权重",
+      text: "softmax(scores/√2)，逐行、逐头。头 1：读 看向 书，我 看向 读（谁对什么做了什么）。头 2：每个 token 看向它前面的那个（我 前面没有：它的权重分给自己和 书，圆在那里绕回来）。头 3：书 回看 读，在 看向 图书馆。头 4 没有要找的东西：权重是平均的。",
+    },
+    concat: {
+      title: "拼接",
+      text: "每个头给每个 token 一个 d_head = 2 列的输出。并排放在一起就是 concat，共 h·d_head = 8 列。",
+    },
+    combine: {
+      title: "输出 = concat·W_O",
+      text: "W_O 把各头找到的信息混合回 7 个特征：这里它把每个头的发现写进它所携带的特征。",
+    },
+    kv4: {
+      title: "h_kv = 4：每个查询头有自己的键值头",
+      text: "和实验 1 一样的多头注意力：每个查询头都有自己的 K、V 列。",
+    },
+    kv2: {
+      title: "h_kv = 2：两两共用",
+      text: "分组查询注意力（GQA）：查询头 1、2 读键值头 1，头 3、4 读键值头 2（从 0 数起，头 i 读 ⌊i·h_kv/h⌋）。每个共用的头取组内两个头的平均，和 GQA 论文转换模型的做法一样。头 2 失去了清楚的“前一个 token”模式：它现在和头 1 共用键。",
+    },
+    kv1: {
+      title: "h_kv = 1：多查询注意力",
+      text: "多查询注意力（MQA）：四个查询头读同一个 K 和 V。查询头仍然不同，所以权重仍然不同，但它们看的是同一组键。",
+    },
+    memory: {
+      title: "省下的缓存",
+      text: "解码时模型要保存每个 token 的 K 和 V（实验 3）。它们的大小是每个 token 2·h_kv·d_head 个数，所以 h_kv = 2 只要一半，h_kv = 1 只要四分之一。表中的数是内核解码这五个 token 后返回的缓存长度。",
+    },
+    ...tokenSteps((t, token) => `第 ${t} 个 token：${token}`),
+    causal: {
+      title: "和完整的因果计算一样",
+      text: "带因果掩码的完整计算一次算出所有行：查询 i 看到键 1..i。逐行看，它和缓存的每一步结果相同。",
+    },
+    plain: {
+      title: "没有位置时打乱顺序",
+      text: "现在 X 没有位置特征。把 token 打乱：每个 token 的输出行完全不变，只是跟着 token 移动。自注意力是置换等变的：它分不出“我在图书馆读书”和“书读我图书馆在”。",
+    },
+    sinusoidal: {
+      title: "正弦位置编码",
+      text: "《Attention Is All You Need》把 PE 加到 X 上：PE[pos][2i] = sin(pos·θ_i)，PE[pos][2i+1] = cos(pos·θ_i)，θ_i = 10000^(−2i/d_model)，第一个 token 的 pos = 0。现在一行取决于 token 所在的位置：打乱后，同一个 token 得到不同的权重。",
+    },
+    rope: {
+      title: "旋转位置编码（RoPE）",
+      text: "RoPE 不动 X，而是在投影之后旋转每个头的 q 和 k：第 (2i, 2i+1) 对转过 pos·θ_i，θ_i = 10000^(−2i/d_head)。d_head = 2 时只有一对，θ = 1：每个位置把这一对转 1 弧度。打乱后，权重变了。",
+    },
+    distance: {
+      title: "RoPE：只有距离要紧",
+      text: "一个查询（头 1 中 读 的 q）和一个键（头 1 中 书 的 k），放在每一对位置 m、n 上。分数 q_m·k_n 沿每条对角线都相同：它只取决于 m − n。",
+    },
+  },
+  scenes: {
+    heads: {
+      name: "多头",
+      title: "不同的头看不同的东西：“我在图书馆读书”上的四个头",
+      analogy:
+        "一位读者划出谁做了什么，另一位查看前一个词是什么，第三位回头找动词，还有一位只是粗略浏览。多头注意力让他们并排工作，W_O 把他们的笔记合在一起。",
+    },
+    gqa: {
+      name: "更少的键值头",
+      title: "更少的键值头：h_kv = 4、2、1",
+      analogy:
+        "四位读者共用两份笔记，或者一份：他们仍然可以问不同的问题，但查的是同一份笔记，要保存的笔记也更少。",
+    },
+    kvcache: {
+      name: "KV 缓存",
+      title: "用 KV 缓存解码：一次一个 token",
+      analogy:
+        "一个词一个词地写句子时，你不会把前面每个词的笔记从头再做一遍：你把它们（K 和 V）留着，只问新词的问题。",
+    },
+    order: {
+      name: "词序",
+      title: "注意力怎么知道词序？",
+      analogy:
+        "一袋词没有顺序：“我在图书馆读书”和“书读我图书馆在”里的词一模一样。是位置把它们区分开。",
+    },
+  },
+};
+
+export const modelWords = { en, zh };

@@ -1,0 +1,360 @@
+// labs/order.js: lab 4 of issue 9, "how does attention know word order?". Lab 1's layer on X
+// without its position features, in order and shuffled: without positions each token's output
+// row only moves with its token; sinusoidal positions and RoPE make order change the weights;
+// under RoPE a score depends only on the distance between two positions.
+import { cellRef, fmt, factor } from "../format.js";
+import { plain, line, bounds, roundingOf } from "../steps.js";
+import { xPlain, layers, order as shuffle } from "./model-data.js";
+import {
+  tokens,
+  matrix,
+  numbered,
+  featureNames,
+  derivationOf,
+  productLine,
+  headDerivation,
+  headHeatmaps,
+  headSlack,
+  productSlack,
+} from "./model-shared.js";
+import { modelWords } from "./model-words.js";
+
+const layer = layers[4];
+const shuffledTokens = shuffle.map((i) => tokens[i]);
+const positions = tokens.map((_, p) => p);
+const kinds = { plain: "none", sinusoidal: "sinusoidal", rope: "rope" };
+
+// angle = pos × θ, as written
+function angleLine(pos, theta, angle, digits) {
+  return line(`pos·θ = ${pos} × `, angle, digits, bounds.dot([pos], [theta]), (p) => fmt(theta, p));
+}
+
+// A rotated pair's cell: out[2i] = a·cos − b·sin, out[2i+1] = a·sin + b·cos.
+function rotationLines(name, i, j, { before, rotary, digits }) {
+  const pair = Math.floor(j / 2);
+  const a = before[i][2 * pair];
+  const b = before[i][2 * pair + 1];
+  const cos = rotary.cos[i][pair];
+  const sin = rotary.sin[i][pair];
+  const angle = rotary.angles[i][pair];
+  const left = j % 2 === 0 ? [a, b] : [a, b];
+  const right = j % 2 === 0 ? [cos, -sin] : [sin, cos];
+  const terms = (p) =>
+    j % 2 === 0
+      ? `${factor(a, p)}×${factor(cos, p)} − ${factor(b, p)}×${factor(sin, p)}`
+      : `${factor(a, p)}×${factor(sin, p)} + ${factor(b, p)}×${factor(cos, p)}`;
+  return [
+    angleLine(rotary.positions[i], rotary.theta[pair], angle, digits),
+    plain(`cos = ${fmt(cos, digits)}, sin = ${fmt(sin, digits)} (${fmt(angle, digits)} rad)`),
+    line(`${cellRef(name, i, j)} = `, rotary.rotated[i][j], digits, bounds.dot(left, right), terms),
+  ];
+}
+
+// A rotated cell worked from the rounded pair, cos and sin.
+function rotationSlack(row, rotary, i, j, digits) {
+  const pair = Math.floor(j / 2);
+  const cos = rotary.cos[i][pair];
+  const sin = rotary.sin[i][pair];
+  const right = j % 2 === 0 ? [cos, -sin] : [sin, cos];
+  return bounds.dot([row[2 * pair], row[2 * pair + 1]], right)(digits);
+}
+
+export const orderLab = {
+  id: "order",
+  core: "labs",
+  words: modelWords,
+
+  // Each kind of position, in order and shuffled; and RoPE's scores of one q and one k placed
+  // at every pair of positions.
+  compute(core, scene, state) {
+    const x = state.edits?.x ?? scene.inputs.x;
+    const shuffled = shuffle.map((i) => x[i]);
+    const trace = {};
+    for (const [step, kind] of Object.entries(kinds)) {
+      const options = { heads: 4, positions: kind };
+      trace[step] = {
+        a: core.multiHeadAttention(x, layer, options),
+        b: core.multiHeadAttention(shuffled, layer, options),
+      };
+    }
+    // head 1's q of 读 and k of 书, at positions 0 … 4 (one row per position)
+    const q = trace.plain.a.heads[0].q[3];
+    const k = trace.plain.a.heads[0].k[4];
+    const qm = core.rotary(
+      positions.map(() => q),
+      positions,
+      2,
+    );
+    const kn = core.rotary(
+      positions.map(() => k),
+      positions,
+      2,
+    );
+    trace.distance = {
+      q,
+      k,
+      qm,
+      kn,
+      scores: core.attention(qm.rotated, kn.rotated, kn.rotated).scores,
+    };
+    return { inputs: { x, shuffled, ...layer }, trace };
+  },
+
+  steps: () => [
+    { id: "plain", panels: [] },
+    { id: "sinusoidal", panels: ["heatmaps"] },
+    { id: "rope", panels: ["heatmaps"] },
+    { id: "distance", panels: [] },
+  ],
+
+  view(stepId, { trace, msg }) {
+    const features = featureNames(msg);
+    const outputs = (t) => [
+      matrix(
+        "oa",
+        msg.model.labels.outputIn(msg.model.original),
+        t.a.output,
+        tokens,
+        features,
+        "result",
+      ),
+      matrix(
+        "ob",
+        msg.model.labels.outputIn(msg.model.shuffled),
+        t.b.output,
+        shuffledTokens,
+        features,
+        "result",
+      ),
+    ];
+    const weights = (t) => [
+      matrix(
+        "wa",
+        msg.model.labels.weightsIn(msg.model.original),
+        t.a.heads[0].weights,
+        tokens,
+        tokens,
+        "result",
+      ),
+      matrix(
+        "wb",
+        msg.model.labels.weightsIn(msg.model.shuffled),
+        t.b.heads[0].weights,
+        shuffledTokens,
+        shuffledTokens,
+        "result",
+      ),
+    ];
+    const at = positions.map((p) => msg.model.position(p));
+    switch (stepId) {
+      case "plain":
+        return { focusMatrix: "ob", matrices: outputs(trace.plain) };
+      case "sinusoidal":
+        return {
+          focusMatrix: "wb",
+          matrices: [
+            matrix(
+              "pe",
+              "PE",
+              trace.sinusoidal.a.sinusoidal.encoding,
+              at,
+              numbered(features.length),
+              "result",
+            ),
+            ...weights(trace.sinusoidal),
+            ...outputs(trace.sinusoidal),
+          ],
+        };
+      case "rope": {
+        const t = trace.rope;
+        return {
+          focusMatrix: "wb",
+          matrices: [
+            matrix("qa", "q1, RoPE", t.a.heads[0].q, tokens, numbered(2), "result"),
+            matrix("ka", "k1, RoPE", t.a.heads[0].k, tokens, numbered(2), "result"),
+            ...weights(t),
+          ],
+        };
+      }
+      case "distance": {
+        const d = trace.distance;
+        return {
+          focusMatrix: "scores",
+          matrices: [
+            matrix(
+              "qm",
+              msg.model.labels.qAt,
+              d.qm.rotated,
+              positions.map((p) => `m = ${p}`),
+              numbered(2),
+              "result",
+            ),
+            matrix(
+              "kn",
+              msg.model.labels.kAt,
+              d.kn.rotated,
+              positions.map((p) => `n = ${p}`),
+              numbered(2),
+              "result",
+            ),
+            matrix(
+              "scores",
+              "q_m·k_n",
+              d.scores,
+              positions.map((p) => `m = ${p}`),
+              positions.map((p) => `n = ${p}`),
+              "result",
+            ),
+          ],
+        };
+      }
+      default:
+        throw new Error(`unknown step ${stepId}`);
+    }
+  },
+
+  // A shuffled row lights up its token's row in order, and the other way round.
+  highlights(mid, i, j, { stepId }) {
+    const h = { [mid]: { rows: [], cols: [], cells: [[i, j]] } };
+    if (mid === "ob") h.oa = { rows: [shuffle[i]], cols: [], cells: [[shuffle[i], j]] };
+    if (mid === "oa")
+      h.ob = { rows: [shuffle.indexOf(i)], cols: [], cells: [[shuffle.indexOf(i), j]] };
+    if (mid === "scores" && stepId === "distance") {
+      h.qm = { rows: [i], cols: [], cells: [] };
+      h.kn = { rows: [j], cols: [], cells: [] };
+    }
+    return h;
+  },
+
+  derivation(mid, i, j, ctx) {
+    const { trace, inputs, state, stepId, msg } = ctx;
+    const digits = state.digits;
+    if (stepId === "distance") {
+      const d = trace.distance;
+      if (mid === "qm" || mid === "kn") {
+        const rotary = mid === "qm" ? d.qm : d.kn;
+        const before = positions.map(() => (mid === "qm" ? d.q : d.k));
+        return derivationOf(
+          rotationLines(mid === "qm" ? "q" : "k", i, j, { before, rotary, digits }),
+        );
+      }
+      return derivationOf([
+        productLine("scores", i, j, {
+          left: d.qm.rotated,
+          leftName: "q",
+          right: [0, 1].map((c) => d.kn.rotated.map((row) => row[c])), // kᵀ (2, 5)
+          rightName: "kᵀ",
+          value: d.scores[i][j],
+          digits,
+          msg,
+        }),
+        plain(msg.model.distanceLine(i, j, i - j)),
+      ]);
+    }
+    const t = trace[stepId];
+    if (mid === "pe") {
+      const s = t.a.sinusoidal;
+      const pair = Math.floor(j / 2);
+      const fn = j % 2 === 0 ? "sin" : "cos";
+      return derivationOf([
+        plain(msg.model.peLine(cellRef("PE", i, j), fn, i, `θ${pair + 1}`)),
+        angleLine(i, s.theta[pair], s.angles[i][pair], digits),
+        line(
+          `${fn}(`,
+          s.encoding[i][j],
+          digits,
+          (p) => roundingOf(s.angles[i][pair], p),
+          (p) => `${fmt(s.angles[i][pair], p)})`,
+        ),
+      ]);
+    }
+    if (mid === "qa" || mid === "ka") {
+      const name = mid === "qa" ? "q" : "k";
+      const rotary = mid === "qa" ? t.a.qRotated : t.a.kRotated;
+      const before = (mid === "qa" ? t.a.q : t.a.k).map((row) => row.slice(0, 2));
+      const head = { ...rotary, rotated: rotary.rotated.map((row) => row.slice(0, 2)) };
+      return derivationOf(rotationLines(name, i, j, { before, rotary: head, digits }));
+    }
+    if (mid === "wa" || mid === "wb") {
+      return headDerivation(mid === "wa" ? t.a : t.b, 0, "weights", i, j, ctx);
+    }
+    // outputs: concat·W_O; a shuffled row is its token's row in order
+    const side = mid === "oa" ? t.a : t.b;
+    const lines = [
+      productLine("output", i, j, {
+        left: side.concat,
+        leftName: "concat",
+        right: inputs.wo,
+        rightName: "W_O",
+        value: side.output[i][j],
+        digits,
+        msg,
+      }),
+    ];
+    if (mid === "ob") {
+      const same = t.a.output[shuffle[i]][j];
+      lines.push(
+        plain(
+          msg.model.movedLine(
+            shuffledTokens[i],
+            i + 1,
+            shuffle[i] + 1,
+            fmt(same, digits),
+            stepId === "plain",
+          ),
+        ),
+      );
+    }
+    return derivationOf(lines);
+  },
+
+  slack(mid, i, j, { trace, inputs, state, stepId }) {
+    const digits = state.digits;
+    if (stepId === "distance") {
+      const d = trace.distance;
+      if (mid === "scores")
+        return productSlack(
+          d.qm.rotated,
+          [0, 1].map((c) => d.kn.rotated.map((row) => row[c])),
+          i,
+          j,
+          digits,
+        );
+      const rotary = mid === "qm" ? d.qm : d.kn;
+      return rotationSlack(mid === "qm" ? d.q : d.k, rotary, i, j, digits);
+    }
+    const t = trace[stepId];
+    if (mid === "wa" || mid === "wb")
+      return headSlack(mid === "wa" ? t.a : t.b, 0, "weights", i, j, digits);
+    if (mid === "oa" || mid === "ob")
+      return productSlack((mid === "oa" ? t.a : t.b).concat, inputs.wo, i, j, digits);
+    if (mid === "pe") return roundingOf(t.a.sinusoidal.angles[i][Math.floor(j / 2)], digits);
+    if (mid === "qa" || mid === "ka") {
+      const rotary = mid === "qa" ? t.a.qRotated : t.a.kRotated;
+      return rotationSlack((mid === "qa" ? t.a.q : t.a.k)[i], rotary, i, j, digits);
+    }
+    return 0;
+  },
+
+  panels: {
+    heatmaps: (ctx) => {
+      const t = ctx.trace[ctx.stepId];
+      return [
+        headHeatmaps(t.a, {
+          ...ctx,
+          title: (h) => `${ctx.msg.model.headTitle(h + 1, h + 1)}, ${ctx.msg.model.original}`,
+        }),
+        headHeatmaps(t.b, {
+          ...ctx,
+          rows: shuffledTokens,
+          cols: shuffledTokens,
+          title: (h) => `${ctx.msg.model.headTitle(h + 1, h + 1)}, ${ctx.msg.model.shuffled}`,
+        }),
+      ];
+    },
+  },
+};
+
+export const orderScene = { id: "order", source: "004", lab: orderLab, inputs: { x: xPlain } };
+
+export default [orderScene];
