@@ -150,6 +150,10 @@ for (const kind of exportKinds) {
     // and the scenes whose float64 values scenes.md gives (an independent reference)
     const ids = ["classroom", "age", "dictionary"];
     const scripts = [...all, ...ids.map((id) => pageScript(kind, id, { digits: 12 }))];
+    // Every comment is written out: no text is missing from the words.
+    for (const { name, script } of scripts) {
+      assert.doesNotMatch(script, /undefined|\[object|NaN/, name ?? "a page's scene");
+    }
     const { outputs, torch } = runAll(scripts.map((c) => c.script));
     assert.equal(outputs.length, scripts.length);
     all.forEach(({ name, digits, trace }, n) => {

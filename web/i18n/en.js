@@ -293,6 +293,7 @@ export default {
     summaryButton: "Check the article’s 3-decimal summary",
   },
   export: {
+    noMask: "this scene has no mask",
     group: "Take it to Python",
     numpy: "Copy as NumPy",
     pytorch: "Copy as PyTorch",

@@ -328,6 +328,7 @@ export default {
     summaryButton: "核对原文的三位小数总结",
   },
   export: {
+    noMask: "这个场景没有掩码",
     group: "带到 Python 里",
     numpy: "复制为 NumPy 代码",
     pytorch: "复制为 PyTorch 代码",
