@@ -78,6 +78,14 @@ const sameMatrix = (a, b) =>
  * (an unknown scene opens the first, a matrix over maxSide rows or columns is not applied and
  * says so, a cell that is not one is no pick).
  */
+// A range's value on its slider's grid (min, min + step, …): a link may say dk=1.5 or p=0.55.
+function onGrid(x, { min = 0, max = Infinity, step }) {
+  if (!step) return x;
+  const snapped = min + Math.round((x - min) / step) * step;
+  const decimals = (String(step).split(".")[1] ?? "").length;
+  return Math.min(max, Number(snapped.toFixed(decimals)));
+}
+
 export function stateFromParams(p, scenes) {
   const scene = scenes.find((s) => s.id === p.get("scene") && !s.lazy) ?? scenes[0];
   const edits = {};
@@ -98,7 +106,7 @@ export function stateFromParams(p, scenes) {
     own[param.id] =
       param.kind === "toggle"
         ? Boolean(param.control && p.get(param.id) === "1")
-        : number(param.id, param.initial, param.min, param.max);
+        : onGrid(number(param.id, param.initial, param.min, param.max), param);
   }
   const speed = number("speed", 1);
   const [m, i, j] = (p.get("cell") ?? "").split(".");

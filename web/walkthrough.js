@@ -296,9 +296,15 @@ export function createWalkthrough(root, options) {
   try {
     good = compute(scene, state);
   } catch (error) {
-    // Edits the core rejects (from a URL, say) give way to the scene as published, and say why.
+    // Edits the core rejects (from a URL, say) give way to the scene as published, and say why;
+    // then, if the scene's own parameters are refused too, to their initial values.
     state = { ...state, edits: {}, notice: { link: true, core: error.message } };
-    good = compute(scene, state);
+    try {
+      good = compute(scene, state);
+    } catch {
+      state = { ...state, ...sceneDefaults(scene) };
+      good = compute(scene, state);
+    }
   }
   state = withFocus(clampStep(state));
   keyTarget.addEventListener("keydown", onKey);

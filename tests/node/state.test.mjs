@@ -159,3 +159,23 @@ test("random values: the published mulberry32 stream, in [0, 1)", () => {
     }
   }
 });
+
+test("a link's slider values land on the slider's grid, as the slider would put them", async () => {
+  const [dropout] = (await import("../../web/labs/dropout.js")).default;
+  const [scaling] = (await import("../../web/labs/scaling.js")).default;
+  const read = (scene, query) =>
+    stateFromParams(new URLSearchParams(`scene=${scene.id}&${query}`), [scene]);
+  assert.equal(read(scaling, "dk=1.5").dk, 2);
+  assert.equal(read(scaling, "dk=64.4").dk, 64);
+  assert.equal(read(scaling, "dk=9999").dk, 512);
+  assert.equal(read(dropout, "draw=2.5").draw, 3);
+  assert.equal(read(dropout, "p=0.55").p, 0.6);
+  assert.equal(
+    read(dropout, "p=0.3").p,
+    0.3,
+    "0.1 + 2·0.1 is written 0.3, not 0.30000000000000004",
+  );
+  assert.equal(read(dropout, "p=-1").p, 0.1);
+  const age = stateFromParams(new URLSearchParams("scene=age&alpha=1.3"), listed);
+  assert.equal(age.alpha, 1.5);
+});
