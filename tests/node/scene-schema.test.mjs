@@ -157,3 +157,151 @@ test("custom scene: hostile text is refused quickly, and never echoed whole", ()
 test("custom scene: text that is not JSON", () => {
   assert.throws(() => parseScene("{ title: 1 }"), { message: /^scene: not valid JSON \(/ });
 });
+
+test("custom scene: what a parsed scene holds", () => {
+  const scene = parseScene({
+    $schema: "https://example.org/scene.schema.json",
+    id: "fruit-2",
+    title: { zh: "水果", en: "Fruit" },
+    analogy: "a dictionary",
+    note: { zh: "注", en: "a note" },
+    result: { zh: "结果", en: "the result" },
+    queries: ["q1"],
+    keys: ["apple", "pear"],
+    values: ["price"],
+    inputs: {
+      q: [[1, 0]],
+      k: [
+        [1, 0],
+        [0, 1],
+      ],
+      v: [[2], [3]],
+    },
+    mask: "causal",
+    steps: { softmax: { zh: "归一化", en: "normalise" } },
+  });
+  assert.equal(scene.id, "fruit-2");
+  assert.deepEqual(scene.inputs, {
+    q: [[1, 0]],
+    k: [
+      [1, 0],
+      [0, 1],
+    ],
+    v: [[2], [3]],
+  });
+  assert.equal(scene.tokens, undefined);
+  assert.deepEqual(scene.queryLabels, ["q1"]);
+  assert.deepEqual(scene.keyLabels, ["apple", "pear"]);
+  assert.deepEqual(scene.valueLabels, ["price"]);
+  assert.equal(scene.mask, "causal");
+  assert.deepEqual(scene.text.en, {
+    name: "Fruit",
+    title: "Fruit",
+    analogy: "a dictionary",
+    note: "a note",
+    result: "the result",
+    steps: { softmax: "normalise" },
+  });
+  assert.deepEqual(scene.text.zh.steps, { softmax: "归一化" });
+  assert.equal(scene.text.zh.analogy, "a dictionary");
+
+  const bare = parseScene({
+    title: "t",
+    tokens: ["a"],
+    inputs: { x: [[1]], wq: [[1]], wk: [[1]], wv: [[1]] },
+  });
+  assert.equal(bare.id, "custom");
+  assert.deepEqual(bare.tokens, ["a"]);
+  assert.deepEqual([bare.queryLabels, bare.keyLabels], [[], []]);
+  assert.equal(bare.valueLabels, undefined);
+  assert.equal(bare.mask, undefined);
+  assert.deepEqual(bare.text.en, {
+    name: "t",
+    title: "t",
+    analogy: "",
+    note: undefined,
+    result: undefined,
+    steps: {},
+  });
+});
+
+test("custom scene: every limit, at the edge and one past it", () => {
+  const lookup = { title: "t", inputs: { q: [[1, 0]], k: [[1, 0]], v: [[2]] } };
+  const ok = (scene) => assert.ok(parseScene(scene).inputs);
+  const refused = (scene, message) => assert.throws(() => parseScene(scene), { message });
+  ok({
+    ...lookup,
+    inputs: { ...lookup.inputs, k: Array(16).fill([1, 0]), v: Array(16).fill([2]) },
+  });
+  ok({ ...lookup, title: "长".repeat(2000) });
+  ok({ ...lookup, keys: ["k".repeat(40)] });
+  ok({ ...lookup, id: "a-1" });
+  const padded = JSON.stringify(lookup);
+  ok(padded + " ".repeat(1_000_000 - padded.length));
+  refused(
+    padded + " ".repeat(1_000_001 - padded.length),
+    "scene: is 1000001 characters, over the limit of 1000000",
+  );
+  refused({ ...lookup, ["x".repeat(30)]: 1 }, `${"x".repeat(30)}: is not a scene field`);
+  refused({ ...lookup, ["x".repeat(31)]: 1 }, `${"x".repeat(30)}…: is not a scene field`);
+  refused(
+    { ...lookup, inputs: { ...lookup.inputs, v: [["x".repeat(20)]] } },
+    `inputs.v[1][1]: must be a finite number, not "${"x".repeat(20)}"`,
+  );
+  refused(
+    { ...lookup, inputs: { ...lookup.inputs, v: [["x".repeat(21)]] } },
+    `inputs.v[1][1]: must be a finite number, not "${"x".repeat(20)}…"`,
+  );
+  for (const [x, said] of [
+    [null, "null"],
+    [{}, "an object"],
+    [NaN, "NaN"],
+    [Infinity, "Infinity"],
+    [true, "true"],
+  ]) {
+    refused(
+      { ...lookup, inputs: { ...lookup.inputs, v: [[x]] } },
+      `inputs.v[1][1]: must be a finite number, not ${said}`,
+    );
+  }
+  for (const row of [5, []]) {
+    refused(
+      { ...lookup, inputs: { ...lookup.inputs, k: [[1, 0], row] } },
+      "inputs.k row 2: must be a non-empty array of numbers",
+    );
+  }
+  for (const json of [[], null, 5, "[]", "null", "5"])
+    refused(json, "scene: must be a JSON object");
+  for (const inputs of [null, 5])
+    refused({ title: "t", inputs }, "inputs: must be an object: { q, k, v } or { x, wq, wk, wv }");
+  refused(
+    { ...lookup, inputs: { ...lookup.inputs, w: [[1]] } },
+    "inputs.w: is not an input (give q, k and v, or x, wq, wk and wv)",
+  );
+  for (const title of [5, null])
+    refused({ ...lookup, title }, 'title: must be a string or { "zh": …, "en": … }');
+  refused({ ...lookup, title: "   " }, "title: must be a non-empty string");
+  refused(
+    { ...lookup, note: { zh: "注", en: "x".repeat(2001) } },
+    "note.en: has 2001 characters; at most 2000",
+  );
+  for (const keys of ["ab", [7]])
+    refused({ ...lookup, keys }, "keys: must be an array of strings of at most 40 characters");
+  refused({ ...lookup, queries: [] }, "queries: has 0 labels for 1 row");
+  refused(
+    { ...lookup, keys: ["a", "b"], inputs: { q: [[1]], k: [[1], [2], [3]], v: [[1], [2], [3]] } },
+    "keys: has 2 labels for 3 rows",
+  );
+  refused({ ...lookup, values: ["a", "b"] }, "values: has 2 labels for 1 column of V");
+  refused(
+    { ...lookup, tokens: [], inputs: { x: [[1]], wq: [[1]], wk: [[1]], wv: [[1]] } },
+    "tokens: has 0 labels for 1 row",
+  );
+  for (const mask of [[[1]], [5], "future"])
+    refused({ ...lookup, mask }, 'mask: must be "causal" or an array of rows of true and false');
+  for (const id of ["1a", "Bad", "a_b", 5, ""])
+    refused({ ...lookup, id }, "id: must be lowercase letters, digits and dashes");
+  for (const steps of [null, 5])
+    refused({ ...lookup, steps }, "steps: must be an object keyed by step");
+  refused({ ...lookup, steps: { softmax: "" } }, "steps.softmax: must be a non-empty string");
+});
