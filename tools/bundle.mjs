@@ -5,7 +5,7 @@
 //   attention-walkthrough.mjs   the element as an ES module that imports the core (see below)
 //   attention-walkthrough.html  one self-contained page that works from file://
 import { build } from "esbuild";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 
 const web = new URL("../web/", import.meta.url);
@@ -13,7 +13,9 @@ const out = new URL("generated/", web);
 
 const common = { bundle: true, target: "es2022", minify: true, legalComments: "none" };
 
-// The page's labs, and the labs module, are chunks that load when a lab opens.
+// The page's labs, and the labs module, are chunks that load when a lab opens. Chunks are
+// named by their hash: the last build's would otherwise pile up.
+await rm(new URL("chunks/", out), { recursive: true, force: true });
 await build({
   ...common,
   entryPoints: [new URL("app.js", web).pathname],
