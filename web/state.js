@@ -111,7 +111,7 @@ export function stateFromParams(p, scenes) {
   const speed = number("speed", 1);
   const [m, i, j] = (p.get("cell") ?? "").split(".");
   const index = (x) => (/^\d{1,2}$/.test(x ?? "") && Number(x) < maxSide ? Number(x) : undefined);
-  const cell = /^[a-z]\w{0,15}$/i.test(m) && { m, i: index(i), j: index(j) };
+  const cell = /^[a-z][\w-]{0,23}$/i.test(m) && { m, i: index(i), j: index(j) };
   return {
     scene: scene.id,
     lang: Object.hasOwn(messages, p.get("lang")) ? p.get("lang") : defaultLang(),

@@ -90,6 +90,9 @@ test("a link's matrices: at most 16 rows and columns, cells inside them", () => 
   assert.equal(cell("1scores.0.0"), null);
   assert.equal(cell("scores!.0.0"), null);
   assert.deepEqual(cell("w.1.2"), { m: "w", i: 1, j: 2 });
+  // a head's own matrix, as the model labs name them
+  assert.deepEqual(cell("h3-weights.1.2"), { m: "h3-weights", i: 1, j: 2 });
+  assert.equal(cell("-weights.1.2"), null);
 });
 
 test("the browser's language: Chinese if any preferred language is, else English", () => {
