@@ -7,6 +7,10 @@
 //   - every number of the trace is finite (a blocked cell's logit is −∞, nothing else);
 //   - each weight row sums to 1, or is a row of zeros listed in blocked_rows;
 //   - each output lies within its V column's range (with dropout, within range/(1−p)).
+// The labs' entry points (model.hpp, why.hpp) keep their own promises: multi-head outputs are
+// the heads' outputs times W_O; a decoding step extends the cache it was given; position
+// encodings stay within [−1, 1] and rotations keep each pair's length; the tiled softmax
+// equals the whole row's; statistics are finite and within their ranges.
 // Built with clang's -fsanitize=fuzzer,address,undefined (CMake option ATTENTION_FUZZ).
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -19,6 +23,8 @@
 #include <vector>
 
 #include "attention.hpp"
+#include "model.hpp"
+#include "why.hpp"
 
 namespace {
 
@@ -277,16 +283,255 @@ void fuzz_batched(FuzzedDataProvider& in) {
   }
 }
 
+// ---- the labs' entry points ----
+
+// A small matrix, sometimes one column or row off the shape that is asked for; its values are
+// small ones, or (one matrix in 8) any, hostile ones among them.
+attention::Matrix<double> matrix(FuzzedDataProvider& in, Index rows, Index cols) {
+  const int wrong = in.ConsumeIntegralInRange<int>(0, 31);
+  rows += wrong == 0 ? 1 : 0;
+  cols += wrong == 1 ? 1 : wrong == 2 && cols > 0 ? -1 : 0;
+  // Mostly small numbers only: one hostile number among dozens would end most calls early.
+  const bool hostile = in.ConsumeIntegralInRange<int>(0, 7) == 0;
+  attention::Matrix<double> m(rows, cols);
+  for (Index i = 0; i < m.size(); ++i) {
+    m.data()[i] = in.remaining_bytes() == 0 ? 0.0
+                  : hostile                 ? value(in)
+                                            : (in.ConsumeIntegralInRange<int>(0, 223) - 112) / 16.0;
+  }
+  return m;
+}
+
+double largest(const attention::Matrix<double>& m) {
+  return m.size() ? m.cwiseAbs().maxCoeff() : 0.0;
+}
+
+void require_finite(const attention::Matrix<double>& m, const char* what) {
+  if (!m.allFinite()) fail("not finite:", what);
+}
+
+struct Layer {
+  attention::ModelWeights weights;
+  attention::ModelOptions options;
+  Index d_model = 0;
+};
+
+Layer layer(FuzzedDataProvider& in) {
+  Layer l;
+  l.d_model = in.ConsumeIntegralInRange<Index>(0, 6);
+  auto& o = l.options;
+  o.heads = in.ConsumeIntegralInRange<Index>(0, 4);
+  o.kv_heads = in.ConsumeIntegralInRange<Index>(0, 4);  // 0 is h; 3 rarely divides
+  const Index d_head = in.ConsumeIntegralInRange<Index>(1, 4);
+  const Index h_kv = o.kv_heads ? o.kv_heads : o.heads;
+  o.causal = in.ConsumeBool();
+  o.positions = static_cast<attention::Positions>(in.ConsumeIntegralInRange<int>(0, 2));
+  if (in.ConsumeIntegralInRange<int>(0, 7) == 0) o.base = value(in);
+  if (in.ConsumeIntegralInRange<int>(0, 7) == 0) o.scale = value(in);
+  l.weights.W_Q = matrix(in, l.d_model, o.heads * d_head);
+  l.weights.W_K = matrix(in, l.d_model, h_kv * d_head);
+  l.weights.W_V = matrix(in, l.d_model, h_kv * d_head);
+  l.weights.W_O = matrix(in, o.heads * d_head, l.d_model);
+  return l;
+}
+
+bool finite(const attention::ModelWeights& w) {
+  return w.W_Q.allFinite() && w.W_K.allFinite() && w.W_V.allFinite() && w.W_O.allFinite();
+}
+
+// A multi-head trace: every head keeps the promises of one head, reads the key-value head
+// ⌊i·h_kv/h⌋, and the output is the heads' outputs side by side times W_O.
+void check_layer(const attention::MultiHeadTrace& t, const attention::ModelWeights& w,
+                 bool causal) {
+  for (const auto* m : {&t.x, &t.q, &t.k, &t.v, &t.concat, &t.output}) require_finite(*m, "layer");
+  if (t.head.size() != size_t(t.heads) || t.kv_head.size() != size_t(t.heads))
+    fail("a head is missing");
+  attention::Options o;
+  if (causal) o.mask_kind = attention::MaskKind::kCausal;
+  for (Index i = 0; i < t.heads; ++i) {
+    if (t.kv_head[i] != i * t.kv_heads / t.heads) fail("a query head reads the wrong kv head");
+    const auto& head = t.head[i];
+    // Without a causal mask every key is seen; with it, the rows are those of the full causal
+    // pass or of one decoding step, whose last key is the new token's.
+    check_trace(head, head.v, causal && head.q.rows() == 1 ? attention::Options{} : o);
+    if (head.output != t.concat.middleCols(i * t.d_head, t.d_head))
+      fail("the concatenation is not the heads' outputs");
+  }
+  const attention::Matrix<double> expected = t.concat * w.W_O;
+  const double size = std::max(1.0, largest(t.concat) * largest(w.W_O));
+  if (!(expected - t.output).isZero(1e-12 * size * std::max<Index>(1, t.concat.cols())))
+    fail("the output is not concat·W_O");
+}
+
+void fuzz_multi_head(FuzzedDataProvider& in) {
+  const Layer l = layer(in);
+  const Index n = in.ConsumeIntegralInRange<int>(0, 63) == 0
+                      ? dimension(in)
+                      : in.ConsumeIntegralInRange<Index>(0, 7);
+  // Each head keeps six n×n matrices: a size at the limits is tried where it is refused early.
+  if (n * std::max<Index>(l.d_model, 1) > 4096 ||
+      n * n * std::max<Index>(l.options.heads, 1) > 1 << 20)
+    return;
+  const auto X = matrix(in, n, l.d_model);
+  const auto result = attention::multi_head_attention(X, l.weights, l.options);
+  if (!result.ok()) return;
+  if (!X.allFinite() || !finite(l.weights)) fail("a non-finite input was accepted");
+  check_layer(result.value, l.weights, l.options.causal);
+}
+
+void fuzz_decode_step(FuzzedDataProvider& in) {
+  const Layer l = layer(in);
+  const Index length = in.ConsumeIntegralInRange<Index>(0, 6);
+  const Index kv_cols = l.weights.W_K.cols();
+  const auto x = matrix(in, 1, l.d_model);
+  const auto k_cache = matrix(in, length, kv_cols), v_cache = matrix(in, length, kv_cols);
+  const auto result = attention::decode_step(x, k_cache, v_cache, l.weights, l.options);
+  if (!result.ok()) return;
+  const auto& step = result.value;
+  if (!x.allFinite() || !k_cache.allFinite() || !v_cache.allFinite() || !finite(l.weights))
+    fail("a non-finite input was accepted");
+  // The cache as given (a shape one row off is refused only when K's and V's disagree).
+  const Index given = k_cache.rows();
+  if (v_cache.rows() != given || step.position != given || step.k_cache.rows() != given + 1 ||
+      step.v_cache.rows() != given + 1)
+    fail("the cache did not grow by one row");
+  if (step.k_cache.topRows(given) != k_cache || step.v_cache.topRows(given) != v_cache)
+    fail("the cache's old rows changed");
+  if (step.cost.total <= 0 || step.cost.total > step.full.total)
+    fail("a step cost more than a full recompute");
+  check_layer(step.trace, l.weights, true);
+}
+
+std::vector<double> positions(FuzzedDataProvider& in, Index n) {
+  std::vector<double> out(size_t(std::max<Index>(n, 0)));
+  for (double& p : out)
+    p = in.ConsumeIntegralInRange<int>(0, 7) == 0 ? value(in) : double(&p - &out[0]);
+  return out;
+}
+
+void fuzz_positions(FuzzedDataProvider& in) {
+  const Index n = in.ConsumeIntegralInRange<Index>(0, 8);
+  const auto pos = positions(in, n);
+  const double base = in.ConsumeIntegralInRange<int>(0, 7) == 0 ? value(in) : 10000;
+  if (in.ConsumeBool()) {
+    const Index d_model = in.ConsumeIntegralInRange<int>(0, 31) == 0
+                              ? dimension(in)
+                              : in.ConsumeIntegralInRange<Index>(0, 9);
+    if (n * d_model > 4096) return;
+    const auto result = attention::sinusoidal_positions(pos, d_model, base);
+    if (!result.ok()) return;
+    if (!all_finite(pos)) fail("a non-finite position was accepted");
+    const auto& e = result.value.encoding;
+    if (e.rows() != n || e.cols() != d_model) fail("the encoding has the wrong shape");
+    if (!e.allFinite() || largest(e) > 1) fail("an encoding lies outside [-1, 1]");
+    return;
+  }
+  const Index d_head = in.ConsumeIntegralInRange<Index>(0, 6);
+  const Index blocks = in.ConsumeIntegralInRange<Index>(0, 3);
+  const auto M = matrix(in, n, d_head * blocks);
+  const auto result = attention::rotary(M, pos, d_head, base);
+  if (!result.ok()) return;
+  if (!M.allFinite() || !all_finite(pos)) fail("a non-finite input was accepted");
+  const auto& R = result.value.rotated;
+  if (R.rows() != M.rows() || R.cols() != M.cols() || !R.allFinite())
+    fail("the rotation has the wrong shape or is not finite");
+  for (Index r = 0; r < M.rows(); ++r) {
+    for (Index c = 0; c + 1 < M.cols(); c += 2) {
+      const double before = std::hypot(M(r, c), M(r, c + 1)),
+                   after = std::hypot(R(r, c), R(r, c + 1));
+      if (std::abs(before - after) > 1e-12 * std::max(1.0, before))
+        fail("a rotation changed a pair's length");
+    }
+  }
+}
+
+void fuzz_tiled(FuzzedDataProvider& in) {
+  const Index n_q = in.ConsumeIntegralInRange<Index>(0, 6),
+              n_k = in.ConsumeIntegralInRange<Index>(0, 9);
+  const Index d_k = in.ConsumeIntegralInRange<Index>(1, 3),
+              d_v = in.ConsumeIntegralInRange<Index>(1, 3);
+  const auto Q = matrix(in, n_q, d_k), K = matrix(in, n_k, d_k), V = matrix(in, n_k, d_v);
+  const Index block = in.ConsumeIntegralInRange<Index>(0, n_k + 1);
+  auto o = options(in, n_q, n_k);
+  if (in.ConsumeBool()) o.mask_value = -1e9;
+  const auto result = attention::tiled_attention(Q, K, V, block, o);
+  if (!result.ok()) return;
+  if (!Q.allFinite() || !K.allFinite() || !V.allFinite()) fail("a non-finite input was accepted");
+  const auto& t = result.value;
+  require_finite(t.output, "tiled output");
+  const double size = std::max(1.0, largest(V));
+  if (!(t.max_difference <= 1e-12 * size * n_k)) fail("the tiled output differs from the full one");
+  for (const auto& b : t.blocks)
+    if (!((b.rescale.array() >= 0) && (b.rescale.array() <= 1)).all())
+      fail("a rescale is not within [0, 1]");
+}
+
+void fuzz_statistics(FuzzedDataProvider& in) {
+  if (in.ConsumeBool()) {
+    const Index d_k = in.ConsumeIntegralInRange<int>(0, 15) == 0
+                          ? dimension(in)
+                          : in.ConsumeIntegralInRange<Index>(0, 64);
+    const Index n_keys = in.ConsumeIntegralInRange<Index>(0, 9),
+                rows = in.ConsumeIntegralInRange<Index>(0, 9);
+    if (d_k * n_keys * rows > kWorkBudget) return;
+    const auto result =
+        attention::scaling_stats(d_k, n_keys, rows, in.ConsumeIntegral<std::uint64_t>());
+    if (!result.ok()) return;
+    const auto& s = result.value;
+    for (double x :
+         {s.max_weight_unscaled, s.max_weight_scaled, s.one_hot_unscaled, s.one_hot_scaled})
+      if (!(x >= 0 && x <= 1 + 1e-12)) fail("a share or a largest weight lies outside [0, 1]");
+    if (!(s.score_variance >= 0 && s.scaled_variance >= 0 && std::isfinite(s.score_mean)))
+      fail("a variance is negative or a mean is not finite");
+    if (s.max_weight_scaled * double(n_keys) < 1 - 1e-12) fail("a largest weight is below 1/n");
+    return;
+  }
+  const Index n_q = in.ConsumeIntegralInRange<Index>(0, 4),
+              n_k = in.ConsumeIntegralInRange<Index>(0, 5);
+  const Index d = in.ConsumeIntegralInRange<Index>(1, 3);
+  const auto Q = matrix(in, n_q, d), K = matrix(in, n_k, d), V = matrix(in, n_k, d);
+  const auto o = options(in, n_q, n_k);
+  const Index draws = in.ConsumeIntegralInRange<int>(0, 15) == 0
+                          ? attention::kMaxDraws + 1
+                          : in.ConsumeIntegralInRange<Index>(0, 64);
+  const auto result = attention::dropout_stats(Q, K, V, o, draws);
+  if (!result.ok()) return;
+  if (!Q.allFinite() || !K.allFinite() || !V.allFinite()) fail("a non-finite input was accepted");
+  const auto& s = result.value;
+  for (const auto* m :
+       {&s.weights, &s.output, &s.dropped, &s.draw_output, &s.mean_dropped, &s.mean_output})
+    require_finite(*m, "dropout statistics");
+  if (s.counts.empty() || s.counts.back() != draws || s.counts.size() != s.differences.size())
+    fail("the draw counts do not end at the draws asked for");
+  if (!(s.max_difference >= 0) || s.max_difference != s.differences.back())
+    fail("the last difference is not the max difference");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
-  switch (in.ConsumeIntegralInRange<int>(0, 2)) {
+  switch (in.ConsumeIntegralInRange<int>(0, 7)) {
     case 0:
       fuzz_attend(in);
       break;
     case 1:
       fuzz_self_attention(in);
+      break;
+    case 3:
+      fuzz_multi_head(in);
+      break;
+    case 4:
+      fuzz_decode_step(in);
+      break;
+    case 5:
+      fuzz_positions(in);
+      break;
+    case 6:
+      fuzz_tiled(in);
+      break;
+    case 7:
+      fuzz_statistics(in);
       break;
     default:
       fuzz_batched(in);
