@@ -81,3 +81,21 @@ test("Stop ends a measurement, and the lab answers again", async () => {
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("on a phone the figures' table scrolls in its own box, not the page", async () => {
+  for (const lang of ["en", "zh"]) {
+    const page = await openApp(env, `scene=scale&lang=${lang}`, {
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    const widths = await page.evaluate(() => ({
+      page: document.scrollingElement.scrollWidth,
+      box: document.querySelector(".scale-table").parentElement.classList.contains("scroll"),
+    }));
+    assert.ok(widths.page <= 390, `${lang}: the page is ${widths.page} px wide`);
+    assert.ok(widths.box, `${lang}: the table sits in a scroller`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
