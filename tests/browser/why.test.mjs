@@ -137,6 +137,10 @@ test("stability: the naive softmax is Infinity and NaN where the core's is finit
   assert.match(naive, /The wrong way, computed by this page in plain JavaScript/);
   assert.match(naive, /Infinity.*NaN/s);
   assert.match(naive, /the only arithmetic the page does itself/);
+  assert.match(
+    await page.locator("#naive-verdict").textContent(),
+    /^Here: a score above 709\.78 made exp Infinity/,
+  );
   await page.locator("#scene-title").click();
   await page.keyboard.press("ArrowRight");
   const weights = (await cells(page, "weights")).map(number);
@@ -147,6 +151,9 @@ test("stability: the naive softmax is Infinity and NaN where the core's is finit
   assert.deepEqual((await cells(page, "weights1e9")).slice(3), ["0.3333", "0.3333", "0.3333"]);
   assert.match(await page.locator("#blocked-note").textContent(), /row 2 sees no key/);
   assert.deepEqual((await cells(page, "maskedInf")).slice(3), ["−∞", "−∞", "−∞"]);
+  // a masked key's weight is exactly 0, and written so: 0.0000 would say "rounded"
+  assert.equal((await cells(page, "weightsInf"))[2], "0");
+  assert.equal((await cells(page, "weights1e9"))[2], "0");
   // an edit of the scores, kept in the URL; small scores: the naive way works too
   await page.keyboard.press("Home");
   for (let j = 0; j < 3; ++j) {
@@ -157,6 +164,11 @@ test("stability: the naive softmax is Infinity and NaN where the core's is finit
   }
   assert.equal(url(page).get("s"), "1,2,3");
   assert.doesNotMatch(await page.locator("#naive").textContent(), /NaN|Infinity/);
+  assert.match(await page.locator("#naive-verdict").textContent(), /happens to work/);
+  // every score far below 0: exp underflows to 0, and 0 / 0 is NaN
+  await page.goto(page.url().replace(/s=[^&]*/, "s=-1000,-1000,-1000"));
+  await page.waitForSelector("#app[data-ready]");
+  assert.match(await page.locator("#naive-verdict").textContent(), /0 \/ 0 is NaN/);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -282,5 +294,18 @@ test("axe-core finds no serious or critical violations in the labs, and they fit
       assert.ok(wide <= 390, `${id} step ${step}: ${wide} px wide`);
       await page.close();
     }
+  }
+});
+
+test("a link's slider value off the slider's grid opens the lab on the grid", async () => {
+  for (const [query, id, value] of [
+    ["scene=scaling&dk=1.5", "dk", "2"],
+    ["scene=tiling&block=2.5", "block", "3"],
+    ["scene=dropout&draw=2.5&p=0.55", "draw", "3"],
+  ]) {
+    const page = await open(`${query}&lang=en`);
+    assert.equal(await page.locator(`#${id}`).inputValue(), value, query);
+    assert.deepEqual(page.errors, [], query);
+    await page.close();
   }
 });

@@ -36,8 +36,16 @@ function naivePanel({ trace, msg, state }) {
       ["Σ", shown(sum, state.digits), ...cols.slice(1).map(() => "")],
       [w.weights, ...weights.map((x) => shown(x, state.digits))],
     ]),
+    el("p", { class: "why-summary", id: "naive-verdict", text: verdict(trace.naive, w) }),
     el("p", { class: "why-note", text: w.pageArithmetic }),
   );
+}
+
+// What the naive way did to these scores: overflow, underflow, or nothing yet.
+function verdict({ exp, sum }, w) {
+  if (exp.some((x) => x === Infinity)) return w.overflow;
+  if (sum === 0) return w.underflow;
+  return w.fine;
 }
 
 function blockedPanel({ trace, msg }) {
@@ -126,7 +134,7 @@ export const stabilityLab = {
       steps: {
         naive: {
           title: "Softmax the naive way",
-          text: "A row of large scores (click one to change it). Softmax as the formula reads: exp of each score, divided by their sum. exp(710) is already beyond the largest double (about 1.8e308), so it becomes Infinity, and Infinity / Infinity is NaN.",
+          text: "A row of scores, large ones to begin with (click one to change it). Softmax as the formula reads: exp of each score, divided by their sum. exp(710) is already beyond the largest double (about 1.8e308), so it becomes Infinity, and Infinity / Infinity is NaN. Under the table: what happened to these scores.",
         },
         stable: {
           title: "Subtract the max first",
@@ -154,13 +162,18 @@ export const stabilityLab = {
         blocked: (row) =>
           `With −∞, row ${row} sees no key: the core reports it blocked, with weights 0, not NaN.`,
         spread: "With −1e9, the same row gets 1/3 on each key it may not see.",
+        overflow:
+          "Here: a score above 709.78 made exp Infinity, the sum is Infinity, and Infinity / Infinity is NaN.",
+        underflow:
+          "Here: every score is below about −745, so every exp rounds to 0, the sum is 0, and 0 / 0 is NaN.",
+        fine: "With these scores the naive way happens to work. Make one above 709.78, or all below −745, and it breaks; the core's way does not.",
       },
     },
     zh: {
       steps: {
         naive: {
           title: "朴素的 softmax",
-          text: "一行很大的分数（点击可修改）。按公式计算 softmax：对每个分数取 exp，再除以它们的和。exp(710) 已经超过 double 能表示的最大数（约 1.8e308），于是变成 Infinity，而 Infinity / Infinity 是 NaN。",
+          text: "一行分数，起初是很大的分数（点击可修改）。按公式计算 softmax：对每个分数取 exp，再除以它们的和。exp(710) 已经超过 double 能表示的最大数（约 1.8e308），于是变成 Infinity，而 Infinity / Infinity 是 NaN。表格下面写着这些分数发生了什么。",
         },
         stable: {
           title: "先减去最大值",
@@ -188,6 +201,10 @@ export const stabilityLab = {
         blocked: (row) =>
           `用 −∞ 时，第 ${row} 行看不到任何键：核心报告它被阻断，权重为 0，而不是 NaN。`,
         spread: "用 −1e9 时，同一行在每个它不该看的键上得到 1/3。",
+        overflow:
+          "这里：有一个分数超过 709.78，exp 变成 Infinity，和也是 Infinity，而 Infinity / Infinity 是 NaN。",
+        underflow: "这里：每个分数都小于约 −745，每个 exp 都舍入为 0，和是 0，而 0 / 0 是 NaN。",
+        fine: "用这些分数，朴素的做法碰巧没出错。把一个分数改到 709.78 以上，或者全部低于 −745，它就会出错；核心的做法不会。",
       },
     },
   },

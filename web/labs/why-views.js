@@ -30,9 +30,16 @@ export const matrix = (id, label, data, rowLabels, colLabels, role, caption) => 
 /** 1-based names for n things: k1, k2, … */
 export const numbered = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
 
-/** A number as the page shows it, and Infinity and NaN as JavaScript writes them. */
+/**
+ * A number as the page shows it, and Infinity and NaN as JavaScript writes them; one too large
+ * for decimals in scientific notation at `digits` decimals (8.2184e+307).
+ */
 export const shown = (x, digits) =>
-  Number.isNaN(x) || x === Infinity ? String(x) : fmt(x, digits);
+  Number.isNaN(x) || x === Infinity
+    ? String(x)
+    : Math.abs(x) >= 1e21
+      ? x.toExponential(digits).replace("-", "−")
+      : fmt(x, digits);
 
 /** A small number in scientific notation: 1.1e-16 (0 as 0). */
 export const tiny = (x) => (x === 0 ? "0" : x.toExponential(1).replace("-", "−"));
