@@ -107,7 +107,7 @@ test("online softmax: tiled equals whole rows to 1e-12 for every block size 1..n
       const text = await page.locator("#tiling-difference").textContent();
       const [difference] = numbersIn(text);
       assert.ok(difference <= 1e-12, `B = ${block}: ${text}`);
-      assert.match(text, /At most 1e-12/);
+      assert.match(text, /At most 1e−12/);
       const steps = Math.ceil(11 / block) + 2;
       assert.equal(await counter(page), `Step ${steps} of ${steps}`);
       // the tiled output is the whole-row output, as shown

@@ -198,7 +198,7 @@ export const dropoutLab = {
         draws: "抽取次数",
         difference: "|平均 − 答案|",
         drawOutput: "输出（这次抽取）",
-        meanDropped: (n) => `dropped（${n} 次抽取的平均）`,
+        meanDropped: (n) => `丢弃后的权重（${n} 次抽取的平均）`,
         meanOutput: (n) => `输出（${n} 次抽取的平均）`,
         plainWeights: "权重（不用 dropout）",
         plainOutput: "输出（不用 dropout）",

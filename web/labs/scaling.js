@@ -177,7 +177,7 @@ export const scalingLab = {
         spread: (dk, v, sv) =>
           `Over all 800 scores, the variance of q·k is ${v} (about d_k = ${dk}); after dividing by √d_k it is ${sv} (about 1).`,
         top: (mean, share) =>
-          `Over the 100 queries, the largest weight is ${mean} on average; in a share of ${share} of them it is above 0.99 (one-hot).`,
+          `Over the 100 queries, the largest weight is ${mean} on average; the share of them where it is above 0.99 (one-hot) is ${share}.`,
         alpha:
           "A scale is an inverse temperature. In the age scene, α multiplies the query, so every score is multiplied by α before the softmax: a larger α makes the lookup sharper, a smaller one softer. 1/√d_k is such a factor, chosen so that the spread of the scores stays the same whatever d_k is.",
         ageLink: "Open the age scene with α = 10",
@@ -227,7 +227,7 @@ export const scalingLab = {
         spread: (dk, v, sv) =>
           `在全部 800 个分数上，q·k 的方差是 ${v}（约等于 d_k = ${dk}）；除以 √d_k 之后是 ${sv}（约等于 1）。`,
         top: (mean, share) =>
-          `在 100 个查询上，最大权重平均为 ${mean}；其中 ${share} 的比例超过 0.99（独热）。`,
+          `在 100 个查询上，最大权重平均为 ${mean}；最大权重超过 0.99（独热）的查询所占比例是 ${share}。`,
         alpha:
           "缩放因子就是温度的倒数。在“平均年龄”场景里，α 乘以查询，所以每个分数在 softmax 之前都乘以 α：α 越大，查找越“硬”；越小越“软”。1/√d_k 也是这样一个因子，它的取值让分数的分散程度不随 d_k 改变。",
         ageLink: "打开 α = 10 的“平均年龄”场景",

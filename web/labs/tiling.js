@@ -152,10 +152,10 @@ function words() {
         result:
           "The output after the last block, beside the output of the ordinary softmax over whole rows (the core's attention).",
         difference: (d) => `The largest difference between them: ${d}.`,
-        within: "At most 1e-12: the same numbers.",
+        within: "At most 1e−12: the same numbers.",
         tiled: "output, tiled",
         whole: "output, whole rows",
-        beyond: "More than 1e-12!",
+        beyond: "More than 1e−12!",
       },
     },
     zh: {
@@ -179,10 +179,10 @@ function words() {
         stayed: "最大值没变，所以不需要重新缩放（因子是 1）。",
         result: "最后一块之后的输出，旁边是对整行做普通 softmax 的输出（核心的 attention）。",
         difference: (d) => `两者最大的差：${d}。`,
-        within: "不超过 1e-12：是同样的数。",
+        within: "不超过 1e−12：是同样的数。",
         tiled: "输出（分块）",
         whole: "输出（整行）",
-        beyond: "超过了 1e-12！",
+        beyond: "超过了 1e−12！",
       },
     },
   };
