@@ -4,6 +4,7 @@ import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 
 const types = {
   ".html": "text/html; charset=utf-8",
@@ -58,12 +59,19 @@ export function serve(root, port = 0, headers = {}, routes = {}) {
     }
     try {
       const body = await readFile(file);
+      const type = types[extname(file)] ?? "application/octet-stream";
+      // Text is sent gzipped to a browser that accepts it, as any static host does.
+      const gzip =
+        /^(text|application\/json|image\/svg)/.test(type) &&
+        /\bgzip\b/.test(request.headers["accept-encoding"] ?? "");
       response.writeHead(200, {
-        "content-type": types[extname(file)] ?? "application/octet-stream",
+        "content-type": type,
         "cache-control": "no-cache",
+        vary: "accept-encoding",
+        ...(gzip && { "content-encoding": "gzip" }),
         ...headers,
       });
-      response.end(body);
+      response.end(gzip ? gzipSync(body) : body);
     } catch {
       response.writeHead(404, { "content-type": "text/plain" }).end("not found");
     }
