@@ -7,9 +7,20 @@ import { Stryker } from "@stryker-mutator/core";
 
 const node = (...files) =>
   `node --test --test-concurrency=1 ${files.map((f) => `tests/node/${f}.test.mjs`).join(" ")}`;
+// web/attention.js: the core's API (lines 1-240), and the labs' (multi-head, decoding,
+// positions, tiling, statistics), each against the suites that call it (the 10,000-step heap
+// test, model-heap, guards WASM memory, which no line of JS here frees).
+const labsApi = "web/attention.js:241-525";
 
 const groups = {
-  wrapper: { mutate: ["web/attention.js"], command: node("attention", "batched", "steps") },
+  wrapper: {
+    mutate: ["web/attention.js:1-240"],
+    command: node("attention", "batched", "steps", "security"),
+  },
+  labs: {
+    mutate: [labsApi],
+    command: node("model", "why"),
+  },
   steps: {
     mutate: ["web/steps.js", "web/format.js", "web/check.js"],
     command: node("steps", "arithmetic", "lab"),

@@ -1,19 +1,16 @@
 // model.test.mjs: the labs module's multi-head attention, KV cache and positions through
 // web/attention.js on the real WASM labs module, against a float64 reference written here
 // (plain loops, the papers' formulas), PyTorch's own nn.MultiheadAttention output
-// (tests/fixtures/pytorch-mha.json, from pytorch_mha.py), properties, errors and the heap.
+// (tests/fixtures/pytorch-mha.json, from pytorch_mha.py), properties and errors. The heap
+// over 10,000 steps: model-heap.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import v8 from "node:v8";
-import vm from "node:vm";
 import { loadLabs } from "../../web/attention.js";
-import { random, randomMatrix } from "./reference.mjs";
+import { random, randomLayer, randomMatrix } from "./reference.mjs";
 
 const core = await loadLabs();
 const pytorch = JSON.parse(readFileSync(new URL("../fixtures/pytorch-mha.json", import.meta.url)));
-v8.setFlagsFromString("--expose-gc");
-const gc = vm.runInNewContext("gc");
 
 function assertClose(actual, expected, tolerance, what) {
   assert.equal(actual.length, expected.length, `${what}: length`);
@@ -76,15 +73,6 @@ function referenceMultiHead(x, { wq, wk, wv, wo }, { heads, kvHeads, causal, pos
   }
   const concat = x.map((_, i) => outputs.flatMap((o) => o[i]));
   return { concat, output: times(concat, wo) };
-}
-
-function randomLayer(next, dModel, heads, kvHeads, d) {
-  return {
-    wq: randomMatrix(next, dModel, heads * d, 1),
-    wk: randomMatrix(next, dModel, kvHeads * d, 1),
-    wv: randomMatrix(next, dModel, kvHeads * d, 1),
-    wo: randomMatrix(next, heads * d, dModel, 1),
-  };
 }
 
 test("multi-head attention equals the reference for h_kv = h, between and 1, with every kind of position", () => {
@@ -303,26 +291,4 @@ test("every error names the argument and the shapes; the module keeps working", 
     "RoPE rotates pairs of columns in blocks of d_head: d_head must be even and divide M's 3 columns, but it is 3",
   );
   assert.equal(core.multiHeadAttention(I, w, { heads: 2 }).output.length, 4);
-});
-
-test("10,000 decoding steps with resets: the WASM heap and the handles stay flat", (t) => {
-  const next = random(16);
-  const weights = randomLayer(next, 8, 4, 2, 2);
-  const rows = randomMatrix(next, 40, 8, 1);
-  const decoder = core.decoder(weights, { heads: 4, kvHeads: 2, positions: "rope" });
-  const run = (steps) => {
-    for (let i = 0; i < steps; i++) {
-      if (i % 40 === 0) decoder.reset();
-      decoder.step(rows[i % 40]);
-      if (i % 500 === 0) assert.throws(() => decoder.step([1]));
-    }
-  };
-  run(400);
-  gc();
-  const before = core.memory();
-  run(10_000);
-  gc();
-  const after = core.memory();
-  assert.deepEqual(after, before, "malloc'd bytes, heap top, heap size and live handles");
-  t.diagnostic(`WASM heap after 10,000 steps: ${after.inUse} bytes in use, as before`);
 });

@@ -25,6 +25,16 @@ export function randomMatrix(next, rows, cols, spread = 2) {
   );
 }
 
+// The weights of one multi-head layer: h query heads and h_kv key-value heads of d columns.
+export function randomLayer(next, dModel, heads, kvHeads, d) {
+  return {
+    wq: randomMatrix(next, dModel, heads * d, 1),
+    wk: randomMatrix(next, dModel, kvHeads * d, 1),
+    wv: randomMatrix(next, dModel, kvHeads * d, 1),
+    wo: randomMatrix(next, heads * d, dModel, 1),
+  };
+}
+
 // splitmix64 in BigInt, the stream the core documents for dropout: uniform() in [0, 1).
 export function splitmix64(seed) {
   const mask = (1n << 64n) - 1n;
