@@ -251,3 +251,28 @@ test("the labs at 390 px: no sideways scroll of the page", async () => {
     await page.close();
   }
 });
+
+// M1: the KV-cache lab's steps are its sentence's five tokens; a link's X of another row count
+// gave a blank page (step 3 of a 1-row X) or a page stuck on step 3 (a 3-row X).
+test("kvcache: a link's X of 1 or 3 rows is not applied, says why, and every step is reachable", async () => {
+  const row = "0,0,0,1,0,-1,0";
+  for (const rows of [1, 3]) {
+    const x = Array.from({ length: rows }, () => row).join(";");
+    const page = await openApp(env, `scene=kvcache&x=${x}&lang=en&step=3`);
+    const notice = await page.locator(".step .error").textContent();
+    assert.match(notice, /^The link's values were not applied; the scene's own are shown:/);
+    assert.match(notice, new RegExp(`X has ${rows} rows? but this lab's sentence has 5 tokens`));
+    assert.equal(await page.locator("#step-title").textContent(), "3. Token 3: 图书馆");
+    assert.equal((await matrixNumbers(page, "kcache")).length, 3, "the scene's own cache");
+    assert.doesNotMatch(await page.evaluate(() => location.search), /[?&]x=/);
+    await page.locator("h1").click();
+    await page.keyboard.press("End");
+    assert.equal(
+      await page.locator("#step-title").textContent(),
+      "6. The same as the full causal pass",
+    );
+    assertShown(await matrixNumbers(page, "cachedout"), fixture.kvcache.fullOutput, "cached");
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});

@@ -11,6 +11,7 @@ import {
   matrix,
   headColumns,
   featureNames,
+  sentenceX,
   derivationOf,
   productLine,
   headId,
@@ -99,7 +100,7 @@ export const kvcacheLab = {
   // Every step of the decoder, and the full causal pass over the same tokens.
   compute(core, scene, state) {
     const decoder = core.decoder(layer, options);
-    const x = state.edits?.x ?? scene.inputs.x;
+    const x = sentenceX(scene, state);
     const steps = x.map((row) => decoder.step(row));
     const full = core.multiHeadAttention(x, layer, { ...options, causal: true });
     return { inputs: { x, ...layer }, trace: { steps, full } };

@@ -1,6 +1,7 @@
 // labs/model-words.js: every string of the four model labs (issue 9), in Chinese and English.
 // The scene list's names are also in web/i18n (they show before a lab loads).
 import { tokens } from "./model-data.js";
+import zhPage from "../i18n/zh.js";
 
 // 1 + 2 + … + n, written out
 const upTo = (n) => Array.from({ length: n }, (_, i) => i + 1).join(" + ");
@@ -179,7 +180,31 @@ const en = {
   },
 };
 
+// The labs' own refusals of a link's X (sentenceX in model-shared.js), said in Chinese; any
+// other message as the page says it.
+const refusals = [
+  [
+    /^X has (\d+) rows? but this lab's sentence has (\d+) tokens$/,
+    (n, m) => `X 有 ${n} 行，而这个实验的句子有 ${m} 个 token`,
+  ],
+  [
+    /^X has (\d+) columns? but this lab's tokens have (\d+) features$/,
+    (n, m) => `X 有 ${n} 列，而这个实验的每个 token 有 ${m} 个特征`,
+  ],
+  [
+    /^X row (\d+) has (\d+) numbers? but this lab's tokens have (\d+) features$/,
+    (i, n, m) => `X 的第 ${i} 行有 ${n} 个数，而这个实验的每个 token 有 ${m} 个特征`,
+  ],
+];
+
 const zh = {
+  coreError: (message) => {
+    for (const [pattern, say] of refusals) {
+      const m = message.match(pattern);
+      if (m) return say(...m.slice(1));
+    }
+    return zhPage.coreError(message);
+  },
   model: {
     dims: {
       person: "人",
