@@ -276,3 +276,23 @@ test("kvcache: a link's X of 1 or 3 rows is not applied, says why, and every ste
     await page.close();
   }
 });
+
+// M5: a link's X of 6 rows gave unlabelled rows (heads), a shuffle without the 6th token
+// (order); one of 3 rows "X row 1 is not an array" (order).
+test("heads, gqa and order: a link's X of another row count is not applied and says why, in both languages", async () => {
+  const x = (n) => Array.from({ length: n }, () => "0,0,0,1,0,-1,0").join(";");
+  const cases = [
+    ["heads", 6, "en", 4, "h1-weights", /X has 6 rows but this lab's sentence has 5 tokens/],
+    ["gqa", 6, "zh", 2, "h1-weights", /X 有 6 行，而这个实验的句子有 5 个 token/],
+    ["order", 6, "en", 1, "ob", /X has 6 rows but this lab's sentence has 5 tokens/],
+    ["order", 3, "zh", 1, "oa", /X 有 3 行，而这个实验的句子有 5 个 token/],
+  ];
+  for (const [id, rows, lang, step, matrix, said] of cases) {
+    const page = await openApp(env, `scene=${id}&x=${x(rows)}&lang=${lang}&step=${step}`);
+    const notice = await page.locator(".step .error").textContent();
+    assert.match(notice, said, `${id}, ${rows} rows`);
+    assert.equal((await matrixNumbers(page, matrix)).length, 5, `${id}: the scene's own X`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});

@@ -214,3 +214,38 @@ test("check my numbers: every cell's slack is a finite bound, 0 where the operan
   assert.equal(heads[0].lab.slack("q", 1, 2, ctx), 0);
   assert.ok(heads[0].lab.slack("output", 3, 4, ctx) > 0, "the concatenation is rounded");
 });
+
+// M5: the labs are about one sentence of 5 tokens with 7 features; a link's X of another shape
+// is refused, in words that name the shape, in both languages (it gave unlabelled rows, a
+// shuffle that dropped the 6th token, or "X row 1 is not an array").
+test("an X that is not the sentence's 5×7 is refused by every lab, naming the shape", () => {
+  const row = [0, 0, 0, 1, 0, -1, 0];
+  const rows = (n, width = 7) => Array.from({ length: n }, () => row.slice(0, width));
+  const cases = [
+    [
+      rows(1),
+      "X has 1 row but this lab's sentence has 5 tokens",
+      "X 有 1 行，而这个实验的句子有 5 个 token",
+    ],
+    [rows(3), "X has 3 rows but this lab's sentence has 5 tokens", "X 有 3 行"],
+    [rows(6), "X has 6 rows but this lab's sentence has 5 tokens", "X 有 6 行"],
+    [rows(5, 6), "X has 6 columns but this lab's tokens have 7 features", "X 有 6 列"],
+    [
+      [...rows(4), [...row, 2]],
+      "X row 5 has 8 numbers but this lab's tokens have 7 features",
+      "X 的第 5 行有 8 个数",
+    ],
+  ];
+  for (const scene of scenes) {
+    for (const [x, en, zh] of cases) {
+      const state = { scene: scene.id, lang: "en", digits: 4, step: 0, edits: { x } };
+      assert.throws(() => scene.lab.compute(core, scene, state), { message: en }, scene.id);
+      const said = wordsFor("zh", scene).coreError(en);
+      assert.ok(said.startsWith(zh), `${scene.id}: ${said}`);
+      assert.doesNotMatch(said, /but|this lab|rows?\b/, `${scene.id}: no English left in ${said}`);
+    }
+    // the scene's own X, and an edit of the same shape, are taken
+    const edited = { scene: scene.id, edits: { x: rows(5) } };
+    assert.equal(scene.lab.compute(core, scene, edited).inputs.x.length, 5);
+  }
+});

@@ -12,6 +12,7 @@ import {
   numbered,
   headColumns,
   featureNames,
+  sentenceX,
   derivationOf,
   productLine,
   headId,
@@ -32,7 +33,7 @@ export const headsLab = {
   words: modelWords,
 
   compute(core, scene, state) {
-    const inputs = { x: state.edits?.x ?? scene.inputs.x, ...layers[4] };
+    const inputs = { x: sentenceX(scene, state), ...layers[4] };
     const trace = core.multiHeadAttention(inputs.x, inputs, {
       heads: H,
     });

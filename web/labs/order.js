@@ -10,6 +10,7 @@ import {
   matrix,
   numbered,
   featureNames,
+  sentenceX,
   derivationOf,
   productLine,
   headDerivation,
@@ -67,7 +68,7 @@ export const orderLab = {
   // Each kind of position, in order and shuffled; and RoPE's scores of one q and one k placed
   // at every pair of positions.
   compute(core, scene, state) {
-    const x = state.edits?.x ?? scene.inputs.x;
+    const x = sentenceX(scene, state);
     const shuffled = shuffle.map((i) => x[i]);
     const trace = {};
     for (const [step, kind] of Object.entries(kinds)) {
