@@ -296,3 +296,36 @@ test("heads, gqa and order: a link's X of another row count is not applied and s
     await page.close();
   }
 });
+
+// M3: step 1 said "Click a number to edit it" but no number in the lab was editable. Now X is,
+// and the hint says so; the weights stay the lab's (a click shows where they come from).
+test("heads: a number of X is edited in place, as the hint says, and the projections follow", async () => {
+  const page = await openApp(env, "scene=heads&lang=en&step=1");
+  assert.equal(
+    await page.locator(".step .hint").first().textContent(),
+    "Click a number of X to edit it. Enter applies, Escape cancels.",
+  );
+  // X[4][6], 读's "pos cos", from −1 to 2
+  await page.locator('[data-matrix="x"] button[data-i="3"][data-j="5"]').click();
+  await page.locator("input.cell-edit").fill("2");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => location.search.includes("x="));
+  await page.locator("h1").click();
+  await page.keyboard.press("ArrowRight");
+  // Q[4] = X[4]·W_Q = 1 × W_Q[4] + 2 × W_Q[6], by hand
+  const q = await matrixNumbers(page, "q");
+  assert.deepEqual(q[3], [3, 0, 4, -6.928, 0, 0, 0, 0]);
+  // a weight is not an input to edit: a click picks it
+  await page.keyboard.press("ArrowLeft");
+  await page.locator('[data-matrix="wq"] button[data-i="0"][data-j="1"]').click();
+  assert.equal(await page.locator("input.cell-edit").count(), 0);
+  assert.match(await page.locator(".derivation").textContent(), /W_Q\[1\]\[2\] = 3/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+  const zh = await openApp(env, "scene=heads&lang=zh&step=1");
+  assert.equal(
+    await zh.locator(".step .hint").first().textContent(),
+    "点击 X 中的数字即可修改。回车确认，Esc 取消。",
+  );
+  await zh.close();
+});

@@ -62,7 +62,7 @@ export const headsLab = {
         return {
           focusMatrix: null,
           matrices: [
-            matrix("x", "X", inputs.x, tokens, features),
+            matrix("x", "X", inputs.x, tokens, features, "input"),
             matrix("wq", "W_Q", inputs.wq, features, cols),
             matrix("wk", "W_K", inputs.wk, features, kvCols),
             matrix("wv", "W_V", inputs.wv, features, kvCols),
@@ -73,7 +73,7 @@ export const headsLab = {
         return {
           focusMatrix: "q",
           matrices: [
-            matrix("x", "X", inputs.x, tokens, features),
+            matrix("x", "X", inputs.x, tokens, features, "input"),
             matrix("q", "Q = X·W_Q", trace.q, tokens, cols, "result"),
             matrix("k", "K = X·W_K", trace.k, tokens, kvCols, "result"),
             matrix("v", "V = X·W_V", trace.v, tokens, kvCols, "result"),

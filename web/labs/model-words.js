@@ -13,6 +13,8 @@ const tokenSteps = (title) =>
   );
 
 const en = {
+  // X is the one input a learner edits here (heads.js); the weights are the lab's.
+  ui: { edit: "Click a number of X to edit it. Enter applies, Escape cancels." },
   model: {
     dims: {
       person: "person",
@@ -205,6 +207,7 @@ const zh = {
     }
     return zhPage.coreError(message);
   },
+  ui: { edit: "点击 X 中的数字即可修改。回车确认，Esc 取消。" },
   model: {
     dims: {
       person: "人",
