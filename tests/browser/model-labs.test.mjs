@@ -329,3 +329,39 @@ test("heads: a number of X is edited in place, as the hint says, and the project
   );
   await zh.close();
 });
+
+// M4: predict mode hid numbers without showing what they are made from: the KV-cache lab never
+// showed W_Q, W_K, W_V, W_O and hid the rows kept from earlier steps; the order lab never
+// showed the q and k that step 4 rotates.
+test("predict mode: the operands of every hidden number are on the page", async () => {
+  const cells = (page, id) =>
+    page
+      .locator(`[data-matrix="${id}"] tbody tr`)
+      .evaluateAll((rows) =>
+        rows.map((tr) => [...tr.querySelectorAll("button.cell")].map((b) => b.textContent)),
+      );
+  const kv = await openApp(env, "scene=kvcache&lang=en&step=2&predict=1");
+  for (const [id, w] of [
+    ["wq", fixture.inputs.wq],
+    ["wk", fixture.inputs.wk2],
+    ["wv", fixture.inputs.wv2],
+    ["wo", fixture.inputs.wo],
+  ]) {
+    assert.deepEqual(await matrixNumbers(kv, id), w, id);
+  }
+  // 我's K row was made at step 1 and is kept: X[1]·W_K = W_K[1] + W_K[6], by hand
+  const k = await cells(kv, "kcache");
+  assert.deepEqual(k[0].map(Number), [0.5, 0, 0, 0]);
+  assert.deepEqual(k[1], ["?", "?", "?", "?"], "the new row is to be predicted");
+  assert.ok((await cells(kv, "vcache"))[0].every((c) => c !== "?"));
+  assert.ok((await cells(kv, "q"))[0].every((c) => c === "?"));
+  assert.deepEqual(kv.errors, []);
+  await kv.close();
+  // order step 4: head 1's q of 读 and k of 书 before rotation, X[4]·W_Q and X[5]·W_K by hand
+  const order = await openApp(env, "scene=order&lang=en&step=4&predict=1");
+  assert.deepEqual(await matrixNumbers(order, "q"), [[3, 0]]);
+  assert.deepEqual(await matrixNumbers(order, "k"), [[1, 0]]);
+  assert.ok((await cells(order, "qm")).flat().every((c) => c === "?"));
+  assert.deepEqual(order.errors, []);
+  await order.close();
+});

@@ -75,6 +75,8 @@ const en = {
       weightsIn: (order) => `weights, head 1, ${order}`,
       qAt: "q (读) at m",
       kAt: "k (书) at n",
+      qPlain: "q (读), not rotated",
+      kPlain: "k (书), not rotated",
     },
     original: "in order",
     shuffled: "shuffled",
@@ -84,6 +86,8 @@ const en = {
     rotLine: (cell, a, b, angle) =>
       `${cell}: the pair is rotated by the angle ${angle} (position × θ)`,
     peLine: (cell, fn, p, theta) => `${cell} = ${fn}(${p} × ${theta})`,
+    unrotatedLine: (name, token, row) =>
+      `${name} is head 1's ${name === "q" ? "query" : "key"} of ${token}, columns 1–2 of row ${row} of ${name.toUpperCase()} = X·W_${name.toUpperCase()}, before any rotation:`,
     distanceLine: (m, n, d) =>
       `m − n = ${m} − ${n} = ${d}: every cell with m − n = ${d} has this score`,
     movedLine: (token, r, i, value, same) =>
@@ -259,6 +263,8 @@ const zh = {
       weightsIn: (order) => `权重，头 1，${order}`,
       qAt: "位置 m 上的 q（读）",
       kAt: "位置 n 上的 k（书）",
+      qPlain: "q（读），未旋转",
+      kPlain: "k（书），未旋转",
     },
     original: "原顺序",
     shuffled: "打乱后",
@@ -266,6 +272,8 @@ const zh = {
     cachedPad: "缓存的一步没有尚未到来的 token 的权重；这里显示为 0，和因果掩码给出的一样。",
     rotLine: (cell, a, b, angle) => `${cell}：这一对转过的角度是 ${angle}（位置 × θ）`,
     peLine: (cell, fn, p, theta) => `${cell} = ${fn}(${p} × ${theta})`,
+    unrotatedLine: (name, token, row) =>
+      `${name} 是头 1 中「${token}」的${name === "q" ? "查询" : "键"}：${name.toUpperCase()} = X·W_${name.toUpperCase()} 第 ${row} 行的第 1–2 列，还没有旋转：`,
     distanceLine: (m, n, d) => `m − n = ${m} − ${n} = ${d}：所有 m − n = ${d} 的格子分数都一样`,
     movedLine: (token, r, i, value, same) =>
       same

@@ -182,6 +182,8 @@ export const orderLab = {
         return {
           focusMatrix: "scores",
           matrices: [
+            matrix("q", msg.model.labels.qPlain, [d.q], [tokens[3]], numbered(2)),
+            matrix("k", msg.model.labels.kPlain, [d.k], [tokens[4]], numbered(2)),
             matrix(
               "qm",
               msg.model.labels.qAt,
@@ -224,6 +226,8 @@ export const orderLab = {
       h.qm = { rows: [i], cols: [], cells: [] };
       h.kn = { rows: [j], cols: [], cells: [] };
     }
+    if ((mid === "qm" || mid === "kn") && stepId === "distance")
+      h[mid === "qm" ? "q" : "k"] = { rows: [0], cols: [], cells: [] };
     return h;
   },
 
@@ -232,6 +236,22 @@ export const orderLab = {
     const digits = state.digits;
     if (stepId === "distance") {
       const d = trace.distance;
+      // head 1's q of 读 (row 4) and k of 书 (row 5), before any rotation
+      if (mid === "q" || mid === "k") {
+        const row = mid === "q" ? 3 : 4;
+        return derivationOf([
+          plain(msg.model.unrotatedLine(mid, tokens[row], row + 1)),
+          productLine(mid.toUpperCase(), row, j, {
+            left: inputs.x,
+            leftName: "X",
+            right: mid === "q" ? inputs.wq : inputs.wk,
+            rightName: mid === "q" ? "W_Q" : "W_K",
+            value: d[mid][j],
+            digits,
+            msg,
+          }),
+        ]);
+      }
       if (mid === "qm" || mid === "kn") {
         const rotary = mid === "qm" ? d.qm : d.kn;
         const before = positions.map(() => (mid === "qm" ? d.q : d.k));
