@@ -365,3 +365,20 @@ test("predict mode: the operands of every hidden number are on the page", async 
   assert.deepEqual(order.errors, []);
   await order.close();
 });
+
+// M6: the heads lab named the positions lab by a title that is not its scene-list name, as text.
+test("heads: the note links to the word-order lab by its scene-list name, from the keyboard", async () => {
+  for (const lang of ["en", "zh"]) {
+    const page = await openApp(env, `scene=heads&lang=${lang}&step=1`);
+    const link = page.locator(".step .note a");
+    assert.equal(await link.textContent(), await page.locator("#scene-order").textContent());
+    assert.match(await link.getAttribute("href"), new RegExp(`^\\?scene=order&lang=${lang}$`));
+    await link.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => location.search.includes("scene=order"));
+    const title = await page.locator("#step-title").textContent();
+    assert.equal(title, lang === "en" ? "1. Shuffled, without positions" : "1. 没有位置时打乱顺序");
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});

@@ -202,7 +202,22 @@ export const headsLab = {
 
   panels: {
     heatmaps: (ctx) => headHeatmaps(ctx.trace, ctx),
-    positionsNote: ({ msg }) => el("p", { class: "note", text: msg.model.positionsNote }),
+    // The word-order lab by its scene-list name: a link where the walkthrough offers it.
+    positionsNote: ({ msg, state, scenes, update }) => {
+      const name = msg.scenes.order.name;
+      const [before, after] = msg.model.positionsSee;
+      const link = scenes.some((s) => s.id === "order")
+        ? el("a", {
+            href: `?scene=order&lang=${state.lang}`,
+            text: name,
+            onclick: (event) => {
+              event.preventDefault();
+              update({ scene: "order" }, { announce: true });
+            },
+          })
+        : name;
+      return el("p", { class: "note" }, `${msg.model.positionsNote}${before}`, link, after);
+    },
   },
 };
 

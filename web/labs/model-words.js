@@ -30,7 +30,9 @@ const en = {
     headTitle: (h, g) => `head ${h} (key-value head ${g})`,
     concatLine: (cell, h, from) => `${cell} = ${from} (head ${h}'s output, put side by side)`,
     positionsNote:
-      "Attention itself cannot see word order: the last two columns of X are hand-made position features (a point that turns 60° per token), so that head 2 can find the previous token. The lab “How does attention know word order?” shows how models add positions.",
+      "Attention itself cannot see word order: the last two columns of X are hand-made position features (a point that turns 60° per token), so that head 2 can find the previous token.",
+    // around the word-order lab's name, a link
+    positionsSee: [" The lab “", "” shows how models add positions."],
     groups: (pairs) => `Query heads and the key-value head each reads: ${pairs}.`,
     pair: (h, g) => `${h}→${g}`,
     cacheTitle: "the KV cache, in numbers",
@@ -227,7 +229,8 @@ const zh = {
     headTitle: (h, g) => `头 ${h}（键值头 ${g}）`,
     concatLine: (cell, h, from) => `${cell} = ${from}（第 ${h} 个头的输出，并排放好）`,
     positionsNote:
-      "注意力本身看不到词序：X 的最后两列是手工做的位置特征（每个 token 转 60° 的一个点），头 2 才能找到前一个 token。“注意力怎么知道词序？”这个实验会讲模型怎样加入位置。",
+      "注意力本身看不到词序：X 的最后两列是手工做的位置特征（每个 token 转 60° 的一个点），头 2 才能找到前一个 token。",
+    positionsSee: ["“", "”这个实验会讲模型怎样加入位置。"],
     groups: (pairs) => `查询头与它读取的键值头：${pairs}。`,
     pair: (h, g) => `${h}→${g}`,
     cacheTitle: "KV 缓存中的数",
