@@ -249,3 +249,39 @@ test("an X that is not the sentence's 5×7 is refused by every lab, naming the s
     assert.equal(scene.lab.compute(core, scene, edited).inputs.x.length, 5);
   }
 });
+
+// M7: the step text defines θ_i = 10000^(−2i/d_model) with i from 0, but the derivation wrote
+// θ4 for i = 3, and never worked θ out.
+test("order: a PE cell's θ has the step text's index and its own line, at the precision shown", () => {
+  const [scene] = order;
+  const steps = contextOf(scene, "en", 4, 0).steps;
+  for (const digits of [2, 4, 6]) {
+    const ctx = contextOf(
+      scene,
+      "en",
+      digits,
+      steps.findIndex((s) => s.id === "sinusoidal"),
+    );
+    for (let pos = 0; pos < 5; pos++) {
+      for (let col = 0; col < 7; col++) {
+        const i = Math.floor(col / 2); // PE[pos][2i] and PE[pos][2i+1], counted from 0
+        const lines = scene.lab.derivation("pe", pos, col, ctx).lines.map((l) => l.text);
+        const fn = col % 2 === 0 ? "sin" : "cos";
+        assert.equal(lines[0], `PE[${pos + 1}][${col + 1}] = ${fn}(${pos} × θ_${i})`);
+        const theta = lines.find((l) => l.startsWith(`θ_${i} = `));
+        assert.ok(theta, `a line for θ_${i}: ${lines.join(" | ")}`);
+        const m = theta.match(/^θ_(\d) = 10000\^\(−2×(\d)\/7\) = (\d+(?:\.\d+)?)$/);
+        assert.ok(m, theta);
+        assert.equal(Number(m[2]), i);
+        // within half a unit of its last decimal of 10000^(−2i/7), worked out here
+        const decimals = (m[3].split(".")[1] ?? "").length;
+        assert.ok(Math.abs(Number(m[3]) - 10000 ** ((-2 * i) / 7)) <= 0.5 * 10 ** -decimals, theta);
+        // the angle line multiplies by the same θ, as written
+        assert.ok(
+          lines.some((l) => l.startsWith(`pos·θ_${i} = ${pos} × ${m[3]} `)),
+          lines.join(" | "),
+        );
+      }
+    }
+  }
+});

@@ -25,13 +25,18 @@ const shuffledTokens = shuffle.map((i) => tokens[i]);
 const positions = tokens.map((_, p) => p);
 const kinds = { plain: "none", sinusoidal: "sinusoidal", rope: "rope" };
 
-// angle = pos × θ, as written
-function angleLine(pos, theta, angle, digits) {
-  return line(`pos·θ = ${pos} × `, angle, digits, bounds.dot([pos], [theta]), (p) => fmt(theta, p));
+// θ_i = 10000^(−2i/d), then angle = pos × θ_i, with θ written at the decimals the angle needs.
+function angleLines(pos, i, d, theta, angle, digits) {
+  let shown;
+  const product = line(`pos·θ_${i} = ${pos} × `, angle, digits, bounds.dot([pos], [theta]), (p) => {
+    shown = fmt(theta, p);
+    return shown;
+  });
+  return [plain(`θ_${i} = 10000^(−2×${i}/${d}) = ${shown}`), product];
 }
 
 // A rotated pair's cell: out[2i] = a·cos − b·sin, out[2i+1] = a·sin + b·cos.
-function rotationLines(name, i, j, { before, rotary, digits }) {
+function rotationLines(name, i, j, { before, rotary, digits, d }) {
   const pair = Math.floor(j / 2);
   const a = before[i][2 * pair];
   const b = before[i][2 * pair + 1];
@@ -45,7 +50,7 @@ function rotationLines(name, i, j, { before, rotary, digits }) {
       ? `${factor(a, p)}×${factor(cos, p)} − ${factor(b, p)}×${factor(sin, p)}`
       : `${factor(a, p)}×${factor(sin, p)} + ${factor(b, p)}×${factor(cos, p)}`;
   return [
-    angleLine(rotary.positions[i], rotary.theta[pair], angle, digits),
+    ...angleLines(rotary.positions[i], pair, d, rotary.theta[pair], angle, digits),
     plain(`cos = ${fmt(cos, digits)}, sin = ${fmt(sin, digits)} (${fmt(angle, digits)} rad)`),
     line(`${cellRef(name, i, j)} = `, rotary.rotated[i][j], digits, bounds.dot(left, right), terms),
   ];
@@ -256,7 +261,7 @@ export const orderLab = {
         const rotary = mid === "qm" ? d.qm : d.kn;
         const before = positions.map(() => (mid === "qm" ? d.q : d.k));
         return derivationOf(
-          rotationLines(mid === "qm" ? "q" : "k", i, j, { before, rotary, digits }),
+          rotationLines(mid === "qm" ? "q" : "k", i, j, { before, rotary, digits, d: d.q.length }),
         );
       }
       return derivationOf([
@@ -278,8 +283,8 @@ export const orderLab = {
       const pair = Math.floor(j / 2);
       const fn = j % 2 === 0 ? "sin" : "cos";
       return derivationOf([
-        plain(msg.model.peLine(cellRef("PE", i, j), fn, i, `θ${pair + 1}`)),
-        angleLine(i, s.theta[pair], s.angles[i][pair], digits),
+        plain(msg.model.peLine(cellRef("PE", i, j), fn, i, `θ_${pair}`)),
+        ...angleLines(i, pair, inputs.x[0].length, s.theta[pair], s.angles[i][pair], digits),
         line(
           `${fn}(`,
           s.encoding[i][j],
@@ -294,7 +299,9 @@ export const orderLab = {
       const rotary = mid === "qa" ? t.a.qRotated : t.a.kRotated;
       const before = (mid === "qa" ? t.a.q : t.a.k).map((row) => row.slice(0, 2));
       const head = { ...rotary, rotated: rotary.rotated.map((row) => row.slice(0, 2)) };
-      return derivationOf(rotationLines(name, i, j, { before, rotary: head, digits }));
+      return derivationOf(
+        rotationLines(name, i, j, { before, rotary: head, digits, d: t.a.dHead }),
+      );
     }
     if (mid === "wa" || mid === "wb") {
       return headDerivation(mid === "wa" ? t.a : t.b, 0, "weights", i, j, ctx);
