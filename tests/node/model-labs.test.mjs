@@ -285,3 +285,25 @@ test("order: a PE cell's θ has the step text's index and its own line, at the p
     }
   }
 });
+
+// M13, M16: "now 1 rows", "over 1 tokens", "1 pairs"; the zh KV-cache step's "output" table.
+test("kvcache: one token is singular in English, and every table title is Chinese in zh", () => {
+  const [scene] = kvcache;
+  const en = wordsFor("en", scene).model;
+  assert.match(en.tokenText(1, "我"), /\(now 1 row\)/);
+  assert.match(en.tokenText(2, "在"), /\(now 2 rows\)/);
+  assert.match(
+    en.pairsNote(1),
+    /over 1 token computes .* so 1 \(query, key\) pair\. .*: 1 pair per head\.$/,
+  );
+  assert.match(
+    en.pairsNote(3),
+    /over 3 tokens computes .* so 1 \+ 2 \+ 3 \(query, key\) pairs\. .*: 3 pairs per head\.$/,
+  );
+  const steps = contextOf(scene, "zh", 4, 0).steps;
+  for (let s = 0; s < steps.length; s++) {
+    for (const m of contextOf(scene, "zh", 4, s).view.matrices) {
+      assert.doesNotMatch(m.label, /\b(?!concat\b)[a-z]{3,}\b/i, m.label);
+    }
+  }
+});

@@ -152,7 +152,14 @@ export const kvcacheLab = {
           ),
           matrix("concat", "concat", st.concat, [tokens[t - 1]], cols, "result"),
           matrix("wo", "W_O", inputs.wo, cols, features),
-          matrix("output", "output", st.output, [tokens[t - 1]], features, "result"),
+          matrix(
+            "output",
+            msg.model.labels.stepOutput,
+            st.output,
+            [tokens[t - 1]],
+            features,
+            "result",
+          ),
         ],
       };
     }

@@ -6,6 +6,9 @@ import zhPage from "../i18n/zh.js";
 // 1 + 2 + … + n, written out
 const upTo = (n) => Array.from({ length: n }, (_, i) => i + 1).join(" + ");
 
+// "1 token", "2 tokens"
+const many = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 // The KV-cache lab's steps, one per token: token1 … token5.
 const tokenSteps = (title) =>
   Object.fromEntries(
@@ -55,18 +58,19 @@ const en = {
       fullOutput: (n, per) => `${n}×${per}`,
     },
     pairsNote: (n) =>
-      `A causal pass over ${n} tokens computes every row again: query i meets keys 1..i, so ${upTo(n)} (query, key) pairs. The cached step computes one row: ${n} pairs per head.`,
+      `A causal pass over ${many(n, "token")} computes every row again: query i meets keys 1..i, so ${upTo(n)} (query, key) pair${n === 1 ? "" : "s"}. The cached step computes one row: ${many(n, "pair")} per head.`,
     notArrived: "this token had not arrived yet",
     stepRow: (t) => `row ${t} comes from step ${t}, where the query of token ${t} was the one row:`,
     cachedAt: (t) =>
       `cached at step ${t}: the K and V rows of token ${t} are kept, not computed again`,
     tokenText: (t, token) =>
-      `Token ${t}, ${token}, arrives. Its row X[${t}] is projected once: its K and V rows join the cache (now ${t} rows), and its query attends to every cached key, itself included. The counter sets this step's multiply-adds beside those of a full recompute.`,
+      `Token ${t}, ${token}, arrives. Its row X[${t}] is projected once: its K and V rows join the cache (now ${many(t, "row")}), and its query attends to every cached key, itself included. The counter sets this step's multiply-adds beside those of a full recompute.`,
     newRow: "the new row",
     labels: {
       scores: (h) => `Q·Kᵀ, head ${h}`,
       weights: (h) => `weights, head ${h}`,
       output: (h) => `output, head ${h}`,
+      stepOutput: "output",
       kCache: "K cache",
       vCache: "V cache",
       causalWeights: "weights, head 1, causal pass",
@@ -256,6 +260,7 @@ const zh = {
       scores: (h) => `Q·Kᵀ，头 ${h}`,
       weights: (h) => `权重，头 ${h}`,
       output: (h) => `输出，头 ${h}`,
+      stepOutput: "输出",
       kCache: "K 缓存",
       vCache: "V 缓存",
       causalWeights: "权重，头 1，完整因果计算",
