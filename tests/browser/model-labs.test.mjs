@@ -383,3 +383,22 @@ test("heads: the note links to the word-order lab by its scene-list name, from t
     await page.close();
   }
 });
+
+// M15: at 390 px the row names "m = 0" of q_m·k_n wrapped onto three lines.
+test("order at 390 px: the position names of step 4 stay on one line", async () => {
+  const page = await openApp(env, "scene=order&lang=en&step=4", {
+    viewport: { width: 390, height: 844 },
+  });
+  const lines = await page.locator('[data-matrix="scores"] th').evaluateAll((ths) =>
+    ths
+      .filter((th) => th.textContent.trim())
+      .map((th) => {
+        const range = document.createRange();
+        range.selectNodeContents(th);
+        return [th.textContent, new Set([...range.getClientRects()].map((r) => r.top)).size];
+      }),
+  );
+  assert.equal(lines.length, 10);
+  for (const [text, n] of lines) assert.equal(n, 1, `"${text}" is on ${n} lines`);
+  await page.close();
+});

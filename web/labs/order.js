@@ -23,6 +23,8 @@ import { modelWords } from "./model-words.js";
 const layer = layers[4];
 const shuffledTokens = shuffle.map((i) => tokens[i]);
 const positions = tokens.map((_, p) => p);
+// "m = 0" as one word, so that a narrow table does not break it over three lines
+const named = (name) => positions.map((p) => `${name}\u00a0=\u00a0${p}`);
 const kinds = { plain: "none", sinusoidal: "sinusoidal", rope: "rope" };
 
 // θ_i = 10000^(−2i/d), then angle = pos × θ_i, with θ written at the decimals the angle needs.
@@ -189,30 +191,9 @@ export const orderLab = {
           matrices: [
             matrix("q", msg.model.labels.qPlain, [d.q], [tokens[3]], numbered(2)),
             matrix("k", msg.model.labels.kPlain, [d.k], [tokens[4]], numbered(2)),
-            matrix(
-              "qm",
-              msg.model.labels.qAt,
-              d.qm.rotated,
-              positions.map((p) => `m = ${p}`),
-              numbered(2),
-              "result",
-            ),
-            matrix(
-              "kn",
-              msg.model.labels.kAt,
-              d.kn.rotated,
-              positions.map((p) => `n = ${p}`),
-              numbered(2),
-              "result",
-            ),
-            matrix(
-              "scores",
-              "q_m·k_n",
-              d.scores,
-              positions.map((p) => `m = ${p}`),
-              positions.map((p) => `n = ${p}`),
-              "result",
-            ),
+            matrix("qm", msg.model.labels.qAt, d.qm.rotated, named("m"), numbered(2), "result"),
+            matrix("kn", msg.model.labels.kAt, d.kn.rotated, named("n"), numbered(2), "result"),
+            matrix("scores", "q_m·k_n", d.scores, named("m"), named("n"), "result"),
           ],
         };
       }
