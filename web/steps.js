@@ -47,7 +47,9 @@ function extend(labels, n) {
 /**
  * The view of one step: { id, matrices, focusMatrix, cells }, where each matrix is
  * { id, label, data, rowLabels, colLabels, role }. role: 'input' (editable), 'operand',
- * 'result' or 'aux'. `focusMatrix` is the id whose cells the animation walks through.
+ * 'result' or 'aux'. A result may say `knownRows: n`: its first n rows were made at an earlier
+ * step (a KV cache's kept rows), so predict mode and the worksheet show them as given.
+ * `focusMatrix` is the id whose cells the animation walks through.
  */
 export function stepView(id, { scene, trace, inputs, labels }) {
   const qkv = {

@@ -40,9 +40,10 @@ function assertShown(shown, expected, what) {
   );
 }
 
-// The derivation of the step's first focus cell: every line with arithmetic holds as shown.
+// The derivation of the step's first cell that is not an input to edit (a click on one of
+// those opens a field): every line with arithmetic holds as shown.
 async function checkDerivation(page, what) {
-  const cell = page.locator("[data-matrix] button.cell").first();
+  const cell = page.locator("[data-matrix]:not(.role-input) button.cell").first();
   if ((await cell.count()) === 0) return 0;
   await cell.click();
   const lines = await page.locator(".derivation code").allTextContents();
@@ -250,4 +251,154 @@ test("the labs at 390 px: no sideways scroll of the page", async () => {
     assert.deepEqual(page.errors, []);
     await page.close();
   }
+});
+
+// M1: the KV-cache lab's steps are its sentence's five tokens; a link's X of another row count
+// gave a blank page (step 3 of a 1-row X) or a page stuck on step 3 (a 3-row X).
+test("kvcache: a link's X of 1 or 3 rows is not applied, says why, and every step is reachable", async () => {
+  const row = "0,0,0,1,0,-1,0";
+  for (const rows of [1, 3]) {
+    const x = Array.from({ length: rows }, () => row).join(";");
+    const page = await openApp(env, `scene=kvcache&x=${x}&lang=en&step=3`);
+    const notice = await page.locator(".step .error").textContent();
+    assert.match(notice, /^The link's values were not applied; the scene's own are shown:/);
+    assert.match(notice, new RegExp(`X has ${rows} rows? but this lab's sentence has 5 tokens`));
+    assert.equal(await page.locator("#step-title").textContent(), "3. Token 3: 图书馆");
+    assert.equal((await matrixNumbers(page, "kcache")).length, 3, "the scene's own cache");
+    assert.doesNotMatch(await page.evaluate(() => location.search), /[?&]x=/);
+    await page.locator("h1").click();
+    await page.keyboard.press("End");
+    assert.equal(
+      await page.locator("#step-title").textContent(),
+      "6. The same as the full causal pass",
+    );
+    assertShown(await matrixNumbers(page, "cachedout"), fixture.kvcache.fullOutput, "cached");
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
+// M5: a link's X of 6 rows gave unlabelled rows (heads), a shuffle without the 6th token
+// (order); one of 3 rows "X row 1 is not an array" (order).
+test("heads, gqa and order: a link's X of another row count is not applied and says why, in both languages", async () => {
+  const x = (n) => Array.from({ length: n }, () => "0,0,0,1,0,-1,0").join(";");
+  const cases = [
+    ["heads", 6, "en", 4, "h1-weights", /X has 6 rows but this lab's sentence has 5 tokens/],
+    ["gqa", 6, "zh", 2, "h1-weights", /X 有 6 行，而这个实验的句子有 5 个 token/],
+    ["order", 6, "en", 1, "ob", /X has 6 rows but this lab's sentence has 5 tokens/],
+    ["order", 3, "zh", 1, "oa", /X 有 3 行，而这个实验的句子有 5 个 token/],
+  ];
+  for (const [id, rows, lang, step, matrix, said] of cases) {
+    const page = await openApp(env, `scene=${id}&x=${x(rows)}&lang=${lang}&step=${step}`);
+    const notice = await page.locator(".step .error").textContent();
+    assert.match(notice, said, `${id}, ${rows} rows`);
+    assert.equal((await matrixNumbers(page, matrix)).length, 5, `${id}: the scene's own X`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
+// M3: step 1 said "Click a number to edit it" but no number in the lab was editable. Now X is,
+// and the hint says so; the weights stay the lab's (a click shows where they come from).
+test("heads: a number of X is edited in place, as the hint says, and the projections follow", async () => {
+  const page = await openApp(env, "scene=heads&lang=en&step=1");
+  assert.equal(
+    await page.locator(".step .hint").first().textContent(),
+    "Click a number of X to edit it. Enter applies, Escape cancels.",
+  );
+  // X[4][6], 读's "pos cos", from −1 to 2
+  await page.locator('[data-matrix="x"] button[data-i="3"][data-j="5"]').click();
+  await page.locator("input.cell-edit").fill("2");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => location.search.includes("x="));
+  await page.locator("h1").click();
+  await page.keyboard.press("ArrowRight");
+  // Q[4] = X[4]·W_Q = 1 × W_Q[4] + 2 × W_Q[6], by hand
+  const q = await matrixNumbers(page, "q");
+  assert.deepEqual(q[3], [3, 0, 4, -6.928, 0, 0, 0, 0]);
+  // a weight is not an input to edit: a click picks it
+  await page.keyboard.press("ArrowLeft");
+  await page.locator('[data-matrix="wq"] button[data-i="0"][data-j="1"]').click();
+  assert.equal(await page.locator("input.cell-edit").count(), 0);
+  assert.match(await page.locator(".derivation").textContent(), /W_Q\[1\]\[2\] = 3/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+  const zh = await openApp(env, "scene=heads&lang=zh&step=1");
+  assert.equal(
+    await zh.locator(".step .hint").first().textContent(),
+    "点击 X 中的数字即可修改。回车确认，Esc 取消。",
+  );
+  await zh.close();
+});
+
+// M4: predict mode hid numbers without showing what they are made from: the KV-cache lab never
+// showed W_Q, W_K, W_V, W_O and hid the rows kept from earlier steps; the order lab never
+// showed the q and k that step 4 rotates.
+test("predict mode: the operands of every hidden number are on the page", async () => {
+  const cells = (page, id) =>
+    page
+      .locator(`[data-matrix="${id}"] tbody tr`)
+      .evaluateAll((rows) =>
+        rows.map((tr) => [...tr.querySelectorAll("button.cell")].map((b) => b.textContent)),
+      );
+  const kv = await openApp(env, "scene=kvcache&lang=en&step=2&predict=1");
+  for (const [id, w] of [
+    ["wq", fixture.inputs.wq],
+    ["wk", fixture.inputs.wk2],
+    ["wv", fixture.inputs.wv2],
+    ["wo", fixture.inputs.wo],
+  ]) {
+    assert.deepEqual(await matrixNumbers(kv, id), w, id);
+  }
+  // 我's K row was made at step 1 and is kept: X[1]·W_K = W_K[1] + W_K[6], by hand
+  const k = await cells(kv, "kcache");
+  assert.deepEqual(k[0].map(Number), [0.5, 0, 0, 0]);
+  assert.deepEqual(k[1], ["?", "?", "?", "?"], "the new row is to be predicted");
+  assert.ok((await cells(kv, "vcache"))[0].every((c) => c !== "?"));
+  assert.ok((await cells(kv, "q"))[0].every((c) => c === "?"));
+  assert.deepEqual(kv.errors, []);
+  await kv.close();
+  // order step 4: head 1's q of 读 and k of 书 before rotation, X[4]·W_Q and X[5]·W_K by hand
+  const order = await openApp(env, "scene=order&lang=en&step=4&predict=1");
+  assert.deepEqual(await matrixNumbers(order, "q"), [[3, 0]]);
+  assert.deepEqual(await matrixNumbers(order, "k"), [[1, 0]]);
+  assert.ok((await cells(order, "qm")).flat().every((c) => c === "?"));
+  assert.deepEqual(order.errors, []);
+  await order.close();
+});
+
+// M6: the heads lab named the positions lab by a title that is not its scene-list name, as text.
+test("heads: the note links to the word-order lab by its scene-list name, from the keyboard", async () => {
+  for (const lang of ["en", "zh"]) {
+    const page = await openApp(env, `scene=heads&lang=${lang}&step=1`);
+    const link = page.locator(".step .note a");
+    assert.equal(await link.textContent(), await page.locator("#scene-order").textContent());
+    assert.match(await link.getAttribute("href"), new RegExp(`^\\?scene=order&lang=${lang}$`));
+    await link.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => location.search.includes("scene=order"));
+    const title = await page.locator("#step-title").textContent();
+    assert.equal(title, lang === "en" ? "1. Shuffled, without positions" : "1. 没有位置时打乱顺序");
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
+// M15: at 390 px the row names "m = 0" of q_m·k_n wrapped onto three lines.
+test("order at 390 px: the position names of step 4 stay on one line", async () => {
+  const page = await openApp(env, "scene=order&lang=en&step=4", {
+    viewport: { width: 390, height: 844 },
+  });
+  const lines = await page.locator('[data-matrix="scores"] th').evaluateAll((ths) =>
+    ths
+      .filter((th) => th.textContent.trim())
+      .map((th) => {
+        const range = document.createRange();
+        range.selectNodeContents(th);
+        return [th.textContent, new Set([...range.getClientRects()].map((r) => r.top)).size];
+      }),
+  );
+  assert.equal(lines.length, 10);
+  for (const [text, n] of lines) assert.equal(n, 1, `"${text}" is on ${n} lines`);
+  await page.close();
 });

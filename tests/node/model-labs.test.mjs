@@ -214,3 +214,96 @@ test("check my numbers: every cell's slack is a finite bound, 0 where the operan
   assert.equal(heads[0].lab.slack("q", 1, 2, ctx), 0);
   assert.ok(heads[0].lab.slack("output", 3, 4, ctx) > 0, "the concatenation is rounded");
 });
+
+// M5: the labs are about one sentence of 5 tokens with 7 features; a link's X of another shape
+// is refused, in words that name the shape, in both languages (it gave unlabelled rows, a
+// shuffle that dropped the 6th token, or "X row 1 is not an array").
+test("an X that is not the sentence's 5×7 is refused by every lab, naming the shape", () => {
+  const row = [0, 0, 0, 1, 0, -1, 0];
+  const rows = (n, width = 7) => Array.from({ length: n }, () => row.slice(0, width));
+  const cases = [
+    [
+      rows(1),
+      "X has 1 row but this lab's sentence has 5 tokens",
+      "X 有 1 行，而这个实验的句子有 5 个 token",
+    ],
+    [rows(3), "X has 3 rows but this lab's sentence has 5 tokens", "X 有 3 行"],
+    [rows(6), "X has 6 rows but this lab's sentence has 5 tokens", "X 有 6 行"],
+    [rows(5, 6), "X has 6 columns but this lab's tokens have 7 features", "X 有 6 列"],
+    [
+      [...rows(4), [...row, 2]],
+      "X row 5 has 8 numbers but this lab's tokens have 7 features",
+      "X 的第 5 行有 8 个数",
+    ],
+  ];
+  for (const scene of scenes) {
+    for (const [x, en, zh] of cases) {
+      const state = { scene: scene.id, lang: "en", digits: 4, step: 0, edits: { x } };
+      assert.throws(() => scene.lab.compute(core, scene, state), { message: en }, scene.id);
+      const said = wordsFor("zh", scene).coreError(en);
+      assert.ok(said.startsWith(zh), `${scene.id}: ${said}`);
+      assert.doesNotMatch(said, /but|this lab|rows?\b/, `${scene.id}: no English left in ${said}`);
+    }
+    // the scene's own X, and an edit of the same shape, are taken
+    const edited = { scene: scene.id, edits: { x: rows(5) } };
+    assert.equal(scene.lab.compute(core, scene, edited).inputs.x.length, 5);
+  }
+});
+
+// M7: the step text defines θ_i = 10000^(−2i/d_model) with i from 0, but the derivation wrote
+// θ4 for i = 3, and never worked θ out.
+test("order: a PE cell's θ has the step text's index and its own line, at the precision shown", () => {
+  const [scene] = order;
+  const steps = contextOf(scene, "en", 4, 0).steps;
+  for (const digits of [2, 4, 6]) {
+    const ctx = contextOf(
+      scene,
+      "en",
+      digits,
+      steps.findIndex((s) => s.id === "sinusoidal"),
+    );
+    for (let pos = 0; pos < 5; pos++) {
+      for (let col = 0; col < 7; col++) {
+        const i = Math.floor(col / 2); // PE[pos][2i] and PE[pos][2i+1], counted from 0
+        const lines = scene.lab.derivation("pe", pos, col, ctx).lines.map((l) => l.text);
+        const fn = col % 2 === 0 ? "sin" : "cos";
+        assert.equal(lines[0], `PE[${pos + 1}][${col + 1}] = ${fn}(${pos} × θ_${i})`);
+        const theta = lines.find((l) => l.startsWith(`θ_${i} = `));
+        assert.ok(theta, `a line for θ_${i}: ${lines.join(" | ")}`);
+        const m = theta.match(/^θ_(\d) = 10000\^\(−2×(\d)\/7\) = (\d+(?:\.\d+)?)$/);
+        assert.ok(m, theta);
+        assert.equal(Number(m[2]), i);
+        // within half a unit of its last decimal of 10000^(−2i/7), worked out here
+        const decimals = (m[3].split(".")[1] ?? "").length;
+        assert.ok(Math.abs(Number(m[3]) - 10000 ** ((-2 * i) / 7)) <= 0.5 * 10 ** -decimals, theta);
+        // the angle line multiplies by the same θ, as written
+        assert.ok(
+          lines.some((l) => l.startsWith(`pos·θ_${i} = ${pos} × ${m[3]} `)),
+          lines.join(" | "),
+        );
+      }
+    }
+  }
+});
+
+// M13, M16: "now 1 rows", "over 1 tokens", "1 pairs"; the zh KV-cache step's "output" table.
+test("kvcache: one token is singular in English, and every table title is Chinese in zh", () => {
+  const [scene] = kvcache;
+  const en = wordsFor("en", scene).model;
+  assert.match(en.tokenText(1, "我"), /\(now 1 row\)/);
+  assert.match(en.tokenText(2, "在"), /\(now 2 rows\)/);
+  assert.match(
+    en.pairsNote(1),
+    /over 1 token computes .* so 1 \(query, key\) pair\. .*: 1 pair per head\.$/,
+  );
+  assert.match(
+    en.pairsNote(3),
+    /over 3 tokens computes .* so 1 \+ 2 \+ 3 \(query, key\) pairs\. .*: 3 pairs per head\.$/,
+  );
+  const steps = contextOf(scene, "zh", 4, 0).steps;
+  for (let s = 0; s < steps.length; s++) {
+    for (const m of contextOf(scene, "zh", 4, s).view.matrices) {
+      assert.doesNotMatch(m.label, /\b(?!concat\b)[a-z]{3,}\b/i, m.label);
+    }
+  }
+});

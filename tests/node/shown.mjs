@@ -10,16 +10,20 @@ export function shownNumber(text) {
   return /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : undefined;
 }
 
-// The numbers, operators and brackets of an expression such as "0.5×(−0.3) + exp(1 − 2)".
+// The numbers, operators and brackets of an expression such as "0.5×(−0.3) + exp(1 − 2)" or
+// "10000^(−2×3/7)".
 function tokens(text) {
   const out = [];
-  const re = /\s*(exp\(|\d+(?:\.\d+)?|∞|[−+×÷()])/y;
+  const re = /\s*(exp\(|\d+(?:\.\d+)?|∞|[−+×÷/^()])/y;
   let m;
   while (re.lastIndex < text.length && (m = re.exec(text))) out.push(m[1]);
   return re.lastIndex === text.length || /^\s*$/.test(text.slice(re.lastIndex)) ? out : null;
 }
 
-/** The value of an expression written with numbers, + − × ÷, brackets and exp(); or undefined. */
+/**
+ * The value of an expression written with numbers, + − × ÷ (or /), a power ^, brackets and
+ * exp(); or undefined.
+ */
 export function evaluate(text) {
   const list = tokens(text);
   if (!list || list.length === 0) return undefined;
@@ -33,13 +37,23 @@ export function evaluate(text) {
   };
   const term = () => {
     let value = factor();
-    while (peek() === "×" || peek() === "÷")
+    while (peek() === "×" || peek() === "÷" || peek() === "/")
       value = list[at++] === "×" ? value * factor() : value / factor();
     return value;
   };
+  // a ^ binds tighter than a sign in front of it: −2^2 = −4, 10000^(−1) = 0.0001
   const factor = () => {
+    if (peek() === "−") {
+      at++;
+      return -factor();
+    }
+    const base = primary();
+    if (peek() !== "^") return base;
+    at++;
+    return base ** factor();
+  };
+  const primary = () => {
     const t = list[at++];
-    if (t === "−") return -factor();
     if (t === "∞") return Infinity;
     if (t === "(" || t === "exp(") {
       const inner = expr();

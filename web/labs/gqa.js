@@ -10,6 +10,7 @@ import {
   matrix,
   headColumns,
   featureNames,
+  sentenceX,
   derivationOf,
   productLine,
   headId,
@@ -33,7 +34,7 @@ export const gqaLab = {
 
   // Three layers, and for each the KV cache after decoding the five tokens.
   compute(core, scene, state) {
-    const x = state.edits?.x ?? scene.inputs.x;
+    const x = sentenceX(scene, state);
     const inputs = { x, layers };
     const trace = {};
     for (const hKv of [4, 2, 1]) {

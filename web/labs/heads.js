@@ -12,6 +12,7 @@ import {
   numbered,
   headColumns,
   featureNames,
+  sentenceX,
   derivationOf,
   productLine,
   headId,
@@ -32,7 +33,7 @@ export const headsLab = {
   words: modelWords,
 
   compute(core, scene, state) {
-    const inputs = { x: state.edits?.x ?? scene.inputs.x, ...layers[4] };
+    const inputs = { x: sentenceX(scene, state), ...layers[4] };
     const trace = core.multiHeadAttention(inputs.x, inputs, {
       heads: H,
     });
@@ -61,7 +62,7 @@ export const headsLab = {
         return {
           focusMatrix: null,
           matrices: [
-            matrix("x", "X", inputs.x, tokens, features),
+            matrix("x", "X", inputs.x, tokens, features, "input"),
             matrix("wq", "W_Q", inputs.wq, features, cols),
             matrix("wk", "W_K", inputs.wk, features, kvCols),
             matrix("wv", "W_V", inputs.wv, features, kvCols),
@@ -72,7 +73,7 @@ export const headsLab = {
         return {
           focusMatrix: "q",
           matrices: [
-            matrix("x", "X", inputs.x, tokens, features),
+            matrix("x", "X", inputs.x, tokens, features, "input"),
             matrix("q", "Q = X·W_Q", trace.q, tokens, cols, "result"),
             matrix("k", "K = X·W_K", trace.k, tokens, kvCols, "result"),
             matrix("v", "V = X·W_V", trace.v, tokens, kvCols, "result"),
@@ -201,7 +202,22 @@ export const headsLab = {
 
   panels: {
     heatmaps: (ctx) => headHeatmaps(ctx.trace, ctx),
-    positionsNote: ({ msg }) => el("p", { class: "note", text: msg.model.positionsNote }),
+    // The word-order lab by its scene-list name: a link where the walkthrough offers it.
+    positionsNote: ({ msg, state, scenes, update }) => {
+      const name = msg.scenes.order.name;
+      const [before, after] = msg.model.positionsSee;
+      const link = scenes.some((s) => s.id === "order")
+        ? el("a", {
+            href: `?scene=order&lang=${state.lang}`,
+            text: name,
+            onclick: (event) => {
+              event.preventDefault();
+              update({ scene: "order" }, { announce: true });
+            },
+          })
+        : name;
+      return el("p", { class: "note" }, `${msg.model.positionsNote}${before}`, link, after);
+    },
   },
 };
 

@@ -11,6 +11,7 @@ import {
   matrix,
   headColumns,
   featureNames,
+  sentenceX,
   derivationOf,
   productLine,
   headId,
@@ -99,7 +100,7 @@ export const kvcacheLab = {
   // Every step of the decoder, and the full causal pass over the same tokens.
   compute(core, scene, state) {
     const decoder = core.decoder(layer, options);
-    const x = state.edits?.x ?? scene.inputs.x;
+    const x = sentenceX(scene, state);
     const steps = x.map((row) => decoder.step(row));
     const full = core.multiHeadAttention(x, layer, { ...options, causal: true });
     return { inputs: { x, ...layer }, trace: { steps, full } };
@@ -119,17 +120,26 @@ export const kvcacheLab = {
       const st = step.trace;
       const seen = tokens.slice(0, t);
       const kvCols = headColumns(st.hKv, st.dHead);
+      const cols = headColumns(st.h, st.dHead);
+      // The cache's rows: those of earlier steps are kept (given), the last one is new.
       const rows = (data) =>
         Array.from({ length: step.cache.length }, (_, i) =>
           Array.from(data.subarray(i * step.cache.width, (i + 1) * step.cache.width)),
         );
+      const cache = (id, label, data) => ({
+        ...matrix(id, label, rows(data), seen, kvCols, "result"),
+        knownRows: t - 1,
+      });
       return {
         focusMatrix: headId(0, "weights"),
         matrices: [
           matrix("x", `X[${t}]`, [inputs.x[t - 1]], [tokens[t - 1]], features),
-          matrix("q", "q = X[t]·W_Q", st.q, [tokens[t - 1]], headColumns(st.h, st.dHead), "result"),
-          matrix("kcache", msg.model.labels.kCache, rows(step.cache.k), seen, kvCols, "result"),
-          matrix("vcache", msg.model.labels.vCache, rows(step.cache.v), seen, kvCols, "result"),
+          matrix("wq", "W_Q", inputs.wq, features, cols),
+          matrix("wk", "W_K", inputs.wk, features, kvCols),
+          matrix("wv", "W_V", inputs.wv, features, kvCols),
+          matrix("q", "q = X[t]·W_Q", st.q, [tokens[t - 1]], cols, "result"),
+          cache("kcache", msg.model.labels.kCache, step.cache.k),
+          cache("vcache", msg.model.labels.vCache, step.cache.v),
           ...st.heads.map((head, h) =>
             matrix(
               headId(h, "weights"),
@@ -140,15 +150,16 @@ export const kvcacheLab = {
               "result",
             ),
           ),
+          matrix("concat", "concat", st.concat, [tokens[t - 1]], cols, "result"),
+          matrix("wo", "W_O", inputs.wo, cols, features),
           matrix(
-            "concat",
-            "concat",
-            st.concat,
+            "output",
+            msg.model.labels.stepOutput,
+            st.output,
             [tokens[t - 1]],
-            headColumns(st.h, st.dHead),
+            features,
             "result",
           ),
-          matrix("output", "output", st.output, [tokens[t - 1]], features, "result"),
         ],
       };
     }
@@ -181,6 +192,16 @@ export const kvcacheLab = {
 
   highlights(mid, i, j, { stepId }) {
     const h = headHighlights(mid, i, j);
+    const add = (id, key, value) => {
+      h[id] ??= { rows: [], cols: [], cells: [] };
+      h[id][key].push(value);
+    };
+    if (tokenStep(stepId)) {
+      const weights = { q: "wq", kcache: "wk", vcache: "wv", output: "wo" }[mid];
+      if (weights) add(weights, "cols", j);
+      if (mid === "q") add("x", "rows", 0);
+      if (mid === "output") add("concat", "rows", 0);
+    }
     if (stepId === "causal") {
       const other = { cached: headId(0, "weights"), cachedout: "fullout" }[mid];
       if (other) h[other] = { rows: [], cols: [], cells: [[i, j]] };
@@ -231,6 +252,11 @@ export const kvcacheLab = {
           digits,
           msg,
         }),
+      ]);
+    const names = { wq: "W_Q", wk: "W_K", wv: "W_V", wo: "W_O" };
+    if (names[mid])
+      return derivationOf([
+        plain(`${cellRef(names[mid], i, j)} = ${inputs[mid][i][j]} (${msg.derive.input})`),
       ]);
     switch (mid) {
       case "x":

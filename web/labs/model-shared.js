@@ -33,6 +33,34 @@ export const headColumns = (h, d) =>
 
 export const featureNames = (msg) => dims.map((d) => msg.model.dims[d]);
 
+/**
+ * The X these labs run on: the learner's (a link's, an edit's) or the scene's. The labs are
+ * about one sentence of tokens.length tokens with dims.length features, and their steps, row
+ * names and shuffle follow it; an X of another shape is refused with an Error that says so
+ * (model-words.js says it in Chinese).
+ */
+export function sentenceX(scene, state) {
+  const x = state.edits?.x ?? scene.inputs.x;
+  const n = tokens.length;
+  const d = dims.length;
+  const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
+  if (x.length !== n)
+    throw new Error(`X has ${plural(x.length, "row")} but this lab's sentence has ${n} tokens`);
+  const widths = new Set(x.map((row) => row.length));
+  if (widths.size === 1 && !widths.has(d)) {
+    throw new Error(
+      `X has ${plural(x[0].length, "column")} but this lab's tokens have ${d} features`,
+    );
+  }
+  const bad = x.findIndex((row) => row.length !== d);
+  if (bad >= 0) {
+    throw new Error(
+      `X row ${bad + 1} has ${plural(x[bad].length, "number")} but this lab's tokens have ${d} features`,
+    );
+  }
+  return x;
+}
+
 export const derivationOf = (lines) => ({
   lines,
   extra: lines.some((l) => l.extra),

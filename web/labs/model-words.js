@@ -1,9 +1,13 @@
 // labs/model-words.js: every string of the four model labs (issue 9), in Chinese and English.
 // The scene list's names are also in web/i18n (they show before a lab loads).
 import { tokens } from "./model-data.js";
+import zhPage from "../i18n/zh.js";
 
 // 1 + 2 + … + n, written out
 const upTo = (n) => Array.from({ length: n }, (_, i) => i + 1).join(" + ");
+
+// "1 token", "2 tokens"
+const many = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 // The KV-cache lab's steps, one per token: token1 … token5.
 const tokenSteps = (title) =>
@@ -12,6 +16,8 @@ const tokenSteps = (title) =>
   );
 
 const en = {
+  // X is the one input a learner edits here (heads.js); the weights are the lab's.
+  ui: { edit: "Click a number of X to edit it. Enter applies, Escape cancels." },
   model: {
     dims: {
       person: "person",
@@ -27,7 +33,9 @@ const en = {
     headTitle: (h, g) => `head ${h} (key-value head ${g})`,
     concatLine: (cell, h, from) => `${cell} = ${from} (head ${h}'s output, put side by side)`,
     positionsNote:
-      "Attention itself cannot see word order: the last two columns of X are hand-made position features (a point that turns 60° per token), so that head 2 can find the previous token. The lab “How does attention know word order?” shows how models add positions.",
+      "Attention itself cannot see word order: the last two columns of X are hand-made position features (a point that turns 60° per token), so that head 2 can find the previous token.",
+    // around the word-order lab's name, a link
+    positionsSee: [" The lab “", "” shows how models add positions."],
     groups: (pairs) => `Query heads and the key-value head each reads: ${pairs}.`,
     pair: (h, g) => `${h}→${g}`,
     cacheTitle: "the KV cache, in numbers",
@@ -50,18 +58,19 @@ const en = {
       fullOutput: (n, per) => `${n}×${per}`,
     },
     pairsNote: (n) =>
-      `A causal pass over ${n} tokens computes every row again: query i meets keys 1..i, so ${upTo(n)} (query, key) pairs. The cached step computes one row: ${n} pairs per head.`,
+      `A causal pass over ${many(n, "token")} computes every row again: query i meets keys 1..i, so ${upTo(n)} (query, key) pair${n === 1 ? "" : "s"}. The cached step computes one row: ${many(n, "pair")} per head.`,
     notArrived: "this token had not arrived yet",
     stepRow: (t) => `row ${t} comes from step ${t}, where the query of token ${t} was the one row:`,
     cachedAt: (t) =>
       `cached at step ${t}: the K and V rows of token ${t} are kept, not computed again`,
     tokenText: (t, token) =>
-      `Token ${t}, ${token}, arrives. Its row X[${t}] is projected once: its K and V rows join the cache (now ${t} rows), and its query attends to every cached key, itself included. The counter sets this step's multiply-adds beside those of a full recompute.`,
+      `Token ${t}, ${token}, arrives. Its row X[${t}] is projected once: its K and V rows join the cache (now ${many(t, "row")}), and its query attends to every cached key, itself included. The counter sets this step's multiply-adds beside those of a full recompute.`,
     newRow: "the new row",
     labels: {
       scores: (h) => `Q·Kᵀ, head ${h}`,
       weights: (h) => `weights, head ${h}`,
       output: (h) => `output, head ${h}`,
+      stepOutput: "output",
       kCache: "K cache",
       vCache: "V cache",
       causalWeights: "weights, head 1, causal pass",
@@ -72,6 +81,8 @@ const en = {
       weightsIn: (order) => `weights, head 1, ${order}`,
       qAt: "q (读) at m",
       kAt: "k (书) at n",
+      qPlain: "q (读), not rotated",
+      kPlain: "k (书), not rotated",
     },
     original: "in order",
     shuffled: "shuffled",
@@ -81,6 +92,8 @@ const en = {
     rotLine: (cell, a, b, angle) =>
       `${cell}: the pair is rotated by the angle ${angle} (position × θ)`,
     peLine: (cell, fn, p, theta) => `${cell} = ${fn}(${p} × ${theta})`,
+    unrotatedLine: (name, token, row) =>
+      `${name} is head 1's ${name === "q" ? "query" : "key"} of ${token}, columns 1–2 of row ${row} of ${name.toUpperCase()} = X·W_${name.toUpperCase()}, before any rotation:`,
     distanceLine: (m, n, d) =>
       `m − n = ${m} − ${n} = ${d}: every cell with m − n = ${d} has this score`,
     movedLine: (token, r, i, value, same) =>
@@ -179,7 +192,32 @@ const en = {
   },
 };
 
+// The labs' own refusals of a link's X (sentenceX in model-shared.js), said in Chinese; any
+// other message as the page says it.
+const refusals = [
+  [
+    /^X has (\d+) rows? but this lab's sentence has (\d+) tokens$/,
+    (n, m) => `X 有 ${n} 行，而这个实验的句子有 ${m} 个 token`,
+  ],
+  [
+    /^X has (\d+) columns? but this lab's tokens have (\d+) features$/,
+    (n, m) => `X 有 ${n} 列，而这个实验的每个 token 有 ${m} 个特征`,
+  ],
+  [
+    /^X row (\d+) has (\d+) numbers? but this lab's tokens have (\d+) features$/,
+    (i, n, m) => `X 的第 ${i} 行有 ${n} 个数，而这个实验的每个 token 有 ${m} 个特征`,
+  ],
+];
+
 const zh = {
+  coreError: (message) => {
+    for (const [pattern, say] of refusals) {
+      const m = message.match(pattern);
+      if (m) return say(...m.slice(1));
+    }
+    return zhPage.coreError(message);
+  },
+  ui: { edit: "点击 X 中的数字即可修改。回车确认，Esc 取消。" },
   model: {
     dims: {
       person: "人",
@@ -195,7 +233,8 @@ const zh = {
     headTitle: (h, g) => `头 ${h}（键值头 ${g}）`,
     concatLine: (cell, h, from) => `${cell} = ${from}（第 ${h} 个头的输出，并排放好）`,
     positionsNote:
-      "注意力本身看不到词序：X 的最后两列是手工做的位置特征（每个 token 转 60° 的一个点），头 2 才能找到前一个 token。“注意力怎么知道词序？”这个实验会讲模型怎样加入位置。",
+      "注意力本身看不到词序：X 的最后两列是手工做的位置特征（每个 token 转 60° 的一个点），头 2 才能找到前一个 token。",
+    positionsSee: ["“", "”这个实验会讲模型怎样加入位置。"],
     groups: (pairs) => `查询头与它读取的键值头：${pairs}。`,
     pair: (h, g) => `${h}→${g}`,
     cacheTitle: "KV 缓存中的数",
@@ -221,6 +260,7 @@ const zh = {
       scores: (h) => `Q·Kᵀ，头 ${h}`,
       weights: (h) => `权重，头 ${h}`,
       output: (h) => `输出，头 ${h}`,
+      stepOutput: "输出",
       kCache: "K 缓存",
       vCache: "V 缓存",
       causalWeights: "权重，头 1，完整因果计算",
@@ -231,6 +271,8 @@ const zh = {
       weightsIn: (order) => `权重，头 1，${order}`,
       qAt: "位置 m 上的 q（读）",
       kAt: "位置 n 上的 k（书）",
+      qPlain: "q（读），未旋转",
+      kPlain: "k（书），未旋转",
     },
     original: "原顺序",
     shuffled: "打乱后",
@@ -238,6 +280,8 @@ const zh = {
     cachedPad: "缓存的一步没有尚未到来的 token 的权重；这里显示为 0，和因果掩码给出的一样。",
     rotLine: (cell, a, b, angle) => `${cell}：这一对转过的角度是 ${angle}（位置 × θ）`,
     peLine: (cell, fn, p, theta) => `${cell} = ${fn}(${p} × ${theta})`,
+    unrotatedLine: (name, token, row) =>
+      `${name} 是头 1 中「${token}」的${name === "q" ? "查询" : "键"}：${name.toUpperCase()} = X·W_${name.toUpperCase()} 第 ${row} 行的第 1–2 列，还没有旋转：`,
     distanceLine: (m, n, d) => `m − n = ${m} − ${n} = ${d}：所有 m − n = ${d} 的格子分数都一样`,
     movedLine: (token, r, i, value, same) =>
       same

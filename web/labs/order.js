@@ -10,6 +10,7 @@ import {
   matrix,
   numbered,
   featureNames,
+  sentenceX,
   derivationOf,
   productLine,
   headDerivation,
@@ -22,15 +23,22 @@ import { modelWords } from "./model-words.js";
 const layer = layers[4];
 const shuffledTokens = shuffle.map((i) => tokens[i]);
 const positions = tokens.map((_, p) => p);
+// "m = 0" as one word, so that a narrow table does not break it over three lines
+const named = (name) => positions.map((p) => `${name}\u00a0=\u00a0${p}`);
 const kinds = { plain: "none", sinusoidal: "sinusoidal", rope: "rope" };
 
-// angle = pos × θ, as written
-function angleLine(pos, theta, angle, digits) {
-  return line(`pos·θ = ${pos} × `, angle, digits, bounds.dot([pos], [theta]), (p) => fmt(theta, p));
+// θ_i = 10000^(−2i/d), then angle = pos × θ_i, with θ written at the decimals the angle needs.
+function angleLines(pos, i, d, theta, angle, digits) {
+  let shown;
+  const product = line(`pos·θ_${i} = ${pos} × `, angle, digits, bounds.dot([pos], [theta]), (p) => {
+    shown = fmt(theta, p);
+    return shown;
+  });
+  return [plain(`θ_${i} = 10000^(−2×${i}/${d}) = ${shown}`), product];
 }
 
 // A rotated pair's cell: out[2i] = a·cos − b·sin, out[2i+1] = a·sin + b·cos.
-function rotationLines(name, i, j, { before, rotary, digits }) {
+function rotationLines(name, i, j, { before, rotary, digits, d }) {
   const pair = Math.floor(j / 2);
   const a = before[i][2 * pair];
   const b = before[i][2 * pair + 1];
@@ -44,7 +52,7 @@ function rotationLines(name, i, j, { before, rotary, digits }) {
       ? `${factor(a, p)}×${factor(cos, p)} − ${factor(b, p)}×${factor(sin, p)}`
       : `${factor(a, p)}×${factor(sin, p)} + ${factor(b, p)}×${factor(cos, p)}`;
   return [
-    angleLine(rotary.positions[i], rotary.theta[pair], angle, digits),
+    ...angleLines(rotary.positions[i], pair, d, rotary.theta[pair], angle, digits),
     plain(`cos = ${fmt(cos, digits)}, sin = ${fmt(sin, digits)} (${fmt(angle, digits)} rad)`),
     line(`${cellRef(name, i, j)} = `, rotary.rotated[i][j], digits, bounds.dot(left, right), terms),
   ];
@@ -67,7 +75,7 @@ export const orderLab = {
   // Each kind of position, in order and shuffled; and RoPE's scores of one q and one k placed
   // at every pair of positions.
   compute(core, scene, state) {
-    const x = state.edits?.x ?? scene.inputs.x;
+    const x = sentenceX(scene, state);
     const shuffled = shuffle.map((i) => x[i]);
     const trace = {};
     for (const [step, kind] of Object.entries(kinds)) {
@@ -181,30 +189,11 @@ export const orderLab = {
         return {
           focusMatrix: "scores",
           matrices: [
-            matrix(
-              "qm",
-              msg.model.labels.qAt,
-              d.qm.rotated,
-              positions.map((p) => `m = ${p}`),
-              numbered(2),
-              "result",
-            ),
-            matrix(
-              "kn",
-              msg.model.labels.kAt,
-              d.kn.rotated,
-              positions.map((p) => `n = ${p}`),
-              numbered(2),
-              "result",
-            ),
-            matrix(
-              "scores",
-              "q_m·k_n",
-              d.scores,
-              positions.map((p) => `m = ${p}`),
-              positions.map((p) => `n = ${p}`),
-              "result",
-            ),
+            matrix("q", msg.model.labels.qPlain, [d.q], [tokens[3]], numbered(2)),
+            matrix("k", msg.model.labels.kPlain, [d.k], [tokens[4]], numbered(2)),
+            matrix("qm", msg.model.labels.qAt, d.qm.rotated, named("m"), numbered(2), "result"),
+            matrix("kn", msg.model.labels.kAt, d.kn.rotated, named("n"), numbered(2), "result"),
+            matrix("scores", "q_m·k_n", d.scores, named("m"), named("n"), "result"),
           ],
         };
       }
@@ -223,6 +212,8 @@ export const orderLab = {
       h.qm = { rows: [i], cols: [], cells: [] };
       h.kn = { rows: [j], cols: [], cells: [] };
     }
+    if ((mid === "qm" || mid === "kn") && stepId === "distance")
+      h[mid === "qm" ? "q" : "k"] = { rows: [0], cols: [], cells: [] };
     return h;
   },
 
@@ -231,11 +222,27 @@ export const orderLab = {
     const digits = state.digits;
     if (stepId === "distance") {
       const d = trace.distance;
+      // head 1's q of 读 (row 4) and k of 书 (row 5), before any rotation
+      if (mid === "q" || mid === "k") {
+        const row = mid === "q" ? 3 : 4;
+        return derivationOf([
+          plain(msg.model.unrotatedLine(mid, tokens[row], row + 1)),
+          productLine(mid.toUpperCase(), row, j, {
+            left: inputs.x,
+            leftName: "X",
+            right: mid === "q" ? inputs.wq : inputs.wk,
+            rightName: mid === "q" ? "W_Q" : "W_K",
+            value: d[mid][j],
+            digits,
+            msg,
+          }),
+        ]);
+      }
       if (mid === "qm" || mid === "kn") {
         const rotary = mid === "qm" ? d.qm : d.kn;
         const before = positions.map(() => (mid === "qm" ? d.q : d.k));
         return derivationOf(
-          rotationLines(mid === "qm" ? "q" : "k", i, j, { before, rotary, digits }),
+          rotationLines(mid === "qm" ? "q" : "k", i, j, { before, rotary, digits, d: d.q.length }),
         );
       }
       return derivationOf([
@@ -257,8 +264,8 @@ export const orderLab = {
       const pair = Math.floor(j / 2);
       const fn = j % 2 === 0 ? "sin" : "cos";
       return derivationOf([
-        plain(msg.model.peLine(cellRef("PE", i, j), fn, i, `θ${pair + 1}`)),
-        angleLine(i, s.theta[pair], s.angles[i][pair], digits),
+        plain(msg.model.peLine(cellRef("PE", i, j), fn, i, `θ_${pair}`)),
+        ...angleLines(i, pair, inputs.x[0].length, s.theta[pair], s.angles[i][pair], digits),
         line(
           `${fn}(`,
           s.encoding[i][j],
@@ -273,7 +280,9 @@ export const orderLab = {
       const rotary = mid === "qa" ? t.a.qRotated : t.a.kRotated;
       const before = (mid === "qa" ? t.a.q : t.a.k).map((row) => row.slice(0, 2));
       const head = { ...rotary, rotated: rotary.rotated.map((row) => row.slice(0, 2)) };
-      return derivationOf(rotationLines(name, i, j, { before, rotary: head, digits }));
+      return derivationOf(
+        rotationLines(name, i, j, { before, rotary: head, digits, d: t.a.dHead }),
+      );
     }
     if (mid === "wa" || mid === "wb") {
       return headDerivation(mid === "wa" ? t.a : t.b, 0, "weights", i, j, ctx);

@@ -109,7 +109,8 @@ export function stepPanel(ctx, params) {
   // What a cell shows instead of its number: "?" for a result still to be predicted, "·" for one
   // that playing has not reached yet.
   const hidden = (m) => {
-    if (ctx.predicting && (m.role === "result" || m.role === "aux")) return () => "?";
+    if (ctx.predicting && (m.role === "result" || m.role === "aux"))
+      return (i) => i >= (m.knownRows ?? 0) && "?";
     if (state.reveal === Infinity || m.id !== view.focusMatrix) return undefined;
     return (i, j) => i * m.data[0].length + j >= state.reveal && "·";
   };

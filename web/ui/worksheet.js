@@ -28,7 +28,9 @@ function table(m, digits, blank, msg) {
           {},
           el("th", { scope: "row" }, label(m.rowLabels[i] ?? "", msg.gloss(m.rowLabels[i]))),
           row.map((_, j) =>
-            blank ? el("td", { class: "blank" }) : el("td", { text: columns[j][i] }),
+            blank && i >= (m.knownRows ?? 0)
+              ? el("td", { class: "blank" })
+              : el("td", { text: columns[j][i] }),
           ),
         ),
       ),
