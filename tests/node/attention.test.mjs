@@ -314,3 +314,70 @@ test("100,000 mixed calls, a third of them errors: the WASM heap, the JS heap an
   assert.ok(jsGrowth < 1_000_000, `the JS heap grew by ${jsGrowth} bytes`);
   assert.equal(core.selfAttention(s.x, s.wq, s.wk, s.wv).output[0][0].toFixed(10), "0.5511785015");
 });
+
+test("every option is checked before the core sees it, and its error names the option", () => {
+  const q = [[1, 0]];
+  const k = [
+    [1, 0],
+    [0, 1],
+  ];
+  const v = [[1], [3]];
+  const f32 = (n) => new Float32Array(n);
+  const shape = { batch: 1, heads: 1, nQ: 1, nK: 2, dK: 2, dV: 1 };
+  const batched = (s, options) => core.attentionBatched(f32(2), f32(4), f32(2), s, options);
+  for (const [call, message] of [
+    [() => core.attention(q, k, v, { maskValue: "-1e9" }), "maskValue must be a number"],
+    [() => core.attention(q, k, v, { scale: "2" }), "scale must be a number"],
+    [() => core.attention(q, k, v, { mask: [[true, 2]] }), "mask must hold only true and false"],
+    [() => core.attention(q, k, v, { mask: [[true, "no"]] }), 'mask[1][2] is "no", not a number'],
+    [
+      () => core.attention(q, k, v, { mask: "future" }),
+      "mask must be 'causal' or an n_q×n_k array of booleans",
+    ],
+    [() => core.attention(q, k, v, { dropout: { p: "0.5" } }), "dropout.p must be a number"],
+    ...[-1, 1.5, 2 ** 53].map((seed) => [
+      () => core.attention(q, k, v, { dropout: { p: 0.5, seed } }),
+      "dropout.seed must be a whole number from 0 to 2^53",
+    ]),
+    [() => batched(undefined), "shape.batch must be a whole number, not undefined"],
+    [() => batched({ ...shape, dV: undefined }), "shape.dV must be a whole number, not undefined"],
+    [() => batched({ ...shape, nQ: -1 }), "shape.nQ must be a whole number, not -1"],
+    [() => batched({ ...shape, nK: 1.5 }), "shape.nK must be a whole number, not 1.5"],
+    [() => batched(shape, { weights: "yes" }), "weights must be true or false"],
+    [() => batched(shape, { reference: 1 }), "reference must be true or false"],
+    [() => batched(shape, { copy: null }), "copy must be true or false"],
+    [
+      () => batched(shape, { maskValue: -1e9 }),
+      "maskValue is for attention() and selfAttention(); attentionBatched masks with -Infinity",
+    ],
+    [() => core.attentionBatched(f32(2), [0, 0, 0, 0], f32(2), shape), "K must be a Float32Array"],
+    [() => core.attentionBatched(f32(2), f32(4), f32(1), shape), /V/],
+  ]) {
+    assert.throws(call, message instanceof RegExp ? message : { message });
+  }
+  // What the checked options do: a mask value of −1e9 spreads a row that sees no key over
+  // every key; −∞ (the default) blocks it.
+  const none = [[false, false]];
+  assert.deepEqual(core.attention(q, k, v, { mask: none, maskValue: -1e9 }).weights, [[0.5, 0.5]]);
+  assert.deepEqual(core.attention(q, k, v, { mask: none }).weights, [[0, 0]]);
+  // A mask given as 0 and 1 is the same as one of false and true; its seed defaults to 0.
+  assert.deepEqual(
+    core.attention(q, k, v, { mask: [[1, 0]] }).weights,
+    core.attention(q, k, v, { mask: [[true, false]] }).weights,
+  );
+  assert.deepEqual(
+    core.attention(q, k, v, { dropout: { p: 0.5 } }).dropped,
+    core.attention(q, k, v, { dropout: { p: 0.5, seed: 0 } }).dropped,
+  );
+  // A scale given to the batched path is used (the flag that carries it is set).
+  const one = Float32Array.of(1, 0);
+  const keys = Float32Array.of(1, 0, 0, 1);
+  const scaled = core.attentionBatched(one, keys, Float32Array.of(1, 3), shape, { scale: 0 });
+  assert.deepEqual(Array.from(scaled.output), [2], "scale 0: even weights, the mean of V");
+  // With copy: false the result is a view of the core's buffer until the next call.
+  const view = core.attentionBatched(one, keys, Float32Array.of(1, 3), shape, { copy: false });
+  assert.equal(
+    view.output.buffer,
+    core.attentionBatched(one, keys, Float32Array.of(1, 3), shape, { copy: false }).output.buffer,
+  );
+});
