@@ -15,16 +15,17 @@ const labsApi = "web/attention.js:241-525";
 const groups = {
   wrapper: {
     mutate: ["web/attention.js:1-240"],
-    command: node("attention", "batched", "steps", "security"),
+    command: node("attention", "batched", "steps"),
   },
   labs: {
     mutate: [labsApi],
     command: node("model", "why"),
   },
-  steps: {
-    mutate: ["web/steps.js", "web/format.js", "web/check.js"],
+  format: {
+    mutate: ["web/format.js", "web/check.js"],
     command: node("steps", "arithmetic", "lab"),
   },
+  steps: { mutate: ["web/steps.js"], command: node("steps", "arithmetic", "lab") },
   scenes: { mutate: ["web/custom-scene.js"], command: node("scene-schema") },
   state: { mutate: ["web/state.js", "web/lab.js", "web/random.js"], command: node("state", "lab") },
 };
@@ -42,7 +43,8 @@ for (const [name, { mutate, command }] of chosen) {
     ignorePatterns: ["**", "!web/**", "!tests/**", "!package.json"],
     coverageAnalysis: "off",
     concurrency: 2,
-    reporters: ["progress"],
+    reporters: ["progress", "json"],
+    jsonReporter: { fileName: `build/mutation-${name}.json` },
     logLevel: "warn",
     tempDirName: "build/stryker-tmp",
     cleanTempDir: "always",
