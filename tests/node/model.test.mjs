@@ -292,3 +292,93 @@ test("every error names the argument and the shapes; the module keeps working", 
   );
   assert.equal(core.multiHeadAttention(I, w, { heads: 2 }).output.length, 4);
 });
+
+test("every argument of the model API is checked in JS and named in its error", () => {
+  const x = [
+    [1, 0],
+    [0, 1],
+  ];
+  const w = { wq: x, wk: x, wv: x, wo: x };
+  const cache = (length, width, k = new Float64Array(Math.max(0, length * width))) => ({
+    k,
+    v: new Float64Array(Math.max(0, length * width)),
+    length,
+    width,
+  });
+  for (const [call, message] of [
+    [
+      () => core.multiHeadAttention(x, w, { heads: 0 }),
+      "heads must be a whole number of at least 1, not 0",
+    ],
+    [
+      () => core.multiHeadAttention(x, w, { kvHeads: 1.5 }),
+      "kvHeads must be a whole number of at least 1, not 1.5",
+    ],
+    [
+      () => core.multiHeadAttention(x, w, { positions: "alibi" }),
+      'positions must be "none", "sinusoidal" or "rope", not alibi',
+    ],
+    [() => core.multiHeadAttention(x, w, { base: "1e4" }), "base must be a number"],
+    [
+      () => core.multiHeadAttention(x, w, { mask: [[true]] }),
+      "mask must be 'causal' (multi-head attention takes no other mask)",
+    ],
+    [() => core.multiHeadAttention(x, w, { scale: "1" }), "scale must be a number"],
+    [() => core.multiHeadAttention(x, null), "weights must be an object { wq, wk, wv, wo }"],
+    ...["wq", "wk", "wv", "wo"].map((name) => [
+      () => core.multiHeadAttention(x, { ...w, [name]: undefined }),
+      `W_${name[1].toUpperCase()} must be an array of rows`,
+    ]),
+    [
+      () => core.decodeStep(cache(-1, 2), [1, 0], w),
+      "cache.length must be a whole number of at least 0, not -1",
+    ],
+    [
+      () => core.decodeStep(cache(0, 1.5), [1, 0], w),
+      "cache.width must be a whole number of at least 0, not 1.5",
+    ],
+    [() => core.decodeStep(cache(1, 2, [1, 0]), [1, 0], w), "cache.k must be a Float64Array"],
+    [
+      () => core.decodeStep({ ...cache(1, 2), v: new Float64Array(3) }, [1, 0], w),
+      "cache.v has 3 numbers but length×width is 1×2",
+    ],
+    [() => core.decodeStep(null, 5, w), "x must be one token's row, an array of numbers"],
+    [() => core.sinusoidalPositions("0,1", 2), "positions must be an array of numbers"],
+    [() => core.sinusoidalPositions([0], 0), "dModel must be a whole number of at least 1, not 0"],
+    [() => core.sinusoidalPositions([0], 2, { base: "x" }), "base must be a number"],
+    [() => core.rotary(x, "0,1", 2), "positions must be an array of numbers"],
+    [() => core.rotary(x, [0, 1], 0), "dHead must be a whole number of at least 1, not 0"],
+    [() => core.rotary(x, [0, 1], 2, { base: "x" }), "base must be a number"],
+    [() => core.rotary("m", [0, 1], 2), "M must be an array of rows"],
+  ]) {
+    assert.throws(call, { message });
+  }
+  // What the checked options do.
+  const causal = core.multiHeadAttention(x, w, { causal: true });
+  assert.deepEqual(
+    core.multiHeadAttention(x, w, { mask: "causal" }).heads[0].weights,
+    causal.heads[0].weights,
+  );
+  assert.equal(causal.heads[0].weights[0][1], 0);
+  assert.deepEqual(core.multiHeadAttention(x, w, { scale: 0 }).heads[0].weights, [
+    [0.5, 0.5],
+    [0.5, 0.5],
+  ]);
+  const sinusoidal = core.multiHeadAttention(x, w, { positions: "sinusoidal" });
+  assert.deepEqual(sinusoidal.sinusoidal.encoding, [
+    [0, 1],
+    [Math.sin(1), Math.cos(1)],
+  ]);
+  const rope = core.multiHeadAttention(x, w, { positions: "rope" });
+  assert.deepEqual(rope.qRotated.rotated[1], [-Math.sin(1), Math.cos(1)]);
+  assert.deepEqual(rope.kRotated.rotated[1], [-Math.sin(1), Math.cos(1)]);
+  assert.equal(core.multiHeadAttention(x, w).sinusoidal, undefined);
+  // A decoder starts empty, and reset empties it.
+  const decoder = core.decoder(w);
+  assert.equal(decoder.length, 0);
+  decoder.step([1, 0]);
+  assert.equal(decoder.step([0, 1]).position, 1);
+  decoder.reset();
+  assert.equal(decoder.length, 0);
+  assert.equal(decoder.step([0, 1]).position, 0);
+});

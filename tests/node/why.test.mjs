@@ -191,3 +191,31 @@ test("errors name the argument, and the module keeps working after them", async 
   const t = labs.tiledAttention(q, k, v, { block: 4 });
   assert.ok(t.maxDifference <= 1e-12);
 });
+
+test("every argument of the why API is checked in JS and named in its error", () => {
+  const x = [
+    [1, 0],
+    [0, 1],
+  ];
+  for (const [call, message] of [
+    [() => labs.tiledAttention(x, x, x, { block: 1.5 }), "block must be a whole number, not 1.5"],
+    [() => labs.tiledAttention("q", x, x, { block: 1 }), "Q must be an array of rows"],
+    [() => labs.tiledAttention(x, "k", x, { block: 1 }), "K must be an array of rows"],
+    [() => labs.tiledAttention(x, x, "v", { block: 1 }), "V must be an array of rows"],
+    ...["scalingBatch", "scalingStats"].flatMap((f) =>
+      ["dK", "nKeys", "rows", "seed"].map((name) => [
+        () => labs[f]({ dK: 2, [name]: 1.5 }),
+        `${name} must be a whole number, not 1.5`,
+      ]),
+    ),
+    [() => labs.dropoutStats("q", x, x, { p: 0.5 }), "Q must be an array of rows"],
+    [() => labs.dropoutStats(x, "k", x, { p: 0.5 }), "K must be an array of rows"],
+    [() => labs.dropoutStats(x, x, "v", { p: 0.5 }), "V must be an array of rows"],
+    [
+      () => labs.dropoutStats(x, x, x, { p: 0.5, draws: 1.5 }),
+      "draws must be a whole number, not 1.5",
+    ],
+  ]) {
+    assert.throws(call, { message });
+  }
+});
