@@ -169,6 +169,10 @@ test("stability: the naive softmax is Infinity and NaN where the core's is finit
   await page.goto(page.url().replace(/s=[^&]*/, "s=-1000,-1000,-1000"));
   await page.waitForSelector("#app[data-ready]");
   assert.match(await page.locator("#naive-verdict").textContent(), /0 \/ 0 is NaN/);
+  // each exp finite, their sum not: every weight 0
+  await page.goto(page.url().replace(/s=[^&]*/, "s=709,709,709"));
+  await page.waitForSelector("#app[data-ready]");
+  assert.match(await page.locator("#naive-verdict").textContent(), /their sum passes/);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

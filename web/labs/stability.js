@@ -44,6 +44,7 @@ function naivePanel({ trace, msg, state }) {
 // What the naive way did to these scores: overflow, underflow, or nothing yet.
 function verdict({ exp, sum }, w) {
   if (exp.some((x) => x === Infinity)) return w.overflow;
+  if (sum === Infinity) return w.sumOverflow;
   if (sum === 0) return w.underflow;
   return w.fine;
 }
@@ -164,6 +165,8 @@ export const stabilityLab = {
         spread: "With −1e9, the same row gets 1/3 on each key it may not see.",
         overflow:
           "Here: a score above 709.78 made exp Infinity, the sum is Infinity, and Infinity / Infinity is NaN.",
+        sumOverflow:
+          "Here: each exp is finite, but their sum passes about 1.8e308 and becomes Infinity, so every weight is 0 and the row does not sum to 1.",
         underflow:
           "Here: every score is below about −745, so every exp rounds to 0, the sum is 0, and 0 / 0 is NaN.",
         fine: "With these scores the naive way happens to work. Make one above 709.78, or all below −745, and it breaks; the core's way does not.",
@@ -203,6 +206,8 @@ export const stabilityLab = {
         spread: "用 −1e9 时，同一行在每个它不该看的键上得到 1/3。",
         overflow:
           "这里：有一个分数超过 709.78，exp 变成 Infinity，和也是 Infinity，而 Infinity / Infinity 是 NaN。",
+        sumOverflow:
+          "这里：每个 exp 都是有限的，但它们的和超过约 1.8e308，变成 Infinity，于是每个权重都是 0，这一行的和不再是 1。",
         underflow: "这里：每个分数都小于约 −745，每个 exp 都舍入为 0，和是 0，而 0 / 0 是 NaN。",
         fine: "用这些分数，朴素的做法碰巧没出错。把一个分数改到 709.78 以上，或者全部低于 −745，它就会出错；核心的做法不会。",
       },
