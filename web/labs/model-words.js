@@ -161,7 +161,7 @@ const en = {
     },
     distance: {
       title: "RoPE: only the distance counts",
-      text: "One query (head 1's q of 读) and one key (head 1's k of 书), placed at every pair of positions m, n. The score q_m·k_n is the same along each diagonal: it depends only on m − n.",
+      text: "One query (head 1's q of 读) and one key (head 1's k of 书), placed at every pair of positions m, n: q turned by m radians and k by n (θ = 1, as in step 3). The score q_m·k_n is the same along each diagonal: it depends only on m − n.",
     },
   },
   scenes: {
@@ -348,7 +348,7 @@ const zh = {
     },
     distance: {
       title: "RoPE：只有距离要紧",
-      text: "一个查询（头 1 中 读 的 q）和一个键（头 1 中 书 的 k），放在每一对位置 m、n 上。分数 q_m·k_n 沿每条对角线都相同：它只取决于 m − n。",
+      text: "一个查询（头 1 中 读 的 q）和一个键（头 1 中 书 的 k），放在每一对位置 m、n 上：q 转 m 弧度，k 转 n 弧度（θ = 1，同第 3 步）。分数 q_m·k_n 沿每条对角线都相同：它只取决于 m − n。",
     },
   },
   scenes: {
