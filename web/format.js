@@ -31,15 +31,10 @@ export function decimalsOf(x, digits) {
   return text.includes(".") ? text.length - text.indexOf(".") - 1 : 0;
 }
 
-/**
- * A column of numbers at one number of decimals, the most any of them needs, so they line up.
- * An exact 0 stays 0: written 0.0000 it would say "rounded to 0" (a masked weight is exactly 0).
- */
+/** A column of numbers at one number of decimals, the most any of them needs, so they line up. */
 export function fmtColumn(values, digits) {
   const decimals = Math.max(0, ...values.map((x) => decimalsOf(x, digits)));
-  return values.map((x) =>
-    x === 0 ? "0" : Number.isFinite(x) ? tidy(x, x.toFixed(decimals)) : tidy(x, ""),
-  );
+  return values.map((x) => (Number.isFinite(x) ? tidy(x, x.toFixed(decimals)) : tidy(x, "")));
 }
 
 /** A matrix's columns as text, each column lined up by fmtColumn: columns[j][i] is cell (i, j). */
