@@ -151,9 +151,6 @@ test("stability: the naive softmax is Infinity and NaN where the core's is finit
   assert.deepEqual((await cells(page, "weights1e9")).slice(3), ["0.3333", "0.3333", "0.3333"]);
   assert.match(await page.locator("#blocked-note").textContent(), /row 2 sees no key/);
   assert.deepEqual((await cells(page, "maskedInf")).slice(3), ["−∞", "−∞", "−∞"]);
-  // a masked key's weight is exactly 0, and written so: 0.0000 would say "rounded"
-  assert.equal((await cells(page, "weightsInf"))[2], "0");
-  assert.equal((await cells(page, "weights1e9"))[2], "0");
   // an edit of the scores, kept in the URL; small scores: the naive way works too
   await page.keyboard.press("Home");
   for (let j = 0; j < 3; ++j) {

@@ -13,15 +13,14 @@ const variants = [
   { id: "fast", options: { weights: false } },
   { id: "causal", options: { weights: false, causal: true } },
   // Its trace keeps several n×n float64 matrices: 4,096 tokens would take over 600 MB.
-  { id: "reference", options: { reference: true }, upTo: 2048 },
+  { id: "reference", options: { reference: true }, upTo: 2048, growth: 8 },
 ];
 const minMs = 150; // each figure is the median of the samples taken in at least this long
 // A variant stops growing when its next call could take longer than this: the page answers a
-// click only between calls. n twice as large does four times the work, but a call that leaves
-// the processor's caches (the reference's n×n float64 matrices) can take ten times as long:
-// the next call is guessed at eight times the last.
+// click only between calls. n twice as large does four times the work; a call that leaves the
+// processor's caches (the reference's n×n float64 matrices) can take ten times as long, so its
+// next call is guessed at eight times the last.
 const slowMs = 600;
-const growth = 8;
 
 const pause = () => new Promise((done) => setTimeout(done));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -64,7 +63,7 @@ async function measure(core, mine, drawn) {
       }
       const t = median(calls);
       times[variant.id] = { ...times[variant.id], [n]: t };
-      if (t * growth > slowMs) stopped.add(variant.id);
+      if (t * (variant.growth ?? 4) > slowMs) stopped.add(variant.id);
       drawn();
     }
   }
