@@ -114,6 +114,18 @@ Result<TiledTrace> tiled_attention(const MatrixRef<double>& Q, const MatrixRef<d
       m(i) = m_new;
       l(i) = l(i) * b.rescale(i) + b.p.row(i).sum();
       acc.row(i) = acc.row(i) * b.rescale(i) + b.p.row(i).lazyProduct(V.middleRows(start, width));
+      // acc is divided by ℓ only at the end: its sum of up to n_k rows of V may overflow where
+      // the whole row's average does not.
+      for (Index c = 0; c < d_v; ++c) {
+        if (!std::isfinite(acc(i, c))) {
+          return {{},
+                  "acc[" + std::to_string(i + 1) + "][" + std::to_string(c + 1) +
+                      "] overflows to Infinity after the keys " + std::to_string(start + 1) +
+                      " to " + std::to_string(end) +
+                      ": the tiled output is divided by its sum only at the end, and V's values "
+                      "are too large for double (at most 1.8e308)"};
+        }
+      }
     }
     b.m = m;
     b.l = l;

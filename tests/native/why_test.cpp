@@ -158,6 +158,16 @@ TEST(Tiled, Errors) {
   EXPECT_EQ(attention::tiled_attention(big, big, big, 1).error,
             "the tiled trace would hold 8388608 numbers, over the limit of 4194304; use a "
             "larger block");
+  // The whole row averages two values of 1e308; the tiles sum them before dividing.
+  Mat V2(2, 1);
+  V2 << 1e308, 1e308;
+  const Mat zeros = Mat::Zero(1, 1), keys = Mat::Zero(2, 1);
+  ASSERT_TRUE(attention::attend<double>(zeros, keys, V2).ok());
+  EXPECT_EQ(attention::tiled_attention(zeros, keys, V2, 2).error,
+            "acc[1][1] overflows to Infinity after the keys 1 to 2: the tiled output is divided "
+            "by its sum only at the end, and V's values are too large for double (at most "
+            "1.8e308)");
+  EXPECT_TRUE(attention::tiled_attention(zeros, keys, V2 / 2, 2).ok());
 }
 
 // ---- the mask value ----
