@@ -25,7 +25,7 @@ const groups = {
     mutate: ["web/format.js", "web/check.js"],
     command: node("steps", "arithmetic", "lab"),
   },
-  steps: { mutate: ["web/steps.js"], command: node("steps", "arithmetic", "lab") },
+  steps: { mutate: ["web/steps.js"], command: node("steps-parts", "steps", "arithmetic", "lab") },
   scenes: { mutate: ["web/custom-scene.js"], command: node("scene-schema") },
   state: { mutate: ["web/state.js", "web/lab.js", "web/random.js"], command: node("state", "lab") },
 };

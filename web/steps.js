@@ -151,13 +151,13 @@ function view(id, focusMatrix, matrices) {
 
 /**
  * What lights up when cell (i, j) of matrix `mid` is the focus: a map from matrix id to
- * { rows, cols, cells }.
+ * { rows, cols, cells }, each row, column and cell named once.
  */
 export function highlights(mid, i, j, { trace }) {
   const h = {};
   const add = (id, key, value) => {
     h[id] ??= { rows: [], cols: [], cells: [] };
-    h[id][key].push(value);
+    if (!h[id][key].some((v) => String(v) === String(value))) h[id][key].push(value);
   };
   add(mid, "cells", [i, j]);
   switch (mid) {
@@ -427,7 +427,7 @@ export function nearlyUniform(trace) {
   let logitLow = Infinity;
   let logitHigh = -Infinity;
   for (let i = 0; i < trace.weights.length; i++) {
-    if (trace.blockedRows.includes(i)) continue;
+    // A row that sees fewer than 2 keys (a fully masked one sees none) says nothing of spread.
     const seen = logits[i].filter((x) => x !== -Infinity).length;
     if (seen < 2) continue;
     for (let j = 0; j < logits[i].length; j++) {
