@@ -163,18 +163,18 @@ test("each step's view: its matrices, their names, labels and roles, and the foc
 
 test("highlights: what each kind of cell is made from lights up, once", () => {
   const causal = { masked: [[0]] };
-  const plain = {};
+  const scaledOnly = {};
   const cells = (...c) => ({ rows: [], cols: [], cells: c });
   const rows = (...r) => ({ rows: r, cols: [], cells: [] });
   const cols = (...c) => ({ rows: [], cols: c, cells: [] });
   for (const mid of ["q", "k", "v"]) {
-    assert.deepEqual(highlights(mid, 1, 0, { trace: plain }), {
+    assert.deepEqual(highlights(mid, 1, 0, { trace: scaledOnly }), {
       [mid]: cells([1, 0]),
       x: rows(1),
       [`w${mid}`]: cols(0),
     });
   }
-  assert.deepEqual(highlights("scaled", 1, 2, { trace: plain }), {
+  assert.deepEqual(highlights("scaled", 1, 2, { trace: scaledOnly }), {
     scaled: cells([1, 2]),
     scores: cells([1, 2]),
   });
@@ -184,7 +184,7 @@ test("highlights: what each kind of cell is made from lights up, once", () => {
   });
   for (const [trace, logits] of [
     [causal, "masked"],
-    [plain, "scaled"],
+    [scaledOnly, "scaled"],
   ]) {
     for (const mid of ["weights", "exp"]) {
       assert.deepEqual(highlights(mid, 1, 2, { trace }), {
@@ -197,13 +197,13 @@ test("highlights: what each kind of cell is made from lights up, once", () => {
       });
     }
   }
-  assert.deepEqual(highlights("output", 0, 1, { trace: plain }), {
+  assert.deepEqual(highlights("output", 0, 1, { trace: scaledOnly }), {
     output: cells([0, 1]),
     weights: rows(0),
     v: cols(1),
   });
   for (const mid of ["x", "rowMax", "rowSum"]) {
-    assert.deepEqual(highlights(mid, 1, 0, { trace: plain }), { [mid]: cells([1, 0]) });
+    assert.deepEqual(highlights(mid, 1, 0, { trace: scaledOnly }), { [mid]: cells([1, 0]) });
   }
 });
 
