@@ -341,7 +341,14 @@ Result<RotaryTrace> rotary(const MatrixRef<double>& M, const std::vector<double>
                 count(M.cols(), "column") + ", but it is " + std::to_string(d_head)};
   }
   if (!(std::isfinite(base) && base > 0)) return {{}, "base must be a finite number above 0"};
-  return {rotate(M, positions, d_head, base), {}};
+  RotaryTrace t = rotate(M, positions, d_head, base);
+  // A pair (a, b) turns into (a·cos θ − b·sin θ, a·sin θ + b·cos θ): up to √2 times the larger.
+  const auto turned = [](Index i, Index j) {
+    const std::string a = "M" + cell(i, j - j % 2), b = "M" + cell(i, j - j % 2 + 1);
+    return j % 2 == 0 ? a + "·cos θ − " + b + "·sin θ" : a + "·sin θ + " + b + "·cos θ";
+  };
+  if (auto error = check_overflow("rotated", t.rotated, turned); !error.empty()) return {{}, error};
+  return {std::move(t), {}};
 }
 
 }  // namespace attention

@@ -295,6 +295,21 @@ TEST(Positions, RotaryHandValuesOnInterleavedPairs) {
   expect_near(r.value.rotated, expected, 1e-15, "rotated");
 }
 
+TEST(Positions, RotaryOverflowIsAnErrorNamingTheCell) {
+  // θ = 1 at position 1: (a, b) = (1.5e308, 1.5e308) turns into (a·cos 1 − b·sin 1,
+  // a·sin 1 + b·cos 1) = (−0.45e308, 2.07e308); the second overflows (found by the fuzzer).
+  Mat M(1, 2);
+  M << 1.5e308, 1.5e308;
+  const auto r = attention::rotary(M, {1}, 2);
+  EXPECT_EQ(r.error,
+            "rotated[1][2] = M[1][1]·sin θ + M[1][2]·cos θ overflows; the inputs are finite but "
+            "too large for double (at most 1.8e308)");
+  M << 1e308, 1e308;  // 1.38e308 and −0.30e308: finite
+  const auto fine = attention::rotary(M, {1}, 2);
+  ASSERT_TRUE(fine.ok()) << fine.error;
+  EXPECT_NEAR(fine.value.rotated(0, 1), 1e308 * (std::sin(1) + std::cos(1)), 1e293);
+}
+
 TEST(Positions, RotaryScoreDependsOnlyOnTheDistance) {
   std::mt19937 gen(14);
   const Mat q = random_matrix(gen, 1, 6), k = random_matrix(gen, 1, 6);
