@@ -7,6 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { loadLabs } from "../../web/attention.js";
+import zh from "../../web/i18n/zh.js";
 import { random, randomLayer, randomMatrix } from "./reference.mjs";
 
 const core = await loadLabs();
@@ -291,6 +292,27 @@ test("every error names the argument and the shapes; the module keeps working", 
     "RoPE rotates pairs of columns in blocks of d_head: d_head must be even and divide M's 3 columns, but it is 3",
   );
   assert.equal(core.multiHeadAttention(I, w, { heads: 2 }).output.length, 4);
+  // Finite numbers whose rotation or projection overflows: the cell, its formula, and Chinese.
+  const overflows = [
+    [
+      () => core.rotary([[1.5e308, 1.5e308]], [1], 2),
+      "rotated[1][2] = M[1][1]·sin θ + M[1][2]·cos θ overflows; the inputs are finite but too large for double (at most 1.8e308)",
+      "rotated[1][2] = M[1][1]·sin θ + M[1][2]·cos θ 溢出；输入都是有限的数，但对 double（最大约 1.8e308）来说太大了",
+    ],
+    [
+      () =>
+        core.multiHeadAttention([[1e200, 0, 0, 0]], {
+          ...w,
+          wq: [[1e200, 0, 0, 0], ...I.slice(1)],
+        }),
+      "Q[1][1] = X[1]·(column 1 of W_Q) overflows; the inputs are finite but too large for double (at most 1.8e308)",
+      "Q[1][1] = X[1]·（W_Q 的第 1 列） 溢出；输入都是有限的数，但对 double（最大约 1.8e308）来说太大了",
+    ],
+  ];
+  for (const [call, message, chinese] of overflows) {
+    fails(call, message);
+    assert.equal(zh.coreError(message), chinese);
+  }
 });
 
 test("every argument of the model API is checked in JS and named in its error", () => {

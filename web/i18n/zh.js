@@ -30,10 +30,10 @@ const coreErrors = [
       `${a}[${i}][${j}] 是${what === "NaN" ? " NaN" : "无穷大"}；每个输入都必须是有限的数`,
   ],
   [
-    /^(\S+) = (.+) overflows (?:to (\S+)|\(its terms reach both Infinity and -Infinity\)); the inputs are finite but too large for (\S+) \(at most (\S+)\)$/,
-    (cell, formula, to, type, max) =>
+    /^(\S+) = (.+) overflows(?: to (\S+)| (\(its terms reach both Infinity and -Infinity\)))?; the inputs are finite but too large for (\S+) \(at most (\S+)\)$/,
+    (cell, formula, to, both, type, max) =>
       `${cell} = ${formula.replace(/\(column (\d+) of (\S+)\)/, "（$2 的第 $1 列）")} 溢出${
-        to ? `为 ${to}` : "：其中的项同时达到 Infinity 和 -Infinity"
+        to ? `为 ${to}` : both ? "：其中的项同时达到 Infinity 和 -Infinity" : ""
       }；输入都是有限的数，但对 ${type}（最大约 ${max}）来说太大了`,
   ],
   [
