@@ -25,9 +25,15 @@ const groups = {
     mutate: ["web/format.js", "web/check.js"],
     command: node("steps", "arithmetic", "lab"),
   },
-  steps: { mutate: ["web/steps.js"], command: node("steps-parts", "steps", "arithmetic", "lab") },
+  steps: {
+    mutate: ["web/steps.js", "web/derive.js"],
+    command: node("steps-parts", "steps", "arithmetic", "lab"),
+  },
   scenes: { mutate: ["web/custom-scene.js"], command: node("scene-schema") },
-  state: { mutate: ["web/state.js", "web/lab.js", "web/random.js"], command: node("state", "lab") },
+  state: {
+    mutate: ["web/state.js", "web/lab.js", "web/words.js", "web/random.js"],
+    command: node("state", "lab"),
+  },
 };
 
 const only = process.argv.slice(2);

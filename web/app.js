@@ -1,7 +1,7 @@
 // app.js: the walkthrough page. The whole state lives in the URL, so a link restores it.
 import { loadAttention } from "./attention.js";
 import { resolveScene } from "./lab.js";
-import { scenes as listed } from "./scenes.js";
+import { scenes as listed } from "./catalogue.js";
 import { createWalkthrough, messages, stateFromParams, paramsFromState } from "./walkthrough.js";
 
 const root = document.getElementById("app");

@@ -140,7 +140,7 @@ export function exportScript(kind, scene, words) {
     line(`masked = scaled  # ${words.noMask}`);
   }
 
-  line("", `# ${mask ? 4 : 3}. ${words.steps.softmax}`);
+  line("", `# ${mask ? 4 : 3}. ${words.steps.weights}`);
   line(`row_max = ${lib.max}`);
   if (blocked) line(`# ${words.blocked}`, `row_max = ${lib.finite}`);
   line(`e = ${lib.exp("masked - row_max")}`, core(trace.exp));

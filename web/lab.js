@@ -39,12 +39,12 @@
 // `update(change)` is the only way to change the state; `predicting` says the step's results
 // are hidden until the learner answers.
 //
-// A scene in a list may be lazy, { id, lazy: () => import("./labs/x.js") }, where the module's
+// A scene in a list may be lazy, { id, lazy: () => import("./labs/<lesson>/x.js") }, where the module's
 // default export is its scenes (each with its lab): the lab's code and the labs module then
 // load only when the scene opens. Its name for the scene list is in i18n (scenes.<id>.name).
-import attention from "./labs/attention.js";
+// The list itself is web/catalogue.js.
+import attention from "./labs/walkthroughs/attention.js";
 import { loadLabs } from "./attention.js";
-import { messages } from "./i18n/index.js";
 
 /** A scene's lab: the five scenes and custom JSON scenes run on the attention lab. */
 export function labOf(scene) {
@@ -65,18 +65,4 @@ export async function resolveScene(entry) {
 /** The core that a lab computes with: the labs module, or the one the page loaded first. */
 export function coreFor(lab, core) {
   return lab.core === "labs" ? labsCore : core;
-}
-
-/** The strings for `lang`, with the lab's own words and a custom scene's words merged in. */
-export function wordsFor(lang, scene) {
-  let msg = messages[lang];
-  const own = labOf(scene).words?.[lang];
-  if (own) {
-    msg = { ...msg };
-    for (const [key, value] of Object.entries(own)) {
-      msg[key] = typeof value === "object" ? { ...msg[key], ...value } : value;
-    }
-  }
-  const custom = scene.text?.[lang];
-  return custom ? { ...msg, scenes: { ...msg.scenes, [scene.id]: custom } } : msg;
 }

@@ -1,5 +1,6 @@
 // scenes.js: the five walkthroughs as data. Inputs only: every derived number comes from the
-// core. Words (titles, analogies, token names, dimension names) live in web/i18n/.
+// core. Words (titles, analogies, token names, dimension names) live in web/i18n/. It imports
+// nothing; the list of every scene and lab, in the curriculum's order, is web/catalogue.js.
 //
 // A scene gives either `x` with `wq`, `wk`, `wv` (self-attention: the page shows the
 // projections) or `q`, `k`, `v` (a lookup). `queries` and `keys` name the rows through
@@ -67,10 +68,10 @@ export const scenes = [
     },
     tokens: ["我", "爱", "你"],
     plot: true,
-    // Seed 002 printed these for step 4 (softmax) and step 5 (output); its own code gives
+    // Seed 002 printed these for step 4 (weights) and step 5 (output); its own code gives
     // other numbers. Its 3-decimal summary of the output is right.
     printed: {
-      softmax: { values: printedWeights },
+      weights: { values: printedWeights },
       output: { values: printedOutput, summary: printedSummary },
       result: { values: printedOutput, summary: printedSummary },
     },
@@ -173,19 +174,6 @@ export const scenes = [
     keyLabels: ["newspaper", "paper", "notebook", "book", "redCup"],
     dims: ["colour", "readable", "bound", "drinkable"],
   },
-  // The model labs (issue 9): their code and the labs module load when one opens.
-  { id: "heads", lazy: () => import("./labs/heads.js") },
-  { id: "gqa", lazy: () => import("./labs/gqa.js") },
-  { id: "kvcache", lazy: () => import("./labs/kvcache.js") },
-  { id: "order", lazy: () => import("./labs/order.js") },
-  // The labs of "why it is built this way" (issue 10): each loads its code, and the labs
-  // module, only when it is opened.
-  { id: "scaling", lazy: () => import("./labs/scaling.js") },
-  { id: "tiling", lazy: () => import("./labs/tiling.js") },
-  { id: "stability", lazy: () => import("./labs/stability.js") },
-  { id: "dropout", lazy: () => import("./labs/dropout.js") },
-  // The scale lab: the core timed on the reader's machine; it loads when it opens.
-  { id: "scale", lazy: () => import("./labs/scale.js") },
 ];
 
 export const sceneById = Object.fromEntries(scenes.map((s) => [s.id, s]));

@@ -11,7 +11,7 @@
 // steps answered (by "scene:stepId").
 import { parseNumber, matrixToText, matrixFromText } from "./format.js";
 import { messages } from "./i18n/index.js";
-import { labOf } from "./lab.js";
+import { sceneParams } from "./steps.js";
 import { maxSide } from "./custom-scene.js";
 
 export { messages };
@@ -34,9 +34,12 @@ export function defaultLang() {
   return wanted.some((l) => /^zh/i.test(l)) ? "zh" : "en";
 }
 
-/** The parameters a scene declares through its lab (a slider, a toggle …), [] for none. */
+/**
+ * The parameters a scene declares through its lab (a slider, a toggle …), [] for none. A scene
+ * without a lab of its own runs on the attention lab, whose parameters are sceneParams.
+ */
 export function paramsOf(scene) {
-  return labOf(scene).params?.(scene) ?? [];
+  return (scene.lab ? scene.lab.params?.(scene) : sceneParams(scene)) ?? [];
 }
 
 /** The values a scene starts with: its parameters at their initial values. */

@@ -4,7 +4,8 @@
 // changes: update merges a change, recomputes through the lab when the inputs changed (keeping
 // the last good numbers when the core refuses), then redraws. The parts of the page are
 // modules in web/ui/; what a scene shows comes from its lab (web/lab.js).
-import { coreFor, labOf, resolveScene, wordsFor } from "./lab.js";
+import { coreFor, labOf, resolveScene } from "./lab.js";
+import { wordsFor } from "./words.js";
 import { createPlayback } from "./playback.js";
 import { hasInputs, initialState, messages, paramsOf, sceneDefaults, withEdits } from "./state.js";
 import { el } from "./views.js";

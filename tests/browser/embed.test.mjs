@@ -118,14 +118,14 @@ test("iframe: postMessage commands, replies, step events and resize messages", a
   await wait(() => window.messages.some((m) => m.id === 1));
   const reply = await page.evaluate(() => window.messages.find((m) => m.id === 1));
   assert.equal(reply.type, "state");
-  assert.equal(reply.state.stepId, "softmax");
+  assert.equal(reply.state.stepId, "weights");
   assert.ok(Math.abs(reply.state.output[0][0] - 9.6804356152) < 1e-9, "the core's output");
   const change = await page.evaluate(() =>
     window.messages.filter((m) => m.type === "stepchange").at(-1),
   );
   assert.deepEqual(
     { step: change.step, stepId: change.stepId, total: change.total },
-    { step: 4, stepId: "softmax", total: 6 },
+    { step: 4, stepId: "weights", total: 6 },
   );
 
   await send({ type: "play", id: 2 });

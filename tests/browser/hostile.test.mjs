@@ -125,7 +125,7 @@ test("markup in every text field of a custom scene is shown as text, and runs no
       ],
     },
     steps: Object.fromEntries(
-      ["inputs", "projections", "scores", "scaled", "softmax", "output", "result"].map((id) => [
+      ["inputs", "projections", "scores", "scaled", "weights", "output", "result"].map((id) => [
         id,
         text,
       ]),

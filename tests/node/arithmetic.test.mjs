@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadAttention } from "../../web/attention.js";
-import { scenes as listed } from "../../web/scenes.js";
+import { scenes } from "../../web/scenes.js";
 import { stepsFor, stepView, derivation, labelsFor, slack } from "../../web/steps.js";
 import { fmt, fmtColumn } from "../../web/format.js";
 import { checkValue } from "../../web/check.js";
@@ -14,8 +14,6 @@ import { random } from "../../web/random.js";
 import en from "../../web/i18n/en.js";
 import zh from "../../web/i18n/zh.js";
 import { checkLine, shownNumber } from "./shown.mjs";
-// The five scenes; the model labs load lazily (tests/node/model-labs.test.mjs).
-const scenes = listed.filter((s) => !s.lazy);
 
 const core = await loadAttention();
 
@@ -135,7 +133,7 @@ function workedOut(id, i, j, { trace, inputs, shown, scaleShown }) {
       return [shown.scores[i][j] * scaleShown];
     case "masked":
       return [trace.masked[i][j] === -Infinity ? -Infinity : shown.scaled[i][j]];
-    case "softmax": {
+    case "weights": {
       const logits = shown.masked ?? shown.scaled;
       const e = logits[i].map((x) => Math.exp(x - Math.max(...logits[i])));
       const fromLogits = e[j] / e.reduce((s, x) => s + x, 0);

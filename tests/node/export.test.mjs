@@ -10,14 +10,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadAttention } from "../../web/attention.js";
-import { labOf, wordsFor } from "../../web/lab.js";
-import { scenes as listed, sceneById } from "../../web/scenes.js";
+import { labOf } from "../../web/lab.js";
+import { wordsFor } from "../../web/words.js";
+import { scenes, sceneById } from "../../web/scenes.js";
 import { initialState } from "../../web/state.js";
 import { exportKinds, exportScript } from "../../web/export.js";
 import en from "../../web/i18n/en.js";
 
 // The teaching scenes; the labs in the list load lazily and have their own tests.
-const scenes = listed.filter((s) => !s.lazy);
 
 const python = "/usr/bin/python3";
 const core = await loadAttention();

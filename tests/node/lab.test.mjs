@@ -4,14 +4,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadAttention } from "../../web/attention.js";
-import { labOf, wordsFor } from "../../web/lab.js";
-import { scenes as listed } from "../../web/scenes.js";
+import { labOf } from "../../web/lab.js";
+import { wordsFor } from "../../web/words.js";
+import { scenes } from "../../web/scenes.js";
 import { initialState, paramsFromState, stateFromParams, withEdits } from "../../web/state.js";
 import { nearlyUniform } from "../../web/steps.js";
 import en from "../../web/i18n/en.js";
 import { tinyLab, tinyScene } from "../fixtures/tiny-lab.js";
-// The five scenes; the model labs load lazily (tests/node/model-labs.test.mjs).
-const scenes = listed.filter((s) => !s.lazy);
 
 const core = await loadAttention();
 
@@ -50,7 +49,7 @@ test("a test-only lab: its parameter is state and URL, its compute is the core's
   );
   const words = wordsFor("zh", tinyScene);
   assert.equal(words.steps.weights.title, "权重");
-  assert.equal(words.steps.softmax.title, "Softmax 归一化", "the built-in words are still there");
+  assert.equal(words.steps.scores.title, "注意力分数", "the built-in words are still there");
   assert.equal(wordsFor("en", scenes[0]).steps.row, undefined, "a lab's words stay its own");
 });
 
@@ -111,8 +110,8 @@ test("predict mode's questions: the largest score, the most weight (ties all rig
     lab.question(stepId, { trace, labels, msg: en, focus: null, focusRow: 0 });
   // scenes.md: scores [1, 1, 0, 1] and weights 0.2808, 0.2808, 0.1576, 0.2808.
   assert.deepEqual(ask("scores").answer, [0, 1, 3]);
-  assert.deepEqual(ask("softmax").answer, [0, 1, 3]);
-  assert.equal(ask("softmax").text, "Which key gets the most weight from “surname Zhang?”?");
+  assert.deepEqual(ask("weights").answer, [0, 1, 3]);
+  assert.equal(ask("weights").text, "Which key gets the most weight from “surname Zhang?”?");
   assert.deepEqual(ask("scaled").answer, [1], "no: a positive scale keeps the order");
   assert.equal(ask("output"), undefined);
 });

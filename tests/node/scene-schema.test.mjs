@@ -63,7 +63,7 @@ const cases = [
   [
     "an unknown step",
     { ...lookup, steps: { magic: "x" } },
-    "steps.magic: is not a step (inputs, projections, scores, scaled, masked, softmax, output, result)",
+    "steps.magic: is not a step (inputs, projections, scores, scaled, masked, weights, output, result)",
   ],
   ["too many labels", { ...lookup, keys: ["a", "b"] }, "keys: has 2 labels for 1 row"],
   [
@@ -178,7 +178,7 @@ test("custom scene: what a parsed scene holds", () => {
       v: [[2], [3]],
     },
     mask: "causal",
-    steps: { softmax: { zh: "归一化", en: "normalise" } },
+    steps: { weights: { zh: "归一化", en: "normalise" } },
   });
   assert.equal(scene.id, "fruit-2");
   assert.deepEqual(scene.inputs, {
@@ -200,9 +200,9 @@ test("custom scene: what a parsed scene holds", () => {
     analogy: "a dictionary",
     note: "a note",
     result: "the result",
-    steps: { softmax: "normalise" },
+    steps: { weights: "normalise" },
   });
-  assert.deepEqual(scene.text.zh.steps, { softmax: "归一化" });
+  assert.deepEqual(scene.text.zh.steps, { weights: "归一化" });
   assert.equal(scene.text.zh.analogy, "a dictionary");
 
   const bare = parseScene({
@@ -303,5 +303,5 @@ test("custom scene: every limit, at the edge and one past it", () => {
     refused({ ...lookup, id }, "id: must be lowercase letters, digits and dashes");
   for (const steps of [null, 5])
     refused({ ...lookup, steps }, "steps: must be an object keyed by step");
-  refused({ ...lookup, steps: { softmax: "" } }, "steps.softmax: must be a non-empty string");
+  refused({ ...lookup, steps: { weights: "" } }, "steps.weights: must be a non-empty string");
 });

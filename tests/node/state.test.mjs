@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { loadAttention, loadLabs } from "../../web/attention.js";
 import { coreFor, labOf, resolveScene } from "../../web/lab.js";
 import { random } from "../../web/random.js";
-import { scenes as listed, sceneById } from "../../web/scenes.js";
+import { sceneById } from "../../web/scenes.js";
+import { scenes as listed } from "../../web/catalogue.js";
 import {
   defaultLang,
   hasInputs,
@@ -120,7 +121,7 @@ test("the browser's language: Chinese if any preferred language is, else English
 
 test("scenes with inputs have input tools; the scale lab has none", async () => {
   assert.ok(scenes.every(hasInputs));
-  const [scale] = (await import("../../web/labs/scale.js")).default;
+  const [scale] = (await import("../../web/labs/why/scale.js")).default;
   assert.equal(hasInputs(scale), false);
 });
 
@@ -164,8 +165,8 @@ test("random values: the published mulberry32 stream, in [0, 1)", () => {
 });
 
 test("a link's slider values land on the slider's grid, as the slider would put them", async () => {
-  const [dropout] = (await import("../../web/labs/dropout.js")).default;
-  const [scaling] = (await import("../../web/labs/scaling.js")).default;
+  const [dropout] = (await import("../../web/labs/why/dropout.js")).default;
+  const [scaling] = (await import("../../web/labs/why/scaling.js")).default;
   const read = (scene, query) =>
     stateFromParams(new URLSearchParams(`scene=${scene.id}&${query}`), [scene]);
   assert.equal(read(scaling, "dk=1.5").dk, 2);

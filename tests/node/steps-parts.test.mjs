@@ -13,14 +13,12 @@ import {
   labelsFor,
   derivation,
   slack,
-  bounds,
-  line,
-  plain,
   ranking,
   leaders,
   nearlyUniform,
   queryRow,
 } from "../../web/steps.js";
+import { bounds, line, plain } from "../../web/derive.js";
 import en from "../../web/i18n/en.js";
 import zh from "../../web/i18n/zh.js";
 
@@ -127,7 +125,7 @@ test("each step's view: its matrices, their names, labels and roles, and the foc
     ["scaled", "scaled", trace.scaled, "queries", "keys", "operand"],
     ["masked", "masked", trace.masked, "queries", "keys", "result"],
   ]);
-  const softmax = at("softmax");
+  const softmax = at("weights");
   assert.equal(softmax.focusMatrix, "weights");
   assert.deepEqual(shown(softmax), [
     ["masked", "masked", trace.masked, "queries", "keys", "operand"],
@@ -137,7 +135,7 @@ test("each step's view: its matrices, their names, labels and roles, and the foc
     ["weights", "weights", trace.weights, "queries", "keys", "result"],
   ]);
   const unmasked = { ...trace, masked: undefined };
-  assert.deepEqual(shown(at("softmax", unmasked))[0], [
+  assert.deepEqual(shown(at("weights", unmasked))[0], [
     "scaled",
     "scaled",
     trace.scaled,

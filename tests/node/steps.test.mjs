@@ -3,15 +3,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadAttention } from "../../web/attention.js";
-import { scenes as listed, sceneById } from "../../web/scenes.js";
+import { scenes, sceneById } from "../../web/scenes.js";
 import { stepsFor, stepView, derivation, highlights, labelsFor, ranking } from "../../web/steps.js";
 import { checkValue } from "../../web/check.js";
 import { fmt, parseNumber, matrixFromText, matrixToText } from "../../web/format.js";
 import en from "../../web/i18n/en.js";
 import zh from "../../web/i18n/zh.js";
 import { referenceTrace } from "./reference.mjs";
-// The five scenes; the model labs load lazily (tests/node/model-labs.test.mjs).
-const scenes = listed.filter((s) => !s.lazy);
 
 const core = await loadAttention();
 const matmul = (a, b) =>
@@ -27,7 +25,7 @@ test("steps: projections only from X, the mask only when it is on", () => {
     "projections",
     "scores",
     "scaled",
-    "softmax",
+    "weights",
     "output",
     "result",
   ]);
@@ -35,7 +33,7 @@ test("steps: projections only from X, the mask only when it is on", () => {
     "inputs",
     "scores",
     "scaled",
-    "softmax",
+    "weights",
     "output",
     "result",
   ]);

@@ -4,10 +4,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadLabs } from "../../web/attention.js";
-import { resolveScene, wordsFor } from "../../web/lab.js";
-import { scenes as listed } from "../../web/scenes.js";
+import { resolveScene } from "../../web/lab.js";
+import { wordsFor } from "../../web/words.js";
+import { scenes as listed } from "../../web/catalogue.js";
 import { initialState } from "../../web/state.js";
-import { naiveSoftmax } from "../../web/labs/stability.js";
+import { naiveSoftmax } from "../../web/labs/why/stability.js";
 
 const core = await loadLabs();
 const ids = ["scaling", "tiling", "stability", "dropout"];

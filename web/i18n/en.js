@@ -129,7 +129,7 @@ export default {
       explicit:
         "The mask puts −∞ where a query may not see a key: exp(−∞) = 0, so that key gets no weight.",
     },
-    softmax: {
+    weights: {
       title: "Softmax",
       text: "Row by row: subtract the row's largest number m, take exp, add up the row, and divide each exp by the sum. Each row of weights adds up to 1 (the rounded numbers shown may miss by one in the last digit).",
       line: "exp(x − m) / Σ exp(x − m) = eˣ·e⁻ᵐ / (Σ eˣ·e⁻ᵐ) = eˣ / Σ eˣ: e⁻ᵐ cancels, so these are the article's eˣ / Σ; subtracting m only keeps every exp at 1 or below, so large scores cannot overflow.",
@@ -321,7 +321,7 @@ export default {
       scores: "scores = Q·Kᵀ",
       scaled: "scaled = scores × scale, with scale = 1/√d_k",
       masked: "masked: −∞ where a query may not see a key, so that exp gives 0",
-      softmax: "softmax of each row: subtract the row's max, exp, divide by the sum",
+      weights: "softmax of each row: subtract the row's max, exp, divide by the sum",
       output: "output = weights·V",
     },
     print: (digits) => `The output, at ${digits} decimals as on the page`,

@@ -30,11 +30,16 @@ const coreErrors = [
       `${a}[${i}][${j}] 是${what === "NaN" ? " NaN" : "无穷大"}；每个输入都必须是有限的数`,
   ],
   [
-    /^(\S+) = (.+) overflows(?: to (\S+)| (\(its terms reach both Infinity and -Infinity\)))?; the inputs are finite but too large for (\S+) \(at most (\S+)\)$/,
+    /^(\S+) = (.+) overflows(?: to (\S+)| (\(its terms reach both Infinity and -Infinity\))); the inputs are finite but too large for (\S+) \(at most (\S+)\)$/,
     (cell, formula, to, both, type, max) =>
       `${cell} = ${formula.replace(/\(column (\d+) of (\S+)\)/, "（$2 的第 $1 列）")} 溢出${
         to ? `为 ${to}` : both ? "：其中的项同时达到 Infinity 和 -Infinity" : ""
       }；输入都是有限的数，但对 ${type}（最大约 ${max}）来说太大了`,
+  ],
+  [
+    /^acc\[(\d+)\]\[(\d+)\] overflows to (\S+) after the keys (\d+) to (\d+): the tiled output is divided by its sum only at the end, and V's values are too large for (\S+) \(at most (\S+)\)$/,
+    (i, c, to, a, b, type, max) =>
+      `acc[${i}][${c}] 在第 ${a} 到第 ${b} 个键之后溢出为 ${to}：分块的输出要到最后才除以它的和，而 V 的数值对 ${type}（最大约 ${max}）来说太大了`,
   ],
   [
     /^(\S+) row (\d+) has (\d+) numbers? but row (\d+) has (\d+)$/,
@@ -162,7 +167,7 @@ export default {
       text: "因果掩码在“键在查询之后”的位置填入 −∞：exp(−∞) = 0，这些键得不到权重。",
       explicit: "掩码在查询不能看到的键的位置填入 −∞：exp(−∞) = 0，这些键得不到权重。",
     },
-    softmax: {
+    weights: {
       title: "Softmax 归一化",
       text: "逐行计算：先减去这一行的最大值 m，再取 exp，把这一行加起来，最后每个 exp 除以总和。每行权重之和为 1（显示的是四舍五入后的数，末位可能差 1）。",
       line: "exp(x − m) / Σ exp(x − m) = eˣ·e⁻ᵐ / (Σ eˣ·e⁻ᵐ) = eˣ / Σ eˣ：e⁻ᵐ 约掉了，所以这就是原文的 eˣ / Σ；减去 m 只是让每个 exp 都不超过 1，分数再大也不会溢出。",
@@ -355,7 +360,7 @@ export default {
       scores: "scores = Q·Kᵀ",
       scaled: "scaled = scores × scale，其中 scale = 1/√d_k",
       masked: "masked：查询不能看的键处放 −∞，exp 之后就是 0",
-      softmax: "逐行 softmax：减去该行的最大值，取 exp，再除以总和",
+      weights: "逐行 softmax：减去该行的最大值，取 exp，再除以总和",
       output: "output = weights·V",
     },
     print: (digits) => `输出，和页面上一样保留 ${digits} 位小数`,

@@ -1,6 +1,6 @@
 // ui/scene-list.js: the scenes (and labs) to pick from, each named in its own words.
 import { el } from "../views.js";
-import { wordsFor } from "../lab.js";
+import { wordsFor } from "../words.js";
 
 export function sceneList({ msg, state, scenes, update }) {
   return el(

@@ -8,7 +8,7 @@ const root = document.getElementById("app");
 window.core = await loadAttention();
 window.walk = createWalkthrough(root, {
   core: window.core,
-  scenes: scenes.filter((s) => !s.lazy),
+  scenes,
   state: { lang: "en" },
   page: true,
   keyTarget: window,

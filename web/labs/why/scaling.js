@@ -2,9 +2,9 @@
 // queries, 8 keys each, from the core); a slider for d_k from 1 to 512. The spread of q·k grows
 // with d_k, and without the scale the softmax goes one-hot; with it, it stays soft. Every number
 // is the core's (scalingStats); the page computes only the plot's coordinates.
-import { el } from "../views.js";
-import { fmt } from "../format.js";
-import { linePlot, matrix, numbered, numbers } from "./why-views.js";
+import { el } from "../../views.js";
+import { fmt } from "../../format.js";
+import { linePlot, matrix, numbered, numbers } from "./views.js";
 
 const nKeys = 8;
 const rows = 100;

@@ -2,10 +2,10 @@
 // the keys in blocks and keeps, for every query row, the running max m and the running sum ℓ;
 // when m grows it rescales what it has by exp(m_old − m_new). One step per block shows m, ℓ,
 // the rescale and the partial output; the last compares the result with the whole-row softmax.
-import { el } from "../views.js";
-import { fmt } from "../format.js";
-import { scenes } from "../scenes.js";
-import { matrix, tiny } from "./why-views.js";
+import { el } from "../../views.js";
+import { fmt } from "../../format.js";
+import { scenes } from "../../scenes.js";
+import { matrix, tiny } from "./views.js";
 
 const book = scenes.find((s) => s.id === "book");
 const n = book.tokens.length;

@@ -2,10 +2,10 @@
 // 我在图书馆读书: one finds who does what to what, one the previous token, one the verb and
 // the place, one spreads evenly. Steps: the inputs, the projections, each head's scores and
 // weights, the concatenation, and W_O.
-import { cellRef } from "../format.js";
-import { plain } from "../steps.js";
-import { el } from "../views.js";
-import { x, layers } from "./model-data.js";
+import { cellRef } from "../../format.js";
+import { plain } from "../../derive.js";
+import { el } from "../../views.js";
+import { x, layers } from "./data.js";
 import {
   tokens,
   matrix,
@@ -22,8 +22,8 @@ import {
   headHighlights,
   headSlack,
   productSlack,
-} from "./model-shared.js";
-import { modelWords } from "./model-words.js";
+} from "./shared.js";
+import { modelWords } from "./words.js";
 
 const H = 4;
 

@@ -2,10 +2,10 @@
 // lab 2 (h = 4, h_kv = 2) decodes 我在图书馆读书 one token per step: the cache grows a row, the
 // new query attends to every cached key, and a counter sets the step's multiply-adds beside a
 // full recompute. The last step sets the cached rows beside the full causal pass.
-import { cellRef } from "../format.js";
-import { plain } from "../steps.js";
-import { el } from "../views.js";
-import { x, layers } from "./model-data.js";
+import { cellRef } from "../../format.js";
+import { plain } from "../../derive.js";
+import { el } from "../../views.js";
+import { x, layers } from "./data.js";
 import {
   tokens,
   matrix,
@@ -20,8 +20,8 @@ import {
   headHighlights,
   headSlack,
   productSlack,
-} from "./model-shared.js";
-import { modelWords } from "./model-words.js";
+} from "./shared.js";
+import { modelWords } from "./words.js";
 
 const options = { heads: 4, kvHeads: 2 };
 const layer = layers[2];

@@ -1,7 +1,6 @@
 // labs/model-words.js: every string of the four model labs (issue 9), in Chinese and English.
 // The scene list's names are also in web/i18n (they show before a lab loads).
-import { tokens } from "./model-data.js";
-import zhPage from "../i18n/zh.js";
+import { tokens } from "./data.js";
 
 // 1 + 2 + … + n, written out
 const upTo = (n) => Array.from({ length: n }, (_, i) => i + 1).join(" + ");
@@ -192,8 +191,8 @@ const en = {
   },
 };
 
-// The labs' own refusals of a link's X (sentenceX in model-shared.js), said in Chinese; any
-// other message as the page says it.
+// The labs' own refusals of a link's X (sentenceX in shared.js), said in Chinese; any other
+// message as the page says it (web/words.js puts them in front of the page's).
 const refusals = [
   [
     /^X has (\d+) rows? but this lab's sentence has (\d+) tokens$/,
@@ -210,13 +209,7 @@ const refusals = [
 ];
 
 const zh = {
-  coreError: (message) => {
-    for (const [pattern, say] of refusals) {
-      const m = message.match(pattern);
-      if (m) return say(...m.slice(1));
-    }
-    return zhPage.coreError(message);
-  },
+  coreErrors: refusals,
   ui: { edit: "点击 X 中的数字即可修改。回车确认，Esc 取消。" },
   model: {
     dims: {

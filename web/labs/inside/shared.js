@@ -1,17 +1,11 @@
 // labs/model-shared.js: what the four model labs (issue 9) share: matrix descriptions, the
 // written-out arithmetic of a projection, of a head's cell and of a rotation, and the heads'
 // heatmaps side by side. Pure functions over the core's traces; no arithmetic on values.
-import { fmt, cellRef, rowRef } from "../format.js";
-import {
-  derivation as attentionDerivation,
-  slack,
-  line,
-  bounds,
-  products,
-  plain,
-} from "../steps.js";
-import { el, heatmapView } from "../views.js";
-import { tokens, dims } from "./model-data.js";
+import { fmt, cellRef, rowRef } from "../../format.js";
+import { derivation as attentionDerivation, slack } from "../../steps.js";
+import { line, bounds, products, plain } from "../../derive.js";
+import { el, heatmapView } from "../../views.js";
+import { tokens, dims } from "./data.js";
 
 export { tokens };
 

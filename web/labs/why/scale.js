@@ -4,8 +4,8 @@
 // while its next call should stay under 0.6 s. A log-log plot shows the n² growth and the causal
 // half. Every figure is measured live with performance.now() around a call of the core; the
 // page computes only medians and the plot's coordinates.
-import { el } from "../views.js";
-import { random } from "../random.js";
+import { el } from "../../views.js";
+import { random } from "../../random.js";
 
 const d = 64;
 const sizes = [64, 128, 256, 512, 1024, 2048, 4096];

@@ -1,10 +1,10 @@
 // labs/gqa.js: lab 2 of issue 9, "fewer key-value heads". Lab 1's layer with h_kv = 4, 2 and 1
 // (grouped-query and multi-query attention): which query heads share a key-value head, how
 // their weights change, and how much smaller the KV cache gets.
-import { cellRef } from "../format.js";
-import { plain } from "../steps.js";
-import { el } from "../views.js";
-import { x as sceneX, layers, wk4, wv4 } from "./model-data.js";
+import { cellRef } from "../../format.js";
+import { plain } from "../../derive.js";
+import { el } from "../../views.js";
+import { x as sceneX, layers, wk4, wv4 } from "./data.js";
 import {
   tokens,
   matrix,
@@ -20,8 +20,8 @@ import {
   headHighlights,
   headSlack,
   productSlack,
-} from "./model-shared.js";
-import { modelWords } from "./model-words.js";
+} from "./shared.js";
+import { modelWords } from "./words.js";
 
 const H = 4;
 const variants = { kv4: 4, kv2: 2, kv1: 1 };

@@ -1,10 +1,10 @@
 // labs/dropout.js: dropout on the weights, on the age scene's lookup. The core zeroes each weight
 // with probability p and scales the rest by 1/(1 − p), with a seeded stream: one draw's row no
 // longer sums to 1, but the average over many draws comes back to the output without dropout.
-import { el } from "../views.js";
-import { fmt } from "../format.js";
-import { scenes } from "../scenes.js";
-import { linePlot, matrix, niceTicks, numbers, tiny } from "./why-views.js";
+import { el } from "../../views.js";
+import { fmt } from "../../format.js";
+import { scenes } from "../../scenes.js";
+import { linePlot, matrix, niceTicks, numbers, tiny } from "./views.js";
 
 const age = scenes.find((s) => s.id === "age");
 const draws = 10000;

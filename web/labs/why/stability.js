@@ -3,8 +3,8 @@
 // computed here, plainly in JS, as the wrong way: apart from the plots' coordinates it is the
 // only arithmetic the page does itself, and the page says so. Beside it, the core's stable
 // softmax; then masking with −∞ against −1e9, with a row whose keys are all masked.
-import { el } from "../views.js";
-import { matrix, numbered, numbers, shown } from "./why-views.js";
+import { el } from "../../views.js";
+import { matrix, numbered, numbers, shown } from "./views.js";
 
 const identity = (n) =>
   Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));

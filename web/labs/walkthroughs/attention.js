@@ -11,18 +11,19 @@ import {
   slack,
   leaders,
   queryRow,
-} from "../steps.js";
-import { fmt } from "../format.js";
-import { el } from "../views.js";
-import { heatmapPanel, linesPanel, plotPanel } from "../ui/panels.js";
-import { resultView } from "../ui/result-view.js";
-import { spreadNote, meaningPanel } from "../ui/notes.js";
-import { exportScript } from "../export.js";
+  sceneParams,
+} from "../../steps.js";
+import { fmt } from "../../format.js";
+import { el } from "../../views.js";
+import { heatmapPanel, linesPanel, plotPanel } from "../../ui/panels.js";
+import { resultView } from "../../ui/result-view.js";
+import { spreadNote, meaningPanel } from "../../ui/notes.js";
+import { exportScript } from "../../export.js";
 
 // The panels inside each step, after its matrices, by step id.
 const inside = {
   inputs: ["inputsNote"],
-  softmax: ["spread"],
+  weights: ["spread"],
   result: ["result", "meaning", "spread"],
 };
 
@@ -31,7 +32,7 @@ const beside = {
   scores: ["plot"],
   scaled: ["plot"],
   masked: ["plot"],
-  softmax: ["heatmap", "lines", "plot"],
+  weights: ["heatmap", "lines", "plot"],
   output: ["heatmap", "lines"],
   result: ["heatmap", "lines"],
 };
@@ -59,13 +60,7 @@ const causalOf = (scene, state) => Boolean(state.causal || scene.mask === "causa
 export default {
   id: "attention",
 
-  // The age scene's sharpness α and the book scene's causal mask are the scenes' own controls.
-  params(scene) {
-    const params = [];
-    if (scene.alpha) params.push({ id: "alpha", kind: "range", symbol: "α", ...scene.alpha });
-    params.push({ id: "causal", kind: "toggle", initial: false, control: !!scene.causalToggle });
-    return params;
-  },
+  params: sceneParams,
 
   // The one core call: α scales the query, an input, before the core sees it.
   compute(core, scene, state) {
@@ -151,7 +146,7 @@ export default {
       const options = [msg.predict.yes, msg.predict.no];
       return { text: msg.predict.scaleOrder(q), options, answer: [trace.scale > 0 ? 1 : 0] };
     }
-    if (stepId === "softmax" && !trace.blockedRows.includes(i)) {
+    if (stepId === "weights" && !trace.blockedRows.includes(i)) {
       return {
         text: msg.predict.mostWeight(q),
         options: labels.keys,

@@ -1,8 +1,8 @@
 // labs/why-views.js: what the "why" labs (issue 10) draw besides matrices: a line plot of
 // measured numbers, a table of numbers, and a matrix for a lab's view. Drawing only: the numbers
 // come from the core; the one piece of arithmetic is the plot's coordinates (and its log axis).
-import { el, tableFigure } from "../views.js";
-import { fmt } from "../format.js";
+import { el, tableFigure } from "../../views.js";
+import { fmt } from "../../format.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 

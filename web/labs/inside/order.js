@@ -2,9 +2,9 @@
 // without its position features, in order and shuffled: without positions each token's output
 // row only moves with its token; sinusoidal positions and RoPE make order change the weights;
 // under RoPE a score depends only on the distance between two positions.
-import { cellRef, fmt, factor } from "../format.js";
-import { plain, line, bounds, roundingOf } from "../steps.js";
-import { xPlain, layers, order as shuffle } from "./model-data.js";
+import { cellRef, fmt, factor } from "../../format.js";
+import { plain, line, bounds, roundingOf } from "../../derive.js";
+import { xPlain, layers, order as shuffle } from "./data.js";
 import {
   tokens,
   matrix,
@@ -17,8 +17,8 @@ import {
   headHeatmaps,
   headSlack,
   productSlack,
-} from "./model-shared.js";
-import { modelWords } from "./model-words.js";
+} from "./shared.js";
+import { modelWords } from "./words.js";
 
 const layer = layers[4];
 const shuffledTokens = shuffle.map((i) => tokens[i]);
