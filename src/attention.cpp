@@ -12,91 +12,11 @@
 #include <utility>
 
 #include "kernel.hpp"
+#include "random.hpp"
+#include "support.hpp"
 
 namespace attention {
 namespace {
-
-// A number as JS would name it in a message, to 6 significant digits as printf's %g writes
-// it: 0.5, -2.5e+10, NaN, Infinity, -Infinity. Written out here, so that the module does not
-// carry printf.
-std::string number(double x) {
-  if (std::isnan(x)) return "NaN";
-  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
-  std::string sign = std::signbit(x) && x != 0 ? "-" : "";
-  x = std::fabs(x);
-  if (x == 0) return sign + "0";
-  // 6 significant digits: x ≈ digits × 10^(exponent − 5), 100000 ≤ digits < 1000000. The power
-  // of 10 is applied in two halves, which stay finite for denormals and near DBL_MAX.
-  const auto digits_at = [x](int e) {
-    const double half = std::pow(10.0, (5 - e) / 2);
-    return std::round(x * half * std::pow(10.0, 5 - e - (5 - e) / 2));
-  };
-  int exponent = int(std::floor(std::log10(x)));
-  double scaled = digits_at(exponent);
-  if (scaled >= 1e6) {  // log10 rounded up to the next power, or the rounding carried
-    scaled = digits_at(++exponent);
-  } else if (scaled < 1e5) {  // log10 rounded down
-    scaled = digits_at(--exponent);
-  }
-  std::string digits = std::to_string(static_cast<long long>(scaled));
-  const bool scientific = exponent < -4 || exponent >= 6;
-  const int point = scientific ? 1 : exponent + 1;  // digits before the decimal point
-  std::string text;
-  if (point <= 0) {
-    text = "0." + std::string(-point, '0') + digits;
-  } else {
-    text = digits.substr(0, point) + "." + digits.substr(point);
-  }
-  text.erase(text.find_last_not_of('0') + 1);
-  if (text.back() == '.') text.pop_back();
-  if (scientific) {
-    const int e = std::abs(exponent);
-    text += std::string(exponent < 0 ? "e-" : "e+") + (e < 10 ? "0" : "") + std::to_string(e);
-  }
-  return sign + text;
-}
-
-// count(1, "row") is "1 row", count(3, "row") is "3 rows".
-std::string count(std::int64_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
-std::string shape(Index rows, Index cols) {
-  return std::to_string(rows) + "×" + std::to_string(cols);
-}
-
-// Messages count rows and columns from 1, as the page does: cell(0, 1) is "[1][2]".
-std::string row(Index i) { return "[" + std::to_string(i + 1) + "]"; }
-std::string cell(Index i, Index j) { return row(i) + row(j); }
-
-// splitmix64: the same stream on every platform, so native and WASM drop the same cells.
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : state_(seed) {}
-  double uniform() {  // in [0, 1)
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return static_cast<double>(z >> 11) * 0x1.0p-53;
-  }
-
- private:
-  std::uint64_t state_;
-};
-
-std::string check_matrix(const char* name, Index rows, Index cols) {
-  if (rows > kMaxDim || cols > kMaxDim) {
-    return std::string(name) + " is " + shape(rows, cols) + ", over the limit of " +
-           std::to_string(kMaxDim) + " per dimension";
-  }
-  if (rows * cols > kMaxValues) {
-    return std::string(name) + " is " + shape(rows, cols) + ", over the limit of " +
-           std::to_string(kMaxValues) + " values";
-  }
-  if (rows == 0) return std::string(name) + " has no rows (it is " + shape(rows, cols) + ")";
-  return {};
-}
 
 std::string check_options(Index n_q, Index n_k, const Options& options);
 
@@ -105,7 +25,7 @@ std::string check_shapes(Index n_q, Index d_k, Index n_k, Index d_k_of_k, Index 
                          const Options& options) {
   for (auto [name, rows, cols] :
        {std::tuple{"Q", n_q, d_k}, std::tuple{"K", n_k, d_k_of_k}, std::tuple{"V", n_v, d_v}}) {
-    if (auto error = check_matrix(name, rows, cols); !error.empty()) return error;
+    if (auto error = check_size(name, rows, cols); !error.empty()) return error;
   }
   if (d_k == 0) return "Q has 0 columns: d_k must be at least 1";
   if (d_k_of_k != d_k) {
@@ -145,41 +65,6 @@ std::string check_options(Index n_q, Index n_k, const Options& options) {
   return {};
 }
 
-// `where` prefixes the message, for example "batch 1, head 2: ".
-template <typename T>
-std::string check_finite(const char* name, const T* data, Index rows, Index cols,
-                         const std::string& where = "") {
-  for (Index i = 0; i < rows * cols; ++i) {
-    if (!std::isfinite(data[i])) {
-      return where + name + cell(i / cols, i % cols) + " is " +
-             (std::isnan(data[i]) ? "NaN" : "infinite") + "; every input must be finite";
-    }
-  }
-  return {};
-}
-
-// "scores[2][1] = Q[2]·K[1] overflows to Infinity; the inputs are finite but too large for …"
-std::string overflow_message(const std::string& where, const char* name, Index i, Index j,
-                             const std::string& formula, double x, bool float32) {
-  return where + name + cell(i, j) + " = " + formula +
-         (std::isnan(x) ? " overflows (its terms reach both Infinity and -Infinity)"
-                        : std::string(" overflows to ") + number(x)) +
-         "; the inputs are finite but too large for " +
-         (float32 ? "float32 (at most 3.4e38)" : "double (at most 1.8e308)");
-}
-
-// Finite inputs can still overflow. The first cell of m that is not finite, with the formula
-// that made it, for example "scores[2][1] = Q[2]·K[1] overflows to Infinity".
-template <typename T, typename Formula>
-std::string check_overflow(const char* name, const Matrix<T>& m, Formula formula,
-                           const std::string& where = "") {
-  if (m.allFinite()) return {};
-  Index at = 0;
-  while (std::isfinite(m.data()[at])) ++at;
-  const Index i = at / m.cols(), j = at % m.cols();
-  return overflow_message(where, name, i, j, formula(i, j), m.data()[at], std::is_same_v<T, float>);
-}
-
 // How a cell of each step that can overflow is computed, as messages write it.
 std::string scores_formula(Index i, Index j) { return "Q" + row(i) + "·K" + row(j); }
 std::string scaled_formula(Index i, Index j) { return "scores" + cell(i, j) + " × scale"; }
@@ -214,21 +99,11 @@ std::string head_name(Index h, Index heads) {
          ": ";
 }
 
-bool blocked(const Options& options, Index i, Index j) {
-  switch (options.mask_kind) {
-    case MaskKind::kCausal:
-      return j > i;
-    case MaskKind::kExplicit:
-      return !options.mask(i, j);
-    default:
-      return false;
-  }
-}
-
-// The steps, on input that has been checked. Numbered as on the page.
+// The steps, on input that has been checked. Numbered and named as in Trace, the README and the
+// page: 1 scores, 2 scaled, 3 masked, 4 weights (and dropout), 5 output.
 template <typename T>
 Trace<T> compute(const MatrixRef<T>& Q, const MatrixRef<T>& K, const MatrixRef<T>& V,
-                 const Options& options, Rng& rng) {
+                 const Options& options, SplitMix64& rng) {
   const Index n_q = Q.rows(), n_k = K.rows();
   Trace<T> t;
   t.scale = static_cast<T>(options.scale.value_or(1.0 / std::sqrt(double(Q.cols()))));
@@ -247,7 +122,7 @@ Trace<T> compute(const MatrixRef<T>& Q, const MatrixRef<T>& K, const MatrixRef<T
   }
   const Matrix<T>& logits = options.mask_kind == MaskKind::kNone ? t.scaled : t.masked;
 
-  // step 4: softmax of each row: subtract the row max, exp, sum, divide
+  // step 4: weights, the softmax of each row: subtract the row max, exp, sum, divide
   t.row_max = logits.rowwise().maxCoeff();
   t.exp.resize(n_q, n_k);
   t.row_sum.resize(n_q);
@@ -268,7 +143,7 @@ Trace<T> compute(const MatrixRef<T>& Q, const MatrixRef<T>& K, const MatrixRef<T
     t.weights.row(i) = t.exp.row(i) / t.row_sum(i);
   }
 
-  // step 5: dropout on the weights, inverted scaling so the expected weight is unchanged
+  // step 4, with dropout: the weights dropped, inverted scaling so the expected weight stays
   if (options.dropout_p > 0) {
     const T keep_scale = static_cast<T>(1.0 / (1.0 - options.dropout_p));
     t.dropped = t.weights;
@@ -278,7 +153,7 @@ Trace<T> compute(const MatrixRef<T>& Q, const MatrixRef<T>& K, const MatrixRef<T
     }
   }
 
-  // step 6: output = weights·V, (n_q, d_v)
+  // step 5: output = weights·V (dropped·V with dropout), (n_q, d_v)
   t.output.noalias() = (options.dropout_p > 0 ? t.dropped : t.weights).lazyProduct(V);
   return t;
 }
@@ -305,7 +180,7 @@ template <typename T>
 Result<Trace<T>> attend(const MatrixRef<T>& Q, const MatrixRef<T>& K, const MatrixRef<T>& V,
                         const Options& options) {
   if (auto error = check_inputs(Q, K, V, options); !error.empty()) return {{}, error};
-  Rng rng(options.seed);
+  SplitMix64 rng(options.seed);
   Trace<T> t = compute(Q, K, V, options, rng);
   if (auto error = check_trace(t); !error.empty()) return {{}, error};
   return {std::move(t), {}};
@@ -317,12 +192,7 @@ Result<Trace<T>> self_attention(const MatrixRef<T>& X, const MatrixRef<T>& W_Q,
                                 const Options& options) {
   for (auto [name, m] : {std::pair{"X", &X}, std::pair{"W_Q", &W_Q}, std::pair{"W_K", &W_K},
                          std::pair{"W_V", &W_V}}) {
-    if (auto error = check_matrix(name, m->rows(), m->cols()); !error.empty()) return {{}, error};
-    if (m->cols() == 0)
-      return {{}, std::string(name) + " has 0 columns (it is " + shape(m->rows(), 0) + ")"};
-    if (auto error = check_finite(name, m->data(), m->rows(), m->cols()); !error.empty()) {
-      return {{}, error};
-    }
+    if (auto error = check_input<T>(name, *m); !error.empty()) return {{}, error};
   }
   for (auto [name, m] : {std::pair{"W_Q", &W_Q}, std::pair{"W_K", &W_K}, std::pair{"W_V", &W_V}}) {
     if (m->rows() != X.cols()) {
@@ -353,11 +223,8 @@ Result<Trace<T>> self_attention(const MatrixRef<T>& X, const MatrixRef<T>& W_Q,
   Matrix<T> q = X.lazyProduct(W_Q), k = X.lazyProduct(W_K), v = X.lazyProduct(W_V);
   for (auto [name, m, w] :
        {std::tuple{"Q", &q, "W_Q"}, std::tuple{"K", &k, "W_K"}, std::tuple{"V", &v, "W_V"}}) {
-    if (auto error = check_overflow(name, *m,
-                                    [w = w](Index i, Index j) {
-                                      return "X" + row(i) + "·(column " + std::to_string(j + 1) +
-                                             " of " + w + ")";
-                                    });
+    if (auto error = check_overflow(
+            name, *m, [w = w](Index i, Index j) { return product_formula("X", i, w, j); });
         !error.empty()) {
       return {{}, error};
     }
@@ -416,7 +283,7 @@ std::string run_reference(const BatchShape& shape, const Options& options,
   const std::int64_t heads = shape.batch * shape.heads;
   const Index n_q = shape.n_q, n_k = shape.n_k, d_k = shape.d_k, d_v = shape.d_v;
   using Map = Eigen::Map<const Matrix<float>>;
-  Rng rng(options.seed);
+  SplitMix64 rng(options.seed);
   for (std::int64_t h = 0; h < heads; ++h) {
     // one head: Q (n_q, d_k), K (n_k, d_k), V (n_k, d_v)
     const Matrix<double> Q = Map(buffers.q + h * n_q * d_k, n_q, d_k).cast<double>();
@@ -479,9 +346,7 @@ Result<BatchPlan> plan_batched(const BatchShape& shape, std::int64_t q_size, std
                              std::pair{"nQ", shape.n_q}, std::pair{"nK", shape.n_k},
                              std::pair{"dK", shape.d_k}, std::pair{"dV", shape.d_v}}) {
     if (value < 1 || value > kMaxDim) {
-      return {{},
-              "shape." + std::string(name) + " is " + std::to_string(value) +
-                  "; it must be from 1 to " + std::to_string(kMaxDim)};
+      return {{}, range_error("shape." + std::string(name), value, 1, kMaxDim)};
     }
   }
   // Every dimension is now at most kMaxDim, so the products below fit in 64 bits.

@@ -48,21 +48,39 @@ struct Options {
   std::uint64_t seed = 0;  // dropout's random stream
 };
 
-// The named steps. A query row whose keys are all masked has weights 0 and output 0, and is
-// listed in blocked_rows; it never yields NaN.
+// Whether the mask hides key j from query i.
+inline bool blocked(const Options& options, Index i, Index j) {
+  switch (options.mask_kind) {
+    case MaskKind::kCausal:
+      return j > i;
+    case MaskKind::kExplicit:
+      return !options.mask(i, j);
+    default:
+      return false;
+  }
+}
+
+// The named steps, numbered as the README and the page number them (the page's step ids are
+// these names: projections, scores, scaled, masked, weights, output). A query row whose keys
+// are all masked has weights 0 and output 0, and is listed in blocked_rows; it never yields NaN.
 template <typename T>
 struct Trace {
-  Matrix<T> q, k, v;  // set by self_attention only: X·W_Q, X·W_K, X·W_V
-  Matrix<T> scores;   // (n_q, n_k)  Q·Kᵀ
-  Matrix<T> scaled;   // (n_q, n_k)  scores × scale
-  Matrix<T>
-      masked;  // (n_q, n_k)  scaled, with the mask value (−∞) where blocked; empty without a mask
+  // projections, set by self_attention only
+  Matrix<T> q, k, v;  // (n, d_k), (n, d_k), (n, d_v)  X·W_Q, X·W_K, X·W_V
+  // 1 scores
+  Matrix<T> scores;  // (n_q, n_k)  Q·Kᵀ
+  // 2 scaled
+  Matrix<T> scaled;  // (n_q, n_k)  scores × scale
+  // 3 masked: scaled, with the mask value (−∞) where blocked; empty without a mask
+  Matrix<T> masked;  // (n_q, n_k)
+  // 4 weights: the softmax of each row, and the weights after dropout
   Vector<T> row_max;  // (n_q)       the largest logit of each row (−∞ for a blocked row)
   Matrix<T> exp;      // (n_q, n_k)  exp(logit − row_max)
   Vector<T> row_sum;  // (n_q)       the sum of each row of exp
-  Matrix<T> weights;  // (n_q, n_k)  exp / row_sum: the softmax of each row
+  Matrix<T> weights;  // (n_q, n_k)  exp / row_sum
   Matrix<T> dropped;  // (n_q, n_k)  weights after dropout; empty when dropout is off
-  Matrix<T> output;   // (n_q, d_v)  (dropped or weights)·V
+  // 5 output
+  Matrix<T> output;  // (n_q, d_v)  (dropped or weights)·V
   std::vector<Index> blocked_rows;
   T scale = 0;
 };

@@ -8,57 +8,10 @@
 #include <tuple>
 #include <utility>
 
+#include "support.hpp"
+
 namespace attention {
 namespace {
-
-std::string count(Index n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
-std::string shape(Index rows, Index cols) {
-  return std::to_string(rows) + "×" + std::to_string(cols);
-}
-
-std::string cell(Index i, Index j) {
-  return "[" + std::to_string(i + 1) + "][" + std::to_string(j + 1) + "]";
-}
-
-// Limits, at least one row and column (unless empty_ok, for a cache), finite numbers.
-std::string check_matrix(const std::string& name, const MatrixRef<double>& m,
-                         bool empty_ok = false) {
-  if (m.rows() > kMaxDim || m.cols() > kMaxDim || m.rows() * m.cols() > kMaxValues) {
-    return name + " is " + shape(m.rows(), m.cols()) + ", over the limit of " +
-           std::to_string(kMaxDim) + " per dimension and " + std::to_string(kMaxValues) + " values";
-  }
-  if (!empty_ok && m.rows() == 0) return name + " has no rows (it is " + shape(0, m.cols()) + ")";
-  if (!empty_ok && m.cols() == 0) {
-    return name + " has 0 columns (it is " + shape(m.rows(), 0) + ")";
-  }
-  for (Index i = 0; i < m.rows(); ++i)
-    for (Index j = 0; j < m.cols(); ++j)
-      if (!std::isfinite(m(i, j))) {
-        return name + cell(i, j) + " is " + (std::isnan(m(i, j)) ? "NaN" : "infinite") +
-               "; every input must be finite";
-      }
-  return {};
-}
-
-// The first cell of m that is not finite, named with the formula that made it.
-template <typename Formula>
-std::string check_overflow(const std::string& name, const Matrix<double>& m, Formula formula) {
-  for (Index i = 0; i < m.rows(); ++i)
-    for (Index j = 0; j < m.cols(); ++j)
-      if (!std::isfinite(m(i, j))) {
-        return name + cell(i, j) + " = " + formula(i, j) +
-               " overflows; the inputs are finite but too large for double (at most 1.8e308)";
-      }
-  return {};
-}
-
-std::string product_formula(const std::string& left, Index i, const std::string& right, Index j) {
-  return left + "[" + std::to_string(i + 1) + "]·(column " + std::to_string(j + 1) + " of " +
-         right + ")";
-}
 
 // h, h_kv, the base and the scale.
 std::string check_options(const ModelOptions& o) {
@@ -78,7 +31,7 @@ std::string check_weights(Index d_model, const ModelWeights& w, const ModelOptio
                           Index& d_head) {
   for (auto [name, m] : {std::pair{"W_Q", &w.W_Q}, std::pair{"W_K", &w.W_K},
                          std::pair{"W_V", &w.W_V}, std::pair{"W_O", &w.W_O}}) {
-    if (auto error = check_matrix(name, *m); !error.empty()) return error;
+    if (auto error = check_input<double>(name, *m); !error.empty()) return error;
   }
   for (auto [name, m] :
        {std::pair{"W_Q", &w.W_Q}, std::pair{"W_K", &w.W_K}, std::pair{"W_V", &w.W_V}}) {
@@ -228,7 +181,7 @@ std::string run_layer(MultiHeadTrace& t, const ModelWeights& w, const ModelOptio
 std::string start(MultiHeadTrace& t, const MatrixRef<double>& X, const ModelWeights& w,
                   ModelOptions& o, Index first_position) {
   if (auto error = check_options(o); !error.empty()) return error;
-  if (auto error = check_matrix("X", X); !error.empty()) return error;
+  if (auto error = check_input<double>("X", X); !error.empty()) return error;
   if (auto error = check_weights(X.cols(), w, o, t.d_head); !error.empty()) return error;
   t.heads = o.heads;
   t.kv_heads = o.kv_heads;
@@ -274,7 +227,7 @@ Result<DecodeStep> decode_step(const MatrixRef<double>& x, const MatrixRef<doubl
   }
   const Index width = o.kv_heads * t.d_head;
   for (auto [name, m] : {std::pair{"K cache", &k_cache}, std::pair{"V cache", &v_cache}}) {
-    if (auto error = check_matrix(name, *m, true); !error.empty()) return {{}, error};
+    if (auto error = check_input<double>(name, *m, true); !error.empty()) return {{}, error};
     if (m->rows() > 0 && m->cols() != width) {
       return {{},
               std::string(name) + " has " + count(m->cols(), "column") + " but h_kv·d_head is " +
@@ -318,16 +271,20 @@ Result<SinusoidalTrace> sinusoidal_positions(const std::vector<double>& position
                                              double base) {
   if (auto error = check_positions(positions); !error.empty()) return {{}, error};
   if (d_model < 1 || d_model > kMaxDim) {
-    return {{}, "d_model is " + std::to_string(d_model) + "; it must be 1 … 8192"};
+    return {{}, range_error("d_model", d_model, 1, kMaxDim)};
   }
-  if (positions.size() > size_t(kMaxDim)) return {{}, "at most 8192 positions"};
+  if (positions.size() > size_t(kMaxDim)) {
+    return {{},
+            "positions has " + count(std::int64_t(positions.size()), "number") +
+                ", over the limit of " + std::to_string(kMaxDim)};
+  }
   if (!(std::isfinite(base) && base > 0)) return {{}, "base must be a finite number above 0"};
   return {sinusoidal(positions, d_model, base), {}};
 }
 
 Result<RotaryTrace> rotary(const MatrixRef<double>& M, const std::vector<double>& positions,
                            Index d_head, double base) {
-  if (auto error = check_matrix("M", M); !error.empty()) return {{}, error};
+  if (auto error = check_input<double>("M", M); !error.empty()) return {{}, error};
   if (auto error = check_positions(positions); !error.empty()) return {{}, error};
   if (Index(positions.size()) != M.rows()) {
     return {{},

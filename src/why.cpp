@@ -6,40 +6,13 @@
 #include <limits>
 #include <string>
 
+#include "random.hpp"
+#include "support.hpp"
+
 namespace attention {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kPi = 3.14159265358979323846;
-
-// Unit-variance normal numbers from splitmix64 and Box–Muller: the same stream on every
-// platform.
-class Normal {
- public:
-  explicit Normal(std::uint64_t seed) : state_(seed) {}
-  double operator()() {
-    const double u1 = 1.0 - uniform();  // in (0, 1], so that log(u1) is finite
-    const double u2 = uniform();
-    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * kPi * u2);
-  }
-
- private:
-  double uniform() {  // in [0, 1)
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return static_cast<double>(z >> 11) * 0x1.0p-53;
-  }
-  std::uint64_t state_;
-};
-
-// "block is 0; it must be from 1 to 11 (n_k)"
-std::string range_error(const char* name, std::int64_t value, std::int64_t low, std::int64_t high,
-                        const std::string& what) {
-  return std::string(name) + " is " + std::to_string(value) + "; it must be from " +
-         std::to_string(low) + " to " + std::to_string(high) + what;
-}
 
 // The stable softmax of a row: subtract its max, exp, divide by the sum. (n)
 Vector<double> softmax(const Vector<double>& x) {
@@ -53,12 +26,6 @@ Index next_mark(Index n) {
   while (decade * 10 <= n) decade *= 10;
   const Index lead = n / decade;
   return (lead < 2 ? 2 : lead < 5 ? 5 : 10) * decade;
-}
-
-bool blocked(const Options& options, Index i, Index j) {
-  if (options.mask_kind == MaskKind::kCausal) return j > i;
-  if (options.mask_kind == MaskKind::kExplicit) return !options.mask(i, j);
-  return false;
 }
 
 }  // namespace
@@ -119,9 +86,8 @@ Result<TiledTrace> tiled_attention(const MatrixRef<double>& Q, const MatrixRef<d
       for (Index c = 0; c < d_v; ++c) {
         if (!std::isfinite(acc(i, c))) {
           return {{},
-                  "acc[" + std::to_string(i + 1) + "][" + std::to_string(c + 1) +
-                      "] overflows to Infinity after the keys " + std::to_string(start + 1) +
-                      " to " + std::to_string(end) +
+                  "acc" + cell(i, c) + " overflows to Infinity after the keys " +
+                      std::to_string(start + 1) + " to " + std::to_string(end) +
                       ": the tiled output is divided by its sum only at the end, and V's values "
                       "are too large for double (at most 1.8e308)"};
         }
@@ -155,11 +121,11 @@ Result<ScalingBatch> scaling_batch(Index d_k, Index n_keys, Index rows, std::uin
                 std::to_string(kMaxValues) + " numbers"};
   }
   ScalingBatch batch;
-  Normal normal(seed);
+  SplitMix64 random(seed);
   batch.q.resize(rows, d_k);
   batch.k.resize(rows * n_keys, d_k);
-  for (Index i = 0; i < batch.q.size(); ++i) batch.q.data()[i] = normal();
-  for (Index i = 0; i < batch.k.size(); ++i) batch.k.data()[i] = normal();
+  for (Index i = 0; i < batch.q.size(); ++i) batch.q.data()[i] = random.normal();
+  for (Index i = 0; i < batch.k.size(); ++i) batch.k.data()[i] = random.normal();
   return {std::move(batch), {}};
 }
 

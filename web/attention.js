@@ -129,7 +129,27 @@ function unpackTrace(raw) {
   return trace;
 }
 
+// The batched call's layout, as the core defines it (batchLayout in bindings.cpp): the
+// request's fields, doubles in their order, and the planned buffers' addresses. A request is
+// written by name; a field that one side has and the other lacks is an error at the call.
+function batchLayoutOf(core) {
+  const layout = core.batchLayout();
+  const fields = [...layout.request];
+  return {
+    fields,
+    buffers: Object.fromEntries(layout.buffers.map((name, i) => [name, i])),
+    request(values) {
+      const given = Object.keys(values);
+      if (given.length !== fields.length || !fields.every((f) => Object.hasOwn(values, f))) {
+        throw new Error(`the batched request has ${given}, but the core reads ${fields}`);
+      }
+      return Float64Array.from(fields, (f) => Number(values[f]));
+    },
+  };
+}
+
 function wrap(core) {
+  const { buffers, request: batchRequest } = batchLayoutOf(core);
   return {
     attention(q, k, v, options) {
       return unpackTrace(
@@ -177,48 +197,43 @@ function wrap(core) {
         );
       }
       const packed = packOptions(options);
-      const flags =
-        (packed.causal ? 1 : 0) +
-        (packed.mask ? 2 : 0) +
-        (weights ? 4 : 0) +
-        (reference ? 8 : 0) +
-        (packed.scale !== undefined ? 16 : 0);
       const { batch, heads, nQ, nK, dK, dV } = shape;
       // 1. plan the call: the core checks everything and gives it one block of memory
-      const layout = core._batch_plan(
-        batch,
-        heads,
-        nQ,
-        nK,
-        dK,
-        dV,
-        q.length,
-        k.length,
-        v.length,
-        flags,
-        packed.scale ?? 0,
-        packed.dropoutP,
-        packed.seed,
-        packed.mask?.rows ?? 0,
-        packed.mask?.cols ?? 0,
-      );
-      if (!layout) throw new Error(core.batchError());
+      const request = batchRequest({
+        ...Object.fromEntries(batchDims.map((dim) => [dim, shape[dim]])),
+        qSize: q.length,
+        kSize: k.length,
+        vSize: v.length,
+        causal: packed.causal,
+        mask: packed.mask !== undefined,
+        maskRows: packed.mask?.rows ?? 0,
+        maskCols: packed.mask?.cols ?? 0,
+        weights,
+        reference,
+        hasScale: packed.scale !== undefined,
+        scale: packed.scale ?? 0,
+        dropoutP: packed.dropoutP,
+        seed: packed.seed,
+      });
+      core.HEAPF64.set(request, core._batch_request() >> 3);
+      const planned = core._batch_plan();
+      if (!planned) throw new Error(core.batchError());
       // 2. copy the inputs in; the heap may have grown, so its views are read afresh
       const at = core.HEAPU32;
       const heap = core.HEAPF32;
-      const slot = layout >> 2;
-      heap.set(q, at[slot] >> 2);
-      heap.set(k, at[slot + 1] >> 2);
-      heap.set(v, at[slot + 2] >> 2);
-      if (packed.mask) core.HEAPU8.set(packed.mask.data, at[slot + 3]);
+      const buffer = (name) => at[(planned >> 2) + buffers[name]];
+      heap.set(q, buffer("q") >> 2);
+      heap.set(k, buffer("k") >> 2);
+      heap.set(v, buffer("v") >> 2);
+      if (packed.mask) core.HEAPU8.set(packed.mask.data, buffer("mask"));
       // 3. run it, then hand out the results: copies the caller owns, or views of the block
       if (!core._batch_run()) throw new Error(core.batchError());
       const take = (address, n) =>
         copy
           ? heap.slice(address >> 2, (address >> 2) + n)
           : heap.subarray(address >> 2, (address >> 2) + n);
-      const result = { output: take(at[slot + 4], batch * heads * nQ * dV) };
-      if (weights) result.weights = take(at[slot + 5], batch * heads * nQ * nK);
+      const result = { output: take(buffer("output"), batch * heads * nQ * dV) };
+      if (weights) result.weights = take(buffer("weights"), batch * heads * nQ * nK);
       if (copy) core._batch_release();
       return result;
     },

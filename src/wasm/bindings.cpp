@@ -9,6 +9,9 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <iterator>
+#include <string_view>
+#include <tuple>
 
 #include "../attention.hpp"
 #if ATTENTION_LABS
@@ -107,19 +110,49 @@ val self_attention(val x, val w_q, val w_k, val w_v, val options) {
 }
 
 // ---- the batched path: plain exports, so that a small call costs little ----
-// web/attention.js plans a call (batch_plan), which allocates one block for all its buffers,
-// copies the inputs into it with HEAPF32.set, runs it (batch_run), and reads the results out of
-// the same block: no std::vector, no copy inside the core. The block lives until the wrapper
-// releases it, or until the next call is planned, so results can also be lent out in place.
+// web/attention.js writes a call's request into one block of doubles, field by field, by the
+// names below (it reads them with batchLayout()); batch_plan checks and plans it and allocates
+// one block for all its buffers; JS copies the inputs in with HEAPF32.set, batch_run runs it,
+// and JS reads the results out of the same block: no std::vector, no copy inside the core. The
+// block lives until the wrapper releases it, or until the next call is planned, so results
+// can also be lent out in place. Both layouts are defined here, once.
+
+// The request: one double each, in this order. Flags are 1 or 0; sizes come as doubles, so
+// that JS numbers past 2^31 are not wrapped.
+constexpr const char* kRequestFields[] = {
+    "batch",     "heads",    "nQ",     "nK",       "dK",       "dV",       "qSize",
+    "kSize",     "vSize",    "causal", "mask",     "maskRows", "maskCols", "weights",
+    "reference", "hasScale", "scale",  "dropoutP", "seed"};
+constexpr int kRequestSize = int(std::size(kRequestFields));
+// The buffers planned for a call: one byte address each, in this order.
+constexpr const char* kBufferFields[] = {"q", "k", "v", "mask", "output", "weights"};
+constexpr int kBufferCount = int(std::size(kBufferFields));
+
+constexpr int field_index(const char* const* names, int n, std::string_view name) {
+  for (int i = 0; i < n; ++i)
+    if (names[i] == name) return i;
+  return -1;
+}
+
 struct BatchCall {
+  double request[kRequestSize] = {};
   attention::BatchShape shape;
   attention::Options options;
   attention::BatchPlan plan;
   void* block = nullptr;
-  std::uint32_t layout[6] = {};  // byte addresses of q, k, v, the mask, the output, the weights
+  std::uint32_t buffers[kBufferCount] = {};
   std::string error;
 };
 BatchCall call;
+
+// A field by its name, found when compiling: a name that is not in the list does not build.
+template <int I>
+constexpr int known() {
+  static_assert(I >= 0, "not a field of the batched layout");
+  return I;
+}
+#define REQUEST(name) call.request[known<field_index(kRequestFields, kRequestSize, name)>()]
+#define BUFFER(name) call.buffers[known<field_index(kBufferFields, kBufferCount, name)>()]
 
 // Small calls reuse this block instead of asking malloc each time.
 constexpr std::int64_t kSmallBlock = 64 * 1024;
@@ -128,6 +161,18 @@ alignas(16) unsigned char small_block[kSmallBlock];
 std::string bytes(std::int64_t n) { return std::to_string(n) + " bytes"; }
 
 std::string batch_error() { return call.error; }
+
+// { request: [field names], buffers: [buffer names] }
+val batch_layout() {
+  val out = val::object();
+  for (auto [key, names, n] : {std::tuple{"request", kRequestFields, kRequestSize},
+                               std::tuple{"buffers", kBufferFields, kBufferCount}}) {
+    val list = val::array();
+    for (int i = 0; i < n; ++i) list.call<void>("push", std::string(names[i]));
+    out.set(key, list);
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -139,30 +184,30 @@ EMSCRIPTEN_KEEPALIVE void batch_release() {
   call.block = nullptr;
 }
 
-// Checks and plans a call and allocates its buffers. Returns the address of its layout (six
-// byte addresses: q, k, v, the mask, the output, the weights), or 0 with batch_error() set.
-// flags: 1 causal, 2 an explicit mask (mask_rows × mask_cols), 4 the weights, 8 the
-// reference, 16 a scale. Sizes come as doubles, so that JS numbers past 2^31 are not wrapped.
-EMSCRIPTEN_KEEPALIVE std::uint32_t* batch_plan(double batch, double heads, double n_q, double n_k,
-                                               double d_k, double d_v, double q_size, double k_size,
-                                               double v_size, int flags, double scale,
-                                               double dropout_p, double seed, double mask_rows,
-                                               double mask_cols) {
+// Where JS writes a call's request (kRequestSize doubles).
+EMSCRIPTEN_KEEPALIVE double* batch_request() { return call.request; }
+
+// Checks and plans the request and allocates its buffers. Returns the address of their byte
+// addresses (kBufferFields' order), or 0 with batch_error() set.
+EMSCRIPTEN_KEEPALIVE std::uint32_t* batch_plan() {
   batch_release();
   const auto whole = [](double x) { return static_cast<std::int64_t>(x); };
-  call.shape = {whole(batch), whole(heads), whole(n_q), whole(n_k), whole(d_k), whole(d_v)};
+  const auto flag = [](double x) { return x != 0; };
+  call.shape = {whole(REQUEST("batch")), whole(REQUEST("heads")), whole(REQUEST("nQ")),
+                whole(REQUEST("nK")),    whole(REQUEST("dK")),    whole(REQUEST("dV"))};
   call.options = {};
-  if (flags & 1) call.options.mask_kind = attention::MaskKind::kCausal;
-  if (flags & 2) {
+  if (flag(REQUEST("causal"))) call.options.mask_kind = attention::MaskKind::kCausal;
+  if (flag(REQUEST("mask"))) {
     call.options.mask_kind = attention::MaskKind::kExplicit;
-    call.options.mask.resize(Index(mask_rows), Index(mask_cols));
+    call.options.mask.resize(Index(REQUEST("maskRows")), Index(REQUEST("maskCols")));
   }
-  if (flags & 16) call.options.scale = scale;
-  call.options.dropout_p = dropout_p;
-  call.options.seed = static_cast<std::uint64_t>(seed);
-  const attention::BatchOptions batch_options{(flags & 4) != 0, (flags & 8) != 0};
-  auto planned = attention::plan_batched(call.shape, whole(q_size), whole(k_size), whole(v_size),
-                                         call.options, batch_options);
+  if (flag(REQUEST("hasScale"))) call.options.scale = REQUEST("scale");
+  call.options.dropout_p = REQUEST("dropoutP");
+  call.options.seed = static_cast<std::uint64_t>(REQUEST("seed"));
+  const attention::BatchOptions batch_options{flag(REQUEST("weights")), flag(REQUEST("reference"))};
+  auto planned =
+      attention::plan_batched(call.shape, whole(REQUEST("qSize")), whole(REQUEST("kSize")),
+                              whole(REQUEST("vSize")), call.options, batch_options);
   if (!planned.ok()) {
     call.error = std::move(planned.error);
     return nullptr;
@@ -189,13 +234,13 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t* batch_plan(double batch, double heads, doubl
   const auto at = [](const void* block, std::int64_t offset) {
     return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(block) + offset);
   };
-  call.layout[0] = at(call.block, offsets[1]);
-  call.layout[1] = at(call.block, offsets[2]);
-  call.layout[2] = at(call.block, offsets[3]);
-  call.layout[3] = at(call.block, offsets[6]);
-  call.layout[4] = at(call.block, offsets[4]);
-  call.layout[5] = at(call.block, offsets[5]);
-  return call.layout;
+  BUFFER("q") = at(call.block, offsets[1]);
+  BUFFER("k") = at(call.block, offsets[2]);
+  BUFFER("v") = at(call.block, offsets[3]);
+  BUFFER("output") = at(call.block, offsets[4]);
+  BUFFER("weights") = at(call.block, offsets[5]);
+  BUFFER("mask") = at(call.block, offsets[6]);
+  return call.buffers;
 }
 
 // Runs the planned call on the inputs JS has copied in. 1 on success, else 0 with
@@ -203,14 +248,15 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t* batch_plan(double batch, double heads, doubl
 EMSCRIPTEN_KEEPALIVE int batch_run() {
   const auto address = [](std::uint32_t a) { return reinterpret_cast<float*>(std::uintptr_t(a)); };
   attention::Mask& mask = call.options.mask;
-  const auto* cells = reinterpret_cast<const std::uint8_t*>(std::uintptr_t(call.layout[3]));
+  const auto* cells = reinterpret_cast<const std::uint8_t*>(std::uintptr_t(BUFFER("mask")));
   for (Index i = 0; i < mask.size(); ++i) mask.data()[i] = cells[i] != 0;
-  const attention::BatchBuffers buffers{address(call.layout[0]),
-                                        address(call.layout[1]),
-                                        address(call.layout[2]),
-                                        address(call.layout[4]),
-                                        call.plan.weights > 0 ? address(call.layout[5]) : nullptr,
-                                        static_cast<float*>(call.block)};
+  const attention::BatchBuffers buffers{
+      address(BUFFER("q")),
+      address(BUFFER("k")),
+      address(BUFFER("v")),
+      address(BUFFER("output")),
+      call.plan.weights > 0 ? address(BUFFER("weights")) : nullptr,
+      static_cast<float*>(call.block)};
   call.error = attention::run_batched(call.shape, call.options, call.plan, buffers);
   if (call.error.empty()) return 1;
   batch_release();
@@ -231,6 +277,7 @@ EMSCRIPTEN_BINDINGS(attention) {
   emscripten::function("attend", &attend);
   emscripten::function("selfAttention", &self_attention);
   emscripten::function("batchError", &batch_error);
+  emscripten::function("batchLayout", &batch_layout);
   emscripten::function("heapInUse", &heap_in_use);
   emscripten::function("heapTop", &heap_top);
 }

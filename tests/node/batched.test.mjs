@@ -210,3 +210,49 @@ test("overflow and non-finite inputs: the reference's messages, with the batch a
     message: "batch 1, head 2: V[3][1] is NaN; every input must be finite",
   });
 });
+
+test("the batched call's layout is the core's, and the wrapper writes every field of it", async () => {
+  // The raw module, as bindings.cpp lays the call out: the request's doubles and the buffers.
+  const { default: createAttentionCore } = await import("../../web/generated/attention-core.mjs");
+  const raw = await createAttentionCore();
+  const layout = raw.batchLayout();
+  assert.deepEqual(
+    [...layout.request],
+    [
+      ...["batch", "heads", "nQ", "nK", "dK", "dV", "qSize", "kSize", "vSize", "causal"],
+      ...["mask", "maskRows", "maskCols", "weights", "reference", "hasScale", "scale"],
+      ...["dropoutP", "seed"],
+    ],
+  );
+  assert.deepEqual([...layout.buffers], ["q", "k", "v", "mask", "output", "weights"]);
+  // Every field reaches the core: each one, set apart from the rest, changes what comes back.
+  const shape = { batch: 1, heads: 1, nQ: 2, nK: 2, dK: 2, dV: 2 };
+  const { q, k, v } = randomBatch(random(7), shape);
+  const run = (options) => core.attentionBatched(q, k, v, shape, options);
+  const base = run({});
+  const differs = (a, b) => a.some((x, i) => x !== b[i]);
+  assert.ok(differs(run({ causal: true }).output, base.output), "causal");
+  assert.ok(differs(run({ scale: 3 }).output, base.output), "scale");
+  assert.ok(
+    differs(
+      run({
+        mask: [
+          [true, false],
+          [true, true],
+        ],
+      }).output,
+      base.output,
+    ),
+    "mask",
+  );
+  assert.ok(differs(run({ dropout: { p: 0.5, seed: 3 } }).output, base.output), "dropout");
+  const drawn = (seed) => run({ dropout: { p: 0.5, seed } }).output;
+  assert.ok(
+    [4, 5, 6, 7].some((seed) => differs(drawn(seed), drawn(3))),
+    "seed",
+  );
+  assert.equal(run({ weights: false }).weights, undefined, "weights");
+  assert.throws(() => core.attentionBatched(q, k, v, { ...shape, dV: 3 }), {
+    message: "V has 4 values but the shape needs 6 (batch×heads×nK×dV)",
+  });
+});

@@ -296,8 +296,8 @@ test("every error names the argument and the shapes; the module keeps working", 
   const overflows = [
     [
       () => core.rotary([[1.5e308, 1.5e308]], [1], 2),
-      "rotated[1][2] = M[1][1]·sin θ + M[1][2]·cos θ overflows; the inputs are finite but too large for double (at most 1.8e308)",
-      "rotated[1][2] = M[1][1]·sin θ + M[1][2]·cos θ 溢出；输入都是有限的数，但对 double（最大约 1.8e308）来说太大了",
+      "rotated[1][2] = M[1][1]·sin θ + M[1][2]·cos θ overflows to Infinity; the inputs are finite but too large for double (at most 1.8e308)",
+      "rotated[1][2] = M[1][1]·sin θ + M[1][2]·cos θ 溢出为 Infinity；输入都是有限的数，但对 double（最大约 1.8e308）来说太大了",
     ],
     [
       () =>
@@ -305,8 +305,8 @@ test("every error names the argument and the shapes; the module keeps working", 
           ...w,
           wq: [[1e200, 0, 0, 0], ...I.slice(1)],
         }),
-      "Q[1][1] = X[1]·(column 1 of W_Q) overflows; the inputs are finite but too large for double (at most 1.8e308)",
-      "Q[1][1] = X[1]·（W_Q 的第 1 列） 溢出；输入都是有限的数，但对 double（最大约 1.8e308）来说太大了",
+      "Q[1][1] = X[1]·(column 1 of W_Q) overflows to Infinity; the inputs are finite but too large for double (at most 1.8e308)",
+      "Q[1][1] = X[1]·（W_Q 的第 1 列） 溢出为 Infinity；输入都是有限的数，但对 double（最大约 1.8e308）来说太大了",
     ],
   ];
   for (const [call, message, chinese] of overflows) {

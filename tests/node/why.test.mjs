@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadAttention, loadLabs } from "../../web/attention.js";
 import { sceneById } from "../../web/scenes.js";
+import zh from "../../web/i18n/zh.js";
 
 const labs = await loadLabs();
 
@@ -188,6 +189,16 @@ test("errors name the argument, and the module keeps working after them", async 
     ],
   ];
   for (const [call, message] of cases) assert.throws(call, { message });
+  // The tiles sum two values of 1e308 before dividing; the whole row averages them. In Chinese too.
+  const overflow =
+    "acc[1][1] overflows to Infinity after the keys 1 to 2: the tiled output is divided by its sum only at the end, and V's values are too large for double (at most 1.8e308)";
+  assert.throws(() => labs.tiledAttention([[0]], [[0], [0]], [[1e308], [1e308]], { block: 2 }), {
+    message: overflow,
+  });
+  assert.equal(
+    zh.coreError(overflow),
+    "acc[1][1] 在第 1 到第 2 个键之后溢出为 Infinity：分块的输出要到最后才除以它的和，而 V 的数值对 double（最大约 1.8e308）来说太大了",
+  );
   const t = labs.tiledAttention(q, k, v, { block: 4 });
   assert.ok(t.maxDifference <= 1e-12);
 });
