@@ -8,13 +8,19 @@ import { fmt, factor, exactAt } from "./format.js";
 // so each line carries its terms with as many decimals as it needs (from `digits` up to 12);
 // how many follows from a bound on how far rounding the terms can move the result, never from
 // working the result out again. A line that no number of decimals makes exact is written with
-// "≈". The same bounds, with every term at `digits`, say how far an answer worked out from the
-// tables may be from the core's ("check my numbers" accepts it).
+// "≈".
 
 /** Half a unit in the last place of x shown at `p` decimals; 0 when x shows exactly. */
 export function roundingOf(x, p) {
   return exactAt(x, p) ? 0 : 0.5 * 10 ** -p;
 }
+
+/** x as a table shows it at `p` decimals, as a number: what a learner works from. */
+export const shownAt = (x, p) => (Number.isFinite(x) ? Number(x.toFixed(p)) : x);
+
+/** Σ a_c·b_c worked out from a and b as the tables show them at `p` decimals. */
+export const shownDot = (a, b, p) =>
+  a.reduce((sum, x, c) => sum + shownAt(x, p) * shownAt(b[c], p), 0);
 
 // How far the core's r may be moved before it stops rounding to what it shows at `digits`.
 function room(r, digits) {

@@ -21,8 +21,9 @@
 //   highlights(mid, i, j, ctx)?          → what lights up when a cell is picked
 //   derivation(mid, i, j, ctx)?          → { lines: [{ text }], extra, approx }: the written-out
 //                                          arithmetic of a cell, holding as shown
-//   slack(mid, i, j, ctx)?               → how far an answer worked out from the rounded
-//                                          numbers on screen may be from the core's
+//   worked(mid, i, j, ctx)?              → [numbers]: what a learner gets working the cell out
+//                                          from the numbers as the tables show them; "check my
+//                                          numbers" takes each, rounded or cut off, as right
 //   question(stepId, ctx)?               → { text, options, answer: [index…] }: predict mode's
 //                                          question with choices for a step
 //   focusRow(scene, state)?              → the query row the scene points at

@@ -3,7 +3,7 @@
 // and the sentence to announce. It never touches the DOM and never computes a value: every
 // number it writes is read from the trace or the inputs. Node tests import it.
 import { fmt, factor, rowRef, cellRef } from "./format.js";
-import { roundingOf, bounds, line, plain, products } from "./derive.js";
+import { bounds, line, plain, products, shownAt, shownDot } from "./derive.js";
 
 export const stepIds = [
   "inputs",
@@ -310,51 +310,49 @@ function sumLine(i, trace, digits) {
 }
 
 /**
- * How far an answer for cell (i, j) of `mid`, worked out by hand from the numbers in the
- * tables (shown at `digits`), may be from the core's value: the same bounds as above, with
- * every term at `digits`, along the ways a learner may take (the softmax from the logits, or
- * from the exp and Σ columns).
+ * What a learner gets for cell (i, j) of `mid` by working it out from the numbers in the tables
+ * (shown at `digits`), along each way the page offers (the softmax from the logits, or from the
+ * exp and Σ columns): [] where the cell is given, not worked out. "Check my numbers" takes these,
+ * rounded or cut off, as right beside the core's value. This is the learner's arithmetic, done
+ * here only to mark an answer; the page shows none of it.
  */
-export function slack(mid, i, j, { trace, inputs, digits = 4 }) {
-  const u = (x) => roundingOf(x, digits);
-  const logits = trace.masked ?? trace.scaled;
-  const shift = (c) => u(logits[i][c]) + u(trace.rowMax[i]);
+export function worked(mid, i, j, { trace, inputs, digits = 4 }) {
+  const at = (x) => shownAt(x, digits);
+  const logits = (trace.masked ?? trace.scaled)[i].map(at);
+  const m = at(trace.rowMax[i]);
+  const fromLogits = () => logits.map((x) => (x === -Infinity ? 0 : Math.exp(x - m)));
   switch (mid) {
     case "q":
     case "k":
     case "v":
-      if (!inputs.x) return 0;
-      return bounds.dot(inputs.x[i], column(inputs[`w${mid}`], j))(digits);
+      return inputs.x ? [shownDot(inputs.x[i], column(inputs[`w${mid}`], j), digits)] : [];
     case "scores":
-      return bounds.dot((trace.q ?? inputs.q)[i], (trace.k ?? inputs.k)[j])(digits);
+      return [shownDot((trace.q ?? inputs.q)[i], (trace.k ?? inputs.k)[j], digits)];
     case "scaled":
-      return bounds.dot([trace.scores[i][j]], [trace.scale])(digits);
+      return [at(trace.scores[i][j]) * at(trace.scale), at(trace.scores[i][j]) * trace.scale];
     case "masked":
-      return u(trace.scaled[i][j]);
+      return [at(trace.scaled[i][j])];
     case "rowMax":
-      return u(trace.rowMax[i]);
+      return [Math.max(...logits)];
     case "exp":
-      return trace.exp[i][j] * Math.expm1(shift(j));
-    case "rowSum": {
-      const fromExp = bounds.sum(trace.exp[i])(digits);
-      const fromLogits = trace.exp[i].reduce((sum, e, c) => sum + e * Math.expm1(shift(c)), 0);
-      return Math.max(fromExp, fromLogits);
-    }
+      return [fromLogits()[j]];
+    case "rowSum":
+      return [sum(trace.exp[i].map(at)), sum(fromLogits())];
     case "weights": {
-      const w = trace.weights[i][j];
-      const fromExp = bounds.divide(trace.exp[i][j], trace.rowSum[i], w)(digits);
-      const most = Math.max(...logits[i].map((_, c) => shift(c)));
-      return Math.max(fromExp, w * Math.expm1(2 * most));
+      if (trace.blockedRows.includes(i)) return [];
+      const e = fromLogits();
+      return [at(trace.exp[i][j]) / at(trace.rowSum[i]), e[j] / sum(e)];
     }
     case "output":
-      return bounds.dot(
-        (trace.dropped ?? trace.weights)[i],
-        column(trace.v ?? inputs.v, j),
-      )(digits);
+      return [
+        shownDot((trace.dropped ?? trace.weights)[i], column(trace.v ?? inputs.v, j), digits),
+      ];
     default:
-      return 0;
+      return [];
   }
 }
+
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 /** Key indices of row i, from the largest weight down (ties keep their order). */
 export function ranking(trace, i) {

@@ -104,6 +104,39 @@ test("predict mode in the element and the iframe", async () => {
   await page.close();
 });
 
+// ---- the learner's second pass, §1: the checker calls no wrong answer right ----
+
+test("predict mode marks 0.35 wrong for the classroom's exact 0.34, and says the rule", async () => {
+  for (const [lang, rule] of [
+    ["en", /^Right means: at the decimals you chose, the core's number rounded or cut off/],
+    ["zh", /^判为正确的只有：在你选的小数位上/],
+  ]) {
+    const page = await open(`scene=classroom&lang=${lang}&step=3&predict=1`);
+    await page.locator("#check-decimals").selectOption("2");
+    // scenes.md: scores = [[0.26, 0.25, 0.24], [0.24, 0.29, 0.34], [0.22, 0.33, 0.44]]
+    const typed = [
+      ["0.26", "0.25", "0.24"],
+      ["0.24", "0.29", "0.35"],
+      ["0.22", "0.33", "0.44"],
+    ];
+    for (const [i, row] of typed.entries()) {
+      for (const [j, value] of row.entries()) {
+        await page.locator(`.check-grid input[data-i="${i}"][data-j="${j}"]`).fill(value);
+      }
+    }
+    assert.match(await text(page, "#check-rule"), rule);
+    await page.locator("#check").click();
+    const verdicts = await page.locator(".check-grid .verdict").allTextContents();
+    assert.deepEqual(
+      verdicts.map((v) => v.slice(0, 1)),
+      ["✓", "✓", "✓", "✓", "✓", "✗", "✓", "✓", "✓"],
+      lang,
+    );
+    assert.match(await text(page, ".check-summary"), lang === "en" ? /^8 of 9 right/ : /8/);
+    await page.close();
+  }
+});
+
 // ---- 3. defects ----
 
 test("−∞ can be typed into the check: −∞, -inf and -Infinity", async () => {

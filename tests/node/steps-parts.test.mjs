@@ -12,7 +12,7 @@ import {
   highlights,
   labelsFor,
   derivation,
-  slack,
+  worked,
   ranking,
   leaders,
   nearlyUniform,
@@ -421,9 +421,9 @@ test("bounds: the farthest a result moves when its terms move by their rounding"
   near(bounds.divide(ev, 2.5, ev / 2.5)(4), u / 2.5, "divide by an exact sum");
 });
 
-test("slack: how far an answer worked out from the tables may be from the core's", () => {
-  const u = 0.5e-4;
-  // X with 5 decimals, so that every number the tables show at 4 decimals is rounded.
+test("worked: what a learner gets from the numbers as the tables show them, each way", () => {
+  // X with 5 decimals, so that the tables at 4 decimals round it: 0.12345 → 0.1235 (toFixed),
+  // 0.66667 → 0.6667, 0.54321 → 0.5432.
   const inputs = {
     x: [
       [0.12345, 0.5],
@@ -435,42 +435,41 @@ test("slack: how far an answer worked out from the tables may be from the core's
   };
   const trace = core.selfAttention(inputs.x, inputs.wq, inputs.wk, inputs.wv);
   const ctx = { trace, inputs, digits: 4 };
-  // X[1]·column 1 of W: 0.12345 and 0.54321 round, 1 and 0.5 do not.
-  for (const mid of ["q", "k", "v"]) near(slack(mid, 0, 0, ctx), u + 0.5 * u, mid);
-  assert.equal(slack("q", 0, 0, { ...ctx, inputs: { q: [[0.12345]] } }), 0, "a given Q is exact");
-  assert.equal(slack("weights", 0, 0, { ...ctx, digits: 20 }), 0, "nothing rounds at 20 decimals");
-  const { scaled, rowMax, exp, rowSum, weights } = trace;
-  near(slack("rowMax", 1, 0, ctx), u, "max");
-  // exp: the logit and the max each move by their rounding.
-  const e = (i, j) => Math.exp(scaled[i][j] - rowMax[i] + 2 * u) - exp[i][j];
-  near(slack("exp", 0, 1, ctx), e(0, 1), "exp");
-  // Σ: from the exp column (each term's rounding) or from the logits (each exp's), the larger.
-  const fromExp = exp[0].filter((x) => x !== 1).length * u;
-  const fromLogits = e(0, 0) + e(0, 1);
-  assert.ok(fromLogits > fromExp, "the logits' way is the wider here");
-  near(slack("rowSum", 0, 0, ctx), fromLogits, "Σ");
-  // A weight: from e ÷ Σ, or from the logits, where both e and Σ move by up to e^(2u) − 1.
-  const w = weights[0][1];
-  const divide = (exp[0][1] + u) / (rowSum[0] - u) - w;
-  const logits = w * Math.expm1(4 * u);
-  near(slack("weights", 0, 1, ctx), Math.max(divide, logits), "weight");
-  // Logits that round by different amounts: the widest one counts. Here 0.5 (the max) shows
-  // exactly and 0.12345 does not, so a weight may move by up to e^(2u) − 1 of itself.
-  const given = { q: [[1]], k: [[0.5], [0.12345]], v: [[1], [2]] };
-  const sharp = { trace: core.attention(given.q, given.k, given.v), inputs: given, digits: 4 };
-  const w0 = sharp.trace.weights[0][0];
-  const sum = sharp.trace.rowSum[0];
-  assert.ok(w0 * Math.expm1(2 * u) > (w0 * u) / (sum - u), "the logits' way is the wider");
-  near(slack("weights", 0, 0, sharp), w0 * Math.expm1(2 * u), "weight with one exact logit");
-  assert.equal(slack("rowMax", 0, 0, sharp), 0, "the max shows exactly");
-  assert.equal(slack("nonsense", 0, 0, ctx), 0);
-  // A causal mask: a masked cell's slack is its scaled score's rounding.
+  const one = (mid, i, j, expected, c = ctx) => {
+    const got = worked(mid, i, j, c);
+    assert.equal(got.length, expected.length, `${mid}: ${got}`);
+    got.forEach((x, k) => near(x, expected[k], `${mid}[${i}][${j}] way ${k + 1}`));
+  };
+  // X[1]·column 1 of W_Q, from 0.1235, 0.5, 1 and 0.5432 (not the core's 0.12345 and 0.54321)
+  for (const mid of ["q", "k", "v"]) one(mid, 0, 0, [0.1235 * 1 + 0.5 * 0.5432]);
+  assert.deepEqual(worked("q", 0, 0, { ...ctx, inputs: { q: [[0.12345]] } }), [], "a given Q");
+  const r4 = (x) => Number(x.toFixed(4));
+  const { q, k, scores, scale, scaled, rowMax, exp, rowSum } = trace;
+  one("scores", 0, 1, [r4(q[0][0]) * r4(k[1][0])]);
+  one("scaled", 1, 0, [r4(scores[1][0]) * r4(scale), r4(scores[1][0]) * scale]);
+  one("rowMax", 1, 0, [Math.max(r4(scaled[1][0]), r4(scaled[1][1]))]);
+  // exp of the shown logit minus the shown max
+  const e = (i, j) => Math.exp(r4(scaled[i][j]) - r4(rowMax[i]));
+  one("exp", 0, 1, [e(0, 1)]);
+  // Σ from the exp column as shown, or from the shown logits
+  one("rowSum", 0, 0, [r4(exp[0][0]) + r4(exp[0][1]), e(0, 0) + e(0, 1)]);
+  // a weight: shown exp ÷ shown Σ, or the softmax of the shown logits
+  one("weights", 0, 1, [r4(exp[0][1]) / r4(rowSum[0]), e(0, 1) / (e(0, 0) + e(0, 1))]);
+  one("output", 1, 0, [
+    r4(trace.weights[1][0]) * r4(trace.v[0][0]) + r4(trace.weights[1][1]) * r4(trace.v[1][0]),
+  ]);
+  assert.deepEqual(worked("nonsense", 0, 0, ctx), []);
+  // At 20 decimals nothing rounds: the ways give the core's own numbers back.
+  near(worked("weights", 0, 1, { ...ctx, digits: 20 })[1], trace.weights[0][1], "20 decimals");
+  // A causal mask: a masked cell is its scaled score as shown; a masked key's exp is 0.
   const causal = core.selfAttention(inputs.x, inputs.wq, inputs.wk, inputs.wv, { mask: "causal" });
-  near(slack("masked", 1, 0, { ...ctx, trace: causal }), u, "masked");
-  // Its own rounding, not its row's max: 0.12345 rounds, the max 0.5 does not.
-  const cut = core.attention(given.q, given.k, given.v, { mask: "causal" });
-  near(slack("masked", 0, 1, { ...sharp, trace: cut }), u, "a masked cell whose max is exact");
-  assert.equal(slack("masked", 0, 0, { ...sharp, trace: cut }), 0, "0.5 shows exactly");
+  const masked = { ...ctx, trace: causal };
+  one("masked", 1, 0, [r4(causal.scaled[1][0])], masked);
+  one("exp", 0, 1, [0], masked);
+  one("weights", 0, 0, [r4(causal.exp[0][0]) / r4(causal.rowSum[0]), 1], masked);
+  // A row whose keys are all masked has no softmax to work out.
+  const blocked = core.attention([[1]], [[1]], [[1]], { mask: [[false]] });
+  assert.deepEqual(worked("weights", 0, 0, { trace: blocked, inputs: {}, digits: 4 }), []);
 });
 
 test("nearly uniform: every weight within a fifth of 1/n, over the keys each row sees", () => {

@@ -126,9 +126,39 @@ test("ranking orders keys from the largest weight", () => {
 test("check my numbers: right at the chosen precision, or the first wrong decimal", () => {
   const value = 0.5511785015;
   assert.equal(checkValue("0.551", value, 3).status, "right");
-  assert.equal(checkValue("0.5512", value, 4).status, "right");
+  assert.equal(checkValue("0.5512", value, 4).status, "right", "rounded");
   assert.equal(checkValue("0.5511", value, 4).status, "right", "cut off rather than rounded");
-  assert.equal(checkValue("0.5513", value, 4).status, "wrong", "more than a unit off");
+  assert.equal(checkValue("0.55118", value, 4).status, "right", "more decimals, rounded to 4");
+  for (const typed of ["0.5513", "0.5510", "0.552", "0.55"]) {
+    assert.equal(checkValue(typed, value, 4).status, "wrong", `${typed}: one unit off or more`);
+  }
+  // Negative numbers are cut off toward zero.
+  assert.equal(checkValue("−0.5512", -value, 4).status, "right");
+  assert.equal(checkValue("-0.5511", -value, 4).status, "right");
+  assert.equal(checkValue("-0.5513", -value, 4).status, "wrong");
+  assert.equal(checkValue("-0.5510", -value, 4).status, "wrong");
+  // The learner issue's examples: an exact 0.34 (0.06 + 0.28 as a double holds it either side).
+  for (const exact of [0.06 + 0.28, 0.33999999999999997, 0.34000000000000002]) {
+    assert.equal(checkValue("0.34", exact, 2).status, "right");
+    assert.equal(checkValue("0.35", exact, 2).status, "wrong", "0.35 for an exact 0.34");
+    assert.equal(checkValue("0.33", exact, 2).status, "wrong", "0.34 cut off is 0.34");
+  }
+  assert.equal(checkValue("0.4", 0.3327, 1).status, "wrong", "0.4 for 0.3327 at 1 decimal");
+  assert.equal(checkValue("0.3", 0.3327, 1).status, "right");
+  assert.equal(checkValue("0.3333", 0.33319448, 4).status, "wrong");
+  assert.equal(checkValue("0.0381", 0.0379772312, 4).status, "wrong");
+  assert.equal(checkValue("0.0380", 0.0379772312, 4).status, "right");
+  assert.equal(checkValue("0.0379", 0.0379772312, 4).status, "right", "cut off");
+  // A tie: both neighbours are roundings of it.
+  assert.equal(checkValue("0.13", 0.125, 2).status, "right");
+  assert.equal(checkValue("0.12", 0.125, 2).status, "right");
+  assert.equal(checkValue("0.11", 0.125, 2).status, "wrong");
+  // What the numbers on the page give is right too, rounded or cut off, and nothing beside it.
+  assert.equal(checkValue("0.5513", value, 4, [0.55134]).status, "right", "worked, rounded");
+  assert.equal(checkValue("0.5514", value, 4, [0.55134]).status, "wrong");
+  assert.equal(checkValue("0.5514", value, 4, [0.551369]).status, "right", "worked, rounded");
+  assert.equal(checkValue("0.5513", value, 4, [0.551369]).status, "right", "worked, cut off");
+  assert.equal(checkValue("0.5515", value, 4, [0.551369]).status, "wrong");
   assert.deepEqual(checkValue("0.55158713", value, 8), {
     status: "wrong",
     expected: "0.55117850",
@@ -142,7 +172,9 @@ test("check my numbers: right at the chosen precision, or the first wrong decima
   }
   assert.equal(checkValue("0", -Infinity, 4).status, "wrong");
   assert.equal(checkValue("-inf", 0.25, 4).status, "wrong");
-  assert.equal(checkValue("0.5513", value, 4, 0.00005).status, "right", "within the slack");
+  // Numbers too large for 12 decimals: the core's own, to 12 significant digits.
+  assert.equal(checkValue("1e21", 1e21, 4).status, "right");
+  assert.equal(checkValue("1.1e21", 1e21, 4).status, "wrong");
 });
 
 test("format: exact numbers drop trailing zeros, rounded ones keep them, −∞ for a mask", () => {

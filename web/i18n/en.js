@@ -276,6 +276,7 @@ export default {
   check: {
     title: "Check my numbers",
     text: "Work out this step by hand and type your numbers. Each is checked against the core at the precision you choose.",
+    rule: "Right means: at the decimals you chose, the core's number rounded or cut off, or what the numbers shown on this page give, rounded or cut off. Nothing else counts.",
     decimals: "Decimals to check",
     button: "Check",
     clear: "Clear",

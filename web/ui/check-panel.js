@@ -58,7 +58,7 @@ export function checkPanelFor(ctx, drafts) {
     saved,
     msg,
     seed: printed,
-    slackOf: (i, j) => lab.slack?.(m.id, i, j, ctx) ?? 0,
+    workedOf: (i, j) => lab.worked?.(m.id, i, j, ctx) ?? [],
     which: [
       el(
         "p",
@@ -112,13 +112,13 @@ function choices(question, saved, msg) {
 /**
  * m: the matrix to check { id, label, data, rowLabels, colLabels }; rows: which of its rows to
  * offer; saved: { typed, decimals, run, choice }; seed: the numbers an article printed for the
- * step, { values, summary? }, to check with one click; slackOf(i, j): how far an answer worked
- * out from the numbers on screen may be from the core's; which: what the panel checks;
+ * step, { values, summary? }, to check with one click; workedOf(i, j): what working the cell
+ * out from the numbers on screen gives; which: what the panel checks;
  * question: { text, options, answer } with choices; mode: "check", "predict" (the results are
  * hidden) or "revealed"; onReveal: reveal the step after checking.
  */
 export function checkPanel(options) {
-  const { m, rows, saved, msg, seed, slackOf = () => 0, which, question, onReveal } = options;
+  const { m, rows, saved, msg, seed, workedOf = () => [], which, question, onReveal } = options;
   const mode = options.mode ?? "check";
   const words = { check: msg.check, predict: msg.predict, revealed: msg.predict.revealed }[mode];
   const seedValues = seed?.values;
@@ -176,9 +176,9 @@ export function checkPanel(options) {
       const i = Number(input.dataset.i);
       const j = Number(input.dataset.j);
       const verdict = input.nextElementSibling;
-      // An article's numbers are its code's output, not worked from our tables: no slack.
-      const margin = saved.asPrinted ? 0 : slackOf(i, j);
-      const result = checkValue(input.value, m.data[i][j], Number(decimals.value), margin);
+      // An article's numbers are its code's output, not worked from our tables.
+      const worked = saved.asPrinted ? [] : workedOf(i, j);
+      const result = checkValue(input.value, m.data[i][j], Number(decimals.value), worked);
       input.className = result.status;
       verdict.replaceChildren();
       if (result.status === "empty") continue;
@@ -225,6 +225,7 @@ export function checkPanel(options) {
     { class: `check ${mode}`, "aria-labelledby": "check-title" },
     el("h3", { id: "check-title", text: words.title }),
     el("p", { text: words.text }),
+    el("p", { class: "hint", id: "check-rule", text: msg.check.rule }),
     which,
     asked?.fieldset,
     el("div", { class: "scroll" }, grid),

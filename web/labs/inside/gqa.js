@@ -18,8 +18,8 @@ import {
   headDerivation,
   headHeatmaps,
   headHighlights,
-  headSlack,
-  productSlack,
+  headWorked,
+  productWorked,
 } from "./shared.js";
 import { modelWords } from "./words.js";
 
@@ -154,13 +154,13 @@ export const gqaLab = {
     return derivationOf([]);
   },
 
-  slack(mid, i, j, { trace, inputs, state, stepId }) {
+  worked(mid, i, j, { trace, inputs, state, stepId }) {
     const t = trace[variants[stepId]];
     const head = parseHeadId(mid);
-    if (t && head) return headSlack(t, head.head, head.mid, i, j, state.digits);
+    if (t && head) return headWorked(t, head.head, head.mid, i, j, state.digits);
     if (t && mid === "k")
-      return productSlack(inputs.x, inputs.layers[variants[stepId]].wk, i, j, state.digits);
-    return 0;
+      return productWorked(inputs.x, inputs.layers[variants[stepId]].wk, i, j, state.digits);
+    return [];
   },
 
   panels: {

@@ -20,8 +20,8 @@ import {
   headDerivation,
   headHeatmaps,
   headHighlights,
-  headSlack,
-  productSlack,
+  headWorked,
+  productWorked,
 } from "./shared.js";
 import { modelWords } from "./words.js";
 
@@ -180,14 +180,14 @@ export const headsLab = {
     return derivationOf([]);
   },
 
-  // How far an answer worked from the tables' rounded numbers may be from the core's.
-  slack(mid, i, j, { trace, inputs, state }) {
+  // What a learner gets working a cell out from the numbers as the tables show them.
+  worked(mid, i, j, { trace, inputs, state }) {
     const head = parseHeadId(mid);
-    if (head) return headSlack(trace, head.head, head.mid, i, j, state.digits);
+    if (head) return headWorked(trace, head.head, head.mid, i, j, state.digits);
     if (["q", "k", "v"].includes(mid))
-      return productSlack(inputs.x, inputs[`w${mid}`], i, j, state.digits);
+      return productWorked(inputs.x, inputs[`w${mid}`], i, j, state.digits);
     if (mid === "concat") {
-      return headSlack(
+      return headWorked(
         trace,
         Math.floor(j / trace.dHead),
         "output",
@@ -196,8 +196,8 @@ export const headsLab = {
         state.digits,
       );
     }
-    if (mid === "output") return productSlack(trace.concat, inputs.wo, i, j, state.digits);
-    return 0;
+    if (mid === "output") return productWorked(trace.concat, inputs.wo, i, j, state.digits);
+    return [];
   },
 
   panels: {

@@ -18,8 +18,8 @@ import {
   parseHeadId,
   headDerivation,
   headHighlights,
-  headSlack,
-  productSlack,
+  headWorked,
+  productWorked,
 } from "./shared.js";
 import { modelWords } from "./words.js";
 
@@ -307,27 +307,27 @@ export const kvcacheLab = {
       : msg.steps[stepId].text;
   },
 
-  slack(mid, i, j, { trace, inputs, state, stepId }) {
+  worked(mid, i, j, { trace, inputs, state, stepId }) {
     const digits = state.digits;
     const match = tokenStep(stepId);
     const head = parseHeadId(mid);
     if (!match) {
-      if (mid === headId(0, "weights")) return headSlack(trace.full, 0, "weights", i, j, digits);
+      if (mid === headId(0, "weights")) return headWorked(trace.full, 0, "weights", i, j, digits);
       if (mid === "cached")
-        return j > i ? 0 : headSlack(trace.steps[i].trace, 0, "weights", 0, j, digits);
-      if (mid === "fullout") return productSlack(trace.full.concat, inputs.wo, i, j, digits);
-      return productSlack(trace.steps[i].trace.concat, inputs.wo, 0, j, digits);
+        return j > i ? [] : headWorked(trace.steps[i].trace, 0, "weights", 0, j, digits);
+      if (mid === "fullout") return productWorked(trace.full.concat, inputs.wo, i, j, digits);
+      return productWorked(trace.steps[i].trace.concat, inputs.wo, 0, j, digits);
     }
     const t = Number(match[1]) - 1;
     const st = trace.steps[t].trace;
-    if (head) return headSlack(st, head.head, head.mid, i, j, digits);
-    if (mid === "q") return productSlack(inputs.x, inputs.wq, t, j, digits);
-    if (mid === "kcache") return productSlack(inputs.x, inputs.wk, i, j, digits);
-    if (mid === "vcache") return productSlack(inputs.x, inputs.wv, i, j, digits);
+    if (head) return headWorked(st, head.head, head.mid, i, j, digits);
+    if (mid === "q") return productWorked(inputs.x, inputs.wq, t, j, digits);
+    if (mid === "kcache") return productWorked(inputs.x, inputs.wk, i, j, digits);
+    if (mid === "vcache") return productWorked(inputs.x, inputs.wv, i, j, digits);
     if (mid === "concat")
-      return headSlack(st, Math.floor(j / st.dHead), "output", 0, j % st.dHead, digits);
-    if (mid === "output") return productSlack(st.concat, inputs.wo, 0, j, digits);
-    return 0;
+      return headWorked(st, Math.floor(j / st.dHead), "output", 0, j % st.dHead, digits);
+    if (mid === "output") return productWorked(st.concat, inputs.wo, 0, j, digits);
+    return [];
   },
 
   panels: {

@@ -3,7 +3,7 @@
 // row only moves with its token; sinusoidal positions and RoPE make order change the weights;
 // under RoPE a score depends only on the distance between two positions.
 import { cellRef, fmt, factor } from "../../format.js";
-import { plain, line, bounds, roundingOf } from "../../derive.js";
+import { plain, line, bounds, roundingOf, shownAt, shownDot } from "../../derive.js";
 import { xPlain, layers, order as shuffle } from "./data.js";
 import {
   tokens,
@@ -15,8 +15,8 @@ import {
   productLine,
   headDerivation,
   headHeatmaps,
-  headSlack,
-  productSlack,
+  headWorked,
+  productWorked,
 } from "./shared.js";
 import { modelWords } from "./words.js";
 
@@ -58,13 +58,13 @@ function rotationLines(name, i, j, { before, rotary, digits, d }) {
   ];
 }
 
-// A rotated cell worked from the rounded pair, cos and sin.
-function rotationSlack(row, rotary, i, j, digits) {
+// A rotated cell worked from the pair, cos and sin as the tables show them.
+function rotationWorked(row, rotary, i, j, digits) {
   const pair = Math.floor(j / 2);
   const cos = rotary.cos[i][pair];
   const sin = rotary.sin[i][pair];
   const right = j % 2 === 0 ? [cos, -sin] : [sin, cos];
-  return bounds.dot([row[2 * pair], row[2 * pair + 1]], right)(digits);
+  return [shownDot([row[2 * pair], row[2 * pair + 1]], right, digits)];
 }
 
 export const orderLab = {
@@ -317,32 +317,36 @@ export const orderLab = {
     return derivationOf(lines);
   },
 
-  slack(mid, i, j, { trace, inputs, state, stepId }) {
+  worked(mid, i, j, { trace, inputs, state, stepId }) {
     const digits = state.digits;
     if (stepId === "distance") {
       const d = trace.distance;
       if (mid === "scores")
-        return productSlack(
+        return productWorked(
           d.qm.rotated,
           [0, 1].map((c) => d.kn.rotated.map((row) => row[c])),
           i,
           j,
           digits,
         );
-      const rotary = mid === "qm" ? d.qm : d.kn;
-      return rotationSlack(mid === "qm" ? d.q : d.k, rotary, i, j, digits);
+      if (mid === "qm") return rotationWorked(d.q, d.qm, i, j, digits);
+      if (mid === "kn") return rotationWorked(d.k, d.kn, i, j, digits);
+      return [];
     }
     const t = trace[stepId];
     if (mid === "wa" || mid === "wb")
-      return headSlack(mid === "wa" ? t.a : t.b, 0, "weights", i, j, digits);
+      return headWorked(mid === "wa" ? t.a : t.b, 0, "weights", i, j, digits);
     if (mid === "oa" || mid === "ob")
-      return productSlack((mid === "oa" ? t.a : t.b).concat, inputs.wo, i, j, digits);
-    if (mid === "pe") return roundingOf(t.a.sinusoidal.angles[i][Math.floor(j / 2)], digits);
+      return productWorked((mid === "oa" ? t.a : t.b).concat, inputs.wo, i, j, digits);
+    if (mid === "pe") {
+      const angle = shownAt(t.a.sinusoidal.angles[i][Math.floor(j / 2)], digits);
+      return [j % 2 === 0 ? Math.sin(angle) : Math.cos(angle)];
+    }
     if (mid === "qa" || mid === "ka") {
       const rotary = mid === "qa" ? t.a.qRotated : t.a.kRotated;
-      return rotationSlack((mid === "qa" ? t.a.q : t.a.k)[i], rotary, i, j, digits);
+      return rotationWorked((mid === "qa" ? t.a.q : t.a.k)[i], rotary, i, j, digits);
     }
-    return 0;
+    return [];
   },
 
   panels: {

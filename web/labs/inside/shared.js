@@ -2,8 +2,8 @@
 // written-out arithmetic of a projection, of a head's cell and of a rotation, and the heads'
 // heatmaps side by side. Pure functions over the core's traces; no arithmetic on values.
 import { fmt, cellRef, rowRef } from "../../format.js";
-import { derivation as attentionDerivation, slack } from "../../steps.js";
-import { line, bounds, products, plain } from "../../derive.js";
+import { derivation as attentionDerivation, worked } from "../../steps.js";
+import { line, bounds, products, plain, shownDot } from "../../derive.js";
 import { el, heatmapView } from "../../views.js";
 import { tokens, dims } from "./data.js";
 
@@ -148,10 +148,11 @@ export function headHighlights(mid, i, j) {
   return h;
 }
 
-/** How far an answer worked from the rounded operands of left[i] · column j of right may be. */
-export const productSlack = (left, right, i, j, digits) =>
-  bounds.dot(left[i], column(right, j))(digits);
+/** What left[i] · column j of right gives, worked from the operands as the tables show them. */
+export const productWorked = (left, right, i, j, digits) => [
+  shownDot(left[i], column(right, j), digits),
+];
 
-/** The same for a per-head cell: the attention lab's slack on the head's own trace. */
-export const headSlack = (trace, head, mid, i, j, digits) =>
-  slack(mid, i, j, { trace: trace.heads[head], inputs: {}, digits });
+/** The same for a per-head cell: the attention lab's worked() on the head's own trace. */
+export const headWorked = (trace, head, mid, i, j, digits) =>
+  worked(mid, i, j, { trace: trace.heads[head], inputs: {}, digits });

@@ -8,7 +8,7 @@ import {
   highlights,
   derivation,
   labelsFor,
-  slack,
+  worked,
   leaders,
   queryRow,
   sceneParams,
@@ -128,8 +128,8 @@ export default {
       causal: causalOf(scene, state),
     }),
 
-  slack: (mid, i, j, { state, trace, inputs }) =>
-    slack(mid, i, j, { trace, inputs, digits: state.digits }),
+  worked: (mid, i, j, { state, trace, inputs }) =>
+    worked(mid, i, j, { trace, inputs, digits: state.digits }),
 
   // Predict mode's question with choices, about the row of interest. Ties all count as right.
   question(stepId, { trace, labels, msg, focus, focusRow }) {
