@@ -302,7 +302,8 @@ TEST(Positions, RotaryOverflowIsAnErrorNamingTheCell) {
   M << 1.5e308, 1.5e308;
   const auto r = attention::rotary(M, {1}, 2);
   EXPECT_EQ(r.error,
-            "rotated[1][2] = M[1][1]·sin θ + M[1][2]·cos θ overflows to Infinity; the inputs are finite but "
+            "rotated[1][2] = M[1][1]·sin θ + M[1][2]·cos θ overflows to Infinity; the inputs are "
+            "finite but "
             "too large for double (at most 1.8e308)");
   M << 1e308, 1e308;  // 1.38e308 and −0.30e308: finite
   const auto fine = attention::rotary(M, {1}, 2);
