@@ -146,11 +146,8 @@ Trace<T> compute(const MatrixRef<T>& Q, const MatrixRef<T>& K, const MatrixRef<T
   // step 4, with dropout: the weights dropped, inverted scaling so the expected weight stays
   if (options.dropout_p > 0) {
     const T keep_scale = static_cast<T>(1.0 / (1.0 - options.dropout_p));
-    t.dropped = t.weights;
-    for (Index i = 0; i < t.dropped.size(); ++i) {
-      t.dropped.data()[i] =
-          rng.uniform() < options.dropout_p ? T(0) : t.dropped.data()[i] * keep_scale;
-    }
+    const Mask keep = dropout_keep(rng, options.dropout_p, n_q, n_k);
+    t.dropped = keep.select(t.weights * keep_scale, T(0));
   }
 
   // step 5: output = weights·V (dropped·V with dropout), (n_q, d_v)

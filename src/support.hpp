@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "attention.hpp"
+#include "random.hpp"
 
 namespace attention {
 
@@ -76,6 +77,14 @@ std::string check_overflow(const std::string& name, const Matrix<T>& m, Formula 
   const Index i = at / m.cols(), j = at % m.cols();
   return overflow_message(where, name, i, j, formula(i, j), double(m.data()[at]),
                           std::is_same_v<T, float>);
+}
+
+// Dropout's kept cells of an (rows, cols) matrix, one draw of the stream per cell, row by row:
+// a cell is dropped when its draw is below p. The forward pass and its gradient draw the same.
+inline Mask dropout_keep(SplitMix64& rng, double p, Index rows, Index cols) {
+  Mask keep(rows, cols);
+  for (Index i = 0; i < keep.size(); ++i) keep.data()[i] = !(rng.uniform() < p);
+  return keep;
 }
 
 // "X[2]·(column 3 of W_Q)": how a cell of a product of a matrix and a weight matrix is made.

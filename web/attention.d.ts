@@ -364,8 +364,92 @@ export interface Decoder {
   readonly length: number;
 }
 
+/**
+ * dL/d of every step and input of one attention call, named as the forward trace names them:
+ * `scores` is dL/d(scores). Given dL/d(output) (`output`), the passes run the steps backwards:
+ * v = weightsᵀ·dO and weights = dO·Vᵀ (with dropout: v = droppedᵀ·dO, dropped = dO·Vᵀ and
+ * weights = dropped ⊙ keep/(1−p), the forward's own kept cells); masked (with a mask) or scaled
+ * = weights ⊙ (d(weights) − rowDot); scaled is 0 where the mask replaced a cell; scores =
+ * scale·scaled; q = scores·K; k = scoresᵀ·Q.
+ */
+export interface AttentionGradients {
+  output: Matrix;
+  /** Only with dropout. */
+  dropped?: Matrix;
+  weights: Matrix;
+  /** Σ_j weights ⊙ d(weights), for each query row. */
+  rowDot: number[];
+  /** Only with a mask: the gradient of the logits, before the mask's cells are zeroed. */
+  masked?: Matrix;
+  scaled: Matrix;
+  scores: Matrix;
+  q: Matrix;
+  k: Matrix;
+  v: Matrix;
+}
+
+/** selfAttentionBackward's: also the input's and the weights'. */
+export interface SelfAttentionGradients extends AttentionGradients {
+  x: Matrix;
+  wq: Matrix;
+  wk: Matrix;
+  wv: Matrix;
+}
+
+/** A multi-head layer's gradients, given dL/d(output) (n, d_model). */
+export interface MultiHeadGradients {
+  output: Matrix;
+  /** concatᵀ·dO */
+  wo: Matrix;
+  /** dO·W_Oᵀ */
+  concat: Matrix;
+  /** Each query head's, on its own q, k and v (after RoPE). */
+  heads: AttentionGradients[];
+  /** With RoPE: dL/d of the rotated Q and K (the heads' K gradients summed per key-value head). */
+  qRotated?: Matrix;
+  kRotated?: Matrix;
+  /** dL/d of X·W_Q, X·W_K and X·W_V (RoPE's rotation turned back). */
+  q: Matrix;
+  k: Matrix;
+  v: Matrix;
+  wq: Matrix;
+  wk: Matrix;
+  wv: Matrix;
+  x: Matrix;
+}
+
+/** A backward call's options: attention's, and a loss's own dL/d(weights) (n_q, n_k). */
+export interface BackwardOptions extends AttentionOptions {
+  dWeights?: Matrix;
+}
+
+/** How attention learns: gradients given dL/d(output). */
+export interface LearnLabs {
+  attentionBackward(
+    q: Matrix,
+    k: Matrix,
+    v: Matrix,
+    dOutput: Matrix,
+    options?: BackwardOptions,
+  ): { trace: Trace; gradients: AttentionGradients };
+  selfAttentionBackward(
+    x: Matrix,
+    wq: Matrix,
+    wk: Matrix,
+    wv: Matrix,
+    dOutput: Matrix,
+    options?: BackwardOptions,
+  ): { trace: SelfAttentionTrace; gradients: SelfAttentionGradients };
+  multiHeadBackward(
+    x: Matrix,
+    weights: ModelWeights,
+    dOutput: Matrix,
+    options?: ModelOptions,
+  ): { trace: MultiHeadTrace; gradients: MultiHeadGradients };
+}
+
 /** The labs module: the core's functions and the labs' (a second instance, with its own memory). */
-export interface LabsCore extends Attention, WhyLabs {
+export interface LabsCore extends Attention, WhyLabs, LearnLabs {
   /** X (n, d_model): h heads of d_head = W_Q's columns / h, h_kv key-value heads, concat·W_O. */
   multiHeadAttention(x: Matrix, weights: ModelWeights, options?: ModelOptions): MultiHeadTrace;
   /** One decoding step: x is the next token's row; cache null for the first token. */

@@ -19,7 +19,7 @@ export function loadLabs() {
   loadingLabs ??= import("./generated/attention-labs.mjs").then(async (labs) => {
     const core = await labs.default();
     // the core's functions, then each lab's section below
-    return { ...wrap(core), ...wrapModel(core), ...whyLabs(core) };
+    return { ...wrap(core), ...wrapModel(core), ...whyLabs(core), ...learnLabs(core) };
   });
   return loadingLabs;
 }
@@ -534,6 +534,77 @@ function whyLabs(core) {
         ...Object.fromEntries(matrices.map((m) => [m, unpackMatrix(raw[m])])),
         ...vectors(raw, ["droppedRowSums", "counts", "differences"]),
         maxDifference: raw.maxDifference,
+      };
+    },
+  };
+}
+
+// ---- Labs: how attention learns: the gradients, given dL/d(output) ----
+
+// { output, weights, scaled, … } of raw gradients → arrays of rows, rowDot as numbers
+function unpackGradients(raw) {
+  const out = {};
+  for (const [name, value] of Object.entries(raw)) {
+    out[name] = ArrayBuffer.isView(value) ? Array.from(value) : unpackMatrix(value);
+  }
+  return out;
+}
+
+// dL/d(output), and a loss's own dL/d(weights) when it has one → what the bindings read
+function packLoss(dOutput, dWeights) {
+  const loss = { output: packMatrix("dOutput", dOutput) };
+  if (dWeights !== undefined) loss.weights = packMatrix("dWeights", dWeights);
+  return loss;
+}
+
+function learnLabs(core) {
+  return {
+    /**
+     * attention()'s trace, and dL/d of every step and input for dL/d(output) = dOutput; a loss
+     * on the weights themselves adds its own dL/d(weights) as options.dWeights.
+     */
+    attentionBackward(q, k, v, dOutput, { dWeights, ...options } = {}) {
+      const raw = check(
+        core.attentionBackward(
+          packMatrix("Q", q),
+          packMatrix("K", k),
+          packMatrix("V", v),
+          packLoss(dOutput, dWeights),
+          packOptions(options),
+        ),
+      );
+      return { trace: unpackTrace(raw.trace), gradients: unpackGradients(raw.gradients) };
+    },
+
+    /** The same for selfAttention(): also dL/dX, dL/dW_Q, dL/dW_K and dL/dW_V. */
+    selfAttentionBackward(x, wq, wk, wv, dOutput, { dWeights, ...options } = {}) {
+      const raw = check(
+        core.selfAttentionBackward(
+          packMatrix("X", x),
+          packMatrix("W_Q", wq),
+          packMatrix("W_K", wk),
+          packMatrix("W_V", wv),
+          packLoss(dOutput, dWeights),
+          packOptions(options),
+        ),
+      );
+      return { trace: unpackTrace(raw.trace), gradients: unpackGradients(raw.gradients) };
+    },
+
+    /** multiHeadAttention()'s trace and the layer's gradients: dW_O, each head's, dX … */
+    multiHeadBackward(x, weights, dOutput, options) {
+      const raw = check(
+        core.multiHeadBackward(
+          packMatrix("X", x),
+          packWeights(weights),
+          packMatrix("dOutput", dOutput),
+          packModelOptions(options),
+        ),
+      );
+      const { heads, ...layer } = raw.gradients;
+      return {
+        trace: unpackMultiHead(raw.trace),
+        gradients: { ...unpackGradients(layer), heads: heads.map(unpackGradients) },
       };
     },
   };

@@ -15,6 +15,7 @@
 
 #include "../attention.hpp"
 #if ATTENTION_LABS
+#include "../backward.hpp"
 #include "../model.hpp"
 #include "../why.hpp"
 #endif
@@ -489,6 +490,83 @@ val dropout_stats(val q, val k, val v, val options, double draws) {
 }
 
 }  // namespace
+
+// ---- how attention learns: the gradients of a call, beside its forward trace ----
+namespace {
+
+// Every gradient that is there, named as the forward step it belongs to.
+val gradients_to_js(const attention::AttentionGradients& g) {
+  val out = val::object();
+  for (auto [name, m] :
+       {std::pair{"output", &g.output}, std::pair{"dropped", &g.dropped},
+        std::pair{"weights", &g.weights}, std::pair{"masked", &g.masked},
+        std::pair{"scaled", &g.scaled}, std::pair{"scores", &g.scores}, std::pair{"q", &g.q},
+        std::pair{"k", &g.k}, std::pair{"v", &g.v}, std::pair{"x", &g.x}, std::pair{"wq", &g.w_q},
+        std::pair{"wk", &g.w_k}, std::pair{"wv", &g.w_v}}) {
+    if (m->size() > 0) out.set(name, to_js(*m));
+  }
+  out.set("rowDot", vector_to_js(g.row_dot));
+  return out;
+}
+
+val backward_to_js(const attention::Result<attention::AttentionBackward>& r) {
+  if (!r.ok()) return error(r.error);
+  val out = val::object();
+  out.set("trace", trace_to_js({r.value.trace, {}}));
+  out.set("gradients", gradients_to_js(r.value.gradients));
+  return out;
+}
+
+// { output, weights? }: what the loss gives, dL/d(output) and its own dL/d(weights)
+attention::LossGradients read_loss(const val& js) {
+  attention::LossGradients loss{Matrix<double>(read_matrix(js["output"]).view()), {}};
+  if (!js["weights"].isUndefined()) loss.weights = read_matrix(js["weights"]).view();
+  return loss;
+}
+
+val attention_backward(val q, val k, val v, val loss, val options) {
+  const JsMatrix Q = read_matrix(q), K = read_matrix(k), V = read_matrix(v);
+  return backward_to_js(attention::attend_backward(Q.view(), K.view(), V.view(), read_loss(loss),
+                                                   read_options(options)));
+}
+
+val self_attention_backward(val x, val w_q, val w_k, val w_v, val loss, val options) {
+  const JsMatrix X = read_matrix(x), W_Q = read_matrix(w_q), W_K = read_matrix(w_k),
+                 W_V = read_matrix(w_v);
+  return backward_to_js(attention::self_attention_backward(
+      X.view(), W_Q.view(), W_K.view(), W_V.view(), read_loss(loss), read_options(options)));
+}
+
+val multi_head_backward(val x, val weights, val d_output, val options) {
+  const JsMatrix X = read_matrix(x), D = read_matrix(d_output);
+  const auto r = attention::multi_head_backward(X.view(), read_weights(weights), D.view(),
+                                                read_model_options(options));
+  if (!r.ok()) return error(r.error);
+  const attention::MultiHeadGradients& g = r.value.gradients;
+  val grads = val::object();
+  for (auto [name, m] :
+       {std::pair{"output", &g.output}, std::pair{"wo", &g.w_o}, std::pair{"concat", &g.concat},
+        std::pair{"qRotated", &g.q_rotated}, std::pair{"kRotated", &g.k_rotated},
+        std::pair{"q", &g.q}, std::pair{"k", &g.k}, std::pair{"v", &g.v}, std::pair{"wq", &g.w_q},
+        std::pair{"wk", &g.w_k}, std::pair{"wv", &g.w_v}, std::pair{"x", &g.x}}) {
+    if (m->size() > 0) grads.set(name, to_js(*m));
+  }
+  val heads = val::array();
+  for (const auto& head : g.head) heads.call<void>("push", gradients_to_js(head));
+  grads.set("heads", heads);
+  val out = val::object();
+  out.set("trace", multi_head_to_js(r.value.trace));
+  out.set("gradients", grads);
+  return out;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_learn) {
+  emscripten::function("attentionBackward", &attention_backward);
+  emscripten::function("selfAttentionBackward", &self_attention_backward);
+  emscripten::function("multiHeadBackward", &multi_head_backward);
+}
 
 EMSCRIPTEN_BINDINGS(attention_model) {
   emscripten::function("multiHeadAttention", &multi_head_attention);

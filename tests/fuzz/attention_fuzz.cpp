@@ -7,6 +7,9 @@
 //   - every number of the trace is finite (a blocked cell's logit is −∞, nothing else);
 //   - each weight row sums to 1, or is a row of zeros listed in blocked_rows;
 //   - each output lies within its V column's range (with dropout, within range/(1−p)).
+// The gradients (backward.hpp), asked for after a forward call that succeeded: every gradient is
+// finite or the call is an error; a weight of 0 passes no gradient to its logit; each row of
+// d(logits) sums to 0 (to rounding); the trace is the forward's.
 // The labs' entry points (model.hpp, why.hpp) keep their own promises: multi-head outputs are
 // the heads' outputs times W_O; a decoding step extends the cache it was given; position
 // encodings stay within [−1, 1] and rotations keep each pair's length; the tiled softmax
@@ -23,6 +26,7 @@
 #include <vector>
 
 #include "attention.hpp"
+#include "backward.hpp"
 #include "model.hpp"
 #include "why.hpp"
 
@@ -191,6 +195,30 @@ void check_trace(const attention::Trace<T>& t, const attention::Matrix<T>& V,
              &blocked);
 }
 
+// The promises of the gradients of one head whose forward trace is t.
+void check_gradients(const attention::AttentionGradients& g, const attention::Trace<double>& t) {
+  for (const auto* m : {&g.output, &g.weights, &g.scaled, &g.scores, &g.q, &g.k, &g.v}) {
+    if (!m->allFinite()) fail("a gradient is not finite");
+  }
+  const attention::Matrix<double>& d_logits = t.masked.size() ? g.masked : g.scaled;
+  for (Index i = 0; i < d_logits.rows(); ++i) {
+    double size = 0;
+    for (Index j = 0; j < d_logits.cols(); ++j) {
+      if (t.weights(i, j) == 0 && d_logits(i, j) != 0) fail("a weight of 0 passed a gradient");
+      size += std::fabs(t.weights(i, j) * g.weights(i, j)) + std::fabs(d_logits(i, j));
+    }
+    if (std::fabs(d_logits.row(i).sum()) > 1e-9 * size + 1e-300)
+      fail("a row of d(logits) does not sum to 0");
+  }
+}
+
+// dL/d(output) for an output of rows × cols: sometimes of another shape, or hostile.
+attention::Matrix<double> d_output(FuzzedDataProvider& in, Index rows, Index cols) {
+  const Index r = in.ConsumeIntegralInRange<int>(0, 15) == 0 ? rows + 1 : rows;
+  const auto numbers = values<double>(in, r * cols);
+  return Eigen::Map<const attention::Matrix<double>>(numbers.data(), r, cols);
+}
+
 void fuzz_attend(FuzzedDataProvider& in) {
   const Index n_q = dimension(in), n_k = dimension(in);
   const Index d_k = std::min(dimension(in), Index(3)), d_v = std::min(dimension(in), Index(3));
@@ -205,6 +233,13 @@ void fuzz_attend(FuzzedDataProvider& in) {
   if (!result.ok()) return;
   if (!all_finite(q) || !all_finite(k) || !all_finite(v)) fail("a non-finite input was accepted");
   check_trace(result.value, Mat(V), o);
+  if (!in.ConsumeBool()) return;
+  const Mat G = d_output(in, n_q, d_v);
+  const auto back = attention::attend_backward(Q, K, V, {G, {}}, o);
+  if (!back.ok()) return;
+  if (!G.allFinite() || G.rows() != n_q) fail("a bad dL/d(output) was accepted");
+  if (back.value.trace.output != result.value.output) fail("the backward's forward differs");
+  check_gradients(back.value.gradients, back.value.trace);
 }
 
 void fuzz_self_attention(FuzzedDataProvider& in) {
@@ -223,6 +258,15 @@ void fuzz_self_attention(FuzzedDataProvider& in) {
   if (!all_finite(x) || !all_finite(w_q) || !all_finite(w_k) || !all_finite(w_v))
     fail("a non-finite input was accepted");
   check_trace(result.value, result.value.v, o);
+  if (!in.ConsumeBool()) return;
+  const Mat G = d_output(in, n, d_v);
+  const auto back = attention::self_attention_backward(X, W_Q, W_K, W_V, {G, {}}, o);
+  if (!back.ok()) return;
+  check_gradients(back.value.gradients, back.value.trace);
+  for (const auto* m : {&back.value.gradients.x, &back.value.gradients.w_q,
+                        &back.value.gradients.w_k, &back.value.gradients.w_v}) {
+    if (!m->allFinite()) fail("a gradient of self-attention is not finite");
+  }
 }
 
 // The fast kernel tiles by 4 query rows and 8 keys over d: sometimes sizes that cross tiles.
@@ -377,6 +421,15 @@ void fuzz_multi_head(FuzzedDataProvider& in) {
   if (!result.ok()) return;
   if (!X.allFinite() || !finite(l.weights)) fail("a non-finite input was accepted");
   check_layer(result.value, l.weights, l.options.causal);
+  if (!in.ConsumeBool()) return;
+  const auto G = d_output(in, n, l.d_model);
+  const auto back = attention::multi_head_backward(X, l.weights, G, l.options);
+  if (!back.ok()) return;
+  const auto& g = back.value.gradients;
+  for (size_t i = 0; i < g.head.size(); ++i) check_gradients(g.head[i], back.value.trace.head[i]);
+  for (const auto* m : {&g.x, &g.w_q, &g.w_k, &g.w_v, &g.w_o, &g.concat}) {
+    if (!m->allFinite()) fail("a gradient of the layer is not finite");
+  }
 }
 
 void fuzz_decode_step(FuzzedDataProvider& in) {

@@ -46,6 +46,12 @@ const model = labs.multiHeadAttention(
 const decoder = labs.decoder({ wq: [[1]], wk: [[1]], wv: [[1]], wo: [[1]] }, { kvHeads: 1 });
 const cached: number = decoder.step([1]).cost.total + model.heads[0].weights[0][0];
 const one = { wq: [[1]], wk: [[1]], wv: [[1]], wo: [[1]] };
+const learned: number =
+  labs.attentionBackward([[1]], [[1]], [[1]], [[1]]).gradients.scores[0][0] +
+  labs.selfAttentionBackward([[1]], [[1]], [[1]], [[1]], [[1]]).gradients.wq[0][0] +
+  labs.multiHeadBackward([[1]], one, [[1]]).gradients.heads[0].q[0][0];
+// @ts-expect-error: dOutput is a matrix
+labs.attentionBackward([[1]], [[1]], [[1]], [1]);
 // @ts-expect-error: positions are "none", "sinusoidal" or "rope"
 labs.multiHeadAttention([[1]], one, { positions: "learned" });
 
@@ -63,4 +69,4 @@ const moved: boolean = element.goTo(2) && element.setInputs({ q: [[1]] });
 element.addEventListener("ready", (e) => e.detail.step);
 // @ts-expect-error: the element's error event is a CustomEvent, not an ErrorEvent
 element.addEventListener("error", (e) => e.filename);
-export { first, at, moved, cached };
+export { first, at, moved, cached, learned };
