@@ -57,6 +57,21 @@ function extend(labels, n) {
 }
 
 /**
+ * A matrix as a step's view lists it: { id, label, data, rowLabels, colLabels, role, caption? }.
+ * role: 'input' (editable), 'operand', 'result' or 'aux'; `caption` names it where its label
+ * will not do.
+ */
+export const matrix = (id, label, data, rowLabels, colLabels, role = "operand", caption) => ({
+  id,
+  label,
+  data,
+  rowLabels,
+  colLabels,
+  role,
+  caption,
+});
+
+/**
  * The view of one step: { id, matrices, focusMatrix, cells }, where each matrix is
  * { id, label, data, rowLabels, colLabels, role }. role: 'input' (editable), 'operand',
  * 'result' or 'aux'. A result may say `knownRows: n`: its first n rows were made at an earlier
@@ -69,14 +84,7 @@ export function stepView(id, { scene, trace, inputs, labels }) {
     k: trace.k ?? inputs.k,
     v: trace.v ?? inputs.v,
   };
-  const m = (mid, label, data, rowLabels, colLabels, role) => ({
-    id: mid,
-    label,
-    data,
-    rowLabels,
-    colLabels,
-    role,
-  });
+  const m = matrix;
   const Q = (role) => m("q", "Q", qkv.q, labels.queries, labels.dims, role);
   const K = (role) => m("k", "K", qkv.k, labels.keys, labels.dims, role);
   const V = (role) => m("v", "V", qkv.v, labels.keys, labels.values, role);

@@ -22,7 +22,8 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
-function svg(tag, attributes = {}, ...children) {
+/** An SVG element, as el() makes HTML ones; `text` sets its text. */
+export function svg(tag, attributes = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attributes)) {
     if (key === "text") node.textContent = value;

@@ -5,9 +5,9 @@ import { cellRef } from "../../format.js";
 import { plain } from "../../derive.js";
 import { el } from "../../views.js";
 import { x as sceneX, layers, wk4, wv4 } from "./data.js";
+import { matrix } from "../../steps.js";
 import {
   tokens,
-  matrix,
   headColumns,
   featureNames,
   sentenceX,

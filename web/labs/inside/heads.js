@@ -6,10 +6,10 @@ import { cellRef } from "../../format.js";
 import { plain } from "../../derive.js";
 import { el } from "../../views.js";
 import { x, layers } from "./data.js";
+import { matrix } from "../../steps.js";
+import { numbered } from "../kit.js";
 import {
   tokens,
-  matrix,
-  numbered,
   headColumns,
   featureNames,
   sentenceX,

@@ -6,9 +6,9 @@ import { cellRef } from "../../format.js";
 import { plain } from "../../derive.js";
 import { el } from "../../views.js";
 import { x, layers } from "./data.js";
+import { matrix } from "../../steps.js";
 import {
   tokens,
-  matrix,
   headColumns,
   featureNames,
   sentenceX,

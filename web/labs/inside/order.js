@@ -5,10 +5,10 @@
 import { cellRef, fmt, factor } from "../../format.js";
 import { plain, line, bounds, roundingOf, shownAt, shownDot } from "../../derive.js";
 import { xPlain, layers, order as shuffle } from "./data.js";
+import { matrix } from "../../steps.js";
+import { numbered } from "../kit.js";
 import {
   tokens,
-  matrix,
-  numbered,
   featureNames,
   sentenceX,
   derivationOf,

@@ -1,4 +1,4 @@
-// labs/model-shared.js: what the four model labs (issue 9) share: matrix descriptions, the
+// labs/inside/shared.js: what the four model labs share: the
 // written-out arithmetic of a projection, of a head's cell and of a rotation, and the heads'
 // heatmaps side by side. Pure functions over the core's traces; no arithmetic on values.
 import { fmt, cellRef, rowRef } from "../../format.js";
@@ -9,16 +9,6 @@ import { tokens, dims } from "./data.js";
 
 export { tokens };
 
-export const matrix = (id, label, data, rowLabels, colLabels, role = "operand") => ({
-  id,
-  label,
-  data,
-  rowLabels,
-  colLabels,
-  role,
-});
-
-export const numbered = (n) => Array.from({ length: n }, (_, i) => String(i + 1));
 const column = (m, j) => m.map((row) => row[j]);
 
 // The columns of a projection with h heads of d: "1.1", "1.2", "2.1" … (head.column)

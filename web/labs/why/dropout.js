@@ -4,7 +4,8 @@
 import { el } from "../../views.js";
 import { fmt } from "../../format.js";
 import { scenes } from "../../scenes.js";
-import { linePlot, matrix, niceTicks, numbers, tiny } from "./views.js";
+import { matrix } from "../../steps.js";
+import { linePlot, niceTicks, numbers, tiny } from "../kit.js";
 
 const age = scenes.find((s) => s.id === "age");
 const draws = 10000;

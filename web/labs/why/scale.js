@@ -4,7 +4,7 @@
 // while its next call should stay under 0.6 s. A log-log plot shows the n² growth and the causal
 // half. Every figure is measured live with performance.now() around a call of the core; the
 // page computes only medians and the plot's coordinates.
-import { el } from "../../views.js";
+import { el, svg } from "../../views.js";
 import { random } from "../../random.js";
 
 const d = 64;
@@ -162,54 +162,47 @@ function plotPanel({ state, msg }) {
   const hi = Math.log2(Math.max(...all) * 2);
   const x = (n) => pad + ((Math.log2(n) - 6) / 6) * (width - 2 * pad);
   const y = (t) => height - pad - ((Math.log2(t) - lo) / (hi - lo)) * (height - 2 * pad);
-  const NS = "http://www.w3.org/2000/svg";
-  const node = (tag, attributes, text) => {
-    const e = document.createElementNS(NS, tag);
-    for (const [key, value] of Object.entries(attributes)) e.setAttribute(key, value);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
-  const plot = node("svg", {
+  const plot = svg("svg", {
     viewBox: `0 0 ${width} ${height}`,
     role: "img",
     "aria-label": w.plotLabel,
     class: "scale-plot",
   });
   plot.append(
-    node("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, class: "axis" }),
-    node("line", { x1: pad, y1: pad / 2, x2: pad, y2: height - pad, class: "axis" }),
-    node("text", { x: width / 2, y: height - 4, "text-anchor": "middle" }, w.xAxis),
-    node("text", { x: 4, y: pad / 2 - 4 }, w.yAxis),
+    svg("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, class: "axis" }),
+    svg("line", { x1: pad, y1: pad / 2, x2: pad, y2: height - pad, class: "axis" }),
+    svg("text", { x: width / 2, y: height - 4, "text-anchor": "middle" }, w.xAxis),
+    svg("text", { x: 4, y: pad / 2 - 4 }, w.yAxis),
   );
   // A grid line and a label at every power of ten of milliseconds in range.
   for (let e = Math.ceil(lo / Math.log2(10)); e <= hi / Math.log2(10); e++) {
     const t = 10 ** e;
     plot.append(
-      node("line", { x1: pad, y1: y(t), x2: width - pad, y2: y(t), class: "grid" }),
-      node("text", { x: pad - 4, y: y(t) + 3, "text-anchor": "end" }, String(t)),
+      svg("line", { x1: pad, y1: y(t), x2: width - pad, y2: y(t), class: "grid" }),
+      svg("text", { x: pad - 4, y: y(t) + 3, "text-anchor": "end" }, String(t)),
     );
   }
   for (const n of sizes) {
-    plot.append(node("text", { x: x(n), y: height - pad + 14, "text-anchor": "middle" }, n));
+    plot.append(svg("text", { x: x(n), y: height - pad + 14, "text-anchor": "middle" }, n));
   }
   const first = times.fast?.[sizes[0]];
   if (first) {
     const guide = sizes.map((n) => [x(n), y(first * (n / sizes[0]) ** 2)]);
     const inside = guide.filter(([, gy]) => gy >= pad / 2);
     plot.append(
-      node("polyline", { points: inside.map((p) => p.join(",")).join(" "), class: "guide" }),
+      svg("polyline", { points: inside.map((p) => p.join(",")).join(" "), class: "guide" }),
     );
   }
   for (const v of variants) {
     const points = sizes.filter((n) => times[v.id]?.[n]).map((n) => [x(n), y(times[v.id][n])]);
     if (!points.length) continue;
     plot.append(
-      node("polyline", {
+      svg("polyline", {
         points: points.map((p) => p.join(",")).join(" "),
         class: `series ${v.id}`,
         "data-variant": v.id,
       }),
-      ...points.map(([px, py]) => node("circle", { cx: px, cy: py, r: 3, class: v.id })),
+      ...points.map(([px, py]) => svg("circle", { cx: px, cy: py, r: 3, class: v.id })),
     );
   }
   return el(

@@ -4,7 +4,8 @@
 // is the core's (scalingStats); the page computes only the plot's coordinates.
 import { el } from "../../views.js";
 import { fmt } from "../../format.js";
-import { linePlot, matrix, numbered, numbers } from "./views.js";
+import { matrix } from "../../steps.js";
+import { linePlot, numbered, numbers } from "../kit.js";
 
 const nKeys = 8;
 const rows = 100;
@@ -19,7 +20,7 @@ function statsAt(core, dK) {
   return kept.get(dK);
 }
 
-const keys = numbered("k", nKeys);
+const keys = numbered(nKeys, "k");
 
 function plotPanel({ trace, msg, state }) {
   const w = msg.scaling;

@@ -4,7 +4,8 @@
 // only arithmetic the page does itself, and the page says so. Beside it, the core's stable
 // softmax; then masking with −∞ against −1e9, with a row whose keys are all masked.
 import { el } from "../../views.js";
-import { matrix, numbered, numbers, shown } from "./views.js";
+import { matrix } from "../../steps.js";
+import { numbered, numbers, shown } from "../kit.js";
 
 const identity = (n) =>
   Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
@@ -26,7 +27,7 @@ const mask = [
 function naivePanel({ trace, msg, state }) {
   const w = msg.stability;
   const { exp, sum, weights } = trace.naive;
-  const cols = numbered("", exp.length);
+  const cols = numbered(exp.length);
   return el(
     "div",
     { class: "why-wrong", id: "naive" },
@@ -93,7 +94,7 @@ export const stabilityLab = {
 
   labels: (scene, msg, trace, inputs) => ({
     queries: ["s"],
-    keys: numbered("", inputs.s[0].length),
+    keys: numbered(inputs.s[0].length),
   }),
 
   view(stepId, { trace, editable, labels }) {
@@ -113,7 +114,7 @@ export const stabilityLab = {
       };
     }
     const rows = ["q1", "q2"];
-    const keys = numbered("k", 3);
+    const keys = numbered(3, "k");
     const a = trace.minusInfinity;
     const b = trace.minus1e9;
     return {

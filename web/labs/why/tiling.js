@@ -5,7 +5,8 @@
 import { el } from "../../views.js";
 import { fmt } from "../../format.js";
 import { scenes } from "../../scenes.js";
-import { matrix, tiny } from "./views.js";
+import { matrix } from "../../steps.js";
+import { tiny } from "../kit.js";
 
 const book = scenes.find((s) => s.id === "book");
 const n = book.tokens.length;

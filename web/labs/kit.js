@@ -1,34 +1,13 @@
-// labs/why-views.js: what the "why" labs (issue 10) draw besides matrices: a line plot of
-// measured numbers, a table of numbers, and a matrix for a lab's view. Drawing only: the numbers
-// come from the core; the one piece of arithmetic is the plot's coordinates (and its log axis).
-import { el, tableFigure } from "../../views.js";
-import { fmt } from "../../format.js";
+// labs/kit.js: what every lab draws besides its matrices (whose descriptions are steps.js's
+// matrix()): a line plot of measured numbers, a table of numbers, names for numbered things,
+// and numbers too large or too small for decimals. Drawing only: the numbers come from the
+// core; the one piece of arithmetic is the plot's coordinates (and its log axis).
+import { el, svg, tableFigure } from "../views.js";
+import { fmt } from "../format.js";
 
-const SVG = "http://www.w3.org/2000/svg";
-
-function svg(tag, attributes = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
-}
-
-/** A matrix for a lab's view: { id, label, data, rowLabels, colLabels, role, caption? }. */
-export const matrix = (id, label, data, rowLabels, colLabels, role, caption) => ({
-  id,
-  label,
-  data,
-  rowLabels,
-  colLabels,
-  role,
-  caption,
-});
-
-/** 1-based names for n things: k1, k2, … */
-export const numbered = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
+/** 1-based names for n things: 1, 2, … or, with a prefix, k1, k2, … */
+export const numbered = (n, prefix = "") =>
+  Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
 
 /**
  * A number as the page shows it, and Infinity and NaN as JavaScript writes them; one too large
