@@ -591,6 +591,64 @@ function learnLabs(core) {
       return { trace: unpackTrace(raw.trace), gradients: unpackGradients(raw.gradients) };
     },
 
+    /**
+     * Gradient descent on α, which multiplies the query q (1, dK) of a lookup with one value
+     * column: L = (output − target)², α ← α − eta·dL/dα, `steps` times from `alpha`.
+     */
+    sharpnessDescent(q, k, v, { target, alpha, eta, steps }) {
+      for (const [name, x] of Object.entries({ target, alpha, eta })) {
+        if (typeof x !== "number") throw new Error(`${name} must be a number`);
+      }
+      const raw = check(
+        core.sharpnessDescent(
+          packMatrix("Q", q),
+          packMatrix("K", k),
+          packMatrix("V", v),
+          target,
+          alpha,
+          eta,
+          wholeNumber("steps", steps),
+        ),
+      );
+      return raw.map(({ trace, gradients, ...numbers }) => ({
+        ...numbers,
+        trace: unpackTrace(trace),
+        gradients: unpackGradients(gradients),
+      }));
+    },
+
+    /**
+     * Gradient descent on W_Q and W_K of self-attention (W_V kept), on the cross-entropy
+     * −log weights[row][key] (row and key from 0), `steps` times with learning rate eta.
+     */
+    teachDescent(x, wq, wk, wv, { row, key, eta, steps }) {
+      if (typeof eta !== "number") throw new Error("eta must be a number");
+      const raw = check(
+        core.teachDescent(
+          packMatrix("X", x),
+          packMatrix("W_Q", wq),
+          packMatrix("W_K", wk),
+          packMatrix("W_V", wv),
+          wholeNumber("row", row),
+          wholeNumber("key", key),
+          eta,
+          wholeNumber("steps", steps),
+        ),
+      );
+      return {
+        steps: raw.steps.map(({ trace, gradients, wq: q, wk: k, loss }) => ({
+          wq: unpackMatrix(q),
+          wk: unpackMatrix(k),
+          loss,
+          trace: unpackTrace(trace),
+          gradients: unpackGradients(gradients),
+        })),
+        wq: unpackMatrix(raw.wq),
+        wk: unpackMatrix(raw.wk),
+        after: { trace: unpackTrace(raw.after) },
+      };
+    },
+
     /** multiHeadAttention()'s trace and the layer's gradients: dW_O, each head's, dX … */
     multiHeadBackward(x, weights, dOutput, options) {
       const raw = check(

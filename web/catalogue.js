@@ -25,6 +25,13 @@ export const lessons = [
       { id: "scale", lazy: () => import("./labs/why/scale.js") },
     ],
   },
+  {
+    id: "learn",
+    scenes: [
+      { id: "sharpness", lazy: () => import("./labs/learn/sharpness.js") },
+      { id: "teach", lazy: () => import("./labs/learn/teach.js") },
+    ],
+  },
 ];
 
 /** Every scene and lab, in the curriculum's order. */

@@ -38,6 +38,16 @@ const libraries = {
 };
 
 export const exportKinds = Object.keys(libraries);
+
+/** A matrix as a literal of the library's (np.array or torch.tensor), rows labelled. */
+export const pythonMatrix = (kind, rows, labels) =>
+  libraries[kind].matrix(matrixLiteral(rows, labels));
+
+/** The library's imports, a line each. */
+export const pythonImports = (kind) => libraries[kind].import;
+
+/** A number as Python reads it back to the same double. */
+export const pythonNumber = (x) => literal(x);
 export const exportNames = { numpy: "NumPy", pytorch: "PyTorch" };
 
 // A number as Python reads it back to the same double: JS's shortest round-trip form.
@@ -131,8 +141,8 @@ export function exportScript(kind, scene, words) {
   line("scaled = scores * scale", core(trace.scaled));
 
   const blocked = trace.blockedRows.length > 0;
+  line("", `# 3. ${words.steps.masked}`);
   if (mask) {
-    line("", `# 3. ${words.steps.masked}`);
     if (mask === "causal") line(`allowed = ${lib.causal}  # ${words.causal}`);
     else line(`allowed = ${lib.bools(matrixLiteral(mask, labels.queries, true))}`);
     line(`masked = ${lib.mask}`, core(trace.masked));
@@ -140,7 +150,7 @@ export function exportScript(kind, scene, words) {
     line(`masked = scaled  # ${words.noMask}`);
   }
 
-  line("", `# ${mask ? 4 : 3}. ${words.steps.weights}`);
+  line("", `# 4. ${words.steps.weights}`);
   line(`row_max = ${lib.max}`);
   if (blocked) line(`# ${words.blocked}`, `row_max = ${lib.finite}`);
   line(`e = ${lib.exp("masked - row_max")}`, core(trace.exp));
@@ -148,7 +158,7 @@ export function exportScript(kind, scene, words) {
   line(blocked ? `weights = ${lib.blockedWeights}` : "weights = e / row_sum");
   line(core(trace.weights));
 
-  line("", `# ${mask ? 5 : 4}. ${words.steps.output} (${shapeOf(trace.output)})`);
+  line("", `# 5. ${words.steps.output} (${shapeOf(trace.output)})`);
   line("output = weights @ V", core(trace.output));
 
   line("", `# ${words.print(digits)}`);

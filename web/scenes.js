@@ -45,6 +45,8 @@ const printedSummary = [
 export const scenes = [
   {
     id: "classroom",
+    // its weights (or keys and values) were made by hand: the page says so
+    handMade: true,
     source: "002",
     // X (3, 2): 我, 爱, 你; W_Q, W_K, W_V (2, 2)
     inputs: {
@@ -78,6 +80,8 @@ export const scenes = [
   },
   {
     id: "age",
+    // its weights (or keys and values) were made by hand: the page says so
+    handMade: true,
     source: "004",
     // q (1, 3): "surname Zhang"; K (4, 3): 张三, 张三, 李四, 张麻子; V (4, 1): ages
     inputs: {
@@ -101,6 +105,8 @@ export const scenes = [
   },
   {
     id: "dictionary",
+    // its weights (or keys and values) were made by hand: the page says so
+    handMade: true,
     source: "000",
     // q (1, 2): fruit; K (3, 2) and V (3, 2): apple, banana, chair. A reconstruction.
     inputs: {
@@ -123,6 +129,8 @@ export const scenes = [
   },
   {
     id: "book",
+    // its weights (or keys and values) were made by hand: the page says so
+    handMade: true,
     source: "004",
     // X (11, 5): each token's designed features; W_Q (5, 5) says what each feature looks for;
     // W_K and W_V are the identity, so a key is what a token is and a value what it carries.
@@ -159,6 +167,8 @@ export const scenes = [
   },
   {
     id: "cup",
+    // its weights (or keys and values) were made by hand: the page says so
+    handMade: true,
     source: "004",
     // Q (2, 4): an involuntary cue (salience only) and a voluntary one (我要读书);
     // K = V (5, 4): the objects on the desk.

@@ -7,7 +7,7 @@
 import { coreFor, labOf, resolveScene } from "./lab.js";
 import { wordsFor } from "./words.js";
 import { createPlayback } from "./playback.js";
-import { hasInputs, initialState, messages, paramsOf, sceneDefaults, withEdits } from "./state.js";
+import { initialState, messages, paramsOf, sceneDefaults, withEdits } from "./state.js";
 import { el } from "./views.js";
 import { header } from "./ui/header.js";
 import { sceneList } from "./ui/scene-list.js";
@@ -239,7 +239,7 @@ export function createWalkthrough(root, options) {
           stepPanel(ctx, host.controls && paramControls(ctx)),
           host.controls && checkPanelFor(ctx, drafts),
           beside.length ? el("section", { class: "views" }, beside) : undefined,
-          host.controls && hasInputs(scene) && sceneControls(ctx),
+          host.controls && sceneControls(ctx),
           host.controls && exportPanel(ctx),
         ),
       ),

@@ -16,6 +16,7 @@
 #include "../attention.hpp"
 #if ATTENTION_LABS
 #include "../backward.hpp"
+#include "../learn.hpp"
 #include "../model.hpp"
 #include "../why.hpp"
 #endif
@@ -560,12 +561,55 @@ val multi_head_backward(val x, val weights, val d_output, val options) {
   return out;
 }
 
+val sharpness_descent(val q, val k, val v, double target, double alpha, double eta, double steps) {
+  const JsMatrix Q = read_matrix(q), K = read_matrix(k), V = read_matrix(v);
+  const auto r =
+      attention::sharpness_descent(Q.view(), K.view(), V.view(), target, alpha, eta, Index(steps));
+  if (!r.ok()) return error(r.error);
+  val path = val::array();
+  for (const attention::SharpnessStep& s : r.value) {
+    val step = backward_to_js({s.at, {}});
+    step.set("alpha", s.alpha);
+    step.set("loss", s.loss);
+    step.set("dOutput", s.d_output);
+    step.set("dAlpha", s.d_alpha);
+    step.set("next", s.next);
+    path.call<void>("push", step);
+  }
+  return path;
+}
+
+val teach_descent(val x, val w_q, val w_k, val w_v, double row, double key, double eta,
+                  double steps) {
+  const JsMatrix X = read_matrix(x), W_Q = read_matrix(w_q), W_K = read_matrix(w_k),
+                 W_V = read_matrix(w_v);
+  const auto r = attention::teach_descent(X.view(), W_Q.view(), W_K.view(), W_V.view(), Index(row),
+                                          Index(key), eta, Index(steps));
+  if (!r.ok()) return error(r.error);
+  val path = val::array();
+  for (const attention::TeachStep& s : r.value.steps) {
+    val step = backward_to_js({s.at, {}});
+    step.set("wq", to_js(s.w_q));
+    step.set("wk", to_js(s.w_k));
+    step.set("loss", s.loss);
+    path.call<void>("push", step);
+  }
+  val out = val::object();
+  out.set("steps", path);
+  out.set("wq", to_js(r.value.w_q));
+  out.set("wk", to_js(r.value.w_k));
+  out.set("after", trace_to_js({r.value.after, {}}));
+  return out;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_learn) {
   emscripten::function("attentionBackward", &attention_backward);
   emscripten::function("selfAttentionBackward", &self_attention_backward);
   emscripten::function("multiHeadBackward", &multi_head_backward);
+  emscripten::function("sharpnessDescent", &sharpness_descent);
+  emscripten::function("teachDescent", &teach_descent);
 }
 
 EMSCRIPTEN_BINDINGS(attention_model) {

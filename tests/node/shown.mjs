@@ -10,19 +10,19 @@ export function shownNumber(text) {
   return /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : undefined;
 }
 
-// The numbers, operators and brackets of an expression such as "0.5×(−0.3) + exp(1 − 2)" or
-// "10000^(−2×3/7)".
+// The numbers, operators and brackets of an expression such as "0.5×(−0.3) + exp(1 − 2)",
+// "10000^(−2×3/7)", "(19.47 − 19)²" or "−ln 0.0230".
 function tokens(text) {
   const out = [];
-  const re = /\s*(exp\(|\d+(?:\.\d+)?|∞|[−+×÷/^()])/y;
+  const re = /\s*(exp\(|ln|\d+(?:\.\d+)?|∞|[−+×÷/^()²])/y;
   let m;
   while (re.lastIndex < text.length && (m = re.exec(text))) out.push(m[1]);
   return re.lastIndex === text.length || /^\s*$/.test(text.slice(re.lastIndex)) ? out : null;
 }
 
 /**
- * The value of an expression written with numbers, + − × ÷ (or /), a power ^, brackets and
- * exp(); or undefined.
+ * The value of an expression written with numbers, + − × ÷ (or /), a power ^ or ², brackets,
+ * exp() and ln; or undefined.
  */
 export function evaluate(text) {
   const list = tokens(text);
@@ -47,7 +47,15 @@ export function evaluate(text) {
       at++;
       return -factor();
     }
+    if (peek() === "ln") {
+      at++;
+      return Math.log(factor());
+    }
     const base = primary();
+    if (peek() === "²") {
+      at++;
+      return base * base;
+    }
     if (peek() !== "^") return base;
     at++;
     return base ** factor();

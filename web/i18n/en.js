@@ -25,6 +25,10 @@ export default {
   tagline: "softmax(Q·Kᵀ/√d_k)·V, one number at a time. Every number is computed by the WASM core.",
   loading: "Loading the attention core…",
   ui: {
+    handMade: [
+      "The weights here were chosen by hand, so that the point shows; a real model learns its weights from data, as in ",
+      ".",
+    ],
     scenes: "Scenes",
     language: "Language",
     play: "Play",
@@ -265,13 +269,14 @@ export default {
       result: (involuntary, voluntary) =>
         `The involuntary cue looks most at the ${involuntary}; the voluntary cue “I want to read” looks most at the ${voluntary}.`,
     },
-    // the model labs (issue 9): their other words are in web/labs/model-words.js
+    // the labs' other words are in their lessons' folders (web/labs/<lesson>/)
     heads: { name: "Heads" },
     gqa: { name: "Fewer K/V heads" },
     kvcache: { name: "KV cache" },
     order: { name: "Word order" },
-    // the scale lab: its other words are in web/labs/scale.js
     scale: { name: "Scale" },
+    sharpness: { name: "Learn the sharpness" },
+    teach: { name: "Teach 书 to read" },
   },
   check: {
     title: "Check my numbers",

@@ -65,6 +65,10 @@ export default {
   tagline: "softmax(Q·Kᵀ/√d_k)·V，一次一个数。每个数都由 WASM 核心算出。",
   loading: "正在加载注意力核心……",
   ui: {
+    handMade: [
+      "这里的权重是手工挑选的，为了让道理看得清楚；真实模型的权重是从数据中学出来的，见实验：",
+      "。",
+    ],
     scenes: "场景",
     language: "语言",
     play: "播放",
@@ -305,13 +309,14 @@ export default {
       result: (involuntary, voluntary) =>
         `非自主性提示最关注“${involuntary}”；自主性提示“我要读书”最关注“${voluntary}”。`,
     },
-    // the model labs (issue 9): their other words are in web/labs/model-words.js
+    // the labs' other words are in their lessons' folders (web/labs/<lesson>/)
     heads: { name: "多头" },
     gqa: { name: "更少的键值头" },
     kvcache: { name: "KV 缓存" },
     order: { name: "词序" },
-    // the scale lab: its other words are in web/labs/scale.js
     scale: { name: "规模" },
+    sharpness: { name: "学习锐度" },
+    teach: { name: "教“书”去读" },
   },
   check: {
     title: "核对我的计算",

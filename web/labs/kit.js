@@ -119,3 +119,28 @@ export function numbers(cls, caption, heads, rows) {
   scroller.setAttribute("aria-label", caption);
   return figure;
 }
+
+/**
+ * Signed numbers as a heatmap: blue for positive, red for negative, the stronger the larger
+ * against the largest magnitude in the table (drawing only); each cell writes its number.
+ */
+export function signedHeatmap(values, rowLabels, colLabels, { title, digits }) {
+  const largest = Math.max(...values.flat().map(Math.abs)) || 1;
+  const shade = (x) => {
+    const a = (Math.abs(x) / largest) * 0.75;
+    return { background: x >= 0 ? `rgba(40, 90, 200, ${a})` : `rgba(200, 50, 50, ${a})` };
+  };
+  return tableFigure(
+    "heatmap signed",
+    title,
+    colLabels,
+    values.map((row, i) =>
+      el(
+        "tr",
+        {},
+        el("th", { scope: "row", text: rowLabels[i] }),
+        row.map((x) => el("td", { style: shade(x), text: fmt(x, Math.min(digits, 3)) })),
+      ),
+    ),
+  );
+}

@@ -2,7 +2,7 @@
 // values from a seed, and the decimals shown.
 import { el } from "../views.js";
 import { random } from "../random.js";
-import { digitChoices, paramsOf } from "../state.js";
+import { digitChoices, hasInputs, paramsOf } from "../state.js";
 
 /** A labelled <select> bound to state[key]. */
 export function choice({ state, update }, key, text, values, show) {
@@ -72,7 +72,7 @@ export function paramControls(ctx) {
     : undefined;
 }
 
-/** Reset, random values from a set number, and the decimals shown. */
+/** Reset, random values from a set number (for a scene with inputs), and the decimals shown. */
 export function sceneControls(ctx) {
   const { scene, msg, state, editable, update } = ctx;
   const seedInput = el("input", {
@@ -87,24 +87,26 @@ export function sceneControls(ctx) {
     "section",
     { class: "scene-controls tools", "aria-labelledby": "tools-title" },
     el("h3", { id: "tools-title", text: msg.ui.tools }),
-    el("button", {
-      type: "button",
-      id: "reset",
-      text: msg.ui.reset,
-      onclick: () =>
-        update({ edits: Object.fromEntries(Object.keys(scene.inputs).map((id) => [id, null])) }),
-    }),
-    el("button", {
-      type: "button",
-      id: "random",
-      text: msg.ui.random,
-      onclick: () =>
-        update({
-          edits: randomInputs(scene, editable, state.seed),
-          seed: state.seed + 1,
-        }),
-    }),
-    el("label", { class: "seed" }, msg.ui.seed, seedInput),
+    hasInputs(scene) && [
+      el("button", {
+        type: "button",
+        id: "reset",
+        text: msg.ui.reset,
+        onclick: () =>
+          update({ edits: Object.fromEntries(Object.keys(scene.inputs).map((id) => [id, null])) }),
+      }),
+      el("button", {
+        type: "button",
+        id: "random",
+        text: msg.ui.random,
+        onclick: () =>
+          update({
+            edits: randomInputs(scene, editable, state.seed),
+            seed: state.seed + 1,
+          }),
+      }),
+      el("label", { class: "seed" }, msg.ui.seed, seedInput),
+    ],
     choice(ctx, "digits", msg.ui.digits, digitChoices, String),
     ctx.host.page &&
       el("button", { type: "button", id: "print", text: msg.print.button, onclick: () => print() }),

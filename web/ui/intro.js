@@ -1,10 +1,13 @@
 // ui/intro.js: the scene's title, its analogy, a note, and the article it comes from. When
 // the learner has changed the inputs, the note about the published numbers gives way to one
 // that says so. On a phone the analogy and the source fold into "About this scene", so that the
-// step is on the first screen.
+// step is on the first screen. A scene whose weights were made by hand says so, and points to
+// the lab where they are learned.
 import { el } from "../views.js";
+import { sceneLink } from "./scene-list.js";
 
-export function intro({ msg, scene, state }) {
+export function intro(ctx) {
+  const { msg, scene, state } = ctx;
   const words = msg.scenes[scene.id];
   const edited = Object.keys(state.edits).length > 0;
   const source = scene.source && msg.sources[scene.source];
@@ -27,5 +30,13 @@ export function intro({ msg, scene, state }) {
     edited
       ? el("p", { class: "note edited", text: msg.ui.edited })
       : words.note && el("p", { class: "note", text: words.note }),
+    scene.handMade &&
+      el(
+        "p",
+        { class: "note hand-made" },
+        msg.ui.handMade[0],
+        sceneLink(ctx, "teach"),
+        msg.ui.handMade[1],
+      ),
   );
 }

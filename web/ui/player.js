@@ -18,8 +18,9 @@ export function player(ctx) {
       "aria-pressed": String(state.playing),
     }),
     button("forward", msg.ui.forward, () => playback.go(state.step + 1), { text: "→" }),
-    // A scene without inputs (the scale lab's timings) has no numbers to predict.
-    hasInputs(ctx.scene) &&
+    // A scene without inputs (the scale lab's timings) has no numbers to predict, unless its
+    // lab asks a question (the learn labs' descents).
+    (hasInputs(ctx.scene) || !!ctx.lab.question) &&
       el("button", {
         type: "button",
         id: "predict",

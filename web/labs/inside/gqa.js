@@ -174,6 +174,12 @@ export const gqaLab = {
   },
 };
 
-export const gqaScene = { id: "gqa", source: "004", lab: gqaLab, inputs: { x: sceneX } };
+export const gqaScene = {
+  id: "gqa",
+  source: "004",
+  handMade: true,
+  lab: gqaLab,
+  inputs: { x: sceneX },
+};
 
 export default [gqaScene];

@@ -5,6 +5,7 @@
 import { cellRef } from "../../format.js";
 import { plain } from "../../derive.js";
 import { el } from "../../views.js";
+import { sceneLink } from "../../ui/scene-list.js";
 import { x, layers } from "./data.js";
 import { matrix } from "../../steps.js";
 import { numbered } from "../kit.js";
@@ -203,24 +204,25 @@ export const headsLab = {
   panels: {
     heatmaps: (ctx) => headHeatmaps(ctx.trace, ctx),
     // The word-order lab by its scene-list name: a link where the walkthrough offers it.
-    positionsNote: ({ msg, state, scenes, update }) => {
-      const name = msg.scenes.order.name;
-      const [before, after] = msg.model.positionsSee;
-      const link = scenes.some((s) => s.id === "order")
-        ? el("a", {
-            href: `?scene=order&lang=${state.lang}`,
-            text: name,
-            onclick: (event) => {
-              event.preventDefault();
-              update({ scene: "order" }, { announce: true });
-            },
-          })
-        : name;
-      return el("p", { class: "note" }, `${msg.model.positionsNote}${before}`, link, after);
+    positionsNote: (ctx) => {
+      const [before, after] = ctx.msg.model.positionsSee;
+      return el(
+        "p",
+        { class: "note" },
+        `${ctx.msg.model.positionsNote}${before}`,
+        sceneLink(ctx, "order"),
+        after,
+      );
     },
   },
 };
 
-export const headsScene = { id: "heads", source: "004", lab: headsLab, inputs: { x } };
+export const headsScene = {
+  id: "heads",
+  source: "004",
+  handMade: true,
+  lab: headsLab,
+  inputs: { x },
+};
 
 export default [headsScene];

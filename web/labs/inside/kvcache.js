@@ -336,6 +336,12 @@ export const kvcacheLab = {
   },
 };
 
-export const kvcacheScene = { id: "kvcache", source: "004", lab: kvcacheLab, inputs: { x } };
+export const kvcacheScene = {
+  id: "kvcache",
+  source: "004",
+  handMade: true,
+  lab: kvcacheLab,
+  inputs: { x },
+};
 
 export default [kvcacheScene];

@@ -368,6 +368,12 @@ export const orderLab = {
   },
 };
 
-export const orderScene = { id: "order", source: "004", lab: orderLab, inputs: { x: xPlain } };
+export const orderScene = {
+  id: "order",
+  source: "004",
+  handMade: true,
+  lab: orderLab,
+  inputs: { x: xPlain },
+};
 
 export default [orderScene];

@@ -208,4 +208,4 @@ export const dropoutLab = {
   },
 };
 
-export default [{ id: "dropout", lab: dropoutLab, inputs: age.inputs }];
+export default [{ id: "dropout", handMade: true, lab: dropoutLab, inputs: age.inputs }];

@@ -192,6 +192,7 @@ function words() {
 export default [
   {
     id: "tiling",
+    handMade: true,
     lab: tilingLab,
     inputs: book.inputs,
     tokens: book.tokens,

@@ -1,0 +1,464 @@
+// labs/learn/teach.js: teach 书 to read. The book sentence's self-attention, with W_Q and W_K
+// learned by gradient descent (learn.hpp) on one loss: the cross-entropy of 书's row of weights
+// against 读, L = −log weights[书][读]. The other rows are not in the loss: they change only as
+// W_Q and W_K do. It starts from seeded random weights (the core's unit-variance stream), where
+// 书 gives 读 about 2% (the hand-made weights already give 0.194: a toggle starts from them).
+import { cellRef, factor, fmt } from "../../format.js";
+import { bounds, line, plain, roundingOf, shownAt, shownDot } from "../../derive.js";
+import { matrix } from "../../steps.js";
+import { sceneById } from "../../scenes.js";
+import { el, heatmapView } from "../../views.js";
+import { signedHeatmap } from "../kit.js";
+import { curvePanel, descentParams, stepShown, trainerPanel } from "./shared.js";
+import { withLearnWords } from "./words.js";
+import { teachScript } from "./scripts.js";
+
+const book = sceneById.book;
+const [reader, read] = [10, 4]; // 书 and 读, 0-based
+const n = book.tokens.length;
+const column = (m, j) => m.map((row) => row[j]);
+
+const derivationOf = (lines) => ({
+  lines,
+  extra: lines.some((l) => l.extra),
+  approx: lines.some((l) => l.approx),
+});
+
+// The entries of a product Xᵀ·D at (a, b) that are not 0: Σ_i X[i][a]·D[i][b].
+const terms = (x, d, a, b) =>
+  x.flatMap((row, i) => (row[a] !== 0 && d[i][b] !== 0 ? [[row[a], d[i][b]]] : []));
+
+function startWeights(core, state) {
+  if (state.hand) return { wq: book.inputs.wq, wk: book.inputs.wk };
+  const { q, k } = core.scalingBatch({ dK: 5, nKeys: 1, rows: 5, seed: state.draw });
+  return { wq: q, wk: k };
+}
+
+// The attention heatmap at this step, 书's row in front.
+function heatmapPanel({ trace, state, msg, labels, stepId, predicting }) {
+  if (predicting) return undefined;
+  const t = stepShown(state);
+  // after the update, the weights the next step starts from
+  const shown = stepId === "update" ? (trace.steps[t + 1] ?? trace.after) : trace.steps[t];
+  const title = stepId === "update" ? msg.teach.heatmapAfter(t + 1) : msg.teach.heatmap(t + 1);
+  return heatmapView(shown.trace.weights, labels.queries, labels.keys, {
+    digits: Math.min(state.digits, 3),
+    title,
+    focusRow: reader,
+    gloss: msg.gloss,
+    legend: msg.views.legend,
+  });
+}
+
+// dW_Q and dW_K as signed heatmaps.
+function gradientsPanel({ trace, state, msg, labels }) {
+  const g = trace.steps[stepShown(state)].gradients;
+  return el(
+    "div",
+    {},
+    signedHeatmap(g.wq, labels.xDims, labels.dims, { title: "dL/dW_Q", digits: state.digits }),
+    signedHeatmap(g.wk, labels.xDims, labels.dims, { title: "dL/dW_K", digits: state.digits }),
+  );
+}
+
+function summaryPanel({ trace, state, msg }) {
+  const first = trace.steps[0];
+  const last = trace.steps[trace.steps.length - 1];
+  const d = state.digits;
+  return el(
+    "div",
+    { class: "why-note" },
+    el("p", {
+      class: "why-summary",
+      id: "teach-summary",
+      text: msg.teach.summary(
+        trace.steps.length,
+        fmt(first.trace.weights[reader][read], d),
+        fmt(last.trace.weights[reader][read], d),
+        fmt(first.loss, d),
+        fmt(last.loss, d),
+      ),
+    }),
+    el("p", { text: msg.teach.real }),
+  );
+}
+
+export const teachLab = {
+  id: "teach",
+  core: "labs",
+
+  params: () => [
+    ...descentParams({ min: 0.1, max: 3, step: 0.1, initial: 0.5 }),
+    { id: "draw", kind: "range", symbol: "seed", min: 1, max: 50, step: 1, initial: 1 },
+    { id: "hand", kind: "toggle", initial: false, control: true },
+  ],
+
+  compute(core, scene, state) {
+    const start = startWeights(core, state);
+    const run = core.teachDescent(book.inputs.x, start.wq, start.wk, book.inputs.wv, {
+      row: reader,
+      key: read,
+      eta: state.eta,
+      steps: state.steps,
+    });
+    return { inputs: { x: book.inputs.x, wv: book.inputs.wv }, trace: run };
+  },
+
+  steps: () => [
+    { id: "start", panels: ["heatmap"], inStep: ["trainer"] },
+    { id: "gradient", panels: ["gradients"], inStep: ["trainer"] },
+    { id: "update", panels: ["heatmap"], inStep: ["trainer"] },
+    { id: "curve", panels: ["curve", "heatmap"], inStep: ["summary"] },
+  ],
+
+  labels: (scene, msg) => {
+    const dims = book.dims.map((d) => msg.dims[d]);
+    return { queries: book.tokens, keys: book.tokens, dims, xDims: dims };
+  },
+
+  view(stepId, { trace, state, labels, inputs }) {
+    const t = stepShown(state);
+    const s = trace.steps[t];
+    const next = trace.steps[t + 1] ?? trace;
+    const g = s.gradients;
+    const w = (id, label, data, role) => matrix(id, label, data, labels.xDims, labels.dims, role);
+    const readerRow = (id, label, data, role = "result") =>
+      matrix(id, label, [data], [book.tokens[reader]], labels.keys, role);
+    const views = {
+      start: {
+        focusMatrix: "loss",
+        matrices: [
+          w("wq", "W_Q", s.wq, "operand"),
+          w("wk", "W_K", s.wk, "operand"),
+          readerRow("weights", "weights[书]", s.trace.weights[reader], "operand"),
+          matrix("loss", "L", [[s.loss]], ["L"], [""], "result"),
+        ],
+      },
+      gradient: {
+        focusMatrix: "dwq",
+        matrices: [
+          readerRow("dscaled", "dL/d(scaled)[书]", g.scaled[reader]),
+          matrix("dq", "dL/dQ[书]", [g.q[reader]], [book.tokens[reader]], labels.dims),
+          matrix("dk", "dL/dK", g.k, labels.keys, labels.dims),
+          matrix("x", "X", inputs.x, labels.queries, labels.xDims, "operand"),
+          w("dwq", "dL/dW_Q", g.wq, "result"),
+          w("dwk", "dL/dW_K", g.wk, "result"),
+        ],
+      },
+      update: {
+        focusMatrix: "nwq",
+        matrices: [
+          w("wq", "W_Q", s.wq, "operand"),
+          w("dwq", "dL/dW_Q", g.wq, "operand"),
+          w("nwq", "W_Q new", next.wq, "result"),
+          w("nwk", "W_K new", next.wk, "result"),
+        ],
+      },
+      curve: { focusMatrix: null, matrices: [] },
+    };
+    return views[stepId];
+  },
+
+  derivation(mid, i, j, { trace, state, msg, inputs }) {
+    const t = stepShown(state);
+    const s = trace.steps[t];
+    const next = trace.steps[t + 1] ?? trace;
+    const g = s.gradients;
+    const p = state.digits;
+    const w = s.trace.weights[reader];
+    const sum = (name, x, d, a, b, value) => {
+      const nonzero = terms(x, d, a, b);
+      const lhs = `${cellRef(name, a, b)} = Σ_i X[i][${a + 1}]·${name.replace("W_", "")}[i][${b + 1}] = `;
+      if (!nonzero.length) return [plain(`${lhs}0 (${msg.teach.noTerms})`)];
+      return [
+        plain(msg.teach.termsNote(nonzero.length, x.length)),
+        line(
+          lhs,
+          value,
+          p,
+          bounds.dot(
+            nonzero.map((q) => q[0]),
+            nonzero.map((q) => q[1]),
+          ),
+          (q) => nonzero.map(([a2, b2]) => `${factor(a2, q)}×${factor(b2, q)}`).join(" + "),
+        ),
+      ];
+    };
+    const updated = (name, old, grad, value) =>
+      line(
+        `${cellRef(`${name} new`, i, j)} = ${name} − η × dL/d${name} = `,
+        value,
+        p,
+        bounds.dot([1, state.eta], [old, grad]),
+        (q) => `${fmt(old, q)} − ${state.eta} × ${factor(grad, q)}`,
+      );
+    switch (mid) {
+      case "wq":
+      case "wk":
+        return derivationOf([
+          plain(t === 0 ? msg.teach.startLine(state.hand, state.draw) : msg.teach.fromStep(t)),
+          plain(`${cellRef(mid === "wq" ? "W_Q" : "W_K", i, j)} = ${fmt(s[mid][i][j], p)}`),
+        ]);
+      case "x":
+        return derivationOf([
+          plain(`${cellRef("X", i, j)} = ${inputs.x[i][j]} (${msg.derive.input})`),
+        ]);
+      case "weights":
+        return derivationOf([plain(msg.teach.weightsLine(fmt(w[j], p)))]);
+      case "loss":
+        return derivationOf([
+          line(
+            "L = −ln weights[书][读] = ",
+            s.loss,
+            p,
+            (q) => roundingOf(w[read], q) / (w[read] - roundingOf(w[read], q)),
+            (q) => `−ln ${fmt(w[read], q)}`,
+          ),
+        ]);
+      case "dscaled":
+        return derivationOf([
+          plain(msg.teach.crossEntropy),
+          line(
+            `${cellRef("dL/d(scaled)", reader, j)} = weights[书][${j + 1}] − ${j === read ? 1 : 0} = `,
+            g.scaled[reader][j],
+            p,
+            (q) => roundingOf(w[j], q),
+            (q) => `${fmt(w[j], q)} − ${j === read ? 1 : 0}`,
+          ),
+        ]);
+      case "dq":
+        return derivationOf([
+          line(
+            `${cellRef("dL/dQ", reader, j)} = Σ_k dL/d(scores)[书][k]·K[k][${j + 1}] = `,
+            g.q[reader][j],
+            p,
+            bounds.dot(g.scores[reader], column(s.trace.k, j)),
+            (q) =>
+              g.scores[reader]
+                .map((x, k) => `${factor(x, q)}×${factor(s.trace.k[k][j], q)}`)
+                .join(" + "),
+          ),
+        ]);
+      case "dk":
+        return derivationOf([
+          line(
+            `${cellRef("dL/dK", i, j)} = dL/d(scores)[书][${i + 1}]·Q[书][${j + 1}] = `,
+            g.k[i][j],
+            p,
+            bounds.dot([g.scores[reader][i]], [s.trace.q[reader][j]]),
+            (q) => `${factor(g.scores[reader][i], q)}×${factor(s.trace.q[reader][j], q)}`,
+          ),
+          plain(msg.teach.oneRow),
+        ]);
+      case "dwq":
+        return derivationOf(sum("dL/dW_Q", inputs.x, g.q, i, j, g.wq[i][j]));
+      case "dwk":
+        return derivationOf(sum("dL/dW_K", inputs.x, g.k, i, j, g.wk[i][j]));
+      case "nwq":
+        return derivationOf([updated("W_Q", s.wq[i][j], g.wq[i][j], next.wq[i][j])]);
+      case "nwk":
+        return derivationOf([updated("W_K", s.wk[i][j], g.wk[i][j], next.wk[i][j])]);
+      default:
+        return derivationOf([]);
+    }
+  },
+
+  worked(mid, i, j, { trace, state, inputs }) {
+    const t = stepShown(state);
+    const s = trace.steps[t];
+    const g = s.gradients;
+    const p = state.digits;
+    const at = (x) => shownAt(x, p);
+    const pairs = (d) => terms(inputs.x, d, i, j);
+    switch (mid) {
+      case "loss":
+        return [-Math.log(at(s.trace.weights[reader][read]))];
+      case "dscaled":
+        return [at(s.trace.weights[reader][j]) - (j === read ? 1 : 0)];
+      case "dq":
+        return [shownDot(g.scores[reader], column(s.trace.k, j), p)];
+      case "dk":
+        return [at(g.scores[reader][i]) * at(s.trace.q[reader][j])];
+      case "dwq":
+        return [shownDot(...unzip(pairs(g.q)), p)];
+      case "dwk":
+        return [shownDot(...unzip(pairs(g.k)), p)];
+      case "nwq":
+        return [at(s.wq[i][j]) - state.eta * at(g.wq[i][j])];
+      case "nwk":
+        return [at(s.wk[i][j]) - state.eta * at(g.wk[i][j])];
+      default:
+        return [];
+    }
+  },
+
+  highlights(mid, i, j) {
+    const h = {};
+    const add = (id, key, value) => {
+      h[id] ??= { rows: [], cols: [], cells: [] };
+      h[id][key].push(value);
+    };
+    add(mid, "cells", [i, j]);
+    if (mid === "dwq") {
+      add("x", "cols", i);
+      add("dq", "cols", j);
+    }
+    if (mid === "dwk") {
+      add("x", "cols", i);
+      add("dk", "cols", j);
+    }
+    if (mid === "nwq") {
+      add("wq", "cells", [i, j]);
+      add("dwq", "cells", [i, j]);
+    }
+    if (mid === "loss") add("weights", "cells", [0, read]);
+    return h;
+  },
+
+  question(stepId, { trace, state, msg, labels }) {
+    if (stepId !== "gradient") return undefined;
+    const g = trace.steps[stepShown(state)].gradients.wq;
+    const size = g.map((row) => Math.max(...row.map(Math.abs)));
+    const most = Math.max(...size);
+    return {
+      text: msg.teach.question,
+      options: labels.xDims,
+      answer: size.flatMap((x, a) => (x === most ? [a] : [])),
+    };
+  },
+
+  text: (stepId, { msg }) => msg.steps[stepId].text,
+
+  script: (kind, { msg, state, trace, inputs }) =>
+    teachScript(kind, {
+      x: inputs.x,
+      wq: trace.steps[0].wq,
+      wk: trace.steps[0].wk,
+      wv: inputs.wv,
+      row: reader,
+      key: read,
+      eta: state.eta,
+      steps: state.steps,
+      digits: state.digits,
+      run: trace,
+      title: msg.scenes.teach.title,
+    }),
+
+  panels: {
+    trainer: trainerPanel,
+    heatmap: heatmapPanel,
+    gradients: gradientsPanel,
+    summary: summaryPanel,
+    curve: (ctx) =>
+      curvePanel(ctx, [
+        { label: "L", values: ctx.trace.steps.map((s) => s.loss) },
+        {
+          label: "weights[书][读]",
+          values: ctx.trace.steps.map((s) => s.trace.weights[reader][read]),
+        },
+      ]),
+  },
+
+  words: withLearnWords({
+    en: {
+      ui: { draw: "Random start (the seed)", hand: "Start from the hand-made weights" },
+      steps: {
+        start: {
+          title: "What 书 attends to before training",
+          text: "W_Q and W_K start as seeded random numbers, not chosen by anyone: 书 spreads its weight over the sentence. The loss is the cross-entropy of 书's row against 读: L = −ln weights[书][读], 0 when 书 gives 读 all its weight. Only 书's row is in the loss; the other rows change only because W_Q and W_K do.",
+        },
+        gradient: {
+          title: "The gradient of every entry of W_Q and W_K",
+          text: "For a cross-entropy, dL/d(scaled) of 书's row is its weights minus 1 at 读. Back through the scores and the projections: dL/dW_Q = Xᵀ·dL/dQ and dL/dW_K = Xᵀ·dL/dK. Pick an entry to see it as the sum of its terms.",
+        },
+        update: {
+          title: "One step: W ← W − η·dL/dW",
+          text: "Every entry of W_Q and W_K moves against its gradient. The heatmap shows the weights after this step's update.",
+        },
+        curve: {
+          title: "Training, step after step",
+          text: "The loss falls and 书's weight on 读 grows as W_Q and W_K are learned.",
+        },
+      },
+      scenes: {
+        teach: {
+          name: "Teach 书 to read",
+          title: "Teach 书 to read: learning W_Q and W_K by gradient descent",
+          analogy:
+            "In the book scene W_Q was made by hand to say what each feature looks for. Here W_Q and W_K start random and are learned from one example: 书 should look at 读.",
+        },
+      },
+      teach: {
+        heatmap: (t) => `The weights at step ${t}`,
+        heatmapAfter: (t) => `The weights after step ${t}'s update`,
+        noTerms: "every term has X[i][a] = 0 or a gradient of 0",
+        termsNote: (k, all) => `Of the ${all} terms, ${k} are not 0 (X is mostly zeros):`,
+        startLine: (hand, seed) =>
+          hand
+            ? "Step 1 starts from the book scene's hand-made W_Q (and W_K = I)."
+            : `Step 1 starts from the core's seeded random numbers (seed ${seed}), unit variance.`,
+        fromStep: (t) => `Step ${t + 1}'s weights are step ${t}'s, updated.`,
+        weightsLine: (w) => `softmax of 书's scaled scores (the walkthrough's softmax step): ${w}`,
+        crossEntropy:
+          "For L = −ln weights[书][读]: dL/d(weights)[书][读] = −1/weights[书][读], and through the softmax dL/d(scaled)[书][j] = weights[书][j] − (1 if j is 读, else 0).",
+        oneRow: "Only 书's row of dL/d(scores) is not 0: the loss is on that row alone.",
+        question: "Before this step: in which row of W_Q is the entry that moves most?",
+        summary: (nSteps, w0, w1, l0, l1) =>
+          `After ${nSteps} steps 书 gives 读 ${w1} of its weight (it started at ${w0}); the loss fell from ${l0} to ${l1}.`,
+        real: "Real models learn all four matrices, W_Q, W_K, W_V and W_O, and everything around them, from data: not from one hand-picked target, but from predicting the next token of millions of sentences. The next lesson trains such a model, small, on 唐诗三百首.",
+      },
+    },
+    zh: {
+      ui: { draw: "随机起点（种子）", hand: "从手工权重开始" },
+      steps: {
+        start: {
+          title: "训练之前，“书”关注什么",
+          text: "W_Q 和 W_K 从带种子的随机数开始，不是谁挑的：“书”把权重分散在整句话上。损失是“书”这一行对“读”的交叉熵：L = −ln 权重[书][读]，“书”把全部权重给“读”时为 0。损失里只有“书”这一行；别的行只因为 W_Q 和 W_K 变了而变。",
+        },
+        gradient: {
+          title: "W_Q 和 W_K 每个元素的梯度",
+          text: "对交叉熵来说，“书”这一行的 dL/d(scaled) 就是它的权重，在“读”那一格减去 1。再经过分数和投影往回传：dL/dW_Q = Xᵀ·dL/dQ，dL/dW_K = Xᵀ·dL/dK。点击一个元素，看它由哪些项相加而来。",
+        },
+        update: {
+          title: "一步：W ← W − η·dL/dW",
+          text: "W_Q 和 W_K 的每个元素都朝梯度的反方向移动。热力图是这一步更新之后的权重。",
+        },
+        curve: {
+          title: "一步一步地训练",
+          text: "随着 W_Q 和 W_K 被学出来，损失下降，“书”给“读”的权重变大。",
+        },
+      },
+      scenes: {
+        teach: {
+          name: "教“书”去读",
+          title: "教“书”去读：用梯度下降学出 W_Q 和 W_K",
+          analogy:
+            "在“书”的场景里，W_Q 是手工设计的，说明每个特征要找什么。这里 W_Q 和 W_K 从随机数开始，从一个例子里学出来：“书”应该去看“读”。",
+        },
+      },
+      teach: {
+        heatmap: (t) => `第 ${t} 步的权重`,
+        heatmapAfter: (t) => `第 ${t} 步更新之后的权重`,
+        noTerms: "每一项都有 X[i][a] = 0 或梯度为 0",
+        termsNote: (k, all) => `${all} 项里有 ${k} 项不为 0（X 大多是 0）：`,
+        startLine: (hand, seed) =>
+          hand
+            ? "第 1 步从“书”场景的手工 W_Q（以及 W_K = I）开始。"
+            : `第 1 步从核心带种子的随机数（种子 ${seed}，方差为 1）开始。`,
+        fromStep: (t) => `第 ${t + 1} 步的权重是第 ${t} 步更新之后的。`,
+        weightsLine: (w) => `“书”这一行缩放后分数的 softmax（和讲解里的 softmax 一步相同）：${w}`,
+        crossEntropy:
+          "对 L = −ln 权重[书][读]：dL/d(权重)[书][读] = −1/权重[书][读]，经过 softmax 之后 dL/d(scaled)[书][j] = 权重[书][j] −（j 是“读”时为 1，否则为 0）。",
+        oneRow: "dL/d(分数) 只有“书”这一行不为 0：损失只在这一行上。",
+        question: "这一步之前：W_Q 里变化最大的元素在哪一行？",
+        summary: (nSteps, w0, w1, l0, l1) =>
+          `${nSteps} 步之后，“书”给“读”的权重是 ${w1}（起初是 ${w0}）；损失从 ${l0} 降到 ${l1}。`,
+        real: "真正的模型从数据中学出全部四个矩阵 W_Q、W_K、W_V、W_O，以及它们周围的一切：不是靠一个手挑的目标，而是预测上百万个句子的下一个字。下一课就训练这样一个模型，很小，用的是唐诗三百首。",
+      },
+    },
+  }),
+};
+
+const unzip = (pairs) => [pairs.map((q) => q[0]), pairs.map((q) => q[1])];
+
+export default [{ id: "teach", lab: teachLab, inputs: {} }];
