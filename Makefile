@@ -1,7 +1,8 @@
-# attention-by-hand: every command a user or CI needs. `make demo` and `make test` install
-# what is missing first (tools/install-deps.sh).
-.PHONY: demo test suites build deps wasm native sanitize bundle format format-check \
-	test-native test-sanitize test-fuzz test-node test-browser fuzz mutate bench clean
+# attention-by-hand: every command a user or CI needs. `make demo`, `make test` and `make bench`
+# install what they need and is missing first (tools/install-deps.sh demo, test or bench): the
+# demo only what the page needs.
+.PHONY: demo test suites build deps deps-demo deps-bench wasm native sanitize bundle format \
+	format-check test-native test-sanitize test-fuzz test-node test-browser fuzz mutate bench clean
 
 NODE_TEST := node --test --test-reporter=tap --test-concurrency=1
 # Every suite runs through tools/suite.mjs, which reads its counts and fails when it ran none.
@@ -13,7 +14,7 @@ FUZZ := build/sanitize/attention_fuzz -timeout=120 -rss_limit_mb=4096 -print_fin
 	-artifact_prefix=build/sanitize/ build/sanitize/corpus tests/fuzz/corpus
 CXX_SOURCES = $(shell git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp')
 
-demo: build
+demo: deps-demo wasm bundle
 	node tools/serve.mjs web 8000
 
 # Every suite runs even when one fails (make -k), then one summary of what ran and passed.
@@ -27,7 +28,13 @@ suites: $(addprefix test-,$(SUITES))
 build: deps wasm native bundle
 
 deps:
-	@tools/install-deps.sh
+	@tools/install-deps.sh test
+
+deps-demo:
+	@tools/install-deps.sh demo
+
+deps-bench:
+	@tools/install-deps.sh bench
 
 wasm:
 	@[ -f build/wasm/CMakeCache.txt ] || cmake --preset wasm
@@ -81,7 +88,7 @@ mutate: native wasm
 	node tools/mutate-core.mjs
 	node tools/mutate-js.mjs
 
-bench: build
+bench: deps-bench build
 	node tools/bench.mjs
 
 clean:

@@ -1,14 +1,37 @@
 #!/usr/bin/env bash
-# install-deps.sh: installs what the build and the tests need and is missing, on Debian or
-# Ubuntu: the apt packages (with sudo when not root), then the npm devDependencies from the
-# lock file. Does nothing when everything is already there.
+# install-deps.sh TARGET [--dry-run]: installs what TARGET needs and is missing, on Debian or
+# Ubuntu: the apt packages (with sudo when not root), then the npm packages from the one lock
+# file. Does nothing when everything is already there. Each target needs what the one before
+# it needs, and more:
+#   demo   the page: Emscripten (it brings its own clang), Eigen, CMake, Node and the bundler
+#   test   every suite: the native toolchain, GoogleTest, clang for the sanitizers, Chromium,
+#          NumPy and PyTorch for the exported scripts, and the test tools from npm
+#   bench  the tests' needs, and the bench's peers (tfjs, onnxruntime-web)
+# --dry-run prints the plan (every package of the target, and what is missing here) and
+# installs nothing.
 set -euo pipefail
 
-packages=(emscripten libeigen3-dev cmake make g++ googletest libgtest-dev nlohmann-json3-dev
-  clang-format clang libclang-rt-14-dev chromium fonts-wqy-zenhei
+target=${1:-test}
+dry=${2:-}
+case "$target" in demo | test | bench) ;; *)
+  echo "install-deps: the target is demo, test or bench, not '$target'" >&2
+  exit 2
+  ;;
+esac
+
+apt_demo=(emscripten libeigen3-dev cmake make)
+apt_test=(g++ googletest libgtest-dev nlohmann-json3-dev clang-format clang libclang-rt-14-dev
+  chromium fonts-wqy-zenhei
   # the exported NumPy and PyTorch scripts run on Debian's python3: PyTorch 1.13 pulls in 207
   # packages, 171 MB to download and 734 MB on disk (6 minutes on the development machine)
   python3-numpy python3-torch)
+# npm: the demo installs only the bundler (the workspace tools/demo); the tests install the
+# root's devDependencies too; the bench every workspace (tools/bench: its peers).
+case "$target" in
+  demo) packages=("${apt_demo[@]}") npm_args=(--workspace tools/demo) ;;
+  test) packages=("${apt_demo[@]}" "${apt_test[@]}") npm_args=(--workspace tools/demo --include-workspace-root) ;;
+  bench) packages=("${apt_demo[@]}" "${apt_test[@]}") npm_args=(--workspaces --include-workspace-root) ;;
+esac
 # Node: Debian's emscripten brings nodejs; npm is a separate package unless Node came from
 # elsewhere (NodeSource's nodejs includes npm).
 command -v npm >/dev/null || packages+=(npm)
@@ -17,6 +40,26 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
 done
+
+# What is installed from npm, and for which target: a stamp beside node_modules. A later
+# target's install covers the earlier ones; a newer lock file means installing again.
+stamp=node_modules/.installed-for
+rank() { case "$1" in demo) echo 1 ;; test) echo 2 ;; bench) echo 3 ;; *) echo 0 ;; esac; }
+have=$(cat "$stamp" 2>/dev/null || true)
+npm_needed=no
+if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ "$(rank "$have")" -lt "$(rank "$target")" ]; then
+  npm_needed=yes
+fi
+
+if [ "$dry" = "--dry-run" ]; then
+  echo "target: $target"
+  echo "apt: ${packages[*]}"
+  echo "apt missing here: ${missing[*]:-none}"
+  echo "npm: npm ci ${npm_args[*]}"
+  echo "npm needed here: $npm_needed"
+  exit 0
+fi
+
 if ((${#missing[@]})); then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -25,7 +68,7 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
 fi
 
-# npm devDependencies, exactly as locked; again only when the lock file changed.
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+if [ "$npm_needed" = yes ]; then
+  npm ci --no-audit --no-fund "${npm_args[@]}"
+  echo "$target" >"$stamp"
 fi

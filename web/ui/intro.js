@@ -1,8 +1,8 @@
 // ui/intro.js: the scene's title, its analogy, a note, and the article it comes from. When
 // the learner has changed the inputs, the note about the published numbers gives way to one
 // that says so. On a phone the analogy and the source fold into "About this scene", so that the
-// step is on the first screen. A scene whose weights were made by hand says so, and points to
-// the lab where they are learned.
+// step is on the first screen. A scene whose weights were made by hand says so there, and points
+// to the lab where they are learned.
 import { el } from "../views.js";
 import { sceneLink } from "./scene-list.js";
 
@@ -20,6 +20,14 @@ export function intro(ctx) {
         `${msg.ui.sourceLabel} ${source.text}`,
         source.link && [" ", el("a", { href: source.link.href, text: source.link.text })],
       ),
+    scene.handMade &&
+      el(
+        "p",
+        { class: "hand-made" },
+        msg.ui.handMade[0],
+        sceneLink(ctx, "teach"),
+        msg.ui.handMade[1],
+      ),
   ];
   return el(
     "section",
@@ -30,13 +38,5 @@ export function intro(ctx) {
     edited
       ? el("p", { class: "note edited", text: msg.ui.edited })
       : words.note && el("p", { class: "note", text: words.note }),
-    scene.handMade &&
-      el(
-        "p",
-        { class: "note hand-made" },
-        msg.ui.handMade[0],
-        sceneLink(ctx, "teach"),
-        msg.ui.handMade[1],
-      ),
   );
 }

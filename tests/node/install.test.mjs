@@ -1,0 +1,55 @@
+// install.test.mjs: what each make target installs (tools/install-deps.sh TARGET --dry-run):
+// the demo only what the page needs, the tests the rest, the bench its peers; and the npm
+// workspaces that hold each part of the one lock file.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const script = `${root}tools/install-deps.sh`;
+
+function plan(target) {
+  const out = execFileSync(script, [target, "--dry-run"], { cwd: root, encoding: "utf8" });
+  const field = (name) => out.match(new RegExp(`^${name}: (.*)$`, "m"))?.[1];
+  return { apt: field("apt").split(" "), npm: field("npm") };
+}
+
+const json = (path) => JSON.parse(readFileSync(`${root}${path}`, "utf8"));
+
+test("make demo installs Emscripten, Eigen, CMake, Node and the bundler, and nothing else", () => {
+  const demo = plan("demo");
+  const heavy = ["python3-torch", "python3-numpy", "chromium", "googletest", "libgtest-dev"];
+  for (const p of [...heavy, "g++", "nlohmann-json3-dev", "clang"]) {
+    assert.ok(!demo.apt.includes(p), `the demo installs ${p}`);
+  }
+  for (const p of ["emscripten", "libeigen3-dev", "cmake"]) assert.ok(demo.apt.includes(p), p);
+  assert.equal(demo.npm, "npm ci --workspace tools/demo");
+  assert.deepEqual(Object.keys(json("tools/demo/package.json").dependencies), ["esbuild"]);
+});
+
+test("make test installs what every suite needs; make bench adds the bench's peers", () => {
+  const t = plan("test");
+  const b = plan("bench");
+  for (const p of ["python3-torch", "chromium", "googletest", "clang", "emscripten"]) {
+    assert.ok(t.apt.includes(p), p);
+  }
+  assert.deepEqual(b.apt, t.apt);
+  assert.equal(t.npm, "npm ci --workspace tools/demo --include-workspace-root");
+  assert.equal(b.npm, "npm ci --workspaces --include-workspace-root");
+  const peers = ["@tensorflow/tfjs-backend-wasm", "@tensorflow/tfjs-core", "onnxruntime-web"];
+  assert.deepEqual(Object.keys(json("tools/bench/package.json").dependencies), peers);
+  const rootDeps = Object.keys(json("package.json").devDependencies);
+  for (const p of [...peers, "esbuild"]) assert.ok(!rootDeps.includes(p), `the root has ${p}`);
+  assert.deepEqual(json("package.json").workspaces, ["tools/demo", "tools/bench"]);
+  // the lock file knows both workspaces
+  const lock = json("package-lock.json");
+  assert.ok(lock.packages["tools/demo"] && lock.packages["tools/bench"]);
+});
+
+test("an unknown target is refused by name", () => {
+  const r = spawnSync(script, ["everything", "--dry-run"], { cwd: root, encoding: "utf8" });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /the target is demo, test or bench, not 'everything'/);
+});
