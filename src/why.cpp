@@ -138,7 +138,7 @@ Result<ScalingStats> scaling_stats(Index d_k, Index n_keys, Index rows, std::uin
   s.d_k = d_k;
   s.n_keys = n_keys;
   s.rows = rows;
-  const double scale = 1.0 / std::sqrt(double(d_k));
+  const double scale = s.scale = 1.0 / std::sqrt(double(d_k));
   // every q·k: (rows, n_keys)
   Matrix<double> scores(rows, n_keys);
   for (Index r = 0; r < rows; ++r)
@@ -155,6 +155,8 @@ Result<ScalingStats> scaling_stats(Index d_k, Index n_keys, Index rows, std::uin
     s.one_hot_unscaled += unscaled.maxCoeff() > 0.99 ? 1.0 / double(rows) : 0.0;
     s.one_hot_scaled += scaled.maxCoeff() > 0.99 ? 1.0 / double(rows) : 0.0;
     if (r == 0) {
+      s.example_q = q.row(0).transpose();
+      s.example_k = k.topRows(n_keys);
       s.example_scores = row;
       s.example_unscaled = unscaled;
       s.example_scaled = scaled;
@@ -182,6 +184,7 @@ Result<DropoutStats> dropout_stats(const MatrixRef<double>& Q, const MatrixRef<d
   s.weights = std::move(none.value.weights);
   s.output = std::move(none.value.output);
   s.mean_dropped = Matrix<double>::Zero(s.weights.rows(), s.weights.cols());
+  s.kept = Matrix<double>::Zero(s.weights.rows(), s.weights.cols());
   Matrix<double> sum = Matrix<double>::Zero(s.output.rows(), s.output.cols());  // (n_q, d_v)
   Index next_count = 1;  // 1, 2, 5, 10, 20, 50 …
   for (Index t = 0; t < draws; ++t) {
@@ -195,6 +198,9 @@ Result<DropoutStats> dropout_stats(const MatrixRef<double>& Q, const MatrixRef<d
       s.draw_output = r.value.output;
     }
     s.mean_dropped += r.value.dropped;
+    // the cells this draw kept: the same stream as the draw's own dropout
+    SplitMix64 stream(draw.seed);
+    s.kept += dropout_keep(stream, draw.dropout_p, s.kept.rows(), s.kept.cols()).cast<double>();
     sum += r.value.output;
     const Index n = t + 1;
     if (n == next_count || n == draws) {

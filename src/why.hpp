@@ -61,6 +61,7 @@ Result<ScalingBatch> scaling_batch(Index d_k, Index n_keys, Index rows, std::uin
 // What scaling_batch's numbers give.
 struct ScalingStats {
   Index d_k = 0, n_keys = 0, rows = 0;
+  double scale = 0;                // 1/√d_k
   double score_mean = 0;           // the mean of every q·k
   double score_variance = 0;       // their variance (about d_k)
   double scaled_variance = 0;      // the variance of q·k/√d_k (about 1)
@@ -68,6 +69,8 @@ struct ScalingStats {
   double max_weight_scaled = 0;    // the same for softmax(q·k/√d_k)
   double one_hot_unscaled = 0;     // the share of rows whose largest weight is above 0.99
   double one_hot_scaled = 0;       // the same with the scale
+  Vector<double> example_q;        // (d_k) the first query
+  Matrix<double> example_k;        // (n_keys, d_k) its keys
   Vector<double> example_scores;   // (n_keys) the first query's q·k
   Vector<double> example_unscaled;  // (n_keys) softmax(q·k)
   Vector<double> example_scaled;    // (n_keys) softmax(q·k/√d_k)
@@ -86,6 +89,7 @@ struct DropoutStats {
   Vector<double> dropped_row_sums;  // (n_q)       its row sums: not 1
   Matrix<double> draw_output;       // (n_q, d_v)  its output
   Matrix<double> mean_dropped;      // (n_q, n_k)  dropped, averaged over every draw
+  Matrix<double> kept;              // (n_q, n_k)  how many draws kept each weight
   Matrix<double> mean_output;       // (n_q, d_v)  the output, averaged over every draw
   double max_difference = 0;        // the largest |mean_output − output|
   std::vector<Index> counts;        // 1, 2, 5, 10, 20, 50 … up to draws (and draws itself)

@@ -189,6 +189,8 @@ export interface ScalingStats {
   dK: number;
   nKeys: number;
   rows: number;
+  /** 1/√dK */
+  scale: number;
   /** the mean and the variance of every q·k (the variance is about dK) */
   scoreMean: number;
   scoreVariance: number;
@@ -201,6 +203,9 @@ export interface ScalingStats {
   oneHotUnscaled: number;
   oneHotScaled: number;
   /** (nKeys) the first query's q·k, and its softmax without and with the scale */
+  /** the first query (d_k) and its keys (nKeys × d_k) */
+  exampleQ: number[];
+  exampleK: Matrix;
   exampleScores: number[];
   exampleUnscaled: number[];
   exampleScaled: number[];
@@ -217,6 +222,8 @@ export interface DropoutStats {
   /** averages over every draw */
   meanDropped: Matrix;
   meanOutput: Matrix;
+  /** (n_q, n_k) how many draws kept each weight */
+  kept: Matrix;
   /** the largest |meanOutput − output| */
   maxDifference: number;
   /** 1, 2, 5, 10 … draws, and the largest |average output of that many − output| */

@@ -511,10 +511,11 @@ function whyLabs(core) {
           wholeNumber("seed", seed),
         ),
       );
-      const { exampleScores, exampleUnscaled, exampleScaled, ...numbers } = raw;
+      const { exampleQ, exampleK, exampleScores, exampleUnscaled, exampleScaled, ...numbers } = raw;
       return {
         ...numbers,
-        ...vectors(raw, ["exampleScores", "exampleUnscaled", "exampleScaled"]),
+        exampleK: unpackMatrix(exampleK),
+        ...vectors(raw, ["exampleQ", "exampleScores", "exampleUnscaled", "exampleScaled"]),
       };
     },
 
@@ -529,7 +530,15 @@ function whyLabs(core) {
           wholeNumber("draws", draws),
         ),
       );
-      const matrices = ["weights", "output", "dropped", "drawOutput", "meanDropped", "meanOutput"];
+      const matrices = [
+        "weights",
+        "output",
+        "dropped",
+        "drawOutput",
+        "meanDropped",
+        "meanOutput",
+        "kept",
+      ];
       return {
         ...Object.fromEntries(matrices.map((m) => [m, unpackMatrix(raw[m])])),
         ...vectors(raw, ["droppedRowSums", "counts", "differences"]),

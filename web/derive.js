@@ -68,5 +68,13 @@ export function line(lhs, r, digits, bound, terms) {
 }
 
 export const plain = (text) => ({ text, extra: false, approx: false });
+
+/** A cell's derivation from its lines: `extra` when one carries more decimals than the tables,
+ * `approx` when one is written with ≈. */
+export const derivationOf = (lines) => ({
+  lines,
+  extra: lines.some((l) => l.extra),
+  approx: lines.some((l) => l.approx),
+});
 export const products = (a, b) => (p) =>
   a.map((x, c) => `${factor(x, p)}×${factor(b[c], p)}`).join(" + ");

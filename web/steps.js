@@ -3,7 +3,7 @@
 // and the sentence to announce. It never touches the DOM and never computes a value: every
 // number it writes is read from the trace or the inputs. Node tests import it.
 import { fmt, factor, rowRef, cellRef } from "./format.js";
-import { bounds, line, plain, products, shownAt, shownDot } from "./derive.js";
+import { bounds, derivationOf, line, plain, products, shownAt, shownDot } from "./derive.js";
 
 export const stepIds = [
   "inputs",
@@ -222,12 +222,7 @@ const column = (w, col) => w.map((row) => row[col]);
  * decimals than the tables, `approx` that one is written with ≈.
  */
 export function derivation(mid, i, j, { trace, inputs, msg, digits = 4, causal = true }) {
-  const lines = derivationLines(mid, i, j, { trace, inputs, msg, digits, causal });
-  return {
-    lines,
-    extra: lines.some((l) => l.extra),
-    approx: lines.some((l) => l.approx),
-  };
+  return derivationOf(derivationLines(mid, i, j, { trace, inputs, msg, digits, causal }));
 }
 
 function derivationLines(mid, i, j, { trace, inputs, msg, digits, causal }) {

@@ -457,6 +457,7 @@ val scaling_stats(double d_k, double n_keys, double rows, double seed) {
   out.set("dK", s.d_k);
   out.set("nKeys", s.n_keys);
   out.set("rows", s.rows);
+  out.set("scale", s.scale);
   out.set("scoreMean", s.score_mean);
   out.set("scoreVariance", s.score_variance);
   out.set("scaledVariance", s.scaled_variance);
@@ -464,6 +465,8 @@ val scaling_stats(double d_k, double n_keys, double rows, double seed) {
   out.set("maxWeightScaled", s.max_weight_scaled);
   out.set("oneHotUnscaled", s.one_hot_unscaled);
   out.set("oneHotScaled", s.one_hot_scaled);
+  out.set("exampleQ", vector_to_js(s.example_q));
+  out.set("exampleK", to_js(s.example_k));
   out.set("exampleScores", vector_to_js(s.example_scores));
   out.set("exampleUnscaled", vector_to_js(s.example_unscaled));
   out.set("exampleScaled", vector_to_js(s.example_scaled));
@@ -477,10 +480,10 @@ val dropout_stats(val q, val k, val v, val options, double draws) {
   if (!result.ok()) return error(result.error);
   const attention::DropoutStats& s = result.value;
   val out = val::object();
-  for (auto [name, m] :
-       {std::pair{"weights", &s.weights}, std::pair{"output", &s.output},
-        std::pair{"dropped", &s.dropped}, std::pair{"drawOutput", &s.draw_output},
-        std::pair{"meanDropped", &s.mean_dropped}, std::pair{"meanOutput", &s.mean_output}}) {
+  for (auto [name, m] : {std::pair{"weights", &s.weights}, std::pair{"output", &s.output},
+                         std::pair{"dropped", &s.dropped}, std::pair{"drawOutput", &s.draw_output},
+                         std::pair{"meanDropped", &s.mean_dropped},
+                         std::pair{"meanOutput", &s.mean_output}, std::pair{"kept", &s.kept}}) {
     out.set(name, to_js(*m));
   }
   out.set("droppedRowSums", vector_to_js(s.dropped_row_sums));

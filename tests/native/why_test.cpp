@@ -325,6 +325,17 @@ TEST(Dropout, OneDrawAndTheAverageOfMany) {
   EXPECT_LT(s.max_difference, 0.05 * 19.47);
   EXPECT_LT(s.differences.back(), s.differences.front());
   for (Index j = 0; j < 4; ++j) EXPECT_NEAR(s.mean_dropped(0, j), s.weights(0, j), 0.02);
+  // the kept counts, counted here over the same draws: the mean of dropped is kept·2w/10000
+  for (Index j = 0; j < 4; ++j) {
+    int kept = 0;
+    for (int t = 0; t < 10000; ++t) {
+      Options draw = options;
+      draw.seed = options.seed + std::uint64_t(t);
+      kept += attention::attend<double>(Q, K, V, draw).value.dropped(0, j) != 0;
+    }
+    EXPECT_EQ(s.kept(0, j), kept) << j;
+    EXPECT_NEAR(s.mean_dropped(0, j), kept * 2 * s.weights(0, j) / 10000, 1e-12) << j;
+  }
   EXPECT_EQ(s.counts,
             (std::vector<Index>{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000}));
   EXPECT_EQ(s.differences.size(), s.counts.size());

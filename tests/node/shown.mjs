@@ -87,7 +87,8 @@ export function checkLine(text, digits) {
   const parts = text.split(/ (=|≈) /);
   if (parts.length < 3) return null;
   const relation = parts.at(-2);
-  const shown = shownNumber(parts.at(-1).replace(/ \(.*\)$/, ""));
+  // a remark in brackets after the result, (…) or Chinese （…）, is not part of it
+  const shown = shownNumber(parts.at(-1).replace(/(?: \(|\s*（).*[)）]$/, ""));
   const worked = evaluate(parts.at(-3));
   if (shown === undefined || worked === undefined) return null;
   const gap = worked === shown ? 0 : Math.abs(worked - shown);

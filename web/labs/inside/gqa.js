@@ -2,7 +2,7 @@
 // (grouped-query and multi-query attention): which query heads share a key-value head, how
 // their weights change, and how much smaller the KV cache gets.
 import { cellRef } from "../../format.js";
-import { plain } from "../../derive.js";
+import { plain, derivationOf } from "../../derive.js";
 import { el } from "../../views.js";
 import { x as sceneX, layers, wk4, wv4 } from "./data.js";
 import { matrix } from "../../steps.js";
@@ -11,7 +11,6 @@ import {
   headColumns,
   featureNames,
   sentenceX,
-  derivationOf,
   productLine,
   headId,
   parseHeadId,

@@ -3,7 +3,7 @@
 // the place, one spreads evenly. Steps: the inputs, the projections, each head's scores and
 // weights, the concatenation, and W_O.
 import { cellRef } from "../../format.js";
-import { plain } from "../../derive.js";
+import { plain, derivationOf } from "../../derive.js";
 import { el } from "../../views.js";
 import { sceneLink } from "../../ui/scene-list.js";
 import { x, layers } from "./data.js";
@@ -14,7 +14,6 @@ import {
   headColumns,
   featureNames,
   sentenceX,
-  derivationOf,
   productLine,
   headId,
   parseHeadId,

@@ -3,7 +3,7 @@
 // new query attends to every cached key, and a counter sets the step's multiply-adds beside a
 // full recompute. The last step sets the cached rows beside the full causal pass.
 import { cellRef } from "../../format.js";
-import { plain } from "../../derive.js";
+import { plain, derivationOf } from "../../derive.js";
 import { el } from "../../views.js";
 import { x, layers } from "./data.js";
 import { matrix } from "../../steps.js";
@@ -12,7 +12,6 @@ import {
   headColumns,
   featureNames,
   sentenceX,
-  derivationOf,
   productLine,
   headId,
   parseHeadId,

@@ -3,7 +3,7 @@
 // row only moves with its token; sinusoidal positions and RoPE make order change the weights;
 // under RoPE a score depends only on the distance between two positions.
 import { cellRef, fmt, factor } from "../../format.js";
-import { plain, line, bounds, roundingOf, shownAt, shownDot } from "../../derive.js";
+import { plain, line, bounds, roundingOf, shownAt, shownDot, derivationOf } from "../../derive.js";
 import { xPlain, layers, order as shuffle } from "./data.js";
 import { matrix } from "../../steps.js";
 import { numbered } from "../kit.js";
@@ -11,7 +11,6 @@ import {
   tokens,
   featureNames,
   sentenceX,
-  derivationOf,
   productLine,
   headDerivation,
   headHeatmaps,

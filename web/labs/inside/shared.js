@@ -3,7 +3,7 @@
 // heatmaps side by side. Pure functions over the core's traces; no arithmetic on values.
 import { fmt, cellRef, rowRef } from "../../format.js";
 import { derivation as attentionDerivation, worked } from "../../steps.js";
-import { line, bounds, products, plain, shownDot } from "../../derive.js";
+import { line, bounds, products, plain, shownDot, derivationOf } from "../../derive.js";
 import { el, heatmapView } from "../../views.js";
 import { tokens, dims } from "./data.js";
 
@@ -44,12 +44,6 @@ export function sentenceX(scene, state) {
   }
   return x;
 }
-
-export const derivationOf = (lines) => ({
-  lines,
-  extra: lines.some((l) => l.extra),
-  approx: lines.some((l) => l.approx),
-});
 
 // name[i][j] = left[i] · column j of rightName = a×b + … = value
 export function productLine(name, i, j, { left, leftName, right, rightName, value, digits, msg }) {

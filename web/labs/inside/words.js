@@ -94,7 +94,7 @@ const en = {
     unrotatedLine: (name, token, row) =>
       `${name} is head 1's ${name === "q" ? "query" : "key"} of ${token}, columns 1–2 of row ${row} of ${name.toUpperCase()} = X·W_${name.toUpperCase()}, before any rotation:`,
     distanceLine: (m, n, d) =>
-      `m − n = ${m} − ${n} = ${d}: every cell with m − n = ${d} has this score`,
+      `m − n = ${m} − ${n} = ${d} (every cell of this diagonal has this score)`,
     movedLine: (token, r, i, value, same) =>
       same
         ? `${token} is row ${r} here and row ${i} in order; there its output is ${value}, the same number: the row moved with its token`
@@ -275,7 +275,7 @@ const zh = {
     peLine: (cell, fn, p, theta) => `${cell} = ${fn}(${p} × ${theta})`,
     unrotatedLine: (name, token, row) =>
       `${name} 是头 1 中「${token}」的${name === "q" ? "查询" : "键"}：${name.toUpperCase()} = X·W_${name.toUpperCase()} 第 ${row} 行的第 1–2 列，还没有旋转：`,
-    distanceLine: (m, n, d) => `m − n = ${m} − ${n} = ${d}：所有 m − n = ${d} 的格子分数都一样`,
+    distanceLine: (m, n, d) => `m − n = ${m} − ${n} = ${d}（这条对角线上的格子分数都一样）`,
     movedLine: (token, r, i, value, same) =>
       same
         ? `「${token}」这里是第 ${r} 行，原顺序中是第 ${i} 行；那里它的输出是 ${value}，同一个数：这一行跟着它的 token 移动`

@@ -5,7 +5,7 @@
 // minimum: α grows and learning slows as the softmax saturates; target 19.2 has one, which a
 // large η overshoots. d2l's parametric attention pooling (zh-v2 §10.2.4), made checkable.
 import { cellRef, factor, fmt } from "../../format.js";
-import { bounds, line, plain, roundingOf, shownAt, shownDot } from "../../derive.js";
+import { bounds, line, plain, roundingOf, shownAt, shownDot, derivationOf } from "../../derive.js";
 import {
   derivation as attentionDerivation,
   matrix,
@@ -23,12 +23,6 @@ const alpha0 = 1;
 const targetOf = (state) => (state.finite ? 19.2 : 19);
 // q = [1, 0, 0], so q·K[j] is K[j][1], and dL/dα = dL/dq · q = dL/dq[1].
 const qK = age.k.map((row) => row[0]);
-
-const derivationOf = (lines) => ({
-  lines,
-  extra: lines.some((l) => l.extra),
-  approx: lines.some((l) => l.approx),
-});
 
 // (o − t)² for the loss, 2·(o − t) for its gradient: bounds of what rounding o can do.
 const squareBound = (o, t) => (p) => {

@@ -4,7 +4,7 @@
 // W_Q and W_K do. It starts from seeded random weights (the core's unit-variance stream), where
 // 书 gives 读 about 2% (the hand-made weights already give 0.194: a toggle starts from them).
 import { cellRef, factor, fmt } from "../../format.js";
-import { bounds, line, plain, roundingOf, shownAt, shownDot } from "../../derive.js";
+import { bounds, line, plain, roundingOf, shownAt, shownDot, derivationOf } from "../../derive.js";
 import { matrix } from "../../steps.js";
 import { sceneById } from "../../scenes.js";
 import { el, heatmapView } from "../../views.js";
@@ -17,12 +17,6 @@ const book = sceneById.book;
 const [reader, read] = [10, 4]; // 书 and 读, 0-based
 const n = book.tokens.length;
 const column = (m, j) => m.map((row) => row[j]);
-
-const derivationOf = (lines) => ({
-  lines,
-  extra: lines.some((l) => l.extra),
-  approx: lines.some((l) => l.approx),
-});
 
 // The entries of a product Xᵀ·D at (a, b) that are not 0: Σ_i X[i][a]·D[i][b].
 const terms = (x, d, a, b) =>

@@ -4,7 +4,9 @@
 import { el } from "../../views.js";
 import { fmt } from "../../format.js";
 import { scenes } from "../../scenes.js";
-import { matrix } from "../../steps.js";
+import { derivation as attentionDerivation, matrix } from "../../steps.js";
+import { derivationOf, line, plain, products, bounds, roundingOf } from "../../derive.js";
+import { cellRef, factor } from "../../format.js";
 import { linePlot, niceTicks, numbers, tiny } from "../kit.js";
 
 const age = scenes.find((s) => s.id === "age");
@@ -69,7 +71,9 @@ export const dropoutLab = {
       seed: state.draw,
       draws,
     });
-    return { inputs, trace: stats };
+    // the lookup without dropout, whole, for the derivations of its weights and output
+    const plainTrace = core.attention(inputs.q, inputs.k, inputs.v);
+    return { inputs, trace: { ...stats, plain: plainTrace } };
   },
 
   steps: () => [
@@ -119,6 +123,68 @@ export const dropoutLab = {
 
   text: (stepId, { msg, state }) => msg.steps[stepId].text(state.p),
 
+  derivation(mid, i, j, { trace, inputs, msg, state }) {
+    const digits = state.digits;
+    const w = msg.dropout;
+    const p = state.p;
+    const weight = trace.weights[i][j];
+    const v = inputs.v.map((row) => row[j]);
+    const sum = (name, rows, value) =>
+      line(`${cellRef(name, i, j)} = `, value, digits, bounds.dot(rows, v), products(rows, v));
+    switch (mid) {
+      case "weights":
+      case "output":
+        return attentionDerivation(mid, i, j, { trace: trace.plain, inputs, msg, digits });
+      case "dropped":
+        return derivationOf([
+          trace.dropped[i][j] === 0
+            ? plain(`${cellRef("dropped", i, j)} = 0 (${w.droppedHere})`)
+            : line(
+                `${cellRef("dropped", i, j)} = weights[${i + 1}][${j + 1}] ÷ (1 − p) = `,
+                trace.dropped[i][j],
+                digits,
+                (q) => roundingOf(weight, q) / (1 - p),
+                (q) => `${factor(weight, q)} ÷ (1 − ${p})`,
+              ),
+        ]);
+      case "drawOutput":
+        return derivationOf([sum("output", trace.dropped[i], trace.drawOutput[i][j])]);
+      case "meanDropped": {
+        const kept = trace.kept[i][j];
+        return derivationOf([
+          plain(w.keptLine(kept, draws)),
+          line(
+            `${cellRef(w.meanName, i, j)} = kept × weights[${i + 1}][${j + 1}] ÷ (1 − p) ÷ ${draws} = `,
+            trace.meanDropped[i][j],
+            digits,
+            (q) => (kept * roundingOf(weight, q)) / (1 - p) / draws,
+            (q) => `${kept} × ${factor(weight, q)} ÷ (1 − ${p}) ÷ ${draws}`,
+          ),
+        ]);
+      }
+      case "meanOutput":
+        return derivationOf([
+          plain(w.meanOutputLine(draws)),
+          sum("output", trace.meanDropped[i], trace.meanOutput[i][j]),
+        ]);
+      default:
+        return derivationOf([]);
+    }
+  },
+
+  highlights(mid, i, j) {
+    const h = { [mid]: { rows: [], cols: [], cells: [[i, j]] } };
+    const cell = (id) => (h[id] = { rows: [], cols: [], cells: [[i, j]] });
+    const row = (id) => (h[id] = { rows: [i], cols: [], cells: [] });
+    ({
+      dropped: () => cell("weights"),
+      drawOutput: () => row("dropped"),
+      meanDropped: () => cell("weights"),
+      meanOutput: () => row("meanDropped"),
+    })[mid]?.();
+    return h;
+  },
+
   panels: { sum: sumPanel, convergence: convergencePanel },
 
   words: {
@@ -162,6 +228,11 @@ export const dropoutLab = {
         meanOutput: (n) => `output, mean of ${n} draws`,
         plainWeights: "weights, no dropout",
         plainOutput: "output, no dropout",
+        droppedHere: "this draw dropped this weight",
+        meanName: "mean dropped",
+        keptLine: (kept, n) => `${kept} of the ${n} draws kept this weight (the others made it 0).`,
+        meanOutputLine: (n) =>
+          `The mean of the ${n} draws' outputs is the output of the mean dropped weights: output is linear in the weights.`,
       },
     },
     zh: {
@@ -203,6 +274,11 @@ export const dropoutLab = {
         meanOutput: (n) => `输出（${n} 次抽取的平均）`,
         plainWeights: "权重（不用 dropout）",
         plainOutput: "输出（不用 dropout）",
+        droppedHere: "这次抽取丢掉了这个权重",
+        meanName: "丢弃后权重的平均",
+        keptLine: (kept, n) => `${n} 次抽取里有 ${kept} 次保留了这个权重（其余几次把它变成 0）。`,
+        meanOutputLine: (n) =>
+          `${n} 次抽取的输出的平均，就是平均后的权重的输出：输出对权重是线性的。`,
       },
     },
   },

@@ -3,8 +3,33 @@
 // with d_k, and without the scale the softmax goes one-hot; with it, it stays soft. Every number
 // is the core's (scalingStats); the page computes only the plot's coordinates.
 import { el } from "../../views.js";
-import { fmt } from "../../format.js";
 import { matrix } from "../../steps.js";
+import { derivationOf, line, plain, products, bounds, roundingOf } from "../../derive.js";
+import { cellRef, fmt } from "../../format.js";
+
+// A softmax weight written out from the scores, times `scale`: exp((s_j − m)×scale) ÷ Σ_k …,
+// m the row's max. Rounding a written score moves its logit by at most u·scale (and the scale's
+// own rounding by |s|·u_scale); the max cancels; so the weight moves by at most w·(e^{2u} − 1).
+function softmaxLine(name, scores, j, weight, scale, digits) {
+  const m = Math.max(...scores);
+  const logit = (s, p) =>
+    scale === 1
+      ? `(${fmt(s, p)} − ${fmt(m, p)})`
+      : `(${fmt(s, p)} − ${fmt(m, p)}) × ${fmt(scale, p)}`;
+  const bound = (p) => {
+    const us = Math.max(
+      ...scores.map(
+        (s) =>
+          roundingOf(s, p) * Math.abs(scale) +
+          Math.abs(s - m) * (scale === 1 ? 0 : roundingOf(scale, p)),
+      ),
+    );
+    return weight * Math.expm1(2 * us);
+  };
+  const terms = (p) =>
+    `exp(${logit(scores[j], p)}) ÷ (${scores.map((s) => `exp(${logit(s, p)})`).join(" + ")})`;
+  return line(`${cellRef(name, 0, j)} = `, weight, digits, bound, terms);
+}
 import { linePlot, numbered, numbers } from "../kit.js";
 
 const nKeys = 8;
@@ -132,6 +157,47 @@ export const scalingLab = {
 
   text: (stepId, { msg, state }) => msg.steps[stepId].text(state.dk),
 
+  derivation(mid, i, j, { trace, state, msg }) {
+    const s = trace.stats;
+    const digits = state.digits;
+    const w = msg.scaling;
+    if (mid === "scores") {
+      const q = s.exampleQ;
+      const k = s.exampleK[j];
+      return derivationOf(
+        q.length <= 64
+          ? [
+              plain(w.drawn),
+              line(
+                `${cellRef("q·k", 0, j)} = q·k[${j + 1}] = `,
+                s.exampleScores[j],
+                digits,
+                bounds.dot(q, k),
+                products(q, k),
+              ),
+            ]
+          : [plain(w.drawn), plain(w.longSum(q.length))],
+      );
+    }
+    if (mid === "unscaled")
+      return derivationOf([
+        softmaxLine("softmax", s.exampleScores, j, s.exampleUnscaled[j], 1, digits),
+      ]);
+    if (mid === "scaled") {
+      return derivationOf([
+        plain(w.scaleLine(s.dK, fmt(s.scale, digits))),
+        softmaxLine("softmax", s.exampleScores, j, s.exampleScaled[j], s.scale, digits),
+      ]);
+    }
+    return derivationOf([]);
+  },
+
+  highlights(mid, i, j) {
+    const h = { [mid]: { rows: [], cols: [], cells: [[i, j]] } };
+    if (mid !== "scores") h.scores = { rows: [0], cols: [], cells: [] };
+    return h;
+  },
+
   panels: { plot: plotPanel, alpha: alphaPanel, summary: summaryPanel },
 
   words: {
@@ -182,6 +248,11 @@ export const scalingLab = {
         alpha:
           "A scale is an inverse temperature. In the age scene, α multiplies the query, so every score is multiplied by α before the softmax: a larger α makes the lookup sharper, a smaller one softer. 1/√d_k is such a factor, chosen so that the spread of the scores stays the same whatever d_k is.",
         ageLink: "Open the age scene with α = 10",
+        drawn:
+          "q and k: the core's seeded unit-variance numbers (the first of the 100 queries, and its 8 keys).",
+        longSum: (n) =>
+          `q·k is the sum of its ${n} products q[c]·k[c], one per dimension: too many to write out here; at d_k up to 64 each is written out.`,
+        scaleLine: (dk, scale) => `The scale: 1/√${dk} = ${scale}.`,
         threshold:
           "The tests hold the page to this: over 100 seeded queries (seed 1) of 8 keys at d_k = 512, the mean largest weight is above 0.9 without the scale and below 0.6 with it.",
       },
@@ -232,6 +303,10 @@ export const scalingLab = {
         alpha:
           "缩放因子就是温度的倒数。在“平均年龄”场景里，α 乘以查询，所以每个分数在 softmax 之前都乘以 α：α 越大，查找越“硬”；越小越“软”。1/√d_k 也是这样一个因子，它的取值让分数的分散程度不随 d_k 改变。",
         ageLink: "打开 α = 10 的“平均年龄”场景",
+        drawn: "q 和 k：核心带种子的方差为 1 的随机数（100 个查询中的第一个，以及它的 8 个键）。",
+        longSum: (n) =>
+          `q·k 是 ${n} 个乘积 q[c]·k[c] 之和，每个维度一个：太多了，这里不一一写出；d_k 不超过 64 时会全部写出。`,
+        scaleLine: (dk, scale) => `缩放系数：1/√${dk} = ${scale}。`,
         threshold:
           "测试据此检查页面：在 d_k = 512、100 个带种子（种子 1）的查询、每个 8 个键时，不缩放的最大权重平均值高于 0.9，缩放后低于 0.6。",
       },

@@ -4,7 +4,9 @@
 // only arithmetic the page does itself, and the page says so. Beside it, the core's stable
 // softmax; then masking with −∞ against −1e9, with a row whose keys are all masked.
 import { el } from "../../views.js";
-import { matrix } from "../../steps.js";
+import { derivation as attentionDerivation, matrix } from "../../steps.js";
+import { derivationOf, plain } from "../../derive.js";
+import { cellRef, fmt } from "../../format.js";
 import { numbered, numbers, shown } from "../kit.js";
 
 const identity = (n) =>
@@ -129,6 +131,53 @@ export const stabilityLab = {
     };
   },
 
+  // Each number is the core's softmax of its row, written out as the walkthrough writes it;
+  // the masking step's cells are masked scores and their weights.
+  derivation(mid, i, j, { trace, editable, msg, state }) {
+    const digits = state.digits;
+    const given = (name, x) =>
+      derivationOf([plain(`${cellRef(name, i, j)} = ${fmt(x, digits)} (${msg.derive.input})`)]);
+    const of = (t, id) =>
+      attentionDerivation(id, i, j, { trace: t, inputs: {}, msg, digits, causal: false });
+    switch (mid) {
+      case "s":
+        return given("s", editable.s[i][j]);
+      case "m":
+        return given("scores", editable.m[i][j]);
+      case "rowMax":
+      case "exp":
+      case "rowSum":
+      case "weights":
+        return of(trace, mid);
+      case "maskedInf":
+        return of(trace.minusInfinity, "masked");
+      case "weightsInf":
+        return of(trace.minusInfinity, "weights");
+      case "masked1e9":
+        return mask[i][j]
+          ? of(trace.minus1e9, "masked")
+          : derivationOf([plain(`${cellRef("masked", i, j)} = −1e9 (${msg.stability.maskValue})`)]);
+      case "weights1e9":
+        return of(trace.minus1e9, "weights");
+      default:
+        return derivationOf([]);
+    }
+  },
+
+  highlights(mid, i, j) {
+    const h = { [mid]: { rows: [], cols: [], cells: [[i, j]] } };
+    const also = {
+      exp: ["s", "rowMax"],
+      weights: ["exp", "rowSum"],
+      weightsInf: ["maskedInf"],
+      weights1e9: ["masked1e9"],
+      maskedInf: ["m"],
+      masked1e9: ["m"],
+    }[mid];
+    for (const id of also ?? []) h[id] = { rows: [i], cols: [], cells: [] };
+    return h;
+  },
+
   panels: { naive: naivePanel, blocked: blockedPanel },
 
   words: {
@@ -164,6 +213,7 @@ export const stabilityLab = {
         blocked: (row) =>
           `With −∞, row ${row} sees no key: the core reports it blocked, with weights 0, not NaN.`,
         spread: "With −1e9, the same row gets 1/3 on each key it may not see.",
+        maskValue: "the mask value: this key is hidden",
         overflow:
           "Here: a score above 709.78 made exp Infinity, the sum is Infinity, and Infinity / Infinity is NaN.",
         sumOverflow:
@@ -205,6 +255,7 @@ export const stabilityLab = {
         blocked: (row) =>
           `用 −∞ 时，第 ${row} 行看不到任何键：核心报告它被阻断，权重为 0，而不是 NaN。`,
         spread: "用 −1e9 时，同一行在每个它不该看的键上得到 1/3。",
+        maskValue: "掩码值：这个键被遮住了",
         overflow:
           "这里：有一个分数超过 709.78，exp 变成 Infinity，和也是 Infinity，而 Infinity / Infinity 是 NaN。",
         sumOverflow:

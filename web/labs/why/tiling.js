@@ -3,9 +3,10 @@
 // when m grows it rescales what it has by exp(m_old − m_new). One step per block shows m, ℓ,
 // the rescale and the partial output; the last compares the result with the whole-row softmax.
 import { el } from "../../views.js";
-import { fmt } from "../../format.js";
+import { cellRef, factor, fmt, rowRef } from "../../format.js";
 import { scenes } from "../../scenes.js";
-import { matrix } from "../../steps.js";
+import { derivation as attentionDerivation, matrix } from "../../steps.js";
+import { bounds, derivationOf, line, plain, roundingOf } from "../../derive.js";
 import { tiny } from "../kit.js";
 
 const book = scenes.find((s) => s.id === "book");
@@ -40,7 +41,9 @@ export const tilingLab = {
     const p = core.selfAttention(inputs.x, inputs.wq, inputs.wk, inputs.wv);
     const mask = state.causal ? "causal" : undefined;
     const tiled = core.tiledAttention(p.q, p.k, p.v, { block: state.block, mask });
-    return { inputs, trace: { ...tiled, q: p.q, k: p.k, v: p.v } };
+    // the whole rows at once, for the derivation of the output it is compared with
+    const whole = core.attention(p.q, p.k, p.v, mask ? { mask } : {});
+    return { inputs, trace: { ...tiled, q: p.q, k: p.k, v: p.v, projections: p, whole } };
   },
 
   steps: (scene, state) => [
@@ -89,7 +92,9 @@ export const tilingLab = {
         matrix("logits", "s", b.logits, rows, keys, "operand", "s = Q·K_blockᵀ/√d_k"),
         matrix("m", "m", column(b.m), rows, [one[0]], "result"),
         matrix("rescale", "rescale", column(b.rescale), rows, [one[2]], "aux", "exp(m_old − m)"),
+        matrix("p", "p", b.p, rows, keys, "aux", "p = exp(s − m)"),
         matrix("l", "ℓ", column(b.l), rows, [one[1]], "aux", "ℓ"),
+        matrix("acc", "acc", b.acc, rows, labels.values, "aux", "acc = acc·rescale + p·V"),
         matrix("partial", "O", b.partial, rows, labels.values, "aux", "O = acc / ℓ"),
       ],
     };
@@ -113,10 +118,161 @@ export const tilingLab = {
     return `${w.block(b.start + 1, b.end, first, last)} ${row}`;
   },
 
+  derivation(mid, i, j, { trace, inputs, msg, state, stepId }) {
+    return derivationOf(
+      tilingLines(mid, i, j, { trace, inputs, msg, digits: state.digits, stepId }),
+    );
+  },
+
+  highlights(mid, i, j) {
+    const h = { [mid]: { rows: [], cols: [], cells: [[i, j]] } };
+    const row = (id) => (h[id] = { rows: [i], cols: [], cells: [] });
+    const cell = (id, c = 0) => (h[id] = { rows: [], cols: [], cells: [[i, c]] });
+    ({
+      m: () => row("logits"),
+      rescale: () => cell("m"),
+      p: () => (cell("logits", j), cell("m")),
+      l: () => (row("p"), cell("rescale")),
+      acc: () => (row("p"), cell("rescale")),
+      partial: () => (cell("acc", j), cell("l")),
+    })[mid]?.();
+    return h;
+  },
+
   panels: { difference: differencePanel },
 
   words: words(),
 };
+
+// The written-out arithmetic of a cell of the tiling: a block's scores, the running max m, the
+// rescale exp(m_old − m), p = exp(s − m), ℓ and acc updated, and O = acc / ℓ.
+function tilingLines(mid, i, j, { trace, inputs, msg, digits, stepId }) {
+  const w = msg.tiling;
+  if (mid === "k" || mid === "v") {
+    return attentionDerivation(mid, i, j, { trace: trace.projections, inputs, msg, digits }).lines;
+  }
+  if (mid === "full")
+    return attentionDerivation("output", i, j, {
+      trace: trace.whole,
+      inputs: { v: trace.v },
+      msg,
+      digits,
+    }).lines;
+  const at = stepId === "result" ? trace.blocks.length - 1 : Number(stepId.slice(5)) - 1;
+  const b = trace.blocks[at];
+  const before = trace.blocks[at - 1];
+  const mOld = before ? before.m[i] : -Infinity;
+  const lOld = before ? before.l[i] : 0;
+  const f = (x, p = digits) => fmt(x, p);
+  const key = b.start + j;
+  switch (mid) {
+    case "logits": {
+      const x = b.logits[i][j];
+      if (x === -Infinity) return [plain(`${cellRef("s", i, j)} = −∞ (${msg.derive.blocked})`)];
+      const q = trace.q[i];
+      const k = trace.k[key];
+      return [
+        line(
+          `${cellRef("s", i, j)} = Q[${i + 1}]·K[${key + 1}] × scale = `,
+          x,
+          digits,
+          (p) =>
+            bounds.dot(q, k)(p) * trace.scale +
+            Math.abs(x / trace.scale) * roundingOf(trace.scale, p) +
+            bounds.dot(q, k)(p) * roundingOf(trace.scale, p),
+          (p) =>
+            `(${q.map((a, c) => `${factor(a, p)}×${factor(k[c], p)}`).join(" + ")}) × ${f(trace.scale, p)}`,
+        ),
+      ];
+    }
+    case "m":
+      return [
+        plain(
+          `m[${i + 1}] = max(m_old, max(${rowRef("s", i)})) = max(${f(mOld)}, ${f(b.blockMax[i])}) = ${f(b.m[i])}`,
+        ),
+      ];
+    case "rescale": {
+      const m = b.m[i];
+      if (mOld === -Infinity) {
+        return [
+          plain(
+            m === -Infinity
+              ? `rescale = 1 (${w.allMasked})`
+              : `rescale = exp(−∞ − ${f(m)}) = 0 (${w.nothingYet})`,
+          ),
+        ];
+      }
+      return [
+        line(
+          `rescale[${i + 1}] = exp(m_old − m) = `,
+          b.rescale[i],
+          digits,
+          bounds.exp(mOld, m, b.rescale[i]),
+          (p) => `exp(${f(mOld, p)} − ${factor(m, p)})`,
+        ),
+      ];
+    }
+    case "p": {
+      const x = b.logits[i][j];
+      if (x === -Infinity) return [plain(`${cellRef("p", i, j)} = exp(−∞) = 0`)];
+      return [
+        line(
+          `${cellRef("p", i, j)} = exp(s − m) = `,
+          b.p[i][j],
+          digits,
+          bounds.exp(x, b.m[i], b.p[i][j]),
+          (p) => `exp(${f(x, p)} − ${factor(b.m[i], p)})`,
+        ),
+      ];
+    }
+    case "l": {
+      const a = [lOld, ...b.p[i].map(() => 1)];
+      const c = [b.rescale[i], ...b.p[i]];
+      return [
+        line(
+          `ℓ[${i + 1}] = ℓ_old × rescale + Σ p[${i + 1}] = `,
+          b.l[i],
+          digits,
+          bounds.dot(a, c),
+          (p) =>
+            `${f(lOld, p)} × ${f(b.rescale[i], p)} + ${b.p[i].map((x) => f(x, p)).join(" + ")}`,
+        ),
+      ];
+    }
+    case "acc": {
+      const accOld = before ? before.acc[i][j] : 0;
+      const v = b.p[i].map((_, t) => trace.v[b.start + t][j]);
+      const a = [accOld, ...b.p[i]];
+      const c = [b.rescale[i], ...v];
+      return [
+        line(
+          `${cellRef("acc", i, j)} = acc_old × rescale + Σ p·V = `,
+          b.acc[i][j],
+          digits,
+          bounds.dot(a, c),
+          (p) =>
+            `${factor(accOld, p)} × ${f(b.rescale[i], p)} + ${b.p[i].map((x, t) => `${f(x, p)}×${factor(v[t], p)}`).join(" + ")}`,
+        ),
+      ];
+    }
+    case "partial":
+    case "output": {
+      const name = mid === "output" ? "output" : "O";
+      if (b.l[i] === 0) return [plain(`${cellRef(name, i, j)} = 0 (${w.noKeyYet})`)];
+      return [
+        line(
+          `${cellRef(name, i, j)} = acc ÷ ℓ = `,
+          b.partial[i][j],
+          digits,
+          bounds.divide(b.acc[i][j], b.l[i], b.partial[i][j]),
+          (p) => `${factor(b.acc[i][j], p)} ÷ ${f(b.l[i], p)}`,
+        ),
+      ];
+    }
+    default:
+      return [];
+  }
+}
 
 function words() {
   const steps = (lang) => {
@@ -157,6 +313,9 @@ function words() {
         tiled: "output, tiled",
         whole: "output, whole rows",
         beyond: "More than 1e−12!",
+        nothingYet: "nothing was kept before the first block",
+        allMasked: "every key so far is masked: m is still −∞",
+        noKeyYet: "no key seen yet: ℓ is 0",
       },
     },
     zh: {
@@ -184,6 +343,9 @@ function words() {
         tiled: "输出（分块）",
         whole: "输出（整行）",
         beyond: "超过了 1e−12！",
+        nothingYet: "第一块之前什么也没有保存",
+        allMasked: "到目前为止的键都被遮住了：m 仍是 −∞",
+        noKeyYet: "还没有看到任何键：ℓ 是 0",
       },
     },
   };
