@@ -1,7 +1,7 @@
 // kernel.cpp: the fast float32 kernels behind attend_batched (see kernel.hpp). One head at a
 // time, in passes numbered as in the reference: scores, softmax, weights·V.
 //
-// Written for V8's register allocator (shared/docs/toolchain.md, "SIMD and speed"): micro-
+// Written for V8's register allocator (docs/toolchain.md, "SIMD"): micro-
 // kernels of 4 rows × 8 columns (8 accumulators), pointer-increment loops that clang may not
 // unroll, each broadcast used at once. log2 e is folded into the queries' scale so that the
 // softmax needs 2^x, not e^x.

@@ -12,7 +12,7 @@
 #endif
 
 // Keeps clang from unrolling a hot loop: V8 has 16 SIMD registers, and an unrolled micro-kernel
-// spills (docs: shared/docs/toolchain.md, "SIMD and speed").
+// spills (docs/toolchain.md, "SIMD").
 #if defined(__clang__)
 #define ATTENTION_NO_UNROLL _Pragma("clang loop unroll(disable)")
 #else

@@ -1,4 +1,5 @@
-// why.cpp: the labs of issue 10 (see why.hpp). Plain loops over small matrices, in double.
+// why.cpp: the labs of "why it is built this way" (see why.hpp). Plain loops over small matrices,
+// in double.
 #include "why.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// why.hpp: the labs of "why it is built this way" (issue 10). Online softmax as FlashAttention
+// why.hpp: the labs of "why it is built this way". Online softmax as FlashAttention
 // tiles it, the statistics behind the 1/√d_k scale, and dropout's statistics over many draws.
 // All in double, with the same Result errors as attention.hpp; the mask value (−∞ or −1e9) is
 // an option of attention.hpp itself.

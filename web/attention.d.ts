@@ -137,7 +137,7 @@ export interface Attention {
 /** Loads the WASM core once; later calls share the instance. */
 export function loadAttention(): Promise<Attention>;
 
-// ---- Labs: why it is built this way (issue 10) ----
+// ---- Labs: why it is built this way ----
 
 /** The state of every query row after one block of keys. Keys start..end−1 (0-based). */
 export interface TiledBlock {
@@ -250,7 +250,7 @@ export interface WhyLabs {
     options: Omit<AttentionOptions, "dropout"> & { p: number; seed?: number; draws?: number },
   ): DropoutStats;
 }
-// ---- Labs: attention inside a model (issue 9) ----
+// ---- Labs: attention inside a model ----
 
 export interface ModelWeights {
   /** (d_model, h·d_head) */
@@ -453,6 +453,54 @@ export interface LearnLabs {
     dOutput: Matrix,
     options?: ModelOptions,
   ): { trace: MultiHeadTrace; gradients: MultiHeadGradients };
+  /**
+   * Gradient descent on α, which multiplies the query q (1, dK) of a lookup with one value
+   * column: L = (output − target)², α ← α − eta·dL/dα, `steps` times from `alpha`.
+   */
+  sharpnessDescent(
+    q: Matrix,
+    k: Matrix,
+    v: Matrix,
+    options: { target: number; alpha: number; eta: number; steps: number },
+  ): SharpnessStep[];
+  /**
+   * Gradient descent on W_Q and W_K of self-attention (W_V kept) on the cross-entropy
+   * −log weights[row][key] (row and key from 0).
+   */
+  teachDescent(
+    x: Matrix,
+    wq: Matrix,
+    wk: Matrix,
+    wv: Matrix,
+    options: { row: number; key: number; eta: number; steps: number },
+  ): TeachRun;
+}
+
+/** One step of sharpnessDescent: α, the loss, its gradients, and the α it moves to. */
+export interface SharpnessStep {
+  alpha: number;
+  loss: number;
+  /** 2·(output − target) */
+  dOutput: number;
+  dAlpha: number;
+  /** α − η·dL/dα */
+  next: number;
+  trace: Trace;
+  gradients: AttentionGradients;
+}
+
+/** teachDescent's run: each step's weights, loss, trace and gradients; the weights after it. */
+export interface TeachRun {
+  steps: {
+    wq: Matrix;
+    wk: Matrix;
+    loss: number;
+    trace: SelfAttentionTrace;
+    gradients: SelfAttentionGradients;
+  }[];
+  wq: Matrix;
+  wk: Matrix;
+  after: { trace: SelfAttentionTrace };
 }
 
 /** The labs module: the core's functions and the labs' (a second instance, with its own memory). */

@@ -250,7 +250,7 @@ function wrap(core) {
   };
 }
 
-// ---- Labs: attention inside a model (issue 9): multi-head and grouped-query attention, the KV
+// ---- Labs: attention inside a model: multi-head and grouped-query attention, the KV
 // cache, positions ----
 
 const positionKinds = { none: 0, sinusoidal: 1, rope: 2 };
@@ -440,7 +440,7 @@ function wrapModel(core) {
   return model;
 }
 
-// ---- Labs: why it is built this way (issue 10): tiling, the 1/√d_k statistics, dropout ----
+// ---- Labs: why it is built this way: tiling, the 1/√d_k statistics, dropout ----
 
 function wholeNumber(name, x) {
   if (!Number.isSafeInteger(x) || x < 0) {

@@ -8,7 +8,7 @@
 // changed, by input id; `focus` is the picked cell { m, i, j }; `notice` is the inline message
 // after a rejected edit, as data ({ core: message } or { typed: text }), worded when drawn;
 // `predict` hides each step's results until the learner has answered, and `revealed` lists the
-// steps answered (by "scene:stepId").
+// steps answered (by "scene:stepId"); `predictFrom` is the step where predict mode began.
 import { parseNumber, matrixToText, matrixFromText } from "./format.js";
 import { messages } from "./i18n/index.js";
 import { sceneParams } from "./steps.js";

@@ -81,9 +81,20 @@ export function createWalkthrough(root, options) {
     };
     ctx.labels = lab.labels?.(scene, msg, good.trace, good.inputs) ?? {};
     ctx.view = lab.view(step.id, ctx);
-    // Predict mode hides a step's results until the learner has answered.
-    ctx.predicting =
-      host.controls && s.predict && !!ctx.view.focusMatrix && !s.revealed[`${s.scene}:${step.id}`];
+    // Predict mode hides a step's results until the learner has answered; the results of an
+    // earlier step not yet answered (since predict mode was turned on) stay hidden where a
+    // later step shows them too.
+    const unanswered = (k) => !s.revealed[`${s.scene}:${steps[k].id}`];
+    ctx.predicting = host.controls && s.predict && !!ctx.view.focusMatrix && unanswered(s.step);
+    ctx.concealed = new Set();
+    for (let k = s.predictFrom ?? 0; host.controls && s.predict && k < s.step; k++) {
+      if (!unanswered(k)) continue;
+      const earlier = lab.view(steps[k].id, { ...ctx, step: steps[k], stepId: steps[k].id });
+      if (!earlier.focusMatrix) continue;
+      for (const m of earlier.matrices) {
+        if (m.role === "result" || m.role === "aux") ctx.concealed.add(m.id);
+      }
+    }
     return ctx;
   }
 
@@ -134,6 +145,8 @@ export function createWalkthrough(root, options) {
       const fresh = { step: 0, edits: {}, focus: null, notice: null, playing: false, revealed: {} };
       next = { ...next, ...fresh, reveal: Infinity, ...sceneDefaults(byId[change.scene]) };
     }
+    // Predict mode counts from the step where it was turned on: earlier steps stay as given.
+    if (next.predict && (!before.predict || switching)) next.predictFrom = next.step;
     const scene = byId[next.scene];
     const params = paramsOf(scene).map((p) => p.id);
     const paramChanged = params.some((id) => id in change && change[id] !== before[id]);
@@ -293,6 +306,7 @@ export function createWalkthrough(root, options) {
   root.replaceChildren(content, live);
 
   state = initialState(scenes, options.state);
+  state.predictFrom = state.step;
   const scene = byId[state.scene];
   try {
     good = compute(scene, state);

@@ -288,7 +288,7 @@ EMSCRIPTEN_BINDINGS(attention) {
 // The labs module: everything above, and the labs' functions, in one section per issue: first
 // the model's (multi-head, grouped-query heads, the KV cache, positions), then the why's
 // (tiling, statistics, dropout). Built with -DATTENTION_LABS=1 as web/generated/attention-labs.mjs.
-// ---- Labs: issue 9, attention inside a model (multi-head, grouped-query heads, the KV cache,
+// ---- Labs: attention inside a model (multi-head, grouped-query heads, the KV cache,
 // positions). Same conventions: plain objects of copied typed arrays out, `error` on failure.
 namespace {
 
@@ -400,7 +400,7 @@ val rotary(val m, val positions, int d_head, double base) {
 
 }  // namespace
 
-// ---- issue 10, why it is built this way: tiling, the 1/√d_k statistics, dropout ----
+// ---- Labs: why it is built this way: tiling, the 1/√d_k statistics, dropout ----
 // Counts arrive as doubles that web/attention.js has checked to be whole numbers.
 namespace {
 

@@ -1,6 +1,6 @@
 // learner.test.mjs: the walkthrough as a learner meets it, point by point of the teaching
 // issue: predict then reveal, the defects, the teaching gaps, phones and print. Expected
-// numbers come from shared/docs/scenes.md (tests/fixtures/scenes.json), from hand values, or
+// numbers come from docs/scenes.md (tests/fixtures/scenes.json), from hand values, or
 // from the float64 reference in tests/node/reference.mjs, never from the page's own output.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -135,6 +135,45 @@ test("predict mode marks 0.35 wrong for the classroom's exact 0.34, and says the
     assert.match(await text(page, ".check-summary"), lang === "en" ? /^8 of 9 right/ : /8/);
     await page.close();
   }
+});
+
+// ---- the learner's second pass, §3: predict mode cannot be skipped by accident ----
+
+test("predict mode: a step not answered keeps its results hidden in the steps after it", async () => {
+  const page = await open("scene=dictionary&lang=en&step=2&predict=1");
+  assert.deepEqual((await cells(page, "scores")).flat(), ["?", "?", "?"]);
+  // forward without answering: step 3 shows Q·Kᵀ as its operand, still hidden
+  await page.locator("#forward").click();
+  assert.match(await text(page, "#step-title"), /^3\./);
+  assert.deepEqual((await cells(page, "scores")).flat(), ["?", "?", "?"]);
+  assert.match(await text(page, ".concealed"), /earlier step you have not answered/);
+  // back, answer step 2, forward: now its numbers show (scenes.md: 5, 2.8, 0.7)
+  await page.locator("#back").click();
+  for (const [j, value] of ["5", "2.8", "0.7"].entries()) {
+    await page.locator(`.check-grid input[data-i="0"][data-j="${j}"]`).fill(value);
+  }
+  await page.locator("#check").click();
+  await page.locator("#forward").click();
+  assert.deepEqual((await cells(page, "scores")).flat(), ["5", "2.8", "0.7"]);
+  assert.equal(await page.locator(".concealed").count(), 0);
+  await page.close();
+});
+
+// ---- the learner's second pass, §3: Space, as the hint says ----
+
+test("Space presses a focused button, and plays or pauses elsewhere, as the hint says", async () => {
+  const page = await open("scene=classroom&lang=en&step=2");
+  assert.match(await text(page, ".keys"), /on a focused button, Space presses that button/);
+  await page.locator("#forward").focus();
+  await page.keyboard.press(" ");
+  assert.match(await text(page, "#counter"), /^Step 3 of/, "Space pressed the → button");
+  assert.equal(await page.locator("#play").getAttribute("aria-pressed"), "false");
+  await page.locator("#step-title").focus();
+  await page.keyboard.press(" ");
+  assert.equal(await page.locator("#play").getAttribute("aria-pressed"), "true", "Space plays");
+  await page.keyboard.press(" ");
+  assert.equal(await page.locator("#play").getAttribute("aria-pressed"), "false", "and pauses");
+  await page.close();
 });
 
 // ---- 3. defects ----

@@ -1,4 +1,4 @@
-// model-labs.test.mjs: the four model labs of issue 9 in Chromium. Each is opened from the scene
+// model-labs.test.mjs: the four model labs ("inside a model") in Chromium. Each is opened from the scene
 // list (its code and the labs module load then), walked to its end by keyboard in English and
 // in Chinese, its numbers on screen compared at the precision shown with
 // tests/fixtures/model-labs.json (float64 NumPy, apart from the core), the derivation of a cell

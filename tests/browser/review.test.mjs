@@ -1,4 +1,4 @@
-// review.test.mjs: what a review of issue 8's fixes found, used as a learner and as a tutorial
+// review.test.mjs: what a review of the page's fixes found, used as a learner and as a tutorial
 // author would: the keyboard focus survives a step change, and an open explanation survives a
 // redraw.
 import { test, before, after } from "node:test";

@@ -521,10 +521,17 @@ test("random values come from the seed, and Reset brings the article's numbers b
   };
   const first = await randomWith(7);
   assert.notDeepEqual(first, original);
+  assert.equal(await page.locator("#seed").inputValue(), "7", "the field shows the set on screen");
   assert.notDeepEqual(await randomWith(), first, "the next click moves on to the next seed");
+  assert.equal(await page.locator("#seed").inputValue(), "8");
   assert.deepEqual(await randomWith(7), first, "the same seed gives the same values");
   await page.locator("#reset").click();
   assert.deepEqual(await matrixText(page, "x"), original);
+  // a set number typed and Random clicked at once: one click draws that set
+  await page.locator("#seed").fill("7");
+  await page.locator("#random").click();
+  assert.deepEqual(await matrixText(page, "x"), first, "the first click is not lost");
+  assert.equal(await page.locator("#seed").inputValue(), "7");
   assert.deepEqual(page.errors, []);
   await page.close();
 });

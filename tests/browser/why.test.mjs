@@ -1,4 +1,4 @@
-// why.test.mjs: the labs of issue 10 and the export, in Chromium, as a learner uses them: each lab
+// why.test.mjs: the labs of "why it is built this way" and the export, in Chromium, as a learner uses them: each lab
 // opened from the scene list, stepped by keyboard, its controls in the URL, both languages; each
 // lab's claim read off the page; "Copy as NumPy" and "Copy as PyTorch" copied, run with Debian's
 // /usr/bin/python3 and compared with the numbers on the page.

@@ -1,7 +1,7 @@
-// why_test.cpp: the labs of issue 10 against float64 references written here: the tiled online
-// softmax against the whole-row softmax for every block size, hand values of the running max
-// and sum, the mask value (−∞ against −1e9), the statistics behind 1/√d_k (and the saturation
-// threshold the page states), and dropout over many draws.
+// why_test.cpp: the labs of "why it is built this way" against float64 references written here: the
+// tiled online softmax against the whole-row softmax for every block size, hand values of the
+// running max and sum, the mask value (−∞ against −1e9), the statistics behind 1/√d_k (and the
+// saturation threshold the page states), and dropout over many draws.
 #include "why.hpp"
 
 #include <gtest/gtest.h>

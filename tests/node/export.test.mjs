@@ -2,7 +2,7 @@
 // /usr/bin/python3 (python3-numpy, python3-torch 1.13; tools/install-deps.sh installs them), for
 // every scene, an edited one, a masked one, a row whose keys are all masked and α = 5, and what
 // they print is compared with the core's output (at the page's decimals, and at 12 decimals) and
-// with the float64 values of shared/docs/scenes.md.
+// with the float64 values of docs/scenes.md.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";

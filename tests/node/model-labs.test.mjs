@@ -1,4 +1,4 @@
-// model-labs.test.mjs: the four model labs (issue 9) on the real labs module: every cell of
+// model-labs.test.mjs: the four model labs ("inside a model") on the real labs module: every cell of
 // every step has a derivation whose every "=" holds at the precision shown (tests/node/
 // shown.mjs reads the lines as written), at 2 to 6 decimals, in both languages; and the labs'
 // numbers equal tests/fixtures/model-labs.json, worked out in float64 NumPy apart from the core.
@@ -39,7 +39,7 @@ function contextOf(scene, lang, digits, stepIndex) {
   return ctx;
 }
 
-test("the labs are the four scenes of issue 9, each with its lab on the labs module", () => {
+test("the labs are the four scenes of inside a model, each with its lab on the labs module", () => {
   assert.deepEqual(
     scenes.map((s) => s.id),
     ["heads", "gqa", "kvcache", "order"],

@@ -1,4 +1,4 @@
-// why-labs.test.mjs: the four labs of issue 10 on the lab contract, each computed with the real
+// why-labs.test.mjs: the four labs of "why it is built this way" on the lab contract, each computed with the real
 // labs module (lab.compute(await loadLabs(), scene, state)): every step has a view and words in
 // both languages, and each lab's claim is in its numbers.
 import { test } from "node:test";

@@ -1,4 +1,4 @@
-// why.test.mjs: the labs of issue 10 through the real WASM labs module (loadLabs): the tiled
+// why.test.mjs: the labs of "why it is built this way" through the real WASM labs module (loadLabs): the tiled
 // online softmax against a float64 reference written here for every block size, the 1/√d_k
 // statistics against the same numbers worked out here, dropout over many draws, the mask value,
 // and every error message.

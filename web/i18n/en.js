@@ -55,7 +55,8 @@ export default {
       "These are your own inputs now: the article's numbers no longer apply. Reset brings them back.",
     sharpen: (name) => `Try a sharper query: ${name} × 5`,
     scrollHint: "Wide: scroll sideways to see the rest →",
-    keyboard: "Keys: Space plays or pauses, ← → step, Home and End jump.",
+    keyboard:
+      "Keys: Space plays or pauses (on a focused button, Space presses that button), ← → step, Home and End jump.",
     edit: "Click a number to edit it. Enter applies, Escape cancels.",
     editCell: (ref, value) => `Edit ${ref}: ${value}`,
     cell: (ref, value) => `${ref}: ${value}`,
@@ -197,7 +198,7 @@ export default {
     drinkable: "holds a drink",
   },
   scenes: {
-    // The labs (issue 10): their names for the scene list; the rest is in each lab's words.
+    // The labs: their names for the scene list; the rest is in each lab's words.
     scaling: { name: "Why √d_k" },
     tiling: { name: "Online softmax" },
     stability: { name: "Numerical stability" },
@@ -343,6 +344,8 @@ export default {
     from: (names) => `Work from your own ${names.join(", ")} (the step in brackets).`,
   },
   predict: {
+    concealed:
+      "Some numbers here are the results of an earlier step you have not answered yet: they stay hidden until you do.",
     title: "Predict, then reveal",
     text: "This step's results are hidden. Work them out from the numbers above: type them, answer the question, or both. Then check: the page reveals the step and marks what you got right.",
     reveal: "Check and reveal",

@@ -94,7 +94,8 @@ export default {
     edited: "现在用的是你自己的输入，原文的数值不再适用。点“还原”可恢复。",
     sharpen: (name) => `试试更“尖锐”的查询：${name} × 5`,
     scrollHint: "表格较宽：左右滑动查看其余部分 →",
-    keyboard: "按键：空格播放或暂停，← → 单步，Home 与 End 跳到首尾。",
+    keyboard:
+      "按键：空格播放或暂停（焦点在按钮上时，空格按下那个按钮），← → 单步，Home 与 End 跳到首尾。",
     edit: "点击数字即可修改。回车确认，Esc 取消。",
     editCell: (ref, value) => `修改 ${ref}：${value}`,
     cell: (ref, value) => `${ref}：${value}`,
@@ -239,7 +240,7 @@ export default {
     drinkable: "可盛饮料",
   },
   scenes: {
-    // The labs (issue 10): their names for the scene list; the rest is in each lab's words.
+    // The labs: their names for the scene list; the rest is in each lab's words.
     scaling: { name: "为什么除以 √d_k" },
     tiling: { name: "在线 softmax" },
     stability: { name: "数值稳定性" },
@@ -382,6 +383,7 @@ export default {
     from: (names) => `用你自己算出的 ${names.join("、")}（括号里是第几步）。`,
   },
   predict: {
+    concealed: "这里有些数是前面某一步的结果，而那一步你还没有回答：回答之前它们保持隐藏。",
     title: "先猜，再揭晓",
     text: "这一步的结果先藏起来了。请根据上面的数自己算：填数、回答问题，或者两样都做。然后点核对：页面会揭晓这一步，并标出你算对了哪些。",
     reveal: "核对并揭晓",

@@ -60,6 +60,10 @@ function randomInputs(scene, editable, seed) {
   return edits;
 }
 
+// Whether every input of `a` equals the same input of `b`.
+const sameInputs = (a, b) =>
+  Object.entries(a).every(([id, m]) => JSON.stringify(m) === JSON.stringify(b[id]));
+
 /** The scene's own controls (the age scene's α, the book's causal mask), or nothing. */
 export function paramControls(ctx) {
   const params = paramsOf(ctx.scene).filter((p) => p.kind !== "toggle" || p.control);
@@ -81,8 +85,15 @@ export function sceneControls(ctx) {
     min: 0,
     value: state.seed,
     inputmode: "numeric",
-    onchange: (e) => update({ seed: Math.max(0, Math.round(Number(e.target.value) || 0)) }),
   });
+  // Random values from the set number in the field; when that set is already on screen, the
+  // next one. The field is read on the click, so that typing a number and clicking Random at
+  // once draws that set (a change event would redraw the page under the click).
+  const randomize = () => {
+    let seed = Math.max(0, Math.round(Number(seedInput.value) || 0));
+    if (sameInputs(randomInputs(scene, editable, seed), editable)) seed += 1;
+    update({ edits: randomInputs(scene, editable, seed), seed });
+  };
   return el(
     "section",
     { class: "scene-controls tools", "aria-labelledby": "tools-title" },
@@ -99,11 +110,7 @@ export function sceneControls(ctx) {
         type: "button",
         id: "random",
         text: msg.ui.random,
-        onclick: () =>
-          update({
-            edits: randomInputs(scene, editable, state.seed),
-            seed: state.seed + 1,
-          }),
+        onclick: randomize,
       }),
       el("label", { class: "seed" }, msg.ui.seed, seedInput),
     ],

@@ -7,10 +7,11 @@ import { queryRow } from "../steps.js";
 // The query row the panels follow: the picked cell's when its rows are queries, else the scene's.
 const focusRowOf = ({ focus, focusRow }) => queryRow(focus, focusRow);
 
-// The weights are a step's result: while the learner predicts them, they stay hidden.
+// The weights are a step's result: while the learner predicts them, here or at an earlier step
+// not yet answered, they stay hidden.
 export function heatmapPanel(ctx) {
   const { trace, labels, msg, state } = ctx;
-  if (ctx.predicting) return undefined;
+  if (ctx.predicting || ctx.concealed?.has("weights")) return undefined;
   return heatmapView(trace.weights, labels.queries, labels.keys, {
     digits: Math.min(state.digits, 3),
     title: msg.views.heatmap,
@@ -23,7 +24,7 @@ export function heatmapPanel(ctx) {
 
 export function linesPanel(ctx) {
   const { trace, labels, msg } = ctx;
-  if (ctx.predicting) return undefined;
+  if (ctx.predicting || ctx.concealed?.has("weights")) return undefined;
   return linesView(trace.weights, labels.queries, labels.keys, {
     title: msg.views.lines,
     focusRow: focusRowOf(ctx),
@@ -47,6 +48,6 @@ export function plotPanel(ctx) {
     digits: state.digits,
     title: msg.views.plot,
     note: msg.views.plotNote,
-    hideScore: ctx.predicting,
+    hideScore: ctx.predicting || ctx.concealed?.has("scores"),
   });
 }

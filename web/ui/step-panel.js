@@ -109,7 +109,8 @@ export function stepPanel(ctx, params) {
   // What a cell shows instead of its number: "?" for a result still to be predicted, "·" for one
   // that playing has not reached yet.
   const hidden = (m) => {
-    if (ctx.predicting && (m.role === "result" || m.role === "aux"))
+    const concealed = ctx.concealed?.has(m.id) && m.role !== "input";
+    if (concealed || (ctx.predicting && (m.role === "result" || m.role === "aux")))
       return (i) => i >= (m.knownRows ?? 0) && "?";
     if (state.reveal === Infinity || m.id !== view.focusMatrix) return undefined;
     return (i, j) => i * m.data[0].length + j >= state.reveal && "·";
@@ -158,6 +159,8 @@ export function stepPanel(ctx, params) {
       ),
     params,
     stepId === "inputs" && host.controls && el("p", { class: "hint", text: msg.ui.edit }),
+    view.matrices.some((m) => ctx.concealed?.has(m.id)) &&
+      el("p", { class: "hint concealed", text: msg.predict.concealed }),
     el("div", { class: "matrices" }, matrices),
     focus &&
       lab.derivation &&

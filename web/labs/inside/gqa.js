@@ -1,4 +1,4 @@
-// labs/gqa.js: lab 2 of issue 9, "fewer key-value heads". Lab 1's layer with h_kv = 4, 2 and 1
+// labs/inside/gqa.js: lab 2 of "inside a model", "fewer key-value heads". Lab 1's layer with h_kv = 4, 2 and 1
 // (grouped-query and multi-query attention): which query heads share a key-value head, how
 // their weights change, and how much smaller the KV cache gets.
 import { cellRef } from "../../format.js";

@@ -1,4 +1,4 @@
-// labs/heads.js: lab 1 of issue 9, "heads see different things". Four heads of d_head = 2 on
+// labs/inside/heads.js: lab 1 of "inside a model", "heads see different things". Four heads of d_head = 2 on
 // 我在图书馆读书: one finds who does what to what, one the previous token, one the verb and
 // the place, one spreads evenly. Steps: the inputs, the projections, each head's scores and
 // weights, the concatenation, and W_O.

@@ -1,4 +1,4 @@
-// labs/kvcache.js: lab 3 of issue 9, "decoding with a KV cache". The grouped-query layer of
+// labs/inside/kvcache.js: lab 3 of "inside a model", "decoding with a KV cache". The grouped-query layer of
 // lab 2 (h = 4, h_kv = 2) decodes 我在图书馆读书 one token per step: the cache grows a row, the
 // new query attends to every cached key, and a counter sets the step's multiply-adds beside a
 // full recompute. The last step sets the cached rows beside the full causal pass.

@@ -1,4 +1,4 @@
-// labs/order.js: lab 4 of issue 9, "how does attention know word order?". Lab 1's layer on X
+// labs/inside/order.js: lab 4 of "inside a model", "how does attention know word order?". Lab 1's layer on X
 // without its position features, in order and shuffled: without positions each token's output
 // row only moves with its token; sinusoidal positions and RoPE make order change the weights;
 // under RoPE a score depends only on the distance between two positions.

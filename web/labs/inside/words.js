@@ -1,4 +1,4 @@
-// labs/model-words.js: every string of the four model labs (issue 9), in Chinese and English.
+// labs/inside/words.js: every string of the four model labs, in Chinese and English.
 // The scene list's names are also in web/i18n (they show before a lab loads).
 import { tokens } from "./data.js";
 

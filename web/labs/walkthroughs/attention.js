@@ -1,4 +1,4 @@
-// labs/attention.js: the attention lab, which the five scenes and every custom scene run on.
+// labs/walkthroughs/attention.js: the attention lab, which the five scenes and every custom scene run on.
 // A lab is what a walkthrough needs to run a scene: its parameters, its one call into the core,
 // its steps with the panels each shows, and the pure functions that say what a step shows.
 // The contract is in web/lab.js; this file fills it for softmax(Q·Kᵀ/√d_k)·V.

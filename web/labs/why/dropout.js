@@ -1,4 +1,4 @@
-// labs/dropout.js: dropout on the weights, on the age scene's lookup. The core zeroes each weight
+// labs/why/dropout.js: dropout on the weights, on the age scene's lookup. The core zeroes each weight
 // with probability p and scales the rest by 1/(1 − p), with a seeded stream: one draw's row no
 // longer sums to 1, but the average over many draws comes back to the output without dropout.
 import { el } from "../../views.js";

@@ -1,4 +1,4 @@
-// labs/scale.js: the scale lab. It times the core on the reader's own machine, one head with
+// labs/why/scale.js: the scale lab. It times the core on the reader's own machine, one head with
 // d = 64 and n = 64 … 4,096 tokens: the fast float32 kernel without the weights, the same under
 // a causal mask, and the Eigen reference (float64, with the weights) up to 2,048 tokens, each
 // while its next call should stay under 0.6 s. A log-log plot shows the n² growth and the causal

@@ -1,4 +1,4 @@
-// labs/scaling.js: why divide by √d_k. Seeded random q and k with unit-variance entries (100
+// labs/why/scaling.js: why divide by √d_k. Seeded random q and k with unit-variance entries (100
 // queries, 8 keys each, from the core); a slider for d_k from 1 to 512. The spread of q·k grows
 // with d_k, and without the scale the softmax goes one-hot; with it, it stays soft. Every number
 // is the core's (scalingStats); the page computes only the plot's coordinates.

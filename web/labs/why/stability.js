@@ -1,4 +1,4 @@
-// labs/stability.js: numerical stability. Softmax without subtracting the max overflows on large
+// labs/why/stability.js: numerical stability. Softmax without subtracting the max overflows on large
 // scores: exp(1000) is Infinity in double, and Infinity/Infinity is NaN. That naive version is
 // computed here, plainly in JS, as the wrong way: apart from the plots' coordinates it is the
 // only arithmetic the page does itself, and the page says so. Beside it, the core's stable

@@ -1,4 +1,4 @@
-// labs/tiling.js: online softmax, as FlashAttention tiles it, on the book sentence. The core walks
+// labs/why/tiling.js: online softmax, as FlashAttention tiles it, on the book sentence. The core walks
 // the keys in blocks and keeps, for every query row, the running max m and the running sum ℓ;
 // when m grows it rescales what it has by exp(m_old − m_new). One step per block shows m, ℓ,
 // the rescale and the partial output; the last compares the result with the whole-row softmax.
