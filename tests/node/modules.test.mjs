@@ -19,7 +19,7 @@ const layerRules = [
   ["core", /^(attention\.(js|cjs)|generated\/.*)$/],
   ["views", /^(views\.js|ui\/.*)$/],
   ["labs", /^labs\/.*$/],
-  ["walkthrough", /^(lab|catalogue|walkthrough|playback)\.js$/],
+  ["walkthrough", /^(lab|catalogue|walkthrough|playback|store|keys|focus)\.js$/],
   ["entry", /^(app|element|embed|embedding)\.(js|cjs)$/],
 ];
 const layerOf = (file) => layerRules.find(([, pattern]) => pattern.test(file))?.[0];

@@ -1,0 +1,32 @@
+// keys.js: the walkthrough's keys. ← → step, Home and End jump, Space plays or pauses; keys that
+// start in the walkthrough's own fields stay there, and Space presses a focused button (the
+// platform's convention, and what the hint says). In someone else's page the keys stay ours.
+
+/**
+ * A keydown handler. walk: { state(), steps(), playback, controls (the walkthrough has its
+ * player), page (it is the whole page) }.
+ */
+export function keyHandler(walk) {
+  return function onKey(event) {
+    const target = event.target;
+    if (target.closest?.("input:not([type=checkbox]), select, textarea")) return;
+    const { playback } = walk;
+    const state = walk.state();
+    const last = walk.steps() - 1;
+    const keys = {
+      ArrowRight: () => playback.go(state.step + 1),
+      ArrowLeft: () => playback.go(state.step - 1),
+      Home: () => playback.go(0),
+      End: () => playback.go(last),
+      " ": () => playback.set(!state.playing),
+    };
+    if (!keys[event.key] || event.altKey || event.ctrlKey || event.metaKey) return;
+    // Space presses an ordinary button, ticks a box and edits an input cell; elsewhere
+    // (the page, a result cell) it plays or pauses.
+    const own = "button:not(.cell), a, summary, input, .role-input button.cell";
+    if (event.key === " " && (target.closest?.(own) || !walk.controls)) return;
+    event.preventDefault();
+    if (!walk.page) event.stopPropagation();
+    keys[event.key]();
+  };
+}
