@@ -36,18 +36,14 @@ std::string overflowed(const std::string& where, const std::string& name, const 
   return check_overflow(d(name), m, formula, where);
 }
 
-// The passes 5 … 1 on the forward trace t of Q (n_q, d_k), K (n_k, d_k) and V (n_k, d_v), with
-// dO (n_q, d_v). `where` prefixes messages ("head 2: ").
-std::string run_backward(const Trace<double>& t, const MatrixRef<double>& Q,
-                         const MatrixRef<double>& K, const MatrixRef<double>& V,
-                         const Options& options, const LossGradients& loss, AttentionGradients& g,
-                         const std::string& where = "") {
-  const Index n_q = Q.rows(), n_k = K.rows();
+// pass 5, output = (dropped or weights)·V: dV = (dropped or weights)ᵀ·dO, d(weights) = dO·Vᵀ,
+// through the forward's own kept cells when there is dropout, plus the loss's own d(weights).
+std::string output_back(const Trace<double>& t, const MatrixRef<double>& V, const Options& options,
+                        const LossGradients& loss, AttentionGradients& g,
+                        const std::string& where) {
+  const Index n_q = t.weights.rows(), n_k = t.weights.cols();
   const bool dropout = options.dropout_p > 0;
   g.output = loss.output;
-
-  // pass 5, output = (dropped or weights)·V: dV = (dropped or weights)ᵀ·dO, d(weights) = dO·Vᵀ,
-  // through the forward's own kept cells when there is dropout
   const Matrix<double> dO_Vt = g.output.lazyProduct(V.transpose());  // (n_q, n_k)
   const std::string first = dropout ? "dropped" : "weights";
   if (auto e = overflowed(where, first, dO_Vt,
@@ -89,11 +85,16 @@ std::string run_backward(const Trace<double>& t, const MatrixRef<double>& Q,
       !e.empty()) {
     return e;
   }
+  return {};
+}
 
-  // pass 4, weights = softmax(logits): d(logits) = weights ⊙ (d(weights) − row_dot). A weight
-  // of 0 (a key masked with −∞, every key of a blocked row) passes no gradient.
+// pass 4, weights = softmax(logits): d(logits) = weights ⊙ (d(weights) − row_dot). A weight
+// of 0 (a key masked with −∞, every key of a blocked row) passes no gradient.
+std::string softmax_back(const Trace<double>& t, AttentionGradients& g, const std::string& where,
+                         Matrix<double>& d_logits) {
+  const Index n_q = t.weights.rows(), n_k = t.weights.cols();
   g.row_dot = (t.weights.array() * g.weights.array()).rowwise().sum();
-  Matrix<double> d_logits(n_q, n_k);
+  d_logits.resize(n_q, n_k);
   for (Index i = 0; i < n_q; ++i)
     for (Index j = 0; j < n_k; ++j)
       d_logits(i, j) =
@@ -108,7 +109,19 @@ std::string run_backward(const Trace<double>& t, const MatrixRef<double>& Q,
       !e.empty()) {
     return e;
   }
+  return {};
+}
 
+// The passes 5 … 1 on the forward trace t of Q (n_q, d_k), K (n_k, d_k) and V (n_k, d_v), with
+// dO (n_q, d_v). `where` prefixes messages ("head 2: ").
+std::string run_backward(const Trace<double>& t, const MatrixRef<double>& Q,
+                         const MatrixRef<double>& K, const MatrixRef<double>& V,
+                         const Options& options, const LossGradients& loss, AttentionGradients& g,
+                         const std::string& where = "") {
+  if (auto e = output_back(t, V, options, loss, g, where); !e.empty()) return e;
+  Matrix<double> d_logits;
+  if (auto e = softmax_back(t, g, where, d_logits); !e.empty()) return e;
+  const Index n_q = Q.rows(), n_k = K.rows();
   // pass 3, masked: a cell the mask replaced does not depend on its scaled score
   if (t.masked.size() > 0) {
     g.masked = d_logits;

@@ -118,11 +118,9 @@ function choices(question, saved, msg) {
  * hidden) or "revealed"; onReveal: reveal the step after checking.
  */
 export function checkPanel(options) {
-  const { m, rows, saved, msg, seed, workedOf = () => [], which, question, onReveal } = options;
+  const { m, saved, msg, seed, which, question, onReveal } = options;
   const mode = options.mode ?? "check";
   const words = { check: msg.check, predict: msg.predict, revealed: msg.predict.revealed }[mode];
-  const seedValues = seed?.values;
-  const key = (i, j) => `${m.id}:${i}.${j}`;
   const decimals = el(
     "select",
     { id: "check-decimals", onchange: () => (saved.decimals = Number(decimals.value)) },
@@ -130,6 +128,60 @@ export function checkPanel(options) {
       el("option", { value: d, selected: d === saved.decimals, text: String(d) }),
     ),
   );
+  const summary = el("p", { class: "check-summary", role: "status" });
+  const asked = question && choices(question, saved, msg);
+  const { grid, inputs } = answerGrid(options, () => check());
+  const run = () => {
+    saved.run = true;
+    asked?.mark();
+    const marks = inputs.map((input) => mark(input, options, Number(decimals.value)));
+    const total = marks.filter((r) => r !== "empty").length;
+    const right = marks.filter((r) => r === "right").length;
+    summary.textContent = total ? msg.check.summary(right, total) : "";
+  };
+  // In predict mode, checking also reveals the step.
+  const check = () => {
+    run();
+    onReveal?.();
+  };
+  const fill = (values, places) => {
+    for (const input of inputs) {
+      input.value = String(values[input.dataset.i][input.dataset.j]);
+      saved.typed[key(m, input.dataset.i, input.dataset.j)] = input.value;
+    }
+    saved.asPrinted = true;
+    decimals.value = String(places);
+    saved.decimals = places;
+    check();
+  };
+  const clear = () => {
+    for (const input of inputs) input.value = "";
+    for (const radio of panel.querySelectorAll("[type=radio]")) radio.checked = false;
+    saved.typed = {};
+    saved.choice = undefined;
+    run();
+  };
+  const panel = el(
+    "section",
+    { class: `check ${mode}`, "aria-labelledby": "check-title" },
+    el("h3", { id: "check-title", text: words.title }),
+    el("p", { text: words.text }),
+    el("p", { class: "hint", id: "check-rule", text: msg.check.rule }),
+    which,
+    asked?.fieldset,
+    el("div", { class: "scroll" }, grid),
+    checkTools({ msg, mode, seed, decimals, check, clear, fill }),
+    seed?.values && el("p", { class: "note", text: msg.check.seedNote }),
+    summary,
+  );
+  if (saved.run) run();
+  return panel;
+}
+
+const key = (m, i, j) => `${m.id}:${i}.${j}`;
+
+// The table of fields to type the answers in, one per offered cell.
+function answerGrid({ m, rows, saved, msg }, check) {
   const inputs = [];
   const grid = el(
     "table",
@@ -151,10 +203,10 @@ export function checkPanel(options) {
             inputmode: "decimal",
             "data-i": i,
             "data-j": j,
-            value: saved.typed[key(i, j)] ?? "",
+            value: saved.typed[key(m, i, j)] ?? "",
             "aria-label": msg.ui.cell(cellRef(m.label, i, j), ""),
             oninput: () => {
-              saved.typed[key(i, j)] = input.value;
+              saved.typed[key(m, i, j)] = input.value;
               saved.asPrinted = false;
             },
             onkeydown: (e) => e.key === "Enter" && check(),
@@ -165,109 +217,64 @@ export function checkPanel(options) {
       ),
     ),
   );
-  const asked = question && choices(question, saved, msg);
-  const summary = el("p", { class: "check-summary", role: "status" });
-  const run = () => {
-    saved.run = true;
-    asked?.mark();
-    let right = 0;
-    let total = 0;
-    for (const input of inputs) {
-      const i = Number(input.dataset.i);
-      const j = Number(input.dataset.j);
-      const verdict = input.nextElementSibling;
-      // An article's numbers are its code's output, not worked from our tables.
-      const worked = saved.asPrinted ? [] : workedOf(i, j);
-      const result = checkValue(input.value, m.data[i][j], Number(decimals.value), worked);
-      input.className = result.status;
-      verdict.replaceChildren();
-      if (result.status === "empty") continue;
-      total++;
-      if (result.status === "right") {
-        right++;
-        verdict.textContent = `✓ ${msg.check.right}`;
-      } else if (result.status === "invalid") {
-        verdict.textContent = `✗ ${msg.check.invalid}`;
-      } else {
-        const typed = input.value.trim();
-        verdict.append(
-          "✗ ",
-          el(
-            "span",
-            { class: "typed" },
-            typed.slice(0, result.wrongAt),
-            el("mark", { text: typed.slice(result.wrongAt, result.wrongAt + 1) }),
-            typed.slice(result.wrongAt + 1),
-          ),
-          ` ${msg.check.wrong(result.expected)}`,
-        );
-      }
-    }
-    summary.textContent = total ? msg.check.summary(right, total) : "";
-  };
-  // In predict mode, checking also reveals the step.
-  const check = () => {
-    run();
-    onReveal?.();
-  };
-  const fill = (values, places) => {
-    for (const input of inputs) {
-      input.value = String(values[input.dataset.i][input.dataset.j]);
-      saved.typed[key(input.dataset.i, input.dataset.j)] = input.value;
-    }
-    saved.asPrinted = true;
-    decimals.value = String(places);
-    saved.decimals = places;
-    check();
-  };
-  const panel = el(
-    "section",
-    { class: `check ${mode}`, "aria-labelledby": "check-title" },
-    el("h3", { id: "check-title", text: words.title }),
-    el("p", { text: words.text }),
-    el("p", { class: "hint", id: "check-rule", text: msg.check.rule }),
-    which,
-    asked?.fieldset,
-    el("div", { class: "scroll" }, grid),
-    el(
-      "div",
-      { class: "check-tools" },
-      el("label", {}, msg.check.decimals, decimals),
+  return { grid, inputs };
+}
+
+// One answer marked: its field's class and verdict; returns the status.
+function mark(input, { m, saved, msg, workedOf = () => [] }, decimals) {
+  const i = Number(input.dataset.i);
+  const j = Number(input.dataset.j);
+  const verdict = input.nextElementSibling;
+  // An article's numbers are its code's output, not worked from our tables.
+  const worked = saved.asPrinted ? [] : workedOf(i, j);
+  const result = checkValue(input.value, m.data[i][j], decimals, worked);
+  input.className = result.status;
+  verdict.replaceChildren();
+  if (result.status === "right") verdict.textContent = `✓ ${msg.check.right}`;
+  else if (result.status === "invalid") verdict.textContent = `✗ ${msg.check.invalid}`;
+  else if (result.status === "wrong") {
+    const typed = input.value.trim();
+    verdict.append(
+      "✗ ",
+      el(
+        "span",
+        { class: "typed" },
+        typed.slice(0, result.wrongAt),
+        el("mark", { text: typed.slice(result.wrongAt, result.wrongAt + 1) }),
+        typed.slice(result.wrongAt + 1),
+      ),
+      ` ${msg.check.wrong(result.expected)}`,
+    );
+  }
+  return result.status;
+}
+
+// The decimals, Check, Clear, and the article's printed numbers where there are some.
+function checkTools({ msg, mode, seed, decimals, check, clear, fill }) {
+  return el(
+    "div",
+    { class: "check-tools" },
+    el("label", {}, msg.check.decimals, decimals),
+    el("button", {
+      type: "button",
+      id: "check",
+      text: mode === "predict" ? msg.predict.reveal : msg.check.button,
+      onclick: check,
+    }),
+    el("button", { type: "button", text: msg.check.clear, onclick: clear }),
+    seed?.values &&
       el("button", {
         type: "button",
-        id: "check",
-        text: mode === "predict" ? msg.predict.reveal : msg.check.button,
-        onclick: check,
+        id: "check-seed",
+        text: msg.check.seedButton,
+        onclick: () => fill(seed.values, 8),
       }),
+    seed?.summary &&
       el("button", {
         type: "button",
-        text: msg.check.clear,
-        onclick: () => {
-          for (const input of inputs) input.value = "";
-          for (const radio of panel.querySelectorAll("[type=radio]")) radio.checked = false;
-          saved.typed = {};
-          saved.choice = undefined;
-          run();
-        },
+        id: "check-summary",
+        text: msg.check.summaryButton,
+        onclick: () => fill(seed.summary, 3),
       }),
-      seedValues &&
-        el("button", {
-          type: "button",
-          id: "check-seed",
-          text: msg.check.seedButton,
-          onclick: () => fill(seedValues, 8),
-        }),
-      seed?.summary &&
-        el("button", {
-          type: "button",
-          id: "check-summary",
-          text: msg.check.summaryButton,
-          onclick: () => fill(seed.summary, 3),
-        }),
-    ),
-    seedValues && el("p", { class: "note", text: msg.check.seedNote }),
-    summary,
   );
-  if (saved.run) run();
-  return panel;
 }

@@ -66,6 +66,202 @@ function rotationWorked(row, rotary, i, j, digits) {
   return [shownDot([row[2 * pair], row[2 * pair + 1]], right, digits)];
 }
 
+// Each side of a step: the original order (a) and the shuffled one (b).
+const outputs = (t, msg, features) => [
+  matrix(
+    "oa",
+    msg.model.labels.outputIn(msg.model.original),
+    t.a.output,
+    tokens,
+    features,
+    "result",
+  ),
+  matrix(
+    "ob",
+    msg.model.labels.outputIn(msg.model.shuffled),
+    t.b.output,
+    shuffledTokens,
+    features,
+    "result",
+  ),
+];
+const headWeights = (t, msg) => [
+  matrix(
+    "wa",
+    msg.model.labels.weightsIn(msg.model.original),
+    t.a.heads[0].weights,
+    tokens,
+    tokens,
+    "result",
+  ),
+  matrix(
+    "wb",
+    msg.model.labels.weightsIn(msg.model.shuffled),
+    t.b.heads[0].weights,
+    shuffledTokens,
+    shuffledTokens,
+    "result",
+  ),
+];
+
+// What each step shows, by step id.
+const views = {
+  plain: ({ trace, msg, features }) => ({
+    focusMatrix: "ob",
+    matrices: outputs(trace.plain, msg, features),
+  }),
+  sinusoidal: ({ trace, msg, features }) => ({
+    focusMatrix: "wb",
+    matrices: [
+      matrix(
+        "pe",
+        "PE",
+        trace.sinusoidal.a.sinusoidal.encoding,
+        positions.map((p) => msg.model.position(p)),
+        numbered(features.length),
+        "result",
+      ),
+      ...headWeights(trace.sinusoidal, msg),
+      ...outputs(trace.sinusoidal, msg, features),
+    ],
+  }),
+  rope: ({ trace, msg }) => ({
+    focusMatrix: "wb",
+    matrices: [
+      matrix("qa", "q1, RoPE", trace.rope.a.heads[0].q, tokens, numbered(2), "result"),
+      matrix("ka", "k1, RoPE", trace.rope.a.heads[0].k, tokens, numbered(2), "result"),
+      ...headWeights(trace.rope, msg),
+    ],
+  }),
+  distance: ({ trace, msg }) => {
+    const d = trace.distance;
+    return {
+      focusMatrix: "scores",
+      matrices: [
+        matrix("q", msg.model.labels.qPlain, [d.q], [tokens[3]], numbered(2)),
+        matrix("k", msg.model.labels.kPlain, [d.k], [tokens[4]], numbered(2)),
+        matrix("qm", msg.model.labels.qAt, d.qm.rotated, named("m"), numbered(2), "result"),
+        matrix("kn", msg.model.labels.kAt, d.kn.rotated, named("n"), numbered(2), "result"),
+        matrix("scores", "q_m·k_n", d.scores, named("m"), named("n"), "result"),
+      ],
+    };
+  },
+};
+
+// The distance step: q of 读 and k of 书 before any rotation, placed at every m and n.
+const unrotated = (mid, i, j, { trace, inputs, state, msg }) => {
+  // head 1's q of 读 (row 4) and k of 书 (row 5)
+  const row = mid === "q" ? 3 : 4;
+  return [
+    plain(msg.model.unrotatedLine(mid, tokens[row], row + 1)),
+    productLine(mid.toUpperCase(), row, j, {
+      left: inputs.x,
+      leftName: "X",
+      right: mid === "q" ? inputs.wq : inputs.wk,
+      rightName: mid === "q" ? "W_Q" : "W_K",
+      value: trace.distance[mid][j],
+      digits: state.digits,
+      msg,
+    }),
+  ];
+};
+const placed = (mid, i, j, { trace, state }) => {
+  const d = trace.distance;
+  const rotary = mid === "qm" ? d.qm : d.kn;
+  const before = positions.map(() => (mid === "qm" ? d.q : d.k));
+  const name = mid === "qm" ? "q" : "k";
+  return rotationLines(name, i, j, { before, rotary, digits: state.digits, d: d.q.length });
+};
+const distanceLines = {
+  q: unrotated,
+  k: unrotated,
+  qm: placed,
+  kn: placed,
+  scores: (mid, i, j, { trace, state, msg }) => {
+    const d = trace.distance;
+    return [
+      productLine("scores", i, j, {
+        left: d.qm.rotated,
+        leftName: "q",
+        right: [0, 1].map((c) => d.kn.rotated.map((row) => row[c])), // kᵀ (2, 5)
+        rightName: "kᵀ",
+        value: d.scores[i][j],
+        digits: state.digits,
+        msg,
+      }),
+      plain(msg.model.distanceLine(i, j, i - j)),
+    ];
+  },
+};
+
+// The steps with positions (none, sinusoidal, RoPE), each in order (a) and shuffled (b).
+const rotated = (mid, i, j, { trace, state, stepId }) => {
+  const t = trace[stepId];
+  const rotary = mid === "qa" ? t.a.qRotated : t.a.kRotated;
+  const before = (mid === "qa" ? t.a.q : t.a.k).map((row) => row.slice(0, 2));
+  const head = { ...rotary, rotated: rotary.rotated.map((row) => row.slice(0, 2)) };
+  const name = mid === "qa" ? "q" : "k";
+  return rotationLines(name, i, j, { before, rotary: head, digits: state.digits, d: t.a.dHead });
+};
+const weightsOf = (mid, i, j, ctx) => {
+  const t = ctx.trace[ctx.stepId];
+  return headDerivation(mid === "wa" ? t.a : t.b, 0, "weights", i, j, ctx).lines;
+};
+// outputs: concat·W_O; a shuffled row is its token's row in order
+const outputOf = (mid, i, j, { trace, inputs, state, stepId, msg }) => {
+  const t = trace[stepId];
+  const side = mid === "oa" ? t.a : t.b;
+  const digits = state.digits;
+  const lines = [
+    productLine("output", i, j, {
+      left: side.concat,
+      leftName: "concat",
+      right: inputs.wo,
+      rightName: "W_O",
+      value: side.output[i][j],
+      digits,
+      msg,
+    }),
+  ];
+  if (mid === "ob") {
+    const same = fmt(t.a.output[shuffle[i]][j], digits);
+    const moved = msg.model.movedLine(
+      shuffledTokens[i],
+      i + 1,
+      shuffle[i] + 1,
+      same,
+      stepId === "plain",
+    );
+    lines.push(plain(moved));
+  }
+  return lines;
+};
+const positionLines = {
+  pe: (mid, i, j, { trace, inputs, state, stepId, msg }) => {
+    const s = trace[stepId].a.sinusoidal;
+    const pair = Math.floor(j / 2);
+    const fn = j % 2 === 0 ? "sin" : "cos";
+    const angle = s.angles[i][pair];
+    return [
+      plain(msg.model.peLine(cellRef("PE", i, j), fn, i, `θ_${pair}`)),
+      ...angleLines(i, pair, inputs.x[0].length, s.theta[pair], angle, state.digits),
+      line(
+        `${fn}(`,
+        s.encoding[i][j],
+        state.digits,
+        (p) => roundingOf(angle, p),
+        (p) => `${fmt(angle, p)})`,
+      ),
+    ];
+  },
+  qa: rotated,
+  ka: rotated,
+  wa: weightsOf,
+  wb: weightsOf,
+  oa: outputOf,
+  ob: outputOf,
+};
+
 export const orderLab = {
   id: "order",
   core: "labs",
@@ -114,92 +310,7 @@ export const orderLab = {
     { id: "distance", panels: [] },
   ],
 
-  view(stepId, { trace, msg }) {
-    const features = featureNames(msg);
-    const outputs = (t) => [
-      matrix(
-        "oa",
-        msg.model.labels.outputIn(msg.model.original),
-        t.a.output,
-        tokens,
-        features,
-        "result",
-      ),
-      matrix(
-        "ob",
-        msg.model.labels.outputIn(msg.model.shuffled),
-        t.b.output,
-        shuffledTokens,
-        features,
-        "result",
-      ),
-    ];
-    const weights = (t) => [
-      matrix(
-        "wa",
-        msg.model.labels.weightsIn(msg.model.original),
-        t.a.heads[0].weights,
-        tokens,
-        tokens,
-        "result",
-      ),
-      matrix(
-        "wb",
-        msg.model.labels.weightsIn(msg.model.shuffled),
-        t.b.heads[0].weights,
-        shuffledTokens,
-        shuffledTokens,
-        "result",
-      ),
-    ];
-    const at = positions.map((p) => msg.model.position(p));
-    switch (stepId) {
-      case "plain":
-        return { focusMatrix: "ob", matrices: outputs(trace.plain) };
-      case "sinusoidal":
-        return {
-          focusMatrix: "wb",
-          matrices: [
-            matrix(
-              "pe",
-              "PE",
-              trace.sinusoidal.a.sinusoidal.encoding,
-              at,
-              numbered(features.length),
-              "result",
-            ),
-            ...weights(trace.sinusoidal),
-            ...outputs(trace.sinusoidal),
-          ],
-        };
-      case "rope": {
-        const t = trace.rope;
-        return {
-          focusMatrix: "wb",
-          matrices: [
-            matrix("qa", "q1, RoPE", t.a.heads[0].q, tokens, numbered(2), "result"),
-            matrix("ka", "k1, RoPE", t.a.heads[0].k, tokens, numbered(2), "result"),
-            ...weights(t),
-          ],
-        };
-      }
-      case "distance": {
-        const d = trace.distance;
-        return {
-          focusMatrix: "scores",
-          matrices: [
-            matrix("q", msg.model.labels.qPlain, [d.q], [tokens[3]], numbered(2)),
-            matrix("k", msg.model.labels.kPlain, [d.k], [tokens[4]], numbered(2)),
-            matrix("qm", msg.model.labels.qAt, d.qm.rotated, named("m"), numbered(2), "result"),
-            matrix("kn", msg.model.labels.kAt, d.kn.rotated, named("n"), numbered(2), "result"),
-            matrix("scores", "q_m·k_n", d.scores, named("m"), named("n"), "result"),
-          ],
-        };
-      }
-      default:
-        throw new Error(`unknown step ${stepId}`);
-    }
-  },
+  view: (stepId, { trace, msg }) => views[stepId]({ trace, msg, features: featureNames(msg) }),
 
   // A shuffled row lights up its token's row in order, and the other way round.
   highlights(mid, i, j, { stepId }) {
@@ -217,103 +328,8 @@ export const orderLab = {
   },
 
   derivation(mid, i, j, ctx) {
-    const { trace, inputs, state, stepId, msg } = ctx;
-    const digits = state.digits;
-    if (stepId === "distance") {
-      const d = trace.distance;
-      // head 1's q of 读 (row 4) and k of 书 (row 5), before any rotation
-      if (mid === "q" || mid === "k") {
-        const row = mid === "q" ? 3 : 4;
-        return derivationOf([
-          plain(msg.model.unrotatedLine(mid, tokens[row], row + 1)),
-          productLine(mid.toUpperCase(), row, j, {
-            left: inputs.x,
-            leftName: "X",
-            right: mid === "q" ? inputs.wq : inputs.wk,
-            rightName: mid === "q" ? "W_Q" : "W_K",
-            value: d[mid][j],
-            digits,
-            msg,
-          }),
-        ]);
-      }
-      if (mid === "qm" || mid === "kn") {
-        const rotary = mid === "qm" ? d.qm : d.kn;
-        const before = positions.map(() => (mid === "qm" ? d.q : d.k));
-        return derivationOf(
-          rotationLines(mid === "qm" ? "q" : "k", i, j, { before, rotary, digits, d: d.q.length }),
-        );
-      }
-      return derivationOf([
-        productLine("scores", i, j, {
-          left: d.qm.rotated,
-          leftName: "q",
-          right: [0, 1].map((c) => d.kn.rotated.map((row) => row[c])), // kᵀ (2, 5)
-          rightName: "kᵀ",
-          value: d.scores[i][j],
-          digits,
-          msg,
-        }),
-        plain(msg.model.distanceLine(i, j, i - j)),
-      ]);
-    }
-    const t = trace[stepId];
-    if (mid === "pe") {
-      const s = t.a.sinusoidal;
-      const pair = Math.floor(j / 2);
-      const fn = j % 2 === 0 ? "sin" : "cos";
-      return derivationOf([
-        plain(msg.model.peLine(cellRef("PE", i, j), fn, i, `θ_${pair}`)),
-        ...angleLines(i, pair, inputs.x[0].length, s.theta[pair], s.angles[i][pair], digits),
-        line(
-          `${fn}(`,
-          s.encoding[i][j],
-          digits,
-          (p) => roundingOf(s.angles[i][pair], p),
-          (p) => `${fmt(s.angles[i][pair], p)})`,
-        ),
-      ]);
-    }
-    if (mid === "qa" || mid === "ka") {
-      const name = mid === "qa" ? "q" : "k";
-      const rotary = mid === "qa" ? t.a.qRotated : t.a.kRotated;
-      const before = (mid === "qa" ? t.a.q : t.a.k).map((row) => row.slice(0, 2));
-      const head = { ...rotary, rotated: rotary.rotated.map((row) => row.slice(0, 2)) };
-      return derivationOf(
-        rotationLines(name, i, j, { before, rotary: head, digits, d: t.a.dHead }),
-      );
-    }
-    if (mid === "wa" || mid === "wb") {
-      return headDerivation(mid === "wa" ? t.a : t.b, 0, "weights", i, j, ctx);
-    }
-    // outputs: concat·W_O; a shuffled row is its token's row in order
-    const side = mid === "oa" ? t.a : t.b;
-    const lines = [
-      productLine("output", i, j, {
-        left: side.concat,
-        leftName: "concat",
-        right: inputs.wo,
-        rightName: "W_O",
-        value: side.output[i][j],
-        digits,
-        msg,
-      }),
-    ];
-    if (mid === "ob") {
-      const same = t.a.output[shuffle[i]][j];
-      lines.push(
-        plain(
-          msg.model.movedLine(
-            shuffledTokens[i],
-            i + 1,
-            shuffle[i] + 1,
-            fmt(same, digits),
-            stepId === "plain",
-          ),
-        ),
-      );
-    }
-    return derivationOf(lines);
+    const table = ctx.stepId === "distance" ? distanceLines : positionLines;
+    return derivationOf(table[mid]?.(mid, i, j, ctx) ?? []);
   },
 
   worked(mid, i, j, { trace, inputs, state, stepId }) {

@@ -69,6 +69,125 @@ function summaryPanel({ trace, state, msg }) {
   );
 }
 
+// What a cell's derivation is made from: the step shown, its numbers, and the update line.
+function cellOf(mid, i, j, { trace, state, msg }) {
+  const t = stepShown(state);
+  const s = trace.path[t];
+  const p = state.digits;
+  const update = (step) =>
+    line(
+      "α − η × dL/dα = ",
+      step.next,
+      p,
+      bounds.dot([1, state.eta], [step.alpha, step.dAlpha]),
+      (q) => `${fmt(step.alpha, q)} − ${state.eta} × ${factor(step.dAlpha, q)}`,
+    );
+  return {
+    mid,
+    i,
+    j,
+    t,
+    s,
+    p,
+    g: s.gradients,
+    w: s.trace.weights[0],
+    o: s.trace.output[0][0],
+    target: trace.target,
+    f: (x) => fmt(x, p),
+    update,
+    trace,
+    msg,
+  };
+}
+
+// How each cell of the lab is made, by matrix id: its lines, from what cellOf() gives.
+const given = ({ mid, i, j, f, msg }) => [
+  plain(`${cellRef(mid.toUpperCase(), i, j)} = ${f(age[mid][i][j])} (${msg.derive.input})`),
+];
+const softmaxStep = ({ mid, j, s, p, msg }) =>
+  attentionDerivation(mid, 0, j, { trace: s.trace, inputs: age, msg, digits: p }).lines;
+
+const derivations = {
+  alpha: ({ t, update, trace, msg }) =>
+    t === 0
+      ? [plain(msg.sharpness.start(alpha0))]
+      : [plain(msg.sharpness.previous(t)), update(trace.path[t - 1])],
+  next: ({ s, update }) => [update(s)],
+  k: given,
+  v: given,
+  scores: ({ j, s, p }) => [
+    line(
+      `${cellRef("scores", 0, j)} = α × (q·K[${j + 1}]) = `,
+      s.trace.scores[0][j],
+      p,
+      bounds.dot([s.alpha], [qK[j]]),
+      (q) => `${fmt(s.alpha, q)} × ${factor(qK[j], q)}`,
+    ),
+  ],
+  weights: softmaxStep,
+  output: softmaxStep,
+  loss: ({ s, p, o, target }) => [
+    line(
+      "L = (output − target)² = ",
+      s.loss,
+      p,
+      squareBound(o, target),
+      (q) => `(${fmt(o, q)} − ${target})²`,
+    ),
+  ],
+  dOutput: ({ s, p, o, target }) => [
+    line(
+      "dL/d(output) = 2 × (output − target) = ",
+      s.dOutput,
+      p,
+      (q) => 2 * roundingOf(o, q),
+      (q) => `2 × (${fmt(o, q)} − ${target})`,
+    ),
+  ],
+  dWeights: ({ j, s, p, g }) => [
+    line(
+      `${cellRef("dL/d(weights)", 0, j)} = dL/d(output) × V[${j + 1}] = `,
+      g.weights[0][j],
+      p,
+      bounds.dot([s.dOutput], [age.v[j][0]]),
+      (q) => `${fmt(s.dOutput, q)} × ${factor(age.v[j][0], q)}`,
+    ),
+  ],
+  rowDot: ({ p, g, w }) => [
+    line("Σ weights × dL/d(weights) = ", g.rowDot[0], p, bounds.dot(w, g.weights[0]), (q) =>
+      w.map((x, k) => `${fmt(x, q)}×${factor(g.weights[0][k], q)}`).join(" + "),
+    ),
+  ],
+  dScaled: ({ j, p, g, w }) => [
+    line(
+      `${cellRef("dL/d(scaled)", 0, j)} = weights[1][${j + 1}] × (dL/d(weights)[1][${j + 1}] − Σ) = `,
+      g.scaled[0][j],
+      p,
+      differenceBound(w[j], g.weights[0][j], g.rowDot[0]),
+      (q) => `${fmt(w[j], q)} × (${fmt(g.weights[0][j], q)} − ${fmt(g.rowDot[0], q)})`,
+    ),
+  ],
+  dScores: ({ j, s, p, g }) => [
+    line(
+      `${cellRef("dL/d(scores)", 0, j)} = dL/d(scaled)[1][${j + 1}] × 1/√3 = `,
+      g.scores[0][j],
+      p,
+      bounds.dot([g.scaled[0][j]], [s.trace.scale]),
+      (q) => `${factor(g.scaled[0][j], q)} × ${fmt(s.trace.scale, q)}`,
+    ),
+  ],
+  dAlpha: ({ s, p, g, msg }) => [
+    plain(msg.sharpness.alphaChain),
+    line(
+      "dL/dα = Σ dL/d(scores)[1][j] × (q·K[j]) = ",
+      s.dAlpha,
+      p,
+      bounds.dot(g.scores[0], qK),
+      (q) => g.scores[0].map((x, k) => `${factor(x, q)}×${qK[k]}`).join(" + "),
+    ),
+  ],
+};
+
 export const sharpnessLab = {
   id: "sharpness",
   core: "labs",
@@ -147,120 +266,8 @@ export const sharpnessLab = {
     return views[stepId];
   },
 
-  derivation(mid, i, j, { trace, state, msg }) {
-    const t = stepShown(state);
-    const s = trace.path[t];
-    const p = state.digits;
-    const g = s.gradients;
-    const w = s.trace.weights[0];
-    const o = s.trace.output[0][0];
-    const target = trace.target;
-    const f = (x) => fmt(x, p);
-    const update = (step) =>
-      line(
-        "α − η × dL/dα = ",
-        step.next,
-        p,
-        bounds.dot([1, state.eta], [step.alpha, step.dAlpha]),
-        (q) => `${fmt(step.alpha, q)} − ${state.eta} × ${factor(step.dAlpha, q)}`,
-      );
-    switch (mid) {
-      case "alpha":
-        return derivationOf(
-          t === 0
-            ? [plain(msg.sharpness.start(alpha0))]
-            : [plain(msg.sharpness.previous(t)), update(trace.path[t - 1])],
-        );
-      case "next":
-        return derivationOf([update(s)]);
-      case "k":
-      case "v":
-        return derivationOf([
-          plain(`${cellRef(mid.toUpperCase(), i, j)} = ${f(age[mid][i][j])} (${msg.derive.input})`),
-        ]);
-      case "scores":
-        return derivationOf([
-          line(
-            `${cellRef("scores", 0, j)} = α × (q·K[${j + 1}]) = `,
-            s.trace.scores[0][j],
-            p,
-            bounds.dot([s.alpha], [qK[j]]),
-            (q) => `${fmt(s.alpha, q)} × ${factor(qK[j], q)}`,
-          ),
-        ]);
-      case "weights":
-      case "output":
-        return attentionDerivation(mid, 0, j, { trace: s.trace, inputs: age, msg, digits: p });
-      case "loss":
-        return derivationOf([
-          line(
-            "L = (output − target)² = ",
-            s.loss,
-            p,
-            squareBound(o, target),
-            (q) => `(${fmt(o, q)} − ${target})²`,
-          ),
-        ]);
-      case "dOutput":
-        return derivationOf([
-          line(
-            "dL/d(output) = 2 × (output − target) = ",
-            s.dOutput,
-            p,
-            (q) => 2 * roundingOf(o, q),
-            (q) => `2 × (${fmt(o, q)} − ${target})`,
-          ),
-        ]);
-      case "dWeights":
-        return derivationOf([
-          line(
-            `${cellRef("dL/d(weights)", 0, j)} = dL/d(output) × V[${j + 1}] = `,
-            g.weights[0][j],
-            p,
-            bounds.dot([s.dOutput], [age.v[j][0]]),
-            (q) => `${fmt(s.dOutput, q)} × ${factor(age.v[j][0], q)}`,
-          ),
-        ]);
-      case "rowDot":
-        return derivationOf([
-          line("Σ weights × dL/d(weights) = ", g.rowDot[0], p, bounds.dot(w, g.weights[0]), (q) =>
-            w.map((x, k) => `${fmt(x, q)}×${factor(g.weights[0][k], q)}`).join(" + "),
-          ),
-        ]);
-      case "dScaled":
-        return derivationOf([
-          line(
-            `${cellRef("dL/d(scaled)", 0, j)} = weights[1][${j + 1}] × (dL/d(weights)[1][${j + 1}] − Σ) = `,
-            g.scaled[0][j],
-            p,
-            differenceBound(w[j], g.weights[0][j], g.rowDot[0]),
-            (q) => `${fmt(w[j], q)} × (${fmt(g.weights[0][j], q)} − ${fmt(g.rowDot[0], q)})`,
-          ),
-        ]);
-      case "dScores":
-        return derivationOf([
-          line(
-            `${cellRef("dL/d(scores)", 0, j)} = dL/d(scaled)[1][${j + 1}] × 1/√3 = `,
-            g.scores[0][j],
-            p,
-            bounds.dot([g.scaled[0][j]], [s.trace.scale]),
-            (q) => `${factor(g.scaled[0][j], q)} × ${fmt(s.trace.scale, q)}`,
-          ),
-        ]);
-      case "dAlpha":
-        return derivationOf([
-          plain(msg.sharpness.alphaChain),
-          line(
-            "dL/dα = Σ dL/d(scores)[1][j] × (q·K[j]) = ",
-            s.dAlpha,
-            p,
-            bounds.dot(g.scores[0], qK),
-            (q) => g.scores[0].map((x, k) => `${factor(x, q)}×${qK[k]}`).join(" + "),
-          ),
-        ]);
-      default:
-        return derivationOf([]);
-    }
+  derivation(mid, i, j, ctx) {
+    return derivationOf(derivations[mid]?.(cellOf(mid, i, j, ctx)) ?? []);
   },
 
   worked(mid, i, j, { trace, state }) {

@@ -77,6 +77,112 @@ function summaryPanel({ trace, state, msg }) {
   );
 }
 
+// What a cell's derivation is made from: the step shown and the one after it, their numbers.
+function cellOf(mid, i, j, { trace, state, msg, inputs }) {
+  const t = stepShown(state);
+  const s = trace.steps[t];
+  return {
+    mid,
+    i,
+    j,
+    t,
+    s,
+    next: trace.steps[t + 1] ?? trace,
+    g: s.gradients,
+    p: state.digits,
+    w: s.trace.weights[reader],
+    state,
+    msg,
+    x: inputs.x,
+  };
+}
+
+// An entry of Xᵀ·D, dW[a][b] = Σ_i X[i][a]·D[i][b], with its terms that are not 0.
+function sumOfTerms({ i: a, j: b, p, msg, x }, name, d, value) {
+  const nonzero = terms(x, d, a, b);
+  const lhs = `${cellRef(name, a, b)} = Σ_i X[i][${a + 1}]·${name.replace("W_", "")}[i][${b + 1}] = `;
+  if (!nonzero.length) return [plain(`${lhs}0 (${msg.teach.noTerms})`)];
+  return [
+    plain(msg.teach.termsNote(nonzero.length, x.length)),
+    line(
+      lhs,
+      value,
+      p,
+      bounds.dot(
+        nonzero.map((q) => q[0]),
+        nonzero.map((q) => q[1]),
+      ),
+      (q) => nonzero.map(([a2, b2]) => `${factor(a2, q)}×${factor(b2, q)}`).join(" + "),
+    ),
+  ];
+}
+
+// An entry of W − η·dL/dW.
+const updated = ({ i, j, p, state }, name, old, grad, value) =>
+  line(
+    `${cellRef(`${name} new`, i, j)} = ${name} − η × dL/d${name} = `,
+    value,
+    p,
+    bounds.dot([1, state.eta], [old, grad]),
+    (q) => `${fmt(old, q)} − ${state.eta} × ${factor(grad, q)}`,
+  );
+
+const weightLine = ({ mid, i, j, t, s, p, state, msg }) => [
+  plain(t === 0 ? msg.teach.startLine(state.hand, state.draw) : msg.teach.fromStep(t)),
+  plain(`${cellRef(mid === "wq" ? "W_Q" : "W_K", i, j)} = ${fmt(s[mid][i][j], p)}`),
+];
+
+// How each cell of the lab is made, by matrix id.
+const derivations = {
+  wq: weightLine,
+  wk: weightLine,
+  x: ({ i, j, msg, x }) => [plain(`${cellRef("X", i, j)} = ${x[i][j]} (${msg.derive.input})`)],
+  weights: ({ j, p, w, msg }) => [plain(msg.teach.weightsLine(fmt(w[j], p)))],
+  loss: ({ s, p, w }) => [
+    line(
+      "L = −ln weights[书][读] = ",
+      s.loss,
+      p,
+      (q) => roundingOf(w[read], q) / (w[read] - roundingOf(w[read], q)),
+      (q) => `−ln ${fmt(w[read], q)}`,
+    ),
+  ],
+  dscaled: ({ j, g, p, w, msg }) => [
+    plain(msg.teach.crossEntropy),
+    line(
+      `${cellRef("dL/d(scaled)", reader, j)} = weights[书][${j + 1}] − ${j === read ? 1 : 0} = `,
+      g.scaled[reader][j],
+      p,
+      (q) => roundingOf(w[j], q),
+      (q) => `${fmt(w[j], q)} − ${j === read ? 1 : 0}`,
+    ),
+  ],
+  dq: ({ j, s, g, p }) => [
+    line(
+      `${cellRef("dL/dQ", reader, j)} = Σ_k dL/d(scores)[书][k]·K[k][${j + 1}] = `,
+      g.q[reader][j],
+      p,
+      bounds.dot(g.scores[reader], column(s.trace.k, j)),
+      (q) =>
+        g.scores[reader].map((x, k) => `${factor(x, q)}×${factor(s.trace.k[k][j], q)}`).join(" + "),
+    ),
+  ],
+  dk: ({ i, j, s, g, p, msg }) => [
+    line(
+      `${cellRef("dL/dK", i, j)} = dL/d(scores)[书][${i + 1}]·Q[书][${j + 1}] = `,
+      g.k[i][j],
+      p,
+      bounds.dot([g.scores[reader][i]], [s.trace.q[reader][j]]),
+      (q) => `${factor(g.scores[reader][i], q)}×${factor(s.trace.q[reader][j], q)}`,
+    ),
+    plain(msg.teach.oneRow),
+  ],
+  dwq: (c) => sumOfTerms(c, "dL/dW_Q", c.g.q, c.g.wq[c.i][c.j]),
+  dwk: (c) => sumOfTerms(c, "dL/dW_K", c.g.k, c.g.wk[c.i][c.j]),
+  nwq: (c) => [updated(c, "W_Q", c.s.wq[c.i][c.j], c.g.wq[c.i][c.j], c.next.wq[c.i][c.j])],
+  nwk: (c) => [updated(c, "W_K", c.s.wk[c.i][c.j], c.g.wk[c.i][c.j], c.next.wk[c.i][c.j])],
+};
+
 export const teachLab = {
   id: "teach",
   core: "labs",
@@ -153,108 +259,8 @@ export const teachLab = {
     return views[stepId];
   },
 
-  derivation(mid, i, j, { trace, state, msg, inputs }) {
-    const t = stepShown(state);
-    const s = trace.steps[t];
-    const next = trace.steps[t + 1] ?? trace;
-    const g = s.gradients;
-    const p = state.digits;
-    const w = s.trace.weights[reader];
-    const sum = (name, x, d, a, b, value) => {
-      const nonzero = terms(x, d, a, b);
-      const lhs = `${cellRef(name, a, b)} = Σ_i X[i][${a + 1}]·${name.replace("W_", "")}[i][${b + 1}] = `;
-      if (!nonzero.length) return [plain(`${lhs}0 (${msg.teach.noTerms})`)];
-      return [
-        plain(msg.teach.termsNote(nonzero.length, x.length)),
-        line(
-          lhs,
-          value,
-          p,
-          bounds.dot(
-            nonzero.map((q) => q[0]),
-            nonzero.map((q) => q[1]),
-          ),
-          (q) => nonzero.map(([a2, b2]) => `${factor(a2, q)}×${factor(b2, q)}`).join(" + "),
-        ),
-      ];
-    };
-    const updated = (name, old, grad, value) =>
-      line(
-        `${cellRef(`${name} new`, i, j)} = ${name} − η × dL/d${name} = `,
-        value,
-        p,
-        bounds.dot([1, state.eta], [old, grad]),
-        (q) => `${fmt(old, q)} − ${state.eta} × ${factor(grad, q)}`,
-      );
-    switch (mid) {
-      case "wq":
-      case "wk":
-        return derivationOf([
-          plain(t === 0 ? msg.teach.startLine(state.hand, state.draw) : msg.teach.fromStep(t)),
-          plain(`${cellRef(mid === "wq" ? "W_Q" : "W_K", i, j)} = ${fmt(s[mid][i][j], p)}`),
-        ]);
-      case "x":
-        return derivationOf([
-          plain(`${cellRef("X", i, j)} = ${inputs.x[i][j]} (${msg.derive.input})`),
-        ]);
-      case "weights":
-        return derivationOf([plain(msg.teach.weightsLine(fmt(w[j], p)))]);
-      case "loss":
-        return derivationOf([
-          line(
-            "L = −ln weights[书][读] = ",
-            s.loss,
-            p,
-            (q) => roundingOf(w[read], q) / (w[read] - roundingOf(w[read], q)),
-            (q) => `−ln ${fmt(w[read], q)}`,
-          ),
-        ]);
-      case "dscaled":
-        return derivationOf([
-          plain(msg.teach.crossEntropy),
-          line(
-            `${cellRef("dL/d(scaled)", reader, j)} = weights[书][${j + 1}] − ${j === read ? 1 : 0} = `,
-            g.scaled[reader][j],
-            p,
-            (q) => roundingOf(w[j], q),
-            (q) => `${fmt(w[j], q)} − ${j === read ? 1 : 0}`,
-          ),
-        ]);
-      case "dq":
-        return derivationOf([
-          line(
-            `${cellRef("dL/dQ", reader, j)} = Σ_k dL/d(scores)[书][k]·K[k][${j + 1}] = `,
-            g.q[reader][j],
-            p,
-            bounds.dot(g.scores[reader], column(s.trace.k, j)),
-            (q) =>
-              g.scores[reader]
-                .map((x, k) => `${factor(x, q)}×${factor(s.trace.k[k][j], q)}`)
-                .join(" + "),
-          ),
-        ]);
-      case "dk":
-        return derivationOf([
-          line(
-            `${cellRef("dL/dK", i, j)} = dL/d(scores)[书][${i + 1}]·Q[书][${j + 1}] = `,
-            g.k[i][j],
-            p,
-            bounds.dot([g.scores[reader][i]], [s.trace.q[reader][j]]),
-            (q) => `${factor(g.scores[reader][i], q)}×${factor(s.trace.q[reader][j], q)}`,
-          ),
-          plain(msg.teach.oneRow),
-        ]);
-      case "dwq":
-        return derivationOf(sum("dL/dW_Q", inputs.x, g.q, i, j, g.wq[i][j]));
-      case "dwk":
-        return derivationOf(sum("dL/dW_K", inputs.x, g.k, i, j, g.wk[i][j]));
-      case "nwq":
-        return derivationOf([updated("W_Q", s.wq[i][j], g.wq[i][j], next.wq[i][j])]);
-      case "nwk":
-        return derivationOf([updated("W_K", s.wk[i][j], g.wk[i][j], next.wk[i][j])]);
-      default:
-        return derivationOf([]);
-    }
+  derivation(mid, i, j, ctx) {
+    return derivationOf(derivations[mid]?.(cellOf(mid, i, j, ctx)) ?? []);
   },
 
   worked(mid, i, j, { trace, state, inputs }) {

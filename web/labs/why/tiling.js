@@ -145,133 +145,152 @@ export const tilingLab = {
 };
 
 // The written-out arithmetic of a cell of the tiling: a block's scores, the running max m, the
-// rescale exp(m_old − m), p = exp(s − m), ℓ and acc updated, and O = acc / ℓ.
-function tilingLines(mid, i, j, { trace, inputs, msg, digits, stepId }) {
-  const w = msg.tiling;
-  if (mid === "k" || mid === "v") {
-    return attentionDerivation(mid, i, j, { trace: trace.projections, inputs, msg, digits }).lines;
-  }
-  if (mid === "full")
-    return attentionDerivation("output", i, j, {
-      trace: trace.whole,
-      inputs: { v: trace.v },
-      msg,
+// rescale exp(m_old − m), p = exp(s − m), ℓ and acc updated, and O = acc / ℓ; by matrix id.
+const lines = {
+  logits: (cell) => {
+    const { i, j, b, f, key, msg, digits, trace } = cell;
+    const x = b.logits[i][j];
+    if (x === -Infinity) return [plain(`${cellRef("s", i, j)} = −∞ (${msg.derive.blocked})`)];
+    const q = trace.q[i];
+    const k = trace.k[key];
+    return [
+      line(
+        `${cellRef("s", i, j)} = Q[${i + 1}]·K[${key + 1}] × scale = `,
+        x,
+        digits,
+        (p) =>
+          bounds.dot(q, k)(p) * trace.scale +
+          Math.abs(x / trace.scale) * roundingOf(trace.scale, p) +
+          bounds.dot(q, k)(p) * roundingOf(trace.scale, p),
+        (p) =>
+          `(${q.map((a, c) => `${factor(a, p)}×${factor(k[c], p)}`).join(" + ")}) × ${f(trace.scale, p)}`,
+      ),
+    ];
+  },
+  m: (cell) => {
+    const { i, b, mOld, f } = cell;
+    return [
+      plain(
+        `m[${i + 1}] = max(m_old, max(${rowRef("s", i)})) = max(${f(mOld)}, ${f(b.blockMax[i])}) = ${f(b.m[i])}`,
+      ),
+    ];
+  },
+  rescale: (cell) => {
+    const { i, b, mOld, f, w, digits } = cell;
+    const m = b.m[i];
+    if (mOld === -Infinity) {
+      return [
+        plain(
+          m === -Infinity
+            ? `rescale = 1 (${w.allMasked})`
+            : `rescale = exp(−∞ − ${f(m)}) = 0 (${w.nothingYet})`,
+        ),
+      ];
+    }
+    return [
+      line(
+        `rescale[${i + 1}] = exp(m_old − m) = `,
+        b.rescale[i],
+        digits,
+        bounds.exp(mOld, m, b.rescale[i]),
+        (p) => `exp(${f(mOld, p)} − ${factor(m, p)})`,
+      ),
+    ];
+  },
+  p: (cell) => {
+    const { i, j, b, f, digits } = cell;
+    const x = b.logits[i][j];
+    if (x === -Infinity) return [plain(`${cellRef("p", i, j)} = exp(−∞) = 0`)];
+    return [
+      line(
+        `${cellRef("p", i, j)} = exp(s − m) = `,
+        b.p[i][j],
+        digits,
+        bounds.exp(x, b.m[i], b.p[i][j]),
+        (p) => `exp(${f(x, p)} − ${factor(b.m[i], p)})`,
+      ),
+    ];
+  },
+  l: (cell) => {
+    const { i, b, lOld, f, digits } = cell;
+    const a = [lOld, ...b.p[i].map(() => 1)];
+    const c = [b.rescale[i], ...b.p[i]];
+    return [
+      line(
+        `ℓ[${i + 1}] = ℓ_old × rescale + Σ p[${i + 1}] = `,
+        b.l[i],
+        digits,
+        bounds.dot(a, c),
+        (p) => `${f(lOld, p)} × ${f(b.rescale[i], p)} + ${b.p[i].map((x) => f(x, p)).join(" + ")}`,
+      ),
+    ];
+  },
+  acc: (cell) => {
+    const { i, j, b, before, f, digits, trace } = cell;
+    const accOld = before ? before.acc[i][j] : 0;
+    const v = b.p[i].map((_, t) => trace.v[b.start + t][j]);
+    const a = [accOld, ...b.p[i]];
+    const c = [b.rescale[i], ...v];
+    return [
+      line(
+        `${cellRef("acc", i, j)} = acc_old × rescale + Σ p·V = `,
+        b.acc[i][j],
+        digits,
+        bounds.dot(a, c),
+        (p) =>
+          `${factor(accOld, p)} × ${f(b.rescale[i], p)} + ${b.p[i].map((x, t) => `${f(x, p)}×${factor(v[t], p)}`).join(" + ")}`,
+      ),
+    ];
+  },
+  partial: (cell) => normalised(cell, "O"),
+  output: (cell) => normalised(cell, "output"),
+};
+
+// O = acc ÷ ℓ after a block (the output, after the last).
+function normalised({ i, j, b, f, w, digits }, name) {
+  if (b.l[i] === 0) return [plain(`${cellRef(name, i, j)} = 0 (${w.noKeyYet})`)];
+  return [
+    line(
+      `${cellRef(name, i, j)} = acc ÷ ℓ = `,
+      b.partial[i][j],
       digits,
-    }).lines;
+      bounds.divide(b.acc[i][j], b.l[i], b.partial[i][j]),
+      (p) => `${factor(b.acc[i][j], p)} ÷ ${f(b.l[i], p)}`,
+    ),
+  ];
+}
+
+// What a cell of block `stepId` is worked from: its block and the one before it.
+function blockCell(mid, i, j, { trace, inputs, msg, digits, stepId }) {
   const at = stepId === "result" ? trace.blocks.length - 1 : Number(stepId.slice(5)) - 1;
   const b = trace.blocks[at];
   const before = trace.blocks[at - 1];
-  const mOld = before ? before.m[i] : -Infinity;
-  const lOld = before ? before.l[i] : 0;
-  const f = (x, p = digits) => fmt(x, p);
-  const key = b.start + j;
-  switch (mid) {
-    case "logits": {
-      const x = b.logits[i][j];
-      if (x === -Infinity) return [plain(`${cellRef("s", i, j)} = −∞ (${msg.derive.blocked})`)];
-      const q = trace.q[i];
-      const k = trace.k[key];
-      return [
-        line(
-          `${cellRef("s", i, j)} = Q[${i + 1}]·K[${key + 1}] × scale = `,
-          x,
-          digits,
-          (p) =>
-            bounds.dot(q, k)(p) * trace.scale +
-            Math.abs(x / trace.scale) * roundingOf(trace.scale, p) +
-            bounds.dot(q, k)(p) * roundingOf(trace.scale, p),
-          (p) =>
-            `(${q.map((a, c) => `${factor(a, p)}×${factor(k[c], p)}`).join(" + ")}) × ${f(trace.scale, p)}`,
-        ),
-      ];
-    }
-    case "m":
-      return [
-        plain(
-          `m[${i + 1}] = max(m_old, max(${rowRef("s", i)})) = max(${f(mOld)}, ${f(b.blockMax[i])}) = ${f(b.m[i])}`,
-        ),
-      ];
-    case "rescale": {
-      const m = b.m[i];
-      if (mOld === -Infinity) {
-        return [
-          plain(
-            m === -Infinity
-              ? `rescale = 1 (${w.allMasked})`
-              : `rescale = exp(−∞ − ${f(m)}) = 0 (${w.nothingYet})`,
-          ),
-        ];
-      }
-      return [
-        line(
-          `rescale[${i + 1}] = exp(m_old − m) = `,
-          b.rescale[i],
-          digits,
-          bounds.exp(mOld, m, b.rescale[i]),
-          (p) => `exp(${f(mOld, p)} − ${factor(m, p)})`,
-        ),
-      ];
-    }
-    case "p": {
-      const x = b.logits[i][j];
-      if (x === -Infinity) return [plain(`${cellRef("p", i, j)} = exp(−∞) = 0`)];
-      return [
-        line(
-          `${cellRef("p", i, j)} = exp(s − m) = `,
-          b.p[i][j],
-          digits,
-          bounds.exp(x, b.m[i], b.p[i][j]),
-          (p) => `exp(${f(x, p)} − ${factor(b.m[i], p)})`,
-        ),
-      ];
-    }
-    case "l": {
-      const a = [lOld, ...b.p[i].map(() => 1)];
-      const c = [b.rescale[i], ...b.p[i]];
-      return [
-        line(
-          `ℓ[${i + 1}] = ℓ_old × rescale + Σ p[${i + 1}] = `,
-          b.l[i],
-          digits,
-          bounds.dot(a, c),
-          (p) =>
-            `${f(lOld, p)} × ${f(b.rescale[i], p)} + ${b.p[i].map((x) => f(x, p)).join(" + ")}`,
-        ),
-      ];
-    }
-    case "acc": {
-      const accOld = before ? before.acc[i][j] : 0;
-      const v = b.p[i].map((_, t) => trace.v[b.start + t][j]);
-      const a = [accOld, ...b.p[i]];
-      const c = [b.rescale[i], ...v];
-      return [
-        line(
-          `${cellRef("acc", i, j)} = acc_old × rescale + Σ p·V = `,
-          b.acc[i][j],
-          digits,
-          bounds.dot(a, c),
-          (p) =>
-            `${factor(accOld, p)} × ${f(b.rescale[i], p)} + ${b.p[i].map((x, t) => `${f(x, p)}×${factor(v[t], p)}`).join(" + ")}`,
-        ),
-      ];
-    }
-    case "partial":
-    case "output": {
-      const name = mid === "output" ? "output" : "O";
-      if (b.l[i] === 0) return [plain(`${cellRef(name, i, j)} = 0 (${w.noKeyYet})`)];
-      return [
-        line(
-          `${cellRef(name, i, j)} = acc ÷ ℓ = `,
-          b.partial[i][j],
-          digits,
-          bounds.divide(b.acc[i][j], b.l[i], b.partial[i][j]),
-          (p) => `${factor(b.acc[i][j], p)} ÷ ${f(b.l[i], p)}`,
-        ),
-      ];
-    }
-    default:
-      return [];
+  return {
+    i,
+    j,
+    b,
+    before,
+    mOld: before ? before.m[i] : -Infinity,
+    lOld: before ? before.l[i] : 0,
+    f: (x, p = digits) => fmt(x, p),
+    key: b.start + j,
+    w: msg.tiling,
+    msg,
+    digits,
+    trace,
+  };
+}
+
+function tilingLines(mid, i, j, ctx) {
+  const { trace, inputs, msg, digits } = ctx;
+  if (mid === "k" || mid === "v") {
+    return attentionDerivation(mid, i, j, { trace: trace.projections, inputs, msg, digits }).lines;
   }
+  if (mid === "full") {
+    const whole = { trace: trace.whole, inputs: { v: trace.v }, msg, digits };
+    return attentionDerivation("output", i, j, whole).lines;
+  }
+  return lines[mid]?.(blockCell(mid, i, j, ctx)) ?? [];
 }
 
 function words() {
