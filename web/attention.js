@@ -19,7 +19,13 @@ export function loadLabs() {
   loadingLabs ??= import("./generated/attention-labs.mjs").then(async (labs) => {
     const core = await labs.default();
     // the core's functions, then each lab's section below
-    return { ...wrap(core), ...wrapModel(core), ...whyLabs(core), ...learnLabs(core) };
+    return {
+      ...wrap(core),
+      ...wrapModel(core),
+      ...whyLabs(core),
+      ...learnLabs(core),
+      ...descentLabs(core),
+    };
   });
   return loadingLabs;
 }
@@ -600,6 +606,29 @@ function learnLabs(core) {
       return { trace: unpackTrace(raw.trace), gradients: unpackGradients(raw.gradients) };
     },
 
+    /** multiHeadAttention()'s trace and the layer's gradients: dW_O, each head's, dX … */
+    multiHeadBackward(x, weights, dOutput, options) {
+      const raw = check(
+        core.multiHeadBackward(
+          packMatrix("X", x),
+          packWeights(weights),
+          packMatrix("dOutput", dOutput),
+          packModelOptions(options),
+        ),
+      );
+      const { heads, ...layer } = raw.gradients;
+      return {
+        trace: unpackMultiHead(raw.trace),
+        gradients: { ...unpackGradients(layer), heads: heads.map(unpackGradients) },
+      };
+    },
+  };
+}
+
+// ---- Labs: how it learns, gradient descent as the labs run it ----
+
+function descentLabs(core) {
+  return {
     /**
      * Gradient descent on α, which multiplies the query q (1, dK) of a lookup with one value
      * column: L = (output − target)², α ← α − eta·dL/dα, `steps` times from `alpha`.
@@ -655,23 +684,6 @@ function learnLabs(core) {
         wq: unpackMatrix(raw.wq),
         wk: unpackMatrix(raw.wk),
         after: { trace: unpackTrace(raw.after) },
-      };
-    },
-
-    /** multiHeadAttention()'s trace and the layer's gradients: dW_O, each head's, dX … */
-    multiHeadBackward(x, weights, dOutput, options) {
-      const raw = check(
-        core.multiHeadBackward(
-          packMatrix("X", x),
-          packWeights(weights),
-          packMatrix("dOutput", dOutput),
-          packModelOptions(options),
-        ),
-      );
-      const { heads, ...layer } = raw.gradients;
-      return {
-        trace: unpackMultiHead(raw.trace),
-        gradients: { ...unpackGradients(layer), heads: heads.map(unpackGradients) },
       };
     },
   };

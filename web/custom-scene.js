@@ -85,19 +85,7 @@ function labels(value, field, n, what = "rows") {
  * `inputs.k row 2: has 3 numbers but row 1 has 2`.
  */
 export function parseScene(source) {
-  let json = source;
-  if (typeof source === "string") {
-    if (source.length > maxSceneLength) {
-      fail("scene", `is ${source.length} characters, over the limit of ${maxSceneLength}`);
-    }
-    try {
-      json = JSON.parse(source);
-    } catch (error) {
-      throw new SceneError(`scene: not valid JSON (${error.message})`);
-    }
-  }
-  if (!json || typeof json !== "object" || Array.isArray(json))
-    fail("scene", "must be a JSON object");
+  const json = sceneJson(source);
   const known = [
     "$schema",
     "id",
@@ -116,8 +104,51 @@ export function parseScene(source) {
   for (const name of Object.keys(json)) {
     if (!known.includes(name)) fail(key(name), "is not a scene field");
   }
+  const { self, checked } = sceneInputs(json.inputs);
+  const rows = self ? checked.x.length : checked.q.length;
+  const keyRows = self ? checked.x.length : checked.k.length;
+  const mask = sceneMask(json.mask, rows, keyRows);
+  if (
+    json.id !== undefined &&
+    (typeof json.id !== "string" || !/^[a-z][a-z0-9-]*$/.test(json.id))
+  ) {
+    fail("id", "must be lowercase letters, digits and dashes");
+  }
+  const text = sceneTexts(json);
+  return {
+    id: json.id ?? "custom",
+    inputs: checked,
+    tokens: self ? labels(json.tokens, "tokens", rows) : undefined,
+    queryLabels: labels(json.queries, "queries", rows) ?? [],
+    keyLabels: labels(json.keys, "keys", keyRows) ?? [],
+    valueLabels:
+      json.values &&
+      labels(json.values, "values", (self ? checked.wv : checked.v)[0].length, "columns of V"),
+    mask,
+    text,
+  };
+}
 
-  const inputs = json.inputs;
+// The scene as an object: from JSON text (within its length limit) or as given.
+function sceneJson(source) {
+  let json = source;
+  if (typeof source === "string") {
+    if (source.length > maxSceneLength) {
+      fail("scene", `is ${source.length} characters, over the limit of ${maxSceneLength}`);
+    }
+    try {
+      json = JSON.parse(source);
+    } catch (error) {
+      throw new SceneError(`scene: not valid JSON (${error.message})`);
+    }
+  }
+  if (!json || typeof json !== "object" || Array.isArray(json))
+    fail("scene", "must be a JSON object");
+  return json;
+}
+
+// The inputs: { q, k, v } or { x, wq, wk, wv }, each a matrix of numbers.
+function sceneInputs(inputs) {
   if (!inputs || typeof inputs !== "object")
     fail("inputs", "must be an object: { q, k, v } or { x, wq, wk, wv }");
   const self = inputs.x !== undefined;
@@ -137,30 +168,26 @@ export function parseScene(source) {
     if (inputs[name] === undefined) fail(`inputs.${name}`, "is missing");
     checked[name] = matrix(inputs[name], `inputs.${name}`);
   }
+  return { self, checked };
+}
 
-  const rows = self ? checked.x.length : checked.q.length;
-  const keyRows = self ? checked.x.length : checked.k.length;
-  let mask;
-  if (json.mask === "causal") mask = "causal";
-  else if (json.mask !== undefined) {
-    if (
-      !Array.isArray(json.mask) ||
-      json.mask.some((row) => !Array.isArray(row) || row.some((x) => typeof x !== "boolean"))
-    ) {
-      fail("mask", 'must be "causal" or an array of rows of true and false');
-    }
-    if (json.mask.length !== rows || json.mask.some((row) => row.length !== keyRows)) {
-      fail("mask", `must be ${rows}×${keyRows} (one row per query, one column per key)`);
-    }
-    mask = json.mask;
-  }
+// "causal", or a matrix of true and false, one row per query and one column per key.
+function sceneMask(mask, rows, keyRows) {
+  if (mask === undefined || mask === "causal") return mask;
   if (
-    json.id !== undefined &&
-    (typeof json.id !== "string" || !/^[a-z][a-z0-9-]*$/.test(json.id))
+    !Array.isArray(mask) ||
+    mask.some((row) => !Array.isArray(row) || row.some((x) => typeof x !== "boolean"))
   ) {
-    fail("id", "must be lowercase letters, digits and dashes");
+    fail("mask", 'must be "causal" or an array of rows of true and false');
   }
+  if (mask.length !== rows || mask.some((row) => row.length !== keyRows)) {
+    fail("mask", `must be ${rows}×${keyRows} (one row per query, one column per key)`);
+  }
+  return mask;
+}
 
+// The scene's words, by language: its title (also its name), analogy, note, result, steps.
+function sceneTexts(json) {
   const title = texts(json.title, "title", true);
   const analogy = texts(json.analogy, "analogy", false);
   const note = texts(json.note, "note", false);
@@ -176,7 +203,7 @@ export function parseScene(source) {
       steps[id] = texts(value, `steps.${id}`, true);
     }
   }
-  const text = Object.fromEntries(
+  return Object.fromEntries(
     langs.map((lang) => [
       lang,
       {
@@ -189,17 +216,4 @@ export function parseScene(source) {
       },
     ]),
   );
-
-  return {
-    id: json.id ?? "custom",
-    inputs: checked,
-    tokens: self ? labels(json.tokens, "tokens", rows) : undefined,
-    queryLabels: labels(json.queries, "queries", rows) ?? [],
-    keyLabels: labels(json.keys, "keys", keyRows) ?? [],
-    valueLabels:
-      json.values &&
-      labels(json.values, "values", (self ? checked.wv : checked.v)[0].length, "columns of V"),
-    mask,
-    text,
-  };
 }

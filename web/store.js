@@ -29,105 +29,14 @@ export function createStore({ core, scenes, partial }) {
     return labOf(scene).focusRow?.(scene, s) ?? scene.focusRow ?? 0;
   };
 
-  /** Everything a part of the page needs to draw the state `s`, but the page itself. */
-  function derive(s, page = {}) {
-    const scene = byId[s.scene];
-    const lab = labOf(scene);
-    const msg = wordsFor(s.lang, scene);
-    const steps = stepsOf(s);
-    const step = steps[s.step];
-    const ctx = {
-      ...page,
-      scene,
-      lab,
-      state: s,
-      msg,
-      steps,
-      step,
-      stepId: step.id,
-      trace: good.trace,
-      inputs: good.inputs,
-      editable: { ...scene.inputs, ...s.edits },
-      focus: s.focus,
-      focusRow: focusRowOf(s),
-      core: coreFor(lab, core),
-      scenes,
-    };
-    ctx.panel = (id) => lab.panels?.[id]?.(ctx);
-    ctx.labels = lab.labels?.(scene, msg, good.trace, good.inputs) ?? {};
-    ctx.view = lab.view(step.id, ctx);
-    // Predict mode hides a step's results until the learner has answered; the results of an
-    // earlier step not yet answered (since predict mode was turned on) stay hidden where a
-    // later step shows them too.
-    const controls = page.host?.controls ?? false;
-    const unanswered = (k) => !s.revealed[`${s.scene}:${steps[k].id}`];
-    ctx.predicting = controls && s.predict && !!ctx.view.focusMatrix && unanswered(s.step);
-    ctx.concealed = new Set();
-    for (let k = s.predictFrom ?? 0; controls && s.predict && k < s.step; k++) {
-      if (!unanswered(k)) continue;
-      const earlier = lab.view(steps[k].id, { ...ctx, step: steps[k], stepId: steps[k].id });
-      if (!earlier.focusMatrix) continue;
-      for (const m of earlier.matrices) {
-        if (m.role === "result" || m.role === "aux") ctx.concealed.add(m.id);
-      }
-    }
-    return ctx;
-  }
-
-  // The picked cell, if it is on this step; else the first cell of the step's focus matrix,
-  // in the scene's row of interest.
-  function withFocus(s) {
-    const { view } = derive(s);
-    const on = (m, f) => f && f.i < m.data.length && f.j < m.data[0].length;
-    const picked = s.focus && view.matrices.find((m) => m.id === s.focus.m);
-    if (picked && on(picked, s.focus)) return s;
-    const m = view.matrices.find((x) => x.id === view.focusMatrix);
-    const row = Math.min(focusRowOf(s), (m?.data.length ?? 1) - 1);
-    return { ...s, focus: m ? { m: m.id, i: row, j: 0 } : null };
-  }
-
+  const env = { byId, scenes, core, stepsOf, focusRowOf, compute, good: () => good };
+  const derive = (s, page) => deriveContext(env, s, page);
+  const withFocus = (s) => focusOn(env, s);
   const clampStep = (s) => ({
     ...s,
     step: Math.min(Math.max(0, s.step), stepsOf(s).length - 1),
   });
-
-  // The state after `change`, and the numbers for it: a new scene starts afresh; changed
-  // inputs or parameters are computed again, or refused with the core's words.
-  function next(before, change) {
-    let s = { ...before, ...change };
-    if (change.edits) s.edits = withEdits(before.edits, change.edits, byId[s.scene]);
-    const switching = change.scene !== undefined;
-    if (switching) {
-      for (const p of paramsOf(byId[before.scene])) s[p.id] = undefined;
-      const fresh = { step: 0, edits: {}, focus: null, notice: null, playing: false, revealed: {} };
-      s = { ...s, ...fresh, reveal: Infinity, ...sceneDefaults(byId[change.scene]) };
-    }
-    // Predict mode counts from the step where it was turned on: earlier steps stay as given.
-    if (s.predict && (!before.predict || switching)) s.predictFrom = s.step;
-    const scene = byId[s.scene];
-    const params = paramsOf(scene).map((p) => p.id);
-    const paramChanged = params.some((id) => id in change && change[id] !== before[id]);
-    // A changed parameter changes the diagram: the focus goes back to where the scene points.
-    if (paramChanged && !("focus" in change)) s.focus = null;
-    let numbers = good;
-    if (switching || change.edits || paramChanged) {
-      try {
-        numbers = compute(scene, s);
-        if (!("notice" in change)) s.notice = null;
-        // New numbers are to be predicted again.
-        s.revealed = {};
-      } catch (error) {
-        s = { ...before, notice: { core: error.message } };
-      }
-      // Stay on the same step when the mask adds or removes one.
-      if (!switching) {
-        const id = stepsOf(before)[before.step].id;
-        const at = stepsOf(s).findIndex((x) => x.id === id);
-        if (at >= 0) s.step = at;
-      }
-    }
-    return { s, numbers };
-  }
+  const next = (before, change) => nextState(env, before, change);
 
   /**
    * The one way the state changes. `change` is merged into the state: `edits` entries replace
@@ -193,4 +102,100 @@ export function createStore({ core, scenes, partial }) {
     update,
     listen: (fn) => listeners.push(fn),
   };
+}
+
+/** Everything a part of the page needs to draw the state `s`, but the page itself. */
+function deriveContext({ byId, scenes, core, stepsOf, focusRowOf, good: numbers }, s, page = {}) {
+  const good = numbers();
+  const scene = byId[s.scene];
+  const lab = labOf(scene);
+  const msg = wordsFor(s.lang, scene);
+  const steps = stepsOf(s);
+  const step = steps[s.step];
+  const ctx = {
+    ...page,
+    scene,
+    lab,
+    state: s,
+    msg,
+    steps,
+    step,
+    stepId: step.id,
+    trace: good.trace,
+    inputs: good.inputs,
+    editable: { ...scene.inputs, ...s.edits },
+    focus: s.focus,
+    focusRow: focusRowOf(s),
+    core: coreFor(lab, core),
+    scenes,
+  };
+  ctx.panel = (id) => lab.panels?.[id]?.(ctx);
+  ctx.labels = lab.labels?.(scene, msg, good.trace, good.inputs) ?? {};
+  ctx.view = lab.view(step.id, ctx);
+  // Predict mode hides a step's results until the learner has answered; the results of an
+  // earlier step not yet answered (since predict mode was turned on) stay hidden where a
+  // later step shows them too.
+  const controls = page.host?.controls ?? false;
+  const unanswered = (k) => !s.revealed[`${s.scene}:${steps[k].id}`];
+  ctx.predicting = controls && s.predict && !!ctx.view.focusMatrix && unanswered(s.step);
+  ctx.concealed = new Set();
+  for (let k = s.predictFrom ?? 0; controls && s.predict && k < s.step; k++) {
+    if (!unanswered(k)) continue;
+    const earlier = lab.view(steps[k].id, { ...ctx, step: steps[k], stepId: steps[k].id });
+    if (!earlier.focusMatrix) continue;
+    for (const m of earlier.matrices) {
+      if (m.role === "result" || m.role === "aux") ctx.concealed.add(m.id);
+    }
+  }
+  return ctx;
+}
+
+// The picked cell, if it is on this step; else the first cell of the step's focus matrix,
+// in the scene's row of interest.
+function focusOn(env, s) {
+  const { view } = deriveContext(env, s);
+  const on = (m, f) => f && f.i < m.data.length && f.j < m.data[0].length;
+  const picked = s.focus && view.matrices.find((m) => m.id === s.focus.m);
+  if (picked && on(picked, s.focus)) return s;
+  const m = view.matrices.find((x) => x.id === view.focusMatrix);
+  const row = Math.min(env.focusRowOf(s), (m?.data.length ?? 1) - 1);
+  return { ...s, focus: m ? { m: m.id, i: row, j: 0 } : null };
+}
+
+// The state after `change`, and the numbers for it: a new scene starts afresh; changed
+// inputs or parameters are computed again, or refused with the core's words.
+function nextState({ byId, compute, stepsOf, good }, before, change) {
+  let s = { ...before, ...change };
+  if (change.edits) s.edits = withEdits(before.edits, change.edits, byId[s.scene]);
+  const switching = change.scene !== undefined;
+  if (switching) {
+    for (const p of paramsOf(byId[before.scene])) s[p.id] = undefined;
+    const fresh = { step: 0, edits: {}, focus: null, notice: null, playing: false, revealed: {} };
+    s = { ...s, ...fresh, reveal: Infinity, ...sceneDefaults(byId[change.scene]) };
+  }
+  // Predict mode counts from the step where it was turned on: earlier steps stay as given.
+  if (s.predict && (!before.predict || switching)) s.predictFrom = s.step;
+  const scene = byId[s.scene];
+  const params = paramsOf(scene).map((p) => p.id);
+  const paramChanged = params.some((id) => id in change && change[id] !== before[id]);
+  // A changed parameter changes the diagram: the focus goes back to where the scene points.
+  if (paramChanged && !("focus" in change)) s.focus = null;
+  let numbers = good();
+  if (switching || change.edits || paramChanged) {
+    try {
+      numbers = compute(scene, s);
+      if (!("notice" in change)) s.notice = null;
+      // New numbers are to be predicted again.
+      s.revealed = {};
+    } catch (error) {
+      s = { ...before, notice: { core: error.message } };
+    }
+    // Stay on the same step when the mask adds or removes one.
+    if (!switching) {
+      const id = stepsOf(before)[before.step].id;
+      const at = stepsOf(s).findIndex((x) => x.id === id);
+      if (at >= 0) s.step = at;
+    }
+  }
+  return { s, numbers };
 }
