@@ -115,7 +115,7 @@ test("learn the sharpness: the finite target is reached, and the curve's numbers
     a -= 20 * slope(a, 19.2);
   }
   assert.ok(Math.abs(a - Math.sqrt(3) * Math.log(14 / 3)) < 1e-3);
-  assert.match(await text(page, "#sharpness-summary"), /^After 25 steps α = 2\.66\d\d/);
+  assert.match(await text(page, "#sharpness-summary"), /^At step 25, the last, α = 2\.66\d\d/);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -185,4 +185,29 @@ test("the PyTorch script of the sharpness lab uses autograd and prints the page'
   for (let t = 0; t < 5; t++) a -= 10 * slope(a);
   assert.equal(printed.at(-1), `alpha ${a.toFixed(6)}`);
   await page.close();
+});
+
+test("teach, as the learner pass found it: predict hides dW's pictures, phones fit, the text follows the start, t stops at N", async () => {
+  const predict = await open("scene=teach&lang=en&step=2&predict=1");
+  assert.equal(await predict.locator(".heatmap.signed").count(), 0, "no answers in pictures");
+  await predict.locator(".choices label", { hasText: "is a thing" }).click();
+  await predict.locator("#check").click();
+  assert.equal(await predict.locator(".heatmap.signed").count(), 2, "shown once answered");
+  await predict.close();
+  const phone = await open("scene=teach&lang=zh&step=2", { viewport: { width: 390, height: 844 } });
+  const wide = await phone.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= 390, `the page is ${wide} px wide`);
+  await phone.close();
+  const hand = await open("scene=teach&lang=en&step=1&hand=1&eta=0.7&steps=5&at=9");
+  assert.match(
+    await text(hand, ".step-text"),
+    /^Step 5 of 5, η = 0\.7\. W_Q starts as the book scene's hand-made one/,
+  );
+  assert.equal(await hand.locator("#at").getAttribute("max"), "5");
+  assert.equal(await text(hand, "output[for=at]"), "t = 5");
+  await hand.emulateMedia({ media: "print" });
+  await hand.evaluate(() => window.dispatchEvent(new Event("beforeprint")));
+  assert.match(await text(hand, ".worksheet"), /η = 0\.7/, "the worksheet says η");
+  assert.deepEqual(hand.errors, []);
+  await hand.close();
 });

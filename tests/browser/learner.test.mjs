@@ -58,7 +58,7 @@ test("predict mode: off by default, one click, in the URL; hidden until answered
   await page.locator("#check").click();
   assert.deepEqual((await cells(page, "weights"))[0], typed, "revealed");
   assert.equal(await text(page, "#check-title"), "Revealed");
-  assert.match(await text(page, ".choices .verdict"), /^✗ the answer is 我/);
+  assert.match(await text(page, ".choices .verdict"), /^✗ the answer is “我”/);
   assert.match(await text(page, ".check-summary"), /3 of 3 right/);
 
   // A teacher's link opens in predict mode.
@@ -76,7 +76,7 @@ test("predict mode: ties all count, the question follows the picked row, and it 
   await page.locator("#check").click();
   assert.match(
     await text(page, ".choices .verdict"),
-    /^✓ right \(a tie: .*Zhang Mazi are all right\)/,
+    /^✓ right \(a tie: “Zhang San”, “Zhang San” and “Zhang Mazi” are all right\)/,
   );
   const zh = await open("scene=book&lang=zh&step=3&predict=1");
   assert.equal(await text(zh, ".choices legend"), "哪个键从“书”得到的分数最高？");

@@ -166,7 +166,7 @@ test("sharpness: the summary says the core's numbers, in both languages", () => 
     const { trace } = ctx;
     const first = trace.path[0];
     const last = trace.path.at(-1);
-    const numbers = [last.next, first.loss, last.loss, first.dAlpha, last.dAlpha].map((x) =>
+    const numbers = [last.alpha, first.loss, last.loss, first.dAlpha, last.dAlpha].map((x) =>
       fmt(x, digits),
     );
     for (const lang of ["en", "zh"]) {
@@ -176,7 +176,7 @@ test("sharpness: the summary says the core's numbers, in both languages", () => 
     }
     assert.equal(
       wordsFor("en", ctx.scene).sharpness.summary(12, ...numbers),
-      `After 12 steps α = ${numbers[0]}; the loss went from ${numbers[1]} to ${numbers[2]}, and dL/dα from ${numbers[3]} to ${numbers[4]}.`,
+      `At step 12, the last, α = ${numbers[0]}; from step 1 to step 12 the loss went from ${numbers[1]} to ${numbers[2]} and dL/dα from ${numbers[3]} to ${numbers[4]}.`,
     );
   }
 });

@@ -161,8 +161,13 @@ export default {
     kept: "kept",
     allBlocked: "every key of this row is masked: weights and output are 0",
   },
-  list: (items) =>
-    items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items.at(-1)}` : items.join(""),
+  // in quotes, so that a choice reads as one: “it grows”, “is a thing” and “place”
+  list: (items) => {
+    const quoted = items.map((x) => `“${x}”`);
+    return quoted.length > 1
+      ? `${quoted.slice(0, -1).join(", ")} and ${quoted.at(-1)}`
+      : quoted.join("");
+  },
   gloss: (token) => glosses[token],
   coreError: (message) => message,
   labels: {

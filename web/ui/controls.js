@@ -33,6 +33,9 @@ function paramControl({ msg, state, update }, param) {
       msg.ui[param.id],
     );
   }
+  // a range may stop short of its max where the state says so (a lab's step shown, say)
+  const max = param.limit ? Math.min(param.max, param.limit(state)) : param.max;
+  const value = Math.min(state[param.id], max);
   return el(
     "label",
     { class: param.id },
@@ -41,12 +44,12 @@ function paramControl({ msg, state, update }, param) {
       type: "range",
       id: param.id,
       min: param.min,
-      max: param.max,
+      max,
       step: param.step,
-      value: state[param.id],
+      value,
       oninput: (e) => update({ [param.id]: Number(e.target.value) }),
     }),
-    el("output", { for: param.id, text: `${param.symbol} = ${state[param.id]}` }),
+    el("output", { for: param.id, text: `${param.symbol} = ${value}` }),
   );
 }
 

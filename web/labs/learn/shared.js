@@ -9,11 +9,25 @@ import { linePlot, niceTicks, numbers } from "../kit.js";
 export const descentParams = (eta) => [
   { id: "eta", kind: "range", symbol: "η", ...eta },
   { id: "steps", kind: "range", symbol: "N", min: 1, max: 60, step: 1, initial: 20 },
-  { id: "at", kind: "range", symbol: "t", min: 1, max: 60, step: 1, initial: 1 },
+  // the slider stops at the run's last step (a link may say more; the step shown is the last)
+  {
+    id: "at",
+    kind: "range",
+    symbol: "t",
+    min: 1,
+    max: 60,
+    limit: (s) => s.steps,
+    step: 1,
+    initial: 1,
+  },
 ];
 
 /** The step shown, from 0: `at` counts from 1, within the run. */
 export const stepShown = (state) => Math.min(state.at, state.steps) - 1;
+
+/** A step's words, after where the run is: "Step 3 of 20, η = 10." (the worksheet too). */
+export const runText = (msg, state, text) =>
+  `${msg.learn.run(stepShown(state) + 1, state.steps, state.eta)} ${text}`;
 
 let playing; // the timer of the one trainer that is playing
 
@@ -68,7 +82,7 @@ export function trainerPanel({ state, msg, update, root }) {
  * Numbers over the steps (the loss, a gradient, a weight), as a plot and as a table of the
  * core's numbers: columns [{ label, values }], values for steps 1 … N.
  */
-export function curvePanel({ msg, state }, columns) {
+export function curvePanel({ msg, state }, columns, title) {
   const w = msg.learn;
   const d = state.digits;
   const steps = columns[0].values.length;
@@ -76,7 +90,7 @@ export function curvePanel({ msg, state }, columns) {
   const [low, high] = [Math.min(0, ...ys), Math.max(0, ...ys)];
   return linePlot({
     id: "loss-plot",
-    title: w.curveTitle,
+    title,
     xLabel: w.stepAxis,
     yLabel: "",
     log: false,

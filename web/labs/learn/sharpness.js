@@ -13,7 +13,7 @@ import {
 } from "../../steps.js";
 import { sceneById } from "../../scenes.js";
 import { el } from "../../views.js";
-import { curvePanel, descentParams, stepShown, trainerPanel } from "./shared.js";
+import { curvePanel, descentParams, runText, stepShown, trainerPanel } from "./shared.js";
 import { withLearnWords } from "./words.js";
 import { sharpnessScript } from "./scripts.js";
 
@@ -48,7 +48,7 @@ function summaryPanel({ trace, state, msg }) {
       id: "sharpness-summary",
       text: w.summary(
         trace.path.length,
-        fmt(last.next, d),
+        fmt(last.alpha, d),
         fmt(first.loss, d),
         fmt(last.loss, d),
         fmt(first.dAlpha, d),
@@ -222,7 +222,7 @@ export const sharpnessLab = {
     dims: sceneById.age.dims.map((d) => msg.dims[d]),
   }),
 
-  view(stepId, { trace, state, labels }) {
+  view(stepId, { trace, state, labels, msg }) {
     const s = trace.path[stepShown(state)];
     const one = (id, label, x, role = "operand") => matrix(id, label, [[x]], [label], [""], role);
     const row = (id, label, data, role = "result") =>
@@ -258,7 +258,7 @@ export const sharpnessLab = {
         matrices: [
           one("alpha", "α", s.alpha),
           one("dAlpha", "dL/dα", s.dAlpha),
-          one("next", "α new", s.next, "result"),
+          one("next", msg.sharpness.newAlpha, s.next, "result"),
         ],
       },
       curve: { focusMatrix: null, matrices: [] },
@@ -334,7 +334,7 @@ export const sharpnessLab = {
     return { text: msg.sharpness.question, options, answer: [answer] };
   },
 
-  text: (stepId, { msg, state, trace }) => msg.steps[stepId].text(targetOf(state), trace),
+  text: (stepId, { msg, state }) => runText(msg, state, msg.steps[stepId].text(targetOf(state))),
 
   script: (kind, { msg, state, trace }) =>
     sharpnessScript(kind, {
@@ -352,10 +352,14 @@ export const sharpnessLab = {
     trainer: trainerPanel,
     summary: summaryPanel,
     curve: (ctx) =>
-      curvePanel(ctx, [
-        { label: "L", values: ctx.trace.path.map((s) => s.loss) },
-        { label: "dL/dα", values: ctx.trace.path.map((s) => s.dAlpha) },
-      ]),
+      curvePanel(
+        ctx,
+        [
+          { label: "L", values: ctx.trace.path.map((s) => s.loss) },
+          { label: "dL/dα", values: ctx.trace.path.map((s) => s.dAlpha) },
+        ],
+        ctx.msg.sharpness.curveTitle,
+      ),
   },
 
   words: withLearnWords({
@@ -396,8 +400,10 @@ export const sharpnessLab = {
         alphaChain:
           "dL/dα = dL/d(scores) · d(scores)/dα, and scores = α × (q·K[j]), so d(scores)/dα = q·K[j] = K[j][1] (q = [1, 0, 0]).",
         question: "In this step, which way does α move?",
+        curveTitle: "The loss and its gradient, step by step",
+        newAlpha: "α new",
         summary: (n, alpha, first, last, g0, g1) =>
-          `After ${n} steps α = ${alpha}; the loss went from ${first} to ${last}, and dL/dα from ${g0} to ${g1}.`,
+          `At step ${n}, the last, α = ${alpha}; from step 1 to step ${n} the loss went from ${first} to ${last} and dL/dα from ${g0} to ${g1}.`,
         openNote:
           "Target 19 is the Zhangs' exact mean, which a softmax reaches only as α grows without end: the loss falls toward 0 but has no finite minimum. As α grows the softmax saturates, its gradient shrinks, and each step moves α less (the √d_k lab shows the same saturation). A very large η lands α where the gradient is almost 0.",
         finiteNote:
@@ -441,8 +447,10 @@ export const sharpnessLab = {
         alphaChain:
           "dL/dα = dL/d(分数) · d(分数)/dα，而 分数 = α × (q·K[j])，所以 d(分数)/dα = q·K[j] = K[j][1]（q = [1, 0, 0]）。",
         question: "这一步里，α 往哪边动？",
+        curveTitle: "损失和它的梯度，一步一步",
+        newAlpha: "新的 α",
         summary: (n, alpha, first, last, g0, g1) =>
-          `${n} 步之后 α = ${alpha}；损失从 ${first} 降到 ${last}，dL/dα 从 ${g0} 变为 ${g1}。`,
+          `最后一步（第 ${n} 步）α = ${alpha}；从第 1 步到第 ${n} 步，损失从 ${first} 变为 ${last}，dL/dα 从 ${g0} 变为 ${g1}。`,
         openNote:
           "目标 19 是张姓三人的精确平均年龄，softmax 只有在 α 无限增大时才能达到：损失趋向 0，却没有有限的最小值。α 越大，softmax 越饱和，梯度越小，每一步 α 动得越少（√d_k 实验里是同一种饱和）。η 非常大时，α 会落到梯度几乎为 0 的地方。",
         finiteNote:

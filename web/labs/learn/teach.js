@@ -9,7 +9,7 @@ import { matrix } from "../../steps.js";
 import { sceneById } from "../../scenes.js";
 import { el, heatmapView } from "../../views.js";
 import { signedHeatmap } from "../kit.js";
-import { curvePanel, descentParams, stepShown, trainerPanel } from "./shared.js";
+import { curvePanel, descentParams, runText, stepShown, trainerPanel } from "./shared.js";
 import { withLearnWords } from "./words.js";
 import { teachScript } from "./scripts.js";
 
@@ -45,14 +45,14 @@ function heatmapPanel({ trace, state, msg, labels, stepId, predicting }) {
 }
 
 // dW_Q and dW_K as signed heatmaps.
-function gradientsPanel({ trace, state, msg, labels }) {
+function gradientsPanel({ trace, state, labels, predicting }) {
+  // the gradients are this step's results: hidden, pictures too, until the learner answers
+  if (predicting) return undefined;
   const g = trace.steps[stepShown(state)].gradients;
-  return el(
-    "div",
-    {},
+  return [
     signedHeatmap(g.wq, labels.xDims, labels.dims, { title: "dL/dW_Q", digits: state.digits }),
     signedHeatmap(g.wk, labels.xDims, labels.dims, { title: "dL/dW_K", digits: state.digits }),
-  );
+  ];
 }
 
 function summaryPanel({ trace, state, msg }) {
@@ -216,7 +216,7 @@ export const teachLab = {
     return { queries: book.tokens, keys: book.tokens, dims, xDims: dims };
   },
 
-  view(stepId, { trace, state, labels, inputs }) {
+  view(stepId, { trace, state, labels, inputs, msg }) {
     const t = stepShown(state);
     const s = trace.steps[t];
     const next = trace.steps[t + 1] ?? trace;
@@ -250,8 +250,8 @@ export const teachLab = {
         matrices: [
           w("wq", "W_Q", s.wq, "operand"),
           w("dwq", "dL/dW_Q", g.wq, "operand"),
-          w("nwq", "W_Q new", next.wq, "result"),
-          w("nwk", "W_K new", next.wk, "result"),
+          w("nwq", msg.teach.newName("W_Q"), next.wq, "result"),
+          w("nwk", msg.teach.newName("W_K"), next.wk, "result"),
         ],
       },
       curve: { focusMatrix: null, matrices: [] },
@@ -327,7 +327,10 @@ export const teachLab = {
     };
   },
 
-  text: (stepId, { msg }) => msg.steps[stepId].text,
+  text: (stepId, { msg, state }) => runText(msg, state, msg.steps[stepId].text(state.hand)),
+
+  // the row of W_Q (and of dW_Q) that moves: 书's one feature, "is a thing"
+  focusRow: () => 3,
 
   script: (kind, { msg, state, trace, inputs }) =>
     teachScript(kind, {
@@ -350,13 +353,17 @@ export const teachLab = {
     gradients: gradientsPanel,
     summary: summaryPanel,
     curve: (ctx) =>
-      curvePanel(ctx, [
-        { label: "L", values: ctx.trace.steps.map((s) => s.loss) },
-        {
-          label: "weights[书][读]",
-          values: ctx.trace.steps.map((s) => s.trace.weights[reader][read]),
-        },
-      ]),
+      curvePanel(
+        ctx,
+        [
+          { label: "L", values: ctx.trace.steps.map((s) => s.loss) },
+          {
+            label: "weights[书][读]",
+            values: ctx.trace.steps.map((s) => s.trace.weights[reader][read]),
+          },
+        ],
+        ctx.msg.teach.curveTitle,
+      ),
   },
 
   words: withLearnWords({
@@ -365,19 +372,22 @@ export const teachLab = {
       steps: {
         start: {
           title: "What 书 attends to before training",
-          text: "W_Q and W_K start as seeded random numbers, not chosen by anyone: 书 spreads its weight over the sentence. The loss is the cross-entropy of 书's row against 读: L = −ln weights[书][读], 0 when 书 gives 读 all its weight. Only 书's row is in the loss; the other rows change only because W_Q and W_K do.",
+          text: (hand) =>
+            `${hand ? "W_Q starts as the book scene's hand-made one and W_K as I: 书 already gives 读 the most, but not much." : "W_Q and W_K start as seeded random numbers, not chosen by anyone: 书 spreads its weight over the sentence."} The loss is the cross-entropy of 书's row against 读: L = −ln weights[书][读], 0 when 书 gives 读 all its weight. Only 书's row is in the loss; the other rows change only because W_Q and W_K do.`,
         },
         gradient: {
           title: "The gradient of every entry of W_Q and W_K",
-          text: "For a cross-entropy, dL/d(scaled) of 书's row is its weights minus 1 at 读. Back through the scores and the projections: dL/dW_Q = Xᵀ·dL/dQ and dL/dW_K = Xᵀ·dL/dK. Pick an entry to see it as the sum of its terms.",
+          text: () =>
+            "For a cross-entropy, dL/d(scaled) of 书's row is its weights minus 1 at 读. Back through the scores and the projections: dL/dW_Q = Xᵀ·dL/dQ and dL/dW_K = Xᵀ·dL/dK. Pick an entry to see it as the sum of its terms.",
         },
         update: {
           title: "One step: W ← W − η·dL/dW",
-          text: "Every entry of W_Q and W_K moves against its gradient. The heatmap shows the weights after this step's update.",
+          text: () =>
+            "Every entry of W_Q and W_K moves against its gradient, by η times it. The heatmap shows the weights after this step's update.",
         },
         curve: {
           title: "Training, step after step",
-          text: "The loss falls and 书's weight on 读 grows as W_Q and W_K are learned.",
+          text: () => "The loss falls and 书's weight on 读 grows as W_Q and W_K are learned.",
         },
       },
       scenes: {
@@ -392,7 +402,10 @@ export const teachLab = {
         heatmap: (t) => `The weights at step ${t}`,
         heatmapAfter: (t) => `The weights after step ${t}'s update`,
         noTerms: "every term has X[i][a] = 0 or a gradient of 0",
-        termsNote: (k, all) => `Of the ${all} terms, ${k} are not 0 (X is mostly zeros):`,
+        termsNote: (k, all) =>
+          `Of the ${all} terms, ${k === 1 ? "1 is" : `${k} are`} not 0 (X is mostly zeros):`,
+        curveTitle: "The loss and 书's weight on 读, step by step",
+        newName: (name) => `${name} new`,
         startLine: (hand, seed) =>
           hand
             ? "Step 1 starts from the book scene's hand-made W_Q (and W_K = I)."
@@ -404,7 +417,7 @@ export const teachLab = {
         oneRow: "Only 书's row of dL/d(scores) is not 0: the loss is on that row alone.",
         question: "Before this step: in which row of W_Q is the entry that moves most?",
         summary: (nSteps, w0, w1, l0, l1) =>
-          `After ${nSteps} steps 书 gives 读 ${w1} of its weight (it started at ${w0}); the loss fell from ${l0} to ${l1}.`,
+          `At step ${nSteps}, the last, 书 gives 读 ${w1} of its weight (at step 1: ${w0}); from step 1 to step ${nSteps} the loss went from ${l0} to ${l1}.`,
         real: "Real models learn all four matrices, W_Q, W_K, W_V and W_O, and everything around them, from data: not from one hand-picked target, but from predicting the next token of millions of sentences. The next lesson trains such a model, small, on 唐诗三百首.",
       },
     },
@@ -413,19 +426,22 @@ export const teachLab = {
       steps: {
         start: {
           title: "训练之前，“书”关注什么",
-          text: "W_Q 和 W_K 从带种子的随机数开始，不是谁挑的：“书”把权重分散在整句话上。损失是“书”这一行对“读”的交叉熵：L = −ln 权重[书][读]，“书”把全部权重给“读”时为 0。损失里只有“书”这一行；别的行只因为 W_Q 和 W_K 变了而变。",
+          text: (hand) =>
+            `${hand ? "W_Q 从“书”场景的手工 W_Q 开始，W_K 从单位矩阵 I 开始：“书”已经给“读”最多的权重，但并不多。" : "W_Q 和 W_K 从带种子的随机数开始，不是谁挑的：“书”把权重分散在整句话上。"}损失是“书”这一行对“读”的交叉熵：L = −ln 权重[书][读]，“书”把全部权重给“读”时为 0。损失里只有“书”这一行；别的行只因为 W_Q 和 W_K 变了而变。`,
         },
         gradient: {
           title: "W_Q 和 W_K 每个元素的梯度",
-          text: "对交叉熵来说，“书”这一行的 dL/d(scaled) 就是它的权重，在“读”那一格减去 1。再经过分数和投影往回传：dL/dW_Q = Xᵀ·dL/dQ，dL/dW_K = Xᵀ·dL/dK。点击一个元素，看它由哪些项相加而来。",
+          text: () =>
+            "对交叉熵来说，“书”这一行的 dL/d(scaled) 就是它的权重，在“读”那一格减去 1。再经过分数和投影往回传：dL/dW_Q = Xᵀ·dL/dQ，dL/dW_K = Xᵀ·dL/dK。点击一个元素，看它由哪些项相加而来。",
         },
         update: {
           title: "一步：W ← W − η·dL/dW",
-          text: "W_Q 和 W_K 的每个元素都朝梯度的反方向移动。热力图是这一步更新之后的权重。",
+          text: () =>
+            "W_Q 和 W_K 的每个元素都朝梯度的反方向移动 η 倍梯度。热力图是这一步更新之后的权重。",
         },
         curve: {
           title: "一步一步地训练",
-          text: "随着 W_Q 和 W_K 被学出来，损失下降，“书”给“读”的权重变大。",
+          text: () => "随着 W_Q 和 W_K 被学出来，损失下降，“书”给“读”的权重变大。",
         },
       },
       scenes: {
@@ -441,6 +457,8 @@ export const teachLab = {
         heatmapAfter: (t) => `第 ${t} 步更新之后的权重`,
         noTerms: "每一项都有 X[i][a] = 0 或梯度为 0",
         termsNote: (k, all) => `${all} 项里有 ${k} 项不为 0（X 大多是 0）：`,
+        curveTitle: "损失和“书”给“读”的权重，一步一步",
+        newName: (name) => `新的 ${name}`,
         startLine: (hand, seed) =>
           hand
             ? "第 1 步从“书”场景的手工 W_Q（以及 W_K = I）开始。"
@@ -452,7 +470,7 @@ export const teachLab = {
         oneRow: "dL/d(分数) 只有“书”这一行不为 0：损失只在这一行上。",
         question: "这一步之前：W_Q 里变化最大的元素在哪一行？",
         summary: (nSteps, w0, w1, l0, l1) =>
-          `${nSteps} 步之后，“书”给“读”的权重是 ${w1}（起初是 ${w0}）；损失从 ${l0} 降到 ${l1}。`,
+          `最后一步（第 ${nSteps} 步）“书”给“读”的权重是 ${w1}（第 1 步是 ${w0}）；从第 1 步到第 ${nSteps} 步，损失从 ${l0} 变为 ${l1}。`,
         real: "真正的模型从数据中学出全部四个矩阵 W_Q、W_K、W_V、W_O，以及它们周围的一切：不是靠一个手挑的目标，而是预测上百万个句子的下一个字。下一课就训练这样一个模型，很小，用的是唐诗三百首。",
       },
     },
