@@ -170,15 +170,21 @@ function view(id, focusMatrix, matrices) {
 }
 
 /**
- * What lights up when cell (i, j) of matrix `mid` is the focus: a map from matrix id to
- * { rows, cols, cells }, each row, column and cell named once.
+ * A map of what lights up, from matrix id to { rows, cols, cells }, and add(id, "rows" |
+ * "cols" | "cells", value) to fill it, each row, column and cell named once. Every lab's
+ * highlights are made with it; `h` is a map to add to.
  */
-export function highlights(mid, i, j, { trace }) {
-  const h = {};
+export function lighting(h = {}) {
   const add = (id, key, value) => {
     h[id] ??= { rows: [], cols: [], cells: [] };
     if (!h[id][key].some((v) => String(v) === String(value))) h[id][key].push(value);
   };
+  return { h, add };
+}
+
+/** What lights up when cell (i, j) of matrix `mid` is the focus. */
+export function highlights(mid, i, j, { trace }) {
+  const { h, add } = lighting();
   add(mid, "cells", [i, j]);
   switch (mid) {
     case "q":

@@ -57,6 +57,9 @@ function checkLab(scene, partial) {
             const where = `${scene.id} ${lang} ${step.id} ${m.id}[${i + 1}][${j + 1}]`;
             assert.equal(typeof lab.derivation, "function", `${scene.id}: no derivations`);
             const d = lab.derivation(m.id, i, j, { ...ctx, view, focus: { m: m.id, i, j } });
+            // what lights up with the cell: the cell itself, at least
+            const lit = lab.highlights?.(m.id, i, j, { ...ctx, view });
+            if (lit) assert.deepEqual(lit[m.id]?.cells?.[0], [i, j], `${where}: not lit`);
             assert.ok(d.lines.length > 0, `${where}: nothing says how it is made`);
             cells++;
             for (const l of d.lines) {

@@ -7,7 +7,7 @@ import { plain, derivationOf } from "../../derive.js";
 import { el } from "../../views.js";
 import { sceneLink } from "../../ui/scene-list.js";
 import { x, layers } from "./data.js";
-import { matrix } from "../../steps.js";
+import { lighting, matrix } from "../../steps.js";
 import { numbered } from "../kit.js";
 import {
   tokens,
@@ -112,11 +112,7 @@ export const headsLab = {
   },
 
   highlights(mid, i, j, { trace }) {
-    const h = headHighlights(mid, i, j);
-    const add = (id, key, value) => {
-      h[id] ??= { rows: [], cols: [], cells: [] };
-      h[id][key].push(value);
-    };
+    const { h, add } = lighting(headHighlights(mid, i, j));
     if (["q", "k", "v"].includes(mid)) {
       add("x", "rows", i);
       add(`w${mid}`, "cols", j);

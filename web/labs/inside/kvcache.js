@@ -6,7 +6,7 @@ import { cellRef } from "../../format.js";
 import { plain, derivationOf } from "../../derive.js";
 import { el } from "../../views.js";
 import { x, layers } from "./data.js";
-import { matrix } from "../../steps.js";
+import { lighting, matrix } from "../../steps.js";
 import {
   tokens,
   headColumns,
@@ -190,11 +190,7 @@ export const kvcacheLab = {
   },
 
   highlights(mid, i, j, { stepId }) {
-    const h = headHighlights(mid, i, j);
-    const add = (id, key, value) => {
-      h[id] ??= { rows: [], cols: [], cells: [] };
-      h[id][key].push(value);
-    };
+    const { h, add } = lighting(headHighlights(mid, i, j));
     if (tokenStep(stepId)) {
       const weights = { q: "wq", kcache: "wk", vcache: "wv", output: "wo" }[mid];
       if (weights) add(weights, "cols", j);

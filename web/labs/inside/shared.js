@@ -2,7 +2,7 @@
 // written-out arithmetic of a projection, of a head's cell and of a rotation, and the heads'
 // heatmaps side by side. Pure functions over the core's traces; no arithmetic on values.
 import { fmt, cellRef, rowRef } from "../../format.js";
-import { derivation as attentionDerivation, worked } from "../../steps.js";
+import { derivation as attentionDerivation, lighting, worked } from "../../steps.js";
 import { line, bounds, products, plain, shownDot, derivationOf } from "../../derive.js";
 import { el, heatmapView } from "../../views.js";
 import { tokens, dims } from "./data.js";
@@ -112,11 +112,7 @@ export function headHeatmaps(trace, { msg, state, rows = tokens, cols = tokens, 
 // What lights up for a per-head cell: the head's own operands.
 export function headHighlights(mid, i, j) {
   const parsed = parseHeadId(mid);
-  const h = {};
-  const add = (id, key, value) => {
-    h[id] ??= { rows: [], cols: [], cells: [] };
-    h[id][key].push(value);
-  };
+  const { h, add } = lighting();
   add(mid, "cells", [i, j]);
   if (!parsed) return h;
   const at = (name) => headId(parsed.head, name);

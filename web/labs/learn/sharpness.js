@@ -8,6 +8,7 @@ import { cellRef, factor, fmt } from "../../format.js";
 import { bounds, line, plain, roundingOf, shownAt, shownDot, derivationOf } from "../../derive.js";
 import {
   derivation as attentionDerivation,
+  lighting,
   matrix,
   worked as attentionWorked,
 } from "../../steps.js";
@@ -304,11 +305,7 @@ export const sharpnessLab = {
   },
 
   highlights(mid, i, j) {
-    const h = {};
-    const add = (id, key, value) => {
-      h[id] ??= { rows: [], cols: [], cells: [] };
-      h[id][key].push(value);
-    };
+    const { h, add } = lighting();
     add(mid, "cells", [i, j]);
     const cell = (id, c = 0) => add(id, "cells", [0, c]);
     const lit = {

@@ -5,7 +5,7 @@
 // 书 gives 读 about 2% (the hand-made weights already give 0.194: a toggle starts from them).
 import { cellRef, factor, fmt } from "../../format.js";
 import { bounds, line, plain, roundingOf, shownAt, shownDot, derivationOf } from "../../derive.js";
-import { matrix } from "../../steps.js";
+import { matrix, lighting } from "../../steps.js";
 import { sceneById } from "../../scenes.js";
 import { el, heatmapView } from "../../views.js";
 import { signedHeatmap } from "../kit.js";
@@ -293,11 +293,7 @@ export const teachLab = {
   },
 
   highlights(mid, i, j) {
-    const h = {};
-    const add = (id, key, value) => {
-      h[id] ??= { rows: [], cols: [], cells: [] };
-      h[id][key].push(value);
-    };
+    const { h, add } = lighting();
     add(mid, "cells", [i, j]);
     if (mid === "dwq") {
       add("x", "cols", i);
