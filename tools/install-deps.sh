@@ -5,7 +5,8 @@
 # it needs, and more:
 #   demo   the page: Emscripten (it brings its own clang), Eigen, CMake, Node and the bundler
 #   test   every suite: the native toolchain, GoogleTest, clang for the sanitizers, Chromium,
-#          NumPy and PyTorch for the exported scripts, and the test tools from npm
+#          NumPy and PyTorch for the exported scripts, the real model's corpus (fortunes-zh),
+#          and the test tools from npm
 #   bench  the tests' needs, and the bench's peers (tfjs, onnxruntime-web)
 # --dry-run prints the plan (every package of the target, and what is missing here) and
 # installs nothing.
@@ -24,7 +25,9 @@ apt_test=(g++ googletest libgtest-dev nlohmann-json3-dev clang-format clang libc
   chromium fonts-wqy-zenhei
   # the exported NumPy and PyTorch scripts run on Debian's python3: PyTorch 1.13 pulls in 207
   # packages, 171 MB to download and 734 MB on disk (6 minutes on the development machine)
-  python3-numpy python3-torch)
+  python3-numpy python3-torch
+  # the real model's corpus (Tang poems, song ci, classical quotations): the tests and make train
+  fortunes-zh)
 # npm: the demo installs only the bundler (the workspace tools/demo); the tests install the
 # root's devDependencies too; the bench every workspace (tools/bench: its peers).
 case "$target" in

@@ -1,0 +1,170 @@
+// gpt.hpp: a small decoder-only character transformer, and its training, in the core. Token
+// embedding (tied: the logits are x·wteᵀ), RoPE on each head's q and k, pre-LayerNorm blocks
+// of causal multi-head attention and an MLP (GELU, tanh form), the residual stream, a final
+// LayerNorm, and cross-entropy on the next character; AdamW. Templated on the number type:
+// float for speed, double for the reference that the gradients are checked on. Every layer
+// has a forward and a backward pass with the same names, the backward written from the
+// forward's saved activations, as llm.c writes them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attention.hpp"
+#include "random.hpp"
+
+namespace attention {
+
+struct GptConfig {
+  Index vocab = 0;    // V
+  Index context = 0;  // T, the longest sequence
+  Index d_model = 0;  // C
+  Index layers = 0;   // L
+  Index heads = 0;    // H; d_head = C/H, even (RoPE turns pairs)
+  double base = 10000;
+};
+
+// Where each parameter lives in the one flat buffer, row-major.
+struct GptTensor {
+  std::string name;  // "wte", "l0.w_q", … as the exported scripts name them
+  Index rows = 0, cols = 0;
+  std::int64_t offset = 0;
+  bool decay = false;  // AdamW's weight decay applies (the matrices)
+};
+
+// The parameters' layout for a configuration: wte (V, C); per layer ln1_g, ln1_b (C), w_q,
+// w_k, w_v, w_o (C, C), ln2_g, ln2_b (C), w_fc (C, 4C), b_fc (4C), w_proj (4C, C), b_proj (C);
+// lnf_g, lnf_b (C). Vectors are 1×n.
+std::vector<GptTensor> gpt_layout(const GptConfig& config);
+std::int64_t gpt_size(const GptConfig& config);  // how many parameters
+
+// Checks a configuration: sizes from 1 up to the limits, d_head even.
+std::string check_gpt_config(const GptConfig& config);
+
+// What a forward pass keeps for its backward, and for the page: B sequences of T tokens, N =
+// B·T rows.
+template <typename T>
+struct GptLayerTrace {
+  Matrix<T> x;               // (N, C) the residual stream into the layer
+  Vector<T> mean1, rstd1;    // (N)
+  Matrix<T> h1;              // (N, C) ln1(x)
+  Matrix<T> q, k, v;         // (N, C) h1·W; q and k after RoPE
+  std::vector<Matrix<T>> s;  // (B·H) × (T, T) each head's scores q·k/√d_head (j > i unused)
+  std::vector<Matrix<T>> p;  // (B·H) × (T, T) each head's softmax weights, causal
+  Matrix<T> concat;          // (N, C) the heads' outputs side by side
+  Matrix<T> x_mid;           // (N, C) x + concat·W_O
+  Vector<T> mean2, rstd2;    // (N)
+  Matrix<T> h2;              // (N, C) ln2(x_mid)
+  Matrix<T> fc;              // (N, 4C) h2·W_fc + b_fc
+  Matrix<T> gelu;            // (N, 4C) gelu(fc)
+};
+
+template <typename T>
+struct GptTrace {
+  Index batch = 0, length = 0;  // B, T
+  std::vector<GptLayerTrace<T>> layers;
+  Matrix<T> x_final;       // (N, C) the residual stream after the last layer
+  Vector<T> meanf, rstdf;  // (N)
+  Matrix<T> hf;            // (N, C) lnf(x_final)
+  Matrix<T> logits;        // (N, V)
+  Matrix<T> probs;         // (N, V) softmax of each row
+  double loss = 0;         // mean −log probs[target] over the rows with a target
+};
+
+// tokens (B·T, row-major by sequence), ids from 0 to V−1; targets the same size, −1 where a
+// row has none. Computes the forward pass; with targets, the loss.
+template <typename T>
+Result<GptTrace<T>> gpt_forward(const GptConfig& config, const std::vector<T>& params,
+                                const std::vector<std::int32_t>& tokens, Index batch,
+                                const std::vector<std::int32_t>& targets = {});
+
+// The gradient of the forward's mean loss with respect to every parameter, in the flat layout.
+template <typename T>
+Result<std::vector<T>> gpt_backward(const GptConfig& config, const std::vector<T>& params,
+                                    const GptTrace<T>& trace,
+                                    const std::vector<std::int32_t>& tokens,
+                                    const std::vector<std::int32_t>& targets);
+
+// Seeded initial parameters: N(0, 0.02) for the embedding and the matrices (the residual
+// projections w_o and w_proj scaled by 1/√(2L)), LayerNorm gains 1, biases 0.
+template <typename T>
+std::vector<T> gpt_init(const GptConfig& config, std::uint64_t seed);
+
+// AdamW, with weight decay on the matrices only.
+struct AdamW {
+  double lr = 3e-3, beta1 = 0.9, beta2 = 0.95, eps = 1e-8, weight_decay = 0.1;
+};
+
+template <typename T>
+struct AdamState {
+  std::vector<T> m, v;  // the moments, in the flat layout
+  std::int64_t step = 0;
+};
+
+// One step: params updated in place from grads, with learning rate `lr` (after any schedule).
+template <typename T>
+void adamw_step(const GptConfig& config, const AdamW& adam, double lr, std::vector<T>& params,
+                const std::vector<T>& grads, AdamState<T>& state);
+
+// The learning rate at step s of `total`: a linear warmup over the first tenth (at most 100
+// steps), then a cosine decay to a tenth of `lr`.
+double gpt_learning_rate(double lr, std::int64_t total, std::int64_t s);
+
+// The training, as `make train` runs it natively and the page runs it in WASM: each step takes
+// `batch` windows of context + 1 tokens from `data` at seeded random places, one forward and
+// backward pass, and one AdamW step.
+template <typename T>
+struct GptTrainer {
+  GptConfig config;
+  std::vector<T> params;
+  std::vector<std::int32_t> data;  // the training stream
+  Index batch = 16;
+  double lr = 3e-3;
+  std::int64_t total = 1;  // the steps the schedule is for
+  AdamW adam;
+  AdamState<T> state;
+  SplitMix64 pick{0};
+  std::int64_t steps = 0;  // taken so far
+  // The step under way, when it is taken in slices: its batch (drawn when it starts), the
+  // gradient and loss of the sequences done so far, each weighted by its share of the batch.
+  std::vector<std::int32_t> tokens, targets;  // (B·T)
+  std::vector<T> grads;
+  double loss = 0;
+  Index done = 0;  // of the batch's sequences
+};
+
+// Checks and starts a trainer: parameters seeded (gpt_init) unless given.
+template <typename T>
+Result<GptTrainer<T>> gpt_trainer(const GptConfig& config, std::vector<std::int32_t> data,
+                                  Index batch, double lr, std::int64_t total, std::uint64_t seed,
+                                  std::vector<T> params = {});
+
+// Part of a step: the next `sequences` of the batch (at most what is left), forward and
+// backward. When that completes the batch, the AdamW step, and the batch's loss before it;
+// otherwise nothing. The page trains this way, a few sequences between frames; the sum is the
+// same step as gpt_train_step's.
+template <typename T>
+Result<std::optional<double>> gpt_train_slice(GptTrainer<T>& trainer, Index sequences);
+
+// One step (the rest of it, if one is under way); returns the batch's loss before the update.
+template <typename T>
+Result<double> gpt_train_step(GptTrainer<T>& trainer);
+
+// The mean loss over a stream in windows of `context` tokens, each predicting its next token.
+template <typename T>
+Result<double> gpt_stream_loss(const GptConfig& config, const std::vector<T>& params,
+                               const std::vector<std::int32_t>& stream);
+
+// Up to `count` tokens after `prompt`, sampled from softmax(logits / temperature) with a seeded
+// stream (the largest at temperature 0); it stops after the end token, and reads at most the
+// last `context` tokens.
+template <typename T>
+Result<std::vector<std::int32_t>> gpt_generate(const GptConfig& config,
+                                               const std::vector<T>& params,
+                                               std::vector<std::int32_t> prompt, Index count,
+                                               double temperature, std::uint64_t seed,
+                                               std::int32_t end_token = 0);
+
+}  // namespace attention

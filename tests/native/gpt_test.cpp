@@ -1,0 +1,157 @@
+// gpt_test.cpp: the small transformer (gpt.hpp) on a tiny configuration: every parameter's
+// gradient against central finite differences of the float64 loss; float32 against float64;
+// the loss of a uniform model is ln V; the causal mask (a later token changes no earlier
+// logit); AdamW's first step by hand; errors.
+#include "gpt.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+namespace {
+
+using attention::GptConfig;
+using attention::Index;
+
+const GptConfig tiny{7, 5, 8, 2, 2};
+
+std::vector<std::int32_t> random_tokens(std::mt19937& gen, Index n, Index vocab) {
+  std::uniform_int_distribution<int> pick(0, int(vocab) - 1);
+  std::vector<std::int32_t> out(static_cast<size_t>(n));
+  for (auto& t : out) t = pick(gen);
+  return out;
+}
+
+// Parameters away from the initial ones, so that no gradient is 0 by symmetry.
+std::vector<double> random_params(std::mt19937& gen, const GptConfig& c) {
+  std::vector<double> p = attention::gpt_init<double>(c, 3);
+  std::normal_distribution<double> noise(0, 0.3);
+  for (double& x : p) x += noise(gen);
+  return p;
+}
+
+TEST(Gpt, EveryGradientEqualsFiniteDifferences) {
+  std::mt19937 gen(1);
+  const Index batch = 2, length = 4;
+  const auto tokens = random_tokens(gen, batch * length, tiny.vocab);
+  auto targets = random_tokens(gen, batch * length, tiny.vocab);
+  targets[3] = -1;  // a row without a target
+  std::vector<double> params = random_params(gen, tiny);
+  const auto forward = attention::gpt_forward<double>(tiny, params, tokens, batch, targets);
+  ASSERT_TRUE(forward.ok()) << forward.error;
+  const auto grads = attention::gpt_backward<double>(tiny, params, forward.value, tokens, targets);
+  ASSERT_TRUE(grads.ok()) << grads.error;
+  const auto layout = attention::gpt_layout(tiny);
+  for (const auto& t : layout) {
+    for (std::int64_t i = t.offset; i < t.offset + std::int64_t(t.rows) * t.cols; ++i) {
+      const double keep = params[size_t(i)], h = 1e-5 * std::max(1.0, std::fabs(keep));
+      params[size_t(i)] = keep + h;
+      const double up =
+          attention::gpt_forward<double>(tiny, params, tokens, batch, targets).value.loss;
+      params[size_t(i)] = keep - h;
+      const double down =
+          attention::gpt_forward<double>(tiny, params, tokens, batch, targets).value.loss;
+      params[size_t(i)] = keep;
+      const double numeric = (up - down) / (2 * h), exact = grads.value[size_t(i)];
+      EXPECT_LE(std::fabs(exact - numeric),
+                1e-7 * std::max(std::fabs(exact), std::fabs(numeric)) + 1e-9)
+          << t.name << "[" << i - t.offset << "]: " << exact << " vs " << numeric;
+    }
+  }
+}
+
+TEST(Gpt, Float32FollowsFloat64AndAUniformModelCostsLnV) {
+  std::mt19937 gen(2);
+  const auto tokens = random_tokens(gen, 3 * 5, tiny.vocab);
+  const auto targets = random_tokens(gen, 3 * 5, tiny.vocab);
+  const std::vector<double> p64 = random_params(gen, tiny);
+  const std::vector<float> p32(p64.begin(), p64.end());
+  const auto a = attention::gpt_forward<double>(tiny, p64, tokens, 3, targets);
+  const auto b = attention::gpt_forward<float>(tiny, p32, tokens, 3, targets);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_NEAR(b.value.loss, a.value.loss, 1e-5 * a.value.loss);
+  EXPECT_LE((b.value.logits.cast<double>() - a.value.logits).cwiseAbs().maxCoeff(), 1e-4);
+  // an embedding of zeros gives equal logits: the loss is ln V
+  std::vector<double> zero = attention::gpt_init<double>(tiny, 1);
+  for (size_t i = 0; i < size_t(tiny.vocab * tiny.d_model); ++i) zero[i] = 0;
+  const auto u = attention::gpt_forward<double>(tiny, zero, tokens, 3, targets);
+  EXPECT_NEAR(u.value.loss, std::log(double(tiny.vocab)), 1e-12);
+}
+
+TEST(Gpt, ALaterTokenChangesNoEarlierLogit) {
+  std::mt19937 gen(3);
+  auto tokens = random_tokens(gen, 5, tiny.vocab);
+  const std::vector<double> p = random_params(gen, tiny);
+  const auto a = attention::gpt_forward<double>(tiny, p, tokens, 1).value;
+  tokens[4] = (tokens[4] + 1) % tiny.vocab;
+  const auto b = attention::gpt_forward<double>(tiny, p, tokens, 1).value;
+  EXPECT_EQ(a.logits.topRows(4), b.logits.topRows(4));
+  EXPECT_NE(a.logits.row(4), b.logits.row(4));
+  // each head's weights: rows sum to 1 and nothing above the diagonal
+  for (const auto& w : a.layers[0].p) {
+    for (Index i = 0; i < 5; ++i) {
+      EXPECT_NEAR(w.row(i).sum(), 1, 1e-12);
+      for (Index j = i + 1; j < 5; ++j) EXPECT_EQ(w(i, j), 0);
+    }
+  }
+}
+
+TEST(Gpt, AdamWsFirstStepByHand) {
+  // after one step with bias correction, every parameter moves by lr·sign(g) (±1e-8), plus
+  // decay·p for the matrices
+  const std::vector<double> p = attention::gpt_init<double>(tiny, 5);
+  std::vector<double> g(p.size());
+  for (size_t i = 0; i < g.size(); ++i) g[i] = (i % 3 == 0 ? -1.0 : 0.5) * double(i + 1);
+  std::vector<double> moved = p;
+  attention::AdamState<double> state;
+  attention::adamw_step(tiny, attention::AdamW{}, 0.01, moved, g, state);
+  const auto layout = attention::gpt_layout(tiny);
+  for (const auto& t : layout) {
+    for (std::int64_t i = t.offset; i < t.offset + std::int64_t(t.rows) * t.cols; ++i) {
+      const double sign = g[size_t(i)] > 0 ? 1 : -1;
+      const double expected = p[size_t(i)] - 0.01 * (sign + (t.decay ? 0.1 * p[size_t(i)] : 0));
+      EXPECT_NEAR(moved[size_t(i)], expected, 1e-9) << t.name;
+    }
+  }
+  EXPECT_EQ(state.step, 1);
+}
+
+TEST(Gpt, AStepInSlicesIsTheWholeStep) {
+  // the page takes a step a few sequences at a time: slices of 1, 2 and 1 of a batch of 4 sum
+  // to the step that gpt_train_step takes at once, to rounding
+  std::mt19937 gen(11);
+  const std::vector<std::int32_t> data = random_tokens(gen, 60, tiny.vocab);
+  auto whole = attention::gpt_trainer<double>(tiny, data, 4, 1e-2, 10, 7).value;
+  auto sliced = attention::gpt_trainer<double>(tiny, data, 4, 1e-2, 10, 7).value;
+  for (int step = 0; step < 3; ++step) {
+    const double loss = attention::gpt_train_step(whole).value;
+    EXPECT_FALSE(attention::gpt_train_slice(sliced, 1).value.has_value());
+    EXPECT_FALSE(attention::gpt_train_slice(sliced, 2).value.has_value());
+    const auto last = attention::gpt_train_slice(sliced, 5);  // only 1 is left
+    ASSERT_TRUE(last.ok() && last.value.has_value());
+    EXPECT_NEAR(*last.value, loss, 1e-12);
+    EXPECT_EQ(sliced.steps, step + 1);
+  }
+  for (size_t i = 0; i < whole.params.size(); ++i)
+    EXPECT_NEAR(sliced.params[i], whole.params[i], 1e-12) << i;
+  EXPECT_EQ(attention::gpt_train_slice(sliced, 0).error, "sequences is 0; it must be from 1 to 4");
+}
+
+TEST(Gpt, Errors) {
+  const std::vector<double> p = attention::gpt_init<double>(tiny, 1);
+  EXPECT_EQ(attention::gpt_forward<double>(tiny, p, {1, 2, 9}, 1).error,
+            "tokens[3] is 9; it must be from 0 to 6 (the vocabulary)");
+  EXPECT_EQ(attention::gpt_forward<double>(tiny, p, {1, 2, 3, 4, 5, 6}, 1).error,
+            "each sequence has 6 tokens, over the context of 5");
+  EXPECT_EQ(attention::gpt_forward<double>(tiny, p, {1, 2, 3}, 2).error,
+            "tokens has 3 numbers, which is not batch×length for batch 2");
+  EXPECT_EQ(attention::gpt_forward<double>(tiny, {1.0}, {1}, 1).error,
+            "params has 1 number but the model has " + std::to_string(attention::gpt_size(tiny)));
+  GptConfig odd = tiny;
+  odd.heads = 8;
+  EXPECT_EQ(attention::check_gpt_config(odd),
+            "d_model 8 is not heads × an even d_head (heads = 8; RoPE turns pairs)");
+}
+
+}  // namespace
