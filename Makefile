@@ -2,7 +2,8 @@
 # install what they need and is missing first (tools/install-deps.sh demo, test or bench): the
 # demo only what the page needs.
 .PHONY: demo test suites build deps deps-demo deps-bench wasm native sanitize bundle format \
-	format-check test-native test-sanitize test-fuzz test-node test-browser fuzz mutate bench clean
+	format-check test-native test-sanitize test-fuzz test-node test-browser fuzz mutate bench clean \
+	train streams
 
 NODE_TEST := node --test --test-reporter=tap --test-concurrency=1
 # Every suite runs through tools/suite.mjs, which reads its counts and fails when it ran none.
@@ -25,7 +26,7 @@ test: build format-check
 
 suites: $(addprefix test-,$(SUITES))
 
-build: deps wasm native bundle
+build: deps wasm native bundle streams
 
 deps:
 	@tools/install-deps.sh test
@@ -42,6 +43,16 @@ wasm:
 
 bundle: wasm
 	node tools/bundle.mjs
+
+# The real model: trained natively (about 5 minutes here), seeded and deterministic; writes the
+# weights, configuration, vocabulary, loss curve and head measurements to web/labs/model/.
+train: deps native
+	build/native/attention_train --out web/labs/model
+
+# The token streams the model lab trains on in the page, from Debian's fortunes-zh: built,
+# never committed.
+streams: native wasm
+	build/native/attention_train --streams web/generated/tang-streams.bin
 
 native:
 	@[ -f build/native/CMakeCache.txt ] || cmake --preset native
@@ -75,7 +86,7 @@ test-fuzz: sanitize
 fuzz: sanitize
 	$(FUZZ) -max_total_time=$(or $(FUZZ_SECONDS),0)
 
-test-node: wasm
+test-node: wasm streams
 	npx tsc -p tsconfig.json
 	$(SUITE) node $(NODE_TEST) tests/node/
 

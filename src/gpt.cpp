@@ -324,10 +324,13 @@ Result<GptTrace<T>> gpt_forward(const GptConfig& config, const std::vector<T>& p
   // the logits (N, V), tied to the embedding, and their softmax
   t.logits.noalias() = t.hf * wte.transpose();
   t.probs.resize(n, config.vocab);
+  t.top.resize(n);
+  t.sum.resize(n);
   for (Index i = 0; i < n; ++i) {
-    const T top = t.logits.row(i).maxCoeff();
-    t.probs.row(i) = (t.logits.row(i).array() - top).exp().matrix();
-    t.probs.row(i) /= t.probs.row(i).sum();
+    t.top(i) = t.logits.row(i).maxCoeff();
+    t.probs.row(i) = (t.logits.row(i).array() - t.top(i)).exp().matrix();
+    t.sum(i) = t.probs.row(i).sum();
+    t.probs.row(i) /= t.sum(i);
   }
   if (!t.logits.allFinite()) return {{}, "the logits overflow: the parameters are too large"};
   Index counted = 0;
@@ -589,7 +592,7 @@ template <typename T>
 Result<std::vector<std::int32_t>> gpt_generate(const GptConfig& c, const std::vector<T>& params,
                                                std::vector<std::int32_t> prompt, Index steps,
                                                double temperature, std::uint64_t seed,
-                                               std::int32_t end_token) {
+                                               std::int32_t end_token, std::int32_t unknown_token) {
   if (prompt.empty()) return {{}, "the prompt is empty: give it at least one token"};
   if (!(std::isfinite(temperature) && temperature >= 0)) {
     return {{}, "temperature is " + number(temperature) + "; it must be 0 or above"};
@@ -602,16 +605,18 @@ Result<std::vector<std::int32_t>> gpt_generate(const GptConfig& c, const std::ve
     const std::vector<std::int32_t> window(prompt.begin() + long(from), prompt.end());
     const auto r = gpt_forward<T>(c, params, window, 1);
     if (!r.ok()) return {{}, r.error};
-    const auto logits = r.value.logits.row(r.value.logits.rows() - 1);
+    Vector<double> z =
+        r.value.logits.row(r.value.logits.rows() - 1).transpose().template cast<double>();
+    if (unknown_token >= 0 && unknown_token < c.vocab) z(unknown_token) = -INFINITY;
     Index next = 0;
     if (temperature == 0) {
-      logits.maxCoeff(&next);
+      z.maxCoeff(&next);
     } else {
-      const double top = double(logits.maxCoeff());
+      const double top = z.maxCoeff();
       std::vector<double> p(size_t(c.vocab));
       double sum = 0;
       for (Index j = 0; j < c.vocab; ++j)
-        sum += p[size_t(j)] = std::exp((double(logits(j)) - top) / temperature);
+        sum += p[size_t(j)] = std::exp((z(j) - top) / temperature);
       double u = random.uniform() * sum;
       for (next = 0; next < c.vocab - 1 && u >= p[size_t(next)]; ++next) u -= p[size_t(next)];
     }
@@ -629,9 +634,9 @@ Result<std::vector<std::int32_t>> gpt_generate(const GptConfig& c, const std::ve
   template Result<std::optional<double>> gpt_train_slice(GptTrainer<T>&, Index);                   \
   template Result<double> gpt_stream_loss(const GptConfig&, const std::vector<T>&,                 \
                                           const std::vector<std::int32_t>&);                       \
-  template Result<std::vector<std::int32_t>> gpt_generate(const GptConfig&, const std::vector<T>&, \
-                                                          std::vector<std::int32_t>, Index,        \
-                                                          double, std::uint64_t, std::int32_t);
+  template Result<std::vector<std::int32_t>> gpt_generate(                                         \
+      const GptConfig&, const std::vector<T>&, std::vector<std::int32_t>, Index, double,           \
+      std::uint64_t, std::int32_t, std::int32_t);
 ATTENTION_GPT_TRAINING(float)
 ATTENTION_GPT_TRAINING(double)
 #undef ATTENTION_GPT_TRAINING

@@ -70,6 +70,7 @@ struct GptTrace {
   Matrix<T> hf;            // (N, C) lnf(x_final)
   Matrix<T> logits;        // (N, V)
   Matrix<T> probs;         // (N, V) softmax of each row
+  Vector<T> top, sum;      // (N) each logits row's largest, and Σ e^(logit − largest)
   double loss = 0;         // mean −log probs[target] over the rows with a target
 };
 
@@ -158,13 +159,14 @@ Result<double> gpt_stream_loss(const GptConfig& config, const std::vector<T>& pa
                                const std::vector<std::int32_t>& stream);
 
 // Up to `count` tokens after `prompt`, sampled from softmax(logits / temperature) with a seeded
-// stream (the largest at temperature 0); it stops after the end token, and reads at most the
-// last `context` tokens.
+// stream (the largest at temperature 0), never the unknown token, which stands for no one
+// character; it stops after the end token, and reads at most the last `context` tokens.
 template <typename T>
 Result<std::vector<std::int32_t>> gpt_generate(const GptConfig& config,
                                                const std::vector<T>& params,
                                                std::vector<std::int32_t> prompt, Index count,
                                                double temperature, std::uint64_t seed,
-                                               std::int32_t end_token = 0);
+                                               std::int32_t end_token = 0,
+                                               std::int32_t unknown_token = 1);
 
 }  // namespace attention

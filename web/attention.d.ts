@@ -503,8 +503,105 @@ export interface TeachRun {
   after: { trace: SelfAttentionTrace };
 }
 
+// ---- Labs: a real model ----
+
+/** The small transformer's shape: vocabulary V, context T, d_model C, layers L, heads H. */
+export interface GptConfig {
+  vocab: number;
+  context: number;
+  dModel: number;
+  layers: number;
+  heads: number;
+  /** RoPE's base, 10000 unless given */
+  base?: number;
+}
+
+/** A model: its configuration and its parameters, flat, in gptLayout's order. */
+export interface GptModel {
+  config: GptConfig;
+  params: Float32Array | Float64Array;
+}
+
+/** One parameter tensor in the flat buffer: "wte" (V, C), "l0.w_q" (C, C) … */
+export interface GptTensor {
+  name: string;
+  rows: number;
+  cols: number;
+  offset: number;
+  /** AdamW's weight decay applies (the matrices) */
+  decay: boolean;
+}
+
+/** One sequence of T tokens through the model. */
+export interface GptForward {
+  layers: {
+    /** (T, C) the queries after RoPE, the heads side by side */
+    q: Matrix;
+    /** (T, C) the keys after RoPE */
+    k: Matrix;
+    /** (T, C) the values */
+    v: Matrix;
+    /** per head (T, T): q·k/√d_head; above the diagonal unused */
+    scores: Matrix[];
+    /** per head (T, T): the causal softmax of the scores */
+    weights: Matrix[];
+  }[];
+  /** (T, V) x·wteᵀ, the embedding tied */
+  logits: Matrix;
+  /** (T, V) each row's softmax: the next token's probabilities */
+  probs: Matrix;
+  /** (T) each logits row's largest */
+  top: number[];
+  /** (T) each row's Σ e^(logit − top): probs = e^(logit − top) / sum */
+  sum: number[];
+  /** the mean −log probs[target] over the rows with a target (0 without targets) */
+  loss: number;
+}
+
+/** A training run in the module's memory, float32, from seeded random weights. */
+export interface GptTrainer {
+  config: GptConfig;
+  /** n AdamW steps: each step's batch loss before its update; the steps taken so far */
+  step(n: number): { losses: number[]; step: number };
+  /** Part of a step: the next `sequences` of its batch; the batch loss when that ends it. */
+  slice(sequences: number): { step: number; loss?: number };
+  params(): Float32Array;
+  close(): void;
+}
+
+/** A real model: the small transformer trained on Tang poems, and its training. */
+export interface ModelLabs {
+  gptLayout(config: GptConfig): GptTensor[];
+  /** The shipped weights file: int8 with a float32 scale per matrix row, vectors float32. */
+  gptModel(config: GptConfig, bytes: Uint8Array): GptModel & { params: Float32Array };
+  gptForward(
+    model: GptModel,
+    tokens: ArrayLike<number>,
+    options?: { targets?: ArrayLike<number>; precise?: boolean },
+  ): GptForward;
+  /** The mean loss of `batch` sequences (tokens B·T) and its gradient, flat. */
+  gptGradients(
+    model: GptModel,
+    tokens: ArrayLike<number>,
+    targets: ArrayLike<number>,
+    options?: { batch?: number; precise?: boolean },
+  ): { loss: number; gradients: Float32Array | Float64Array };
+  /** Up to `count` tokens after the prompt; it stops after the end token (id 0). */
+  gptGenerate(
+    model: GptModel,
+    prompt: ArrayLike<number>,
+    options: { count: number; temperature?: number; seed?: number },
+  ): number[];
+  gptStreamLoss(model: GptModel, stream: ArrayLike<number>): number;
+  gptTrainer(
+    config: GptConfig,
+    data: ArrayLike<number>,
+    options: { batch?: number; lr?: number; total: number; seed?: number },
+  ): GptTrainer;
+}
+
 /** The labs module: the core's functions and the labs' (a second instance, with its own memory). */
-export interface LabsCore extends Attention, WhyLabs, LearnLabs {
+export interface LabsCore extends Attention, WhyLabs, LearnLabs, ModelLabs {
   /** X (n, d_model): h heads of d_head = W_Q's columns / h, h_kv key-value heads, concat·W_O. */
   multiHeadAttention(x: Matrix, weights: ModelWeights, options?: ModelOptions): MultiHeadTrace;
   /** One decoding step: x is the next token's row; cache null for the first token. */

@@ -25,6 +25,7 @@ export function loadLabs() {
       ...whyLabs(core),
       ...learnLabs(core),
       ...descentLabs(core),
+      ...modelLabs(core),
     };
   });
   return loadingLabs;
@@ -684,6 +685,139 @@ function descentLabs(core) {
         wq: unpackMatrix(raw.wq),
         wk: unpackMatrix(raw.wk),
         after: { trace: unpackTrace(raw.after) },
+      };
+    },
+  };
+}
+
+// ---- A real model: the small transformer trained on Tang poems ----
+
+const gptFields = ["vocab", "context", "dModel", "layers", "heads"];
+
+// { vocab, context, dModel, layers, heads, base? } → what the bindings read
+function packGptConfig(config) {
+  if (typeof config !== "object" || config === null) throw new Error("config must be an object");
+  const packed = {};
+  for (const name of gptFields) packed[name] = wholeNumber(`config.${name}`, config[name]);
+  const base = config.base ?? 10000;
+  if (typeof base !== "number") throw new Error("config.base must be a number");
+  return { ...packed, base };
+}
+
+function packTokens(name, tokens) {
+  if (!Array.isArray(tokens) && !ArrayBuffer.isView(tokens)) {
+    throw new Error(`${name} must be an array of token ids`);
+  }
+  const ids = Int32Array.from(tokens);
+  Array.from(tokens).forEach((t, i) => {
+    if (!Number.isInteger(t))
+      throw new Error(`${name}[${i + 1}] is ${JSON.stringify(t)}, not an id`);
+  });
+  return ids;
+}
+
+function packParams(model) {
+  if (!(model?.params instanceof Float32Array) && !(model?.params instanceof Float64Array)) {
+    throw new Error("model.params must be a Float32Array or a Float64Array");
+  }
+  return model.params;
+}
+
+function modelLabs(core) {
+  const run = (model, f) => check(f(packGptConfig(model?.config), packParams(model)));
+  return {
+    /** Where each parameter lives in the flat buffer: [{ name, rows, cols, offset, decay }]. */
+    gptLayout(config) {
+      return check(core.gptLayout(packGptConfig(config)));
+    },
+
+    /** The shipped weights file (int8 with a float32 scale per matrix row) → { config, params }. */
+    gptModel(config, bytes) {
+      if (!(bytes instanceof Uint8Array)) throw new Error("bytes must be a Uint8Array");
+      const packed = packGptConfig(config);
+      return { config: packed, params: check(core.gptDequantize(packed, bytes)) };
+    },
+
+    /**
+     * One sequence through the model: per layer the rotated q and k, and v (T, C); per head the
+     * scores q·k/√d_head and the causal weights (T, T); the logits and probabilities of the
+     * next token (T, V); with targets (−1 where none), the mean loss. precise: in float64.
+     */
+    gptForward(model, tokens, { targets, precise = false } = {}) {
+      checkFlag("precise", precise);
+      const ids = packTokens("tokens", tokens);
+      const wanted = targets === undefined ? undefined : packTokens("targets", targets);
+      const raw = run(model, (c, p) => core.gptForward(c, p, ids, wanted, precise));
+      return {
+        layers: raw.layers.map(({ q, k, v, scores, weights }) => ({
+          q: unpackMatrix(q),
+          k: unpackMatrix(k),
+          v: unpackMatrix(v),
+          scores: scores.map(unpackMatrix),
+          weights: weights.map(unpackMatrix),
+        })),
+        logits: unpackMatrix(raw.logits),
+        probs: unpackMatrix(raw.probs),
+        top: Array.from(raw.top),
+        sum: Array.from(raw.sum),
+        loss: raw.loss,
+      };
+    },
+
+    /** The mean loss of `batch` sequences and its gradient, flat, in gptLayout's order. */
+    gptGradients(model, tokens, targets, { batch = 1, precise = false } = {}) {
+      checkFlag("precise", precise);
+      const ids = packTokens("tokens", tokens);
+      const wanted = packTokens("targets", targets);
+      return run(model, (c, p) =>
+        core.gptGradients(c, p, ids, wholeNumber("batch", batch), wanted, precise),
+      );
+    },
+
+    /** Up to `count` tokens after the prompt, sampled at `temperature` with a seeded stream. */
+    gptGenerate(model, prompt, { count, temperature = 1, seed = 1 }) {
+      if (typeof temperature !== "number") throw new Error("temperature must be a number");
+      const ids = packTokens("prompt", prompt);
+      const n = wholeNumber("count", count);
+      const s = wholeNumber("seed", seed);
+      return Array.from(run(model, (c, p) => core.gptGenerate(c, p, ids, n, temperature, s)));
+    },
+
+    /** The mean loss over a stream, in windows of the context, each predicting the next id. */
+    gptStreamLoss(model, stream) {
+      const ids = packTokens("stream", stream);
+      return run(model, (c, p) => core.gptStreamLoss(c, p, ids)).loss;
+    },
+
+    /**
+     * A training run in float32, from seeded random weights: step(n) takes n AdamW steps and
+     * returns their losses; params() the weights now; close() frees it.
+     */
+    gptTrainer(config, data, { batch = 16, lr = 3e-3, total, seed = 1 }) {
+      if (typeof lr !== "number") throw new Error("lr must be a number");
+      const packed = packGptConfig(config);
+      const { id } = check(
+        core.gptTrainOpen(
+          packed,
+          packTokens("data", data),
+          wholeNumber("batch", batch),
+          lr,
+          wholeNumber("total", total),
+          wholeNumber("seed", seed),
+        ),
+      );
+      return {
+        config: packed,
+        step(n) {
+          const raw = check(core.gptTrainSteps(id, wholeNumber("n", n)));
+          return { losses: Array.from(raw.losses), step: raw.step };
+        },
+        /** Part of a step: the next `sequences` of its batch; the loss when the step ends. */
+        slice(sequences) {
+          return check(core.gptTrainSlice(id, wholeNumber("sequences", sequences)));
+        },
+        params: () => check(core.gptTrainParams(id)),
+        close: () => core.gptTrainClose(id),
       };
     },
   };

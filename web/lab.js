@@ -13,9 +13,13 @@
 //                                          the steps in order; `panels` are drawn beside the
 //                                          step, `inStep` inside it, after its matrices
 //   view(stepId, ctx)                    → { matrices, focusMatrix }: pure, see steps.js
-//   params(scene)?                       → [{ id, kind: "range" | "toggle", initial, min?,
-//                                          max?, step?, symbol?, control? }]: the scene's own
-//                                          controls; each is a state key and a URL parameter
+//   params(scene)?                       → [{ id, kind: "range" | "toggle" | "text",
+//                                          initial, min?, max?, step?, symbol?, control?,
+//                                          maxLength? }]: the scene's own controls; each is a
+//                                          state key and a URL parameter
+//   load(core)?                          → a promise: what the lab needs before it opens (the
+//                                          model lab's weights), after its code and the labs
+//                                          module have loaded
 //   labels(scene, msg, trace, inputs)?   → names for rows and columns
 //   text(stepId, ctx)?                   → the step's words when msg.steps[id].text won't do
 //   highlights(mid, i, j, ctx)?          → what lights up when a cell is picked
@@ -33,6 +37,7 @@
 //   script(kind, ctx)?                   → the scene as a Python script, kind "numpy" or
 //                                          "pytorch" (web/export.js): "Copy as NumPy" and
 //                                          "Copy as PyTorch" show for labs that have it
+//   scriptKinds?                         → the kinds it writes, when not both
 //
 // ctx, handed to everything that draws: { scene, lab, state, msg, steps, step, stepId,
 // trace, inputs, editable, labels, view, focus, focusRow, predicting, host, core, update }
@@ -60,6 +65,7 @@ export async function resolveScene(entry) {
   const scene = entry.lazy ? (await entry.lazy()).default.find((s) => s.id === entry.id) : entry;
   if (!scene) throw new Error(`the module for the scene "${entry.id}" does not define it`);
   if (labOf(scene).core === "labs") labsCore ??= await loadLabs();
+  await labOf(scene).load?.(labsCore);
   return scene;
 }
 

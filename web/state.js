@@ -109,7 +109,9 @@ export function stateFromParams(p, scenes) {
     own[param.id] =
       param.kind === "toggle"
         ? Boolean(param.control && p.get(param.id) === "1")
-        : onGrid(number(param.id, param.initial, param.min, param.max), param);
+        : param.kind === "text"
+          ? (p.get(param.id) ?? param.initial).slice(0, param.maxLength)
+          : onGrid(number(param.id, param.initial, param.min, param.max), param);
   }
   const speed = number("speed", 1);
   const [m, i, j] = (p.get("cell") ?? "").split(".");

@@ -10,12 +10,14 @@
 
 #include <cstdlib>
 #include <iterator>
+#include <map>
 #include <string_view>
 #include <tuple>
 
 #include "../attention.hpp"
 #if ATTENTION_LABS
 #include "../backward.hpp"
+#include "../gpt.hpp"
 #include "../learn.hpp"
 #include "../model.hpp"
 #include "../why.hpp"
@@ -613,6 +615,222 @@ EMSCRIPTEN_BINDINGS(attention_learn) {
   emscripten::function("multiHeadBackward", &multi_head_backward);
   emscripten::function("sharpnessDescent", &sharpness_descent);
   emscripten::function("teachDescent", &teach_descent);
+}
+
+// ---- a real model: the small transformer of gpt.hpp, its weights, generation, training ----
+namespace {
+
+// { vocab, context, dModel, layers, heads, base }
+attention::GptConfig read_gpt_config(const val& js) {
+  return {js["vocab"].as<Index>(),  js["context"].as<Index>(), js["dModel"].as<Index>(),
+          js["layers"].as<Index>(), js["heads"].as<Index>(),   js["base"].as<double>()};
+}
+
+template <typename T>
+std::vector<T> read_numbers(const val& js) {
+  return emscripten::convertJSArrayToNumberVector<T>(js);
+}
+
+// The parameters' layout: [{ name, rows, cols, offset, decay }], in the flat buffer's order.
+val gpt_layout(val config) {
+  const attention::GptConfig c = read_gpt_config(config);
+  if (auto e = attention::check_gpt_config(c); !e.empty()) return error(e);
+  val out = val::array();
+  for (const attention::GptTensor& t : attention::gpt_layout(c)) {
+    val tensor = val::object();
+    tensor.set("name", t.name);
+    tensor.set("rows", t.rows);
+    tensor.set("cols", t.cols);
+    tensor.set("offset", double(t.offset));
+    tensor.set("decay", t.decay);
+    out.call<void>("push", tensor);
+  }
+  return out;
+}
+
+// The int8 file (a float32 scale per matrix row, then its int8 values; vectors as float32)
+// as float32 parameters.
+val gpt_dequantize(val config, val bytes) {
+  const attention::GptConfig c = read_gpt_config(config);
+  if (auto e = attention::check_gpt_config(c); !e.empty()) return error(e);
+  const std::vector<std::uint8_t> in = read_numbers<std::uint8_t>(bytes);
+  std::vector<float> params(size_t(attention::gpt_size(c)));
+  size_t at = 0;
+  const auto take = [&](void* out, size_t n) {
+    if (at + n > in.size()) return false;
+    std::copy_n(in.data() + at, n, static_cast<std::uint8_t*>(out));
+    at += n;
+    return true;
+  };
+  for (const attention::GptTensor& t : attention::gpt_layout(c)) {
+    for (Index r = 0; r < t.rows; ++r) {
+      float* row = params.data() + t.offset + std::int64_t(r) * t.cols;
+      float scale = 1;
+      if (t.rows > 1 && !take(&scale, 4)) return error("the weights file is too short");
+      for (Index j = 0; j < t.cols; ++j) {
+        if (t.rows == 1) {
+          if (!take(row + j, 4)) return error("the weights file is too short");
+        } else {
+          std::int8_t q = 0;
+          if (!take(&q, 1)) return error("the weights file is too short");
+          row[j] = float(q) * scale;
+        }
+      }
+    }
+  }
+  if (at != in.size()) return error("the weights file is longer than the model");
+  return typed_copy(params.data(), Index(params.size()));
+}
+
+// A forward pass on one sequence: per layer the rotated q and k, v, each head's scores and
+// weights; the logits and probabilities of the next token at every position; the loss when
+// there are targets.
+template <typename T>
+val gpt_forward_as(const attention::GptConfig& c, const val& params, const val& tokens,
+                   const val& targets) {
+  const auto ids = read_numbers<std::int32_t>(tokens);
+  const auto wanted =
+      targets.isUndefined() ? std::vector<std::int32_t>{} : read_numbers<std::int32_t>(targets);
+  const auto r = attention::gpt_forward<T>(c, read_numbers<T>(params), ids, 1, wanted);
+  if (!r.ok()) return error(r.error);
+  val layers = val::array();
+  for (const auto& L : r.value.layers) {
+    val layer = val::object();
+    layer.set("q", to_js(L.q));
+    layer.set("k", to_js(L.k));
+    layer.set("v", to_js(L.v));
+    val scores = val::array(), weights = val::array();
+    for (const auto& m : L.s) scores.call<void>("push", to_js(m));
+    for (const auto& m : L.p) weights.call<void>("push", to_js(m));
+    layer.set("scores", scores);
+    layer.set("weights", weights);
+    layers.call<void>("push", layer);
+  }
+  val out = val::object();
+  out.set("layers", layers);
+  out.set("logits", to_js(r.value.logits));
+  out.set("probs", to_js(r.value.probs));
+  out.set("top", typed_copy(r.value.top.data(), r.value.top.size()));
+  out.set("sum", typed_copy(r.value.sum.data(), r.value.sum.size()));
+  out.set("loss", r.value.loss);
+  return out;
+}
+
+val gpt_forward(val config, val params, val tokens, val targets, bool precise) {
+  const attention::GptConfig c = read_gpt_config(config);
+  return precise ? gpt_forward_as<double>(c, params, tokens, targets)
+                 : gpt_forward_as<float>(c, params, tokens, targets);
+}
+
+// The mean loss of a batch of sequences and its gradient for every parameter, in the flat
+// layout.
+template <typename T>
+val gpt_gradients_as(const attention::GptConfig& c, const val& params, const val& tokens,
+                     double batch, const val& targets) {
+  const auto p = read_numbers<T>(params);
+  const auto ids = read_numbers<std::int32_t>(tokens);
+  const auto wanted = read_numbers<std::int32_t>(targets);
+  const auto r = attention::gpt_forward<T>(c, p, ids, Index(batch), wanted);
+  if (!r.ok()) return error(r.error);
+  const auto g = attention::gpt_backward<T>(c, p, r.value, ids, wanted);
+  if (!g.ok()) return error(g.error);
+  val out = val::object();
+  out.set("loss", r.value.loss);
+  out.set("gradients", typed_copy(g.value.data(), Index(g.value.size())));
+  return out;
+}
+
+val gpt_gradients(val config, val params, val tokens, double batch, val targets, bool precise) {
+  const attention::GptConfig c = read_gpt_config(config);
+  return precise ? gpt_gradients_as<double>(c, params, tokens, batch, targets)
+                 : gpt_gradients_as<float>(c, params, tokens, batch, targets);
+}
+
+val gpt_generate(val config, val params, val prompt, double steps, double temperature,
+                 double seed) {
+  const auto r = attention::gpt_generate<float>(
+      read_gpt_config(config), read_numbers<float>(params), read_numbers<std::int32_t>(prompt),
+      Index(steps), temperature, std::uint64_t(seed));
+  if (!r.ok()) return error(r.error);
+  return typed_copy(r.value.data(), Index(r.value.size()));
+}
+
+val gpt_stream_loss(val config, val params, val stream) {
+  const auto r = attention::gpt_stream_loss<float>(
+      read_gpt_config(config), read_numbers<float>(params), read_numbers<std::int32_t>(stream));
+  if (!r.ok()) return error(r.error);
+  val out = val::object();
+  out.set("loss", r.value);
+  return out;
+}
+
+// Training sessions, by number: the page trains in slices, a few steps between frames, and
+// the trainer's state stays here between them.
+std::map<int, attention::GptTrainer<float>> trainers;
+int next_trainer = 1;
+
+val gpt_train_open(val config, val data, double batch, double lr, double total, double seed) {
+  auto r =
+      attention::gpt_trainer<float>(read_gpt_config(config), read_numbers<std::int32_t>(data),
+                                    Index(batch), lr, std::int64_t(total), std::uint64_t(seed));
+  if (!r.ok()) return error(r.error);
+  const int id = next_trainer++;
+  trainers.emplace(id, std::move(r.value));
+  val out = val::object();
+  out.set("id", id);
+  return out;
+}
+
+val gpt_train_steps(int id, double steps) {
+  const auto found = trainers.find(id);
+  if (found == trainers.end()) return error("no trainer " + std::to_string(id) + " is open");
+  std::vector<double> losses;
+  for (Index s = 0; s < Index(steps); ++s) {
+    const auto loss = attention::gpt_train_step(found->second);
+    if (!loss.ok()) return error(loss.error);
+    losses.push_back(loss.value);
+  }
+  val out = val::object();
+  out.set("losses", typed_copy(losses.data(), Index(losses.size())));
+  out.set("step", double(found->second.steps));
+  return out;
+}
+
+// Part of a step: the next `sequences` of its batch; { step, loss } when that ends the step.
+val gpt_train_slice(int id, double sequences) {
+  const auto found = trainers.find(id);
+  if (found == trainers.end()) return error("no trainer " + std::to_string(id) + " is open");
+  const auto r = attention::gpt_train_slice(found->second, Index(sequences));
+  if (!r.ok()) return error(r.error);
+  val out = val::object();
+  if (r.value) out.set("loss", *r.value);
+  out.set("step", double(found->second.steps));
+  return out;
+}
+
+val gpt_train_params(int id) {
+  const auto found = trainers.find(id);
+  if (found == trainers.end()) return error("no trainer " + std::to_string(id) + " is open");
+  const std::vector<float>& p = found->second.params;
+  return typed_copy(p.data(), Index(p.size()));
+}
+
+void gpt_train_close(int id) { trainers.erase(id); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_gpt) {
+  emscripten::function("gptLayout", &gpt_layout);
+  emscripten::function("gptDequantize", &gpt_dequantize);
+  emscripten::function("gptForward", &gpt_forward);
+  emscripten::function("gptGradients", &gpt_gradients);
+  emscripten::function("gptGenerate", &gpt_generate);
+  emscripten::function("gptStreamLoss", &gpt_stream_loss);
+  emscripten::function("gptTrainOpen", &gpt_train_open);
+  emscripten::function("gptTrainSteps", &gpt_train_steps);
+  emscripten::function("gptTrainSlice", &gpt_train_slice);
+  emscripten::function("gptTrainParams", &gpt_train_params);
+  emscripten::function("gptTrainClose", &gpt_train_close);
 }
 
 EMSCRIPTEN_BINDINGS(attention_model) {

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -136,6 +137,36 @@ TEST(Gpt, AStepInSlicesIsTheWholeStep) {
   for (size_t i = 0; i < whole.params.size(); ++i)
     EXPECT_NEAR(sliced.params[i], whole.params[i], 1e-12) << i;
   EXPECT_EQ(attention::gpt_train_slice(sliced, 0).error, "sequences is 0; it must be from 1 to 4");
+}
+
+TEST(Gpt, GenerationSamplesTheLogitsButNeverTheUnknownToken) {
+  std::mt19937 gen(5);
+  std::vector<double> p = random_params(gen, tiny);
+  // make the unknown token (1) the likeliest after anything: its embedding along the last
+  // LayerNorm's output
+  const auto layout = attention::gpt_layout(tiny);
+  for (Index j = 0; j < tiny.d_model; ++j) p[size_t(layout[0].offset + tiny.d_model + j)] *= 8;
+  const std::vector<std::int32_t> prompt{2, 3};
+  const auto f = attention::gpt_forward<double>(tiny, p, prompt, 1).value;
+  Eigen::Index best = 0;
+  auto last = f.logits.row(1).eval();
+  last(1) = -INFINITY;
+  last.maxCoeff(&best);
+  const auto greedy = attention::gpt_generate<double>(tiny, p, prompt, 1, 0, 1, -1).value;
+  EXPECT_EQ(greedy, std::vector<std::int32_t>{std::int32_t(best)});
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    const auto out = attention::gpt_generate<double>(tiny, p, prompt, 12, 1.5, seed, -1).value;
+    EXPECT_EQ(out.size(), 12u);
+    for (const auto t : out) EXPECT_NE(t, 1) << seed;
+  }
+  // it stops after the end token
+  const auto stopped = attention::gpt_generate<double>(tiny, p, prompt, 12, 1.5, 3, 0).value;
+  const auto end = std::find(stopped.begin(), stopped.end(), 0);
+  EXPECT_TRUE(end == stopped.end() || end + 1 == stopped.end());
+  EXPECT_EQ(attention::gpt_generate<double>(tiny, p, {}, 3, 1, 1).error,
+            "the prompt is empty: give it at least one token");
+  EXPECT_EQ(attention::gpt_generate<double>(tiny, p, prompt, 3, -1, 1).error,
+            "temperature is -1; it must be 0 or above");
 }
 
 TEST(Gpt, Errors) {

@@ -12,6 +12,7 @@ import { wordsFor } from "../../web/words.js";
 import { lessons } from "../../web/catalogue.js";
 import { initialState } from "../../web/state.js";
 import { checkLine } from "./shown.mjs";
+import "./model-files.mjs";
 
 const core = await loadLabs();
 const labEntries = lessons.filter((l) => l.id !== "walkthroughs").flatMap((l) => l.scenes);

@@ -283,6 +283,7 @@ export default {
     scale: { name: "Scale" },
     sharpness: { name: "Learn the sharpness" },
     teach: { name: "Teach 书 to read" },
+    model: { name: "A real model" },
   },
   check: {
     title: "Check my numbers",

@@ -318,6 +318,7 @@ export default {
     scale: { name: "规模" },
     sharpness: { name: "学习锐度" },
     teach: { name: "教“书”去读" },
+    model: { name: "真正的模型" },
   },
   check: {
     title: "核对我的计算",

@@ -33,6 +33,23 @@ function paramControl({ msg, state, update }, param) {
       msg.ui[param.id],
     );
   }
+  if (param.kind === "text") {
+    // the text is taken when the learner is done with it (Enter, or leaving the field)
+    return el(
+      "label",
+      { class: `text-param ${param.id}` },
+      el("span", { class: "label-text", text: msg.ui[param.id] }),
+      el("input", {
+        type: "text",
+        id: param.id,
+        value: state[param.id],
+        maxLength: param.maxLength,
+        lang: param.lang,
+        autocomplete: "off",
+        onchange: (e) => update({ [param.id]: e.target.value.slice(0, param.maxLength) }),
+      }),
+    );
+  }
   // a range may stop short of its max where the state says so (a lab's step shown, say)
   const max = param.limit ? Math.min(param.max, param.limit(state)) : param.max;
   const value = Math.min(state[param.id], max);

@@ -34,7 +34,7 @@ export function exportPanel(ctx) {
     "section",
     { class: "scene-controls export", "aria-labelledby": "export-title" },
     el("h3", { id: "export-title", text: msg.export.group }),
-    exportKinds.map((kind) =>
+    (lab.scriptKinds ?? exportKinds).map((kind) =>
       el("button", {
         type: "button",
         id: `export-${kind}`,

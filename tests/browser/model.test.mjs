@@ -1,0 +1,133 @@
+// model.test.mjs: "A real model" in Chromium as a learner uses it: the weights load when the
+// lab opens; every layer's and head's heatmap on the line; a head picked from the grid and from
+// the URL; a cell's derivation holds as shown (tests/node/shown.mjs); a typed line; the top five
+// and a generated line; a few seconds of training in the tab lower the loss while the page
+// answers; both languages, 1440 and 390 px.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { start, openApp } from "./browser.mjs";
+import { checkLine } from "../node/shown.mjs";
+
+let env;
+before(async () => (env = await start()));
+after(() => env.close());
+
+const json = JSON.parse(readFileSync(new URL("../../web/labs/model/tang.json", import.meta.url)));
+const { layers, heads } = json.config;
+const open = (query, options) => openApp(env, query, options);
+const text = (page, selector) => page.locator(selector).first().textContent();
+const cell = (page, id, i = 0, j = 0) =>
+  page.locator(`[data-matrix="${id}"] button[data-i="${i}"][data-j="${j}"]`);
+const url = (page) => new URL(page.url()).searchParams;
+
+test("the weights load only when the lab opens", async () => {
+  const page = await open("scene=classroom&lang=en");
+  const asked = [];
+  page.on("request", (r) => asked.push(new URL(r.url()).pathname));
+  await page.locator("#scene-model").click();
+  await page.waitForSelector("#model-unknown");
+  assert.ok(
+    asked.some((p) => p.endsWith("/labs/model/tang.bin")),
+    asked.join(" "),
+  );
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("every head's heatmap, one picked from the grid, its numbers made as shown", async () => {
+  for (const [lang, width] of [
+    ["en", 1440],
+    ["zh", 390],
+  ]) {
+    const page = await open(`scene=model&lang=${lang}&step=2`, {
+      viewport: { width, height: 900 },
+    });
+    assert.equal(await page.locator(".head-pick").count(), layers * heads);
+    await page.locator(`#head-2-3`).click();
+    await page.waitForFunction(() => new URL(location.href).searchParams.get("head") === "3");
+    assert.equal(url(page).get("layer"), "2");
+    assert.equal(await page.locator("#head-2-3").getAttribute("aria-pressed"), "true");
+    // the chosen head's weights, a cell's derivation: the softmax, every = as shown
+    await cell(page, "weights", 5, 2).click();
+    let lines = 0;
+    for (const line of await page.locator(".derivation code").allTextContents()) {
+      const r = checkLine(line, 4);
+      if (!r) continue;
+      assert.ok(r.holds, `${line} (worked ${r.worked})`);
+      lines++;
+    }
+    assert.ok(lines >= 3, `${lines} lines`);
+    assert.equal(url(page).get("cell"), "weights.5.2");
+    // nothing wider than the phone
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= width, `${wide} px`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
+test("a typed line: its tokens, the URL holds it, an unknown character says so", async () => {
+  const page = await open("scene=model&lang=en");
+  const line = page.locator("#line");
+  await line.fill("床前明月光，疑是地上霜。");
+  await line.press("Enter");
+  await page.waitForFunction(() => new URL(location.href).searchParams.get("line") !== null);
+  assert.equal(url(page).get("line"), "床前明月光，疑是地上霜。");
+  assert.match(await text(page, ".model-tokens figcaption"), /^13 tokens/);
+  await line.fill("月光é");
+  await line.press("Enter");
+  await page.waitForFunction(() =>
+    /unknown/.test(document.querySelector("#model-unknown").textContent),
+  );
+  assert.match(await text(page, "#model-unknown"), /One character is unknown/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("the next character's top five, derivable, and a generated line", async () => {
+  const page = await open("scene=model&lang=zh&step=5&temperature=0");
+  assert.equal(await page.locator('[data-matrix="probs"] button.cell').count(), 5);
+  await cell(page, "probs", 0, 1).click();
+  const lines = await page.locator(".derivation code").allTextContents();
+  const checked = lines.map((l) => checkLine(l, 4)).filter(Boolean);
+  assert.ok(checked.length >= 1 && checked.every((r) => r.holds), lines.join("\n"));
+  // the line, and what the model writes after it
+  const line = await page.locator("#line").inputValue();
+  const generated = await text(page, "#generated .poem");
+  assert.ok(generated.startsWith(line) && generated.length > line.length + 2, generated);
+  assert.match(await page.locator(".why-note").last().textContent(), /仿作/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("train it yourself: a few seconds lower the loss; the page answers; Stop and Resume", async () => {
+  const page = await open("scene=model&lang=en&step=6", {
+    viewport: { width: 1440, height: 900 },
+  });
+  await page.locator("#train-start").click();
+  // the held-out loss at step 1 and at step 50
+  await page.waitForFunction(() => document.querySelectorAll("#train-plot td").length >= 2, null, {
+    timeout: 90000,
+  });
+  // the page answers while it trains: a click on Stop is handled within a frame or two
+  const before = Date.now();
+  await page.locator("#train-stop").click();
+  assert.ok(Date.now() - before < 2000);
+  const status = await text(page, "#train-status");
+  const m = status.match(
+    /Step (\d+) of \d+, ([\d.]+) steps per second; training loss ([\d.]+), held-out loss ([\d.]+)/,
+  );
+  assert.ok(m, status);
+  const held = (await page.locator("#train-plot td").allTextContents()).map(Number);
+  assert.ok(held[0] > 7 && held[1] < held[0] - 0.3, held.join(" "));
+  assert.equal(await text(page, "#train-start"), "Resume");
+  await page.locator("#train-start").click();
+  await page.waitForFunction(
+    (n) => Number(document.querySelector("#train-status").textContent.match(/Step (\d+)/)[1]) > n,
+    Number(m[1]),
+  );
+  await page.locator("#train-stop").click();
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -1,0 +1,48 @@
+// labs/model/files.js: the model lab's files. The weights and their description are committed
+// beside this file (tang.bin, tang.json, written by `make train`); the token streams it trains
+// on are built from Debian's fortunes-zh into web/generated/ and never committed. The page
+// fetches them relative to itself when the lab opens; the Node tests read them from disk
+// (readWith).
+
+const paths = {
+  config: "labs/model/tang.json",
+  weights: "labs/model/tang.bin",
+  streams: "generated/tang-streams.bin",
+};
+
+let read = async (path) => {
+  const response = await fetch(new URL(path, document.baseURI));
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${response.statusText}`);
+  return new Uint8Array(await response.arrayBuffer());
+};
+
+/** Where the files come from: read(path relative to web/) → a promise of bytes. */
+export function readWith(reader) {
+  read = reader;
+}
+
+/** tang.json: the configuration, the vocabulary, the loss curve, the heads' measurements. */
+export async function readConfig() {
+  return JSON.parse(new TextDecoder().decode(await read(paths.config)));
+}
+
+/** tang.bin: the weights, int8 with a float32 scale per matrix row. */
+export const readWeights = () => read(paths.weights);
+
+/**
+ * The token streams: { train, validation, heldOut } as Uint16Arrays, from three uint32
+ * lengths and then the ids as uint16, little-endian.
+ */
+export async function readStreams() {
+  const bytes = await read(paths.streams);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const lengths = [0, 1, 2].map((k) => view.getUint32(4 * k, true));
+  const ids = (from, n) =>
+    Uint16Array.from({ length: n }, (_, i) => view.getUint16(from + 2 * i, true));
+  const starts = [12, 12 + 2 * lengths[0], 12 + 2 * (lengths[0] + lengths[1])];
+  if (bytes.byteLength !== starts[2] + 2 * lengths[2]) {
+    throw new Error(`${paths.streams} has ${bytes.byteLength} bytes, not what its lengths say`);
+  }
+  const [train, validation, heldOut] = lengths.map((n, k) => ids(starts[k], n));
+  return { train, validation, heldOut };
+}

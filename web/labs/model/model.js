@@ -1,0 +1,286 @@
+// labs/model/model.js: "A real model". A small transformer trained by the core on 唐诗三百首
+// (and, for more text, the package's song ci and classical quotations: tools/train.cpp) runs on
+// the learner's line: every layer's and head's attention over its characters, one head written
+// out as in the scenes (its q and k from the model, then q·k, the scale, the causal mask and
+// the softmax, by the core's teaching path), the next character's top five, a generated line,
+// and the same training again in the tab (train.js). The weights load when the lab opens.
+import { cellRef, fmt } from "../../format.js";
+import { line, plain, roundingOf, shownAt, shownDot, derivationOf } from "../../derive.js";
+import {
+  derivation as attentionDerivation,
+  highlights as attentionHighlights,
+  lighting,
+  matrix,
+  worked as attentionWorked,
+} from "../../steps.js";
+import { el } from "../../views.js";
+import { numbered } from "../kit.js";
+import { readConfig, readWeights } from "./files.js";
+import { headGrid, rolesPanel, tokensPanel } from "./panels.js";
+import { trainPanel } from "./train.js";
+import { modelScript } from "./script.js";
+import { modelWords } from "./words.js";
+
+let shipped; // { json, model, ids } once the lab has loaded
+
+/** A couplet's first line, with its mark: the model writes the second. */
+export const firstLine = (couplet) => couplet.slice(0, couplet.search(/[，。？！；：]/) + 1);
+
+/** The line as token ids: the end token first (a poem starts after one), unknown → 1. */
+export function encode(text, ids) {
+  return [0, ...[...text.replace(/\s/g, "")].map((c) => ids.get(c) ?? 1)];
+}
+
+// A token's character: ⏎ for the end token, � for the unknown one.
+export const charOf = (t, chars) => (t === 0 ? "⏎" : t === 1 ? "�" : chars[t - 2]);
+
+let generated = { key: "", ids: [] }; // the last generation: it depends only on its inputs
+
+function generate(core, tokens, state) {
+  const key = `${tokens}|${state.temperature}|${state.sample}`;
+  if (generated.key !== key) {
+    const ids = core.gptGenerate(shipped.model, tokens, {
+      count: 24,
+      temperature: state.temperature,
+      seed: state.sample,
+    });
+    generated = { key, ids };
+  }
+  return generated.ids;
+}
+
+// The five likeliest next characters after the line's last token.
+function topFive(forward) {
+  const last = forward.probs.length - 1;
+  const probs = forward.probs[last];
+  const order = probs.map((p, id) => id).sort((a, b) => probs[b] - probs[a] || a - b);
+  const ids = order.slice(0, 5);
+  return {
+    ids,
+    logits: ids.map((id) => forward.logits[last][id]),
+    probs: ids.map((id) => probs[id]),
+    top: forward.top[last],
+    sum: forward.sum[last],
+  };
+}
+
+// p = exp(z − max) ÷ Σ: how far rounding z, max and Σ at p decimals moves it.
+const softmaxBound = (z, m, s, w) => (p) => {
+  const us = roundingOf(s, p);
+  return w * (Math.exp(roundingOf(z, p) + roundingOf(m, p)) * (s / (s - us)) - 1);
+};
+
+const headMatrices = new Set(["scores", "scaled", "masked", "weights"]);
+
+export const modelLab = {
+  id: "model",
+  core: "labs",
+
+  async load(core) {
+    if (shipped) return;
+    const [json, bytes] = await Promise.all([readConfig(), readWeights()]);
+    const chars = [...json.chars];
+    const ids = new Map(chars.map((c, i) => [c, i + 2]));
+    shipped = { json, chars, model: core.gptModel(json.config, bytes), ids };
+  },
+
+  params: () => {
+    const { config, examples } = shipped.json;
+    return [
+      {
+        id: "line",
+        kind: "text",
+        initial: firstLine(examples[0]),
+        maxLength: config.context - 1,
+        lang: "zh",
+      },
+      { id: "layer", kind: "range", symbol: "ℓ", min: 1, max: config.layers, step: 1, initial: 1 },
+      { id: "head", kind: "range", symbol: "h", min: 1, max: config.heads, step: 1, initial: 1 },
+      { id: "temperature", kind: "range", symbol: "τ", min: 0, max: 1.5, step: 0.1, initial: 0.8 },
+      { id: "sample", kind: "range", symbol: "seed", min: 1, max: 50, step: 1, initial: 1 },
+    ];
+  },
+
+  compute(core, scene, state) {
+    const { json, model, ids, chars } = shipped;
+    const tokens = encode(state.line, ids);
+    // the rows' names: the typed characters (an unknown one as typed), after ⏎
+    const typed = ["⏎", ...state.line.replace(/\s/g, "")];
+    const rows = tokens.map((t, i) => (t === 1 ? typed[i] : charOf(t, chars)));
+    const forward = core.gptForward(model, tokens, { precise: true });
+    const dh = json.config.dModel / json.config.heads;
+    const slice = (m) => m.map((row) => row.slice((state.head - 1) * dh, state.head * dh));
+    const layer = forward.layers[state.layer - 1];
+    const [q, k, v] = [layer.q, layer.k, layer.v].map(slice);
+    // the chosen head again through the teaching path, which keeps every intermediate
+    const head = core.attention(q, k, v, { causal: true });
+    return {
+      inputs: { q, k, v },
+      trace: {
+        tokens,
+        rows,
+        chars,
+        forward,
+        head,
+        next: topFive(forward),
+        generated: generate(core, tokens, state),
+        json,
+      },
+    };
+  },
+
+  steps: () => [
+    { id: "line", panels: ["tokens"] },
+    { id: "heads", panels: [], inStep: ["grid"] },
+    { id: "head", panels: [] },
+    { id: "roles", panels: ["roles"] },
+    { id: "next", panels: ["generate"] },
+    { id: "train", panels: ["train"] },
+  ],
+
+  labels: (scene, msg, trace) => ({ queries: trace.rows, keys: trace.rows }),
+
+  view(stepId, { trace, state, msg, inputs }) {
+    const rows = trace.rows;
+    const dims = numbered(inputs.q[0].length);
+    const square = (id, label, data, role) => matrix(id, label, data, rows, rows, role);
+    const next = trace.next.ids.map((t) => charOf(t, trace.chars));
+    const where = msg.modelLab.where(state.layer, state.head);
+    const views = {
+      line: { focusMatrix: null, matrices: [] },
+      heads: {
+        focusMatrix: "weights",
+        matrices: [square("weights", `weights ${where}`, trace.head.weights, "result")],
+      },
+      head: {
+        focusMatrix: "weights",
+        matrices: [
+          matrix("q", `Q ${where}`, inputs.q, rows, dims),
+          matrix("k", `K ${where}`, inputs.k, rows, dims),
+          square("scaled", "Q·Kᵀ / √d_head", trace.head.scaled, "operand"),
+          square("masked", msg.modelLab.masked, trace.head.masked, "operand"),
+          square("weights", "weights", trace.head.weights, "result"),
+        ],
+      },
+      roles: { focusMatrix: null, matrices: [] },
+      next: {
+        focusMatrix: "probs",
+        matrices: [
+          matrix("logits", msg.modelLab.logits, [trace.next.logits], [rows.at(-1)], next),
+          matrix("probs", msg.modelLab.probs, [trace.next.probs], [rows.at(-1)], next, "result"),
+        ],
+      },
+      train: { focusMatrix: null, matrices: [] },
+    };
+    return views[stepId];
+  },
+
+  derivation(mid, i, j, ctx) {
+    const { trace, inputs, msg, state } = ctx;
+    const d = state.digits;
+    const w = msg.modelLab;
+    if (mid === "q" || mid === "k") {
+      return derivationOf([
+        plain(
+          `${cellRef(mid.toUpperCase(), i, j)} = ${fmt(inputs[mid][i][j], d)} (${w.fromModel(mid, state.layer)})`,
+        ),
+      ]);
+    }
+    if (headMatrices.has(mid)) {
+      const of = (m) => attentionDerivation(m, i, j, { trace: trace.head, inputs, msg, digits: d });
+      // the table shows Q·Kᵀ/√d_head at once: the dot product's line first
+      return mid === "scaled"
+        ? derivationOf([...of("scores").lines, ...of("scaled").lines])
+        : of(mid);
+    }
+    const { logits, probs, top, sum } = trace.next;
+    if (mid === "logits") {
+      return derivationOf([plain(`z = ${fmt(logits[j], d)} (${w.logitFrom})`)]);
+    }
+    if (mid === "probs") {
+      return derivationOf([
+        plain(w.maxLine(fmt(top, d))),
+        plain(w.sumLine(fmt(sum, d))),
+        line(
+          `${cellRef("p", 0, j)} = exp(z − max) ÷ Σ = `,
+          probs[j],
+          d,
+          softmaxBound(logits[j], top, sum, probs[j]),
+          (p) => `exp(${fmt(logits[j], p)} − ${fmt(top, p)}) ÷ ${fmt(sum, p)}`,
+        ),
+      ]);
+    }
+    return derivationOf([]);
+  },
+
+  worked(mid, i, j, { trace, inputs, state }) {
+    const d = state.digits;
+    if (headMatrices.has(mid)) {
+      const worked = attentionWorked(mid, i, j, { trace: trace.head, inputs, digits: d });
+      // Q·Kᵀ/√d_head straight from the Q and K shown
+      const direct = shownDot(inputs.q[i], inputs.k[j], d) * trace.head.scale;
+      return mid === "scaled" ? [...worked, direct] : worked;
+    }
+    if (mid === "probs") {
+      const at = (x) => shownAt(x, d);
+      const { logits, top, sum } = trace.next;
+      return [Math.exp(at(logits[j]) - at(top)) / at(sum)];
+    }
+    return [];
+  },
+
+  highlights(mid, i, j, ctx) {
+    const h = attentionHighlights(mid, i, j, { trace: ctx.trace.head });
+    const { add } = lighting(h);
+    if (mid === "scaled") (add("q", "rows", i), add("k", "rows", j));
+    if (mid === "probs") add("logits", "cells", [0, j]);
+    return h;
+  },
+
+  text: (stepId, { msg, state, trace }) =>
+    msg.steps[stepId].text({
+      where: msg.modelLab.where(state.layer, state.head),
+      vocab: trace.json.config.vocab,
+      heldOut: fmt(trace.json.heldOut, 2),
+    }),
+
+  // PyTorch only: its autograd checks the gradients; the targets are the line's own next ids
+  scriptKinds: ["pytorch"],
+  script: (kind, { msg, trace }) =>
+    modelScript({
+      config: trace.json.config,
+      tokens: trace.tokens,
+      targets: [...trace.tokens.slice(1), -1],
+      title: msg.scenes.model.title,
+    }),
+
+  panels: {
+    tokens: (ctx) => tokensPanel(ctx, shipped.json.examples),
+    grid: headGrid,
+    roles: rolesPanel,
+    generate: (ctx) => generatePanel(ctx),
+    train: (ctx) => trainPanel(ctx, shipped),
+  },
+
+  words: modelWords,
+};
+
+// The generated line and what it is.
+function generatePanel({ trace, state, msg }) {
+  const w = msg.modelLab;
+  const text = trace.generated.map((t) => charOf(t, trace.chars)).join("");
+  return el(
+    "div",
+    { class: "why-note" },
+    el(
+      "p",
+      { class: "why-summary", id: "generated" },
+      w.generated(state.temperature, state.sample),
+      " ",
+      el("span", { lang: "zh", class: "poem", text: `${state.line}${text}` }),
+    ),
+    el("p", { text: w.pastiche }),
+  );
+}
+
+export default [{ id: "model", lab: modelLab, inputs: {} }];

@@ -1,0 +1,147 @@
+// labs/model/panels.js: what the model lab draws besides its matrices: the line's tokens, every
+// head's attention at a glance, and what each head does, measured over the held-out poems when
+// the model was trained (tang.json; tests/node/model-lab.test.mjs measures it again). Drawing
+// only: every number is the core's.
+import { el, svg } from "../../views.js";
+import { fmt } from "../../format.js";
+import { numbers } from "../kit.js";
+
+/**
+ * The line as the model reads it: each character and its id (1: unknown to the model); and the
+ * held-out couplets to try.
+ */
+export function tokensPanel({ trace, msg, update }, examples) {
+  const w = msg.modelLab;
+  const unknown = trace.tokens.filter((t) => t === 1).length;
+  return el(
+    "div",
+    { class: "why-note" },
+    el("p", { text: w.examples }),
+    el(
+      "div",
+      { class: "model-examples", role: "group", "aria-label": w.examples },
+      examples.map((line, k) =>
+        el("button", {
+          type: "button",
+          id: `example-${k + 1}`,
+          lang: "zh",
+          text: line,
+          onclick: () => update({ line }),
+        }),
+      ),
+    ),
+    numbers(
+      "why-numbers model-tokens",
+      w.tokensTitle(trace.tokens.length),
+      trace.rows.map((c, i) => el("span", { lang: "zh", text: c, "data-position": i })),
+      [[w.id, ...trace.tokens.map(String)]],
+    ),
+    el("p", { id: "model-unknown", text: unknown ? w.unknown(unknown) : w.allKnown }),
+  );
+}
+
+// One head's weights as a small picture, the darker the larger (drawing only).
+function thumbnail(weights, label) {
+  const n = weights.length;
+  const cell = Math.max(3, Math.floor(96 / n));
+  const picture = svg("svg", {
+    viewBox: `0 0 ${n * cell} ${n * cell}`,
+    class: "head-thumb",
+    role: "img",
+    "aria-label": label,
+  });
+  weights.forEach((row, i) =>
+    row.forEach((x, j) => {
+      if (j > i) return;
+      picture.append(
+        svg("rect", {
+          x: j * cell,
+          y: i * cell,
+          width: cell,
+          height: cell,
+          fill: `rgba(40, 90, 200, ${Math.min(1, x).toFixed(3)})`,
+        }),
+      );
+    }),
+  );
+  return picture;
+}
+
+/** Every layer's and head's weights on the line; a click opens that head. */
+export function headGrid({ trace, state, msg, update }) {
+  const w = msg.modelLab;
+  return el(
+    "div",
+    { class: "head-grid", role: "group", "aria-label": w.gridTitle },
+    trace.forward.layers.map((layer, l) =>
+      el(
+        "div",
+        { class: "head-row" },
+        el("span", { class: "label-text", text: w.layerName(l + 1) }),
+        layer.weights.map((weights, h) => {
+          const on = state.layer === l + 1 && state.head === h + 1;
+          return el(
+            "button",
+            {
+              type: "button",
+              class: on ? "head-pick on" : "head-pick",
+              id: `head-${l + 1}-${h + 1}`,
+              "aria-pressed": String(on),
+              onclick: () => update({ layer: l + 1, head: h + 1 }),
+            },
+            thumbnail(weights, w.where(l + 1, h + 1)),
+            el("span", { text: w.headName(h + 1) }),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
+/**
+ * The relation a head's numbers single out, if one does: at least `least` of its weight on
+ * average, and at least `times` what spreading evenly puts there.
+ */
+export const naming = { least: 0.4, times: 3 };
+
+export function roleOf(relations, l, h) {
+  let best;
+  for (const r of relations) {
+    const mean = r.mean[l][h];
+    if (mean >= naming.least && mean >= naming.times * r.uniform && !(best?.mean[l][h] > mean)) {
+      best = r;
+    }
+  }
+  return best?.name;
+}
+
+/** What each head seems to do: its mean weight on each relation, measured, and a name where
+ * the numbers give one. */
+export function rolesPanel({ trace, state, msg }) {
+  const w = msg.modelLab;
+  const { relations, poems } = trace.json.heads;
+  const { layers, heads } = trace.json.config;
+  const d = Math.min(state.digits, 3);
+  const rows = [[w.evenly, ...relations.map((r) => fmt(r.uniform, d)), ""]];
+  for (let l = 0; l < layers; l++) {
+    for (let h = 0; h < heads; h++) {
+      const role = roleOf(relations, l, h);
+      rows.push([
+        w.where(l + 1, h + 1),
+        ...relations.map((r) => fmt(r.mean[l][h], d)),
+        role ? w.roles[role] : w.noRole,
+      ]);
+    }
+  }
+  return el(
+    "div",
+    { class: "why-note" },
+    numbers(
+      "why-numbers model-roles",
+      w.rolesTitle(poems),
+      [...relations.map((r) => w.relations[r.name]), w.seems],
+      rows,
+    ),
+    el("p", { text: w.namingRule(Math.round(naming.least * 100), naming.times) }),
+  );
+}

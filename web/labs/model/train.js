@@ -1,0 +1,191 @@
+// labs/model/train.js: "Train it yourself". The training `make train` ran natively, run again
+// in this tab by the same core in WASM, from seeded random weights: a step is taken a sequence
+// at a time (gpt_train_slice), as many as fit in a few milliseconds, between frames, so that
+// the page stays responsive. The loss curves and the chosen head on the learner's line follow
+// it. One run per page; it stops when its panel goes away and resumes from where it was.
+import { el, heatmapView } from "../../views.js";
+import { fmt } from "../../format.js";
+import { linePlot, niceTicks, numbers } from "../kit.js";
+import { readStreams } from "./files.js";
+
+const sliceMs = 14; // the work done between two frames
+const drawMs = 250; // the panel is drawn again at most this often while it trains
+const evalEvery = 50; // steps between two held-out losses
+
+let run; // { trainer, streams, losses, heldOut: [[step, loss]], running, looping, ms, redraw }
+
+function start(core, json) {
+  return readStreams().then((streams) => {
+    const t = json.training;
+    run = {
+      trainer: core.gptTrainer(json.config, streams.train, {
+        batch: t.batch,
+        lr: t.lr,
+        total: t.steps,
+        seed: t.seed,
+      }),
+      streams,
+      losses: [],
+      heldOut: [],
+      running: false,
+      ms: 0,
+      drawn: 0,
+    };
+  });
+}
+
+// A model with the run's weights now.
+const current = (json) => ({ config: json.config, params: run.trainer.params() });
+
+// One loop at a time, however often the panel is drawn again: it works a slice, redraws the
+// panel now on the page, and asks for the next frame; it stops when the panel is gone.
+function work(core, json) {
+  if (!run.running || !document.getElementById("train-model")) {
+    run.running = false;
+    run.looping = false;
+    return;
+  }
+  const began = performance.now();
+  let stepped = false;
+  while (performance.now() - began < sliceMs && run.losses.length < json.training.steps) {
+    const r = run.trainer.slice(1);
+    if (r.loss === undefined) continue;
+    run.losses.push(r.loss);
+    stepped = true;
+    if (r.step % evalEvery === 0 || r.step === 1) {
+      run.heldOut.push([r.step, core.gptStreamLoss(current(json), run.streams.heldOut)]);
+    }
+  }
+  run.ms += performance.now() - began;
+  if (run.losses.length >= json.training.steps) run.running = false;
+  if ((stepped && performance.now() - run.drawn > drawMs) || !run.running) {
+    run.drawn = performance.now();
+    run.redraw();
+  }
+  requestAnimationFrame(() => work(core, json));
+}
+
+function loop(core, json) {
+  if (run.looping) return;
+  run.looping = true;
+  requestAnimationFrame(() => work(core, json));
+}
+
+// The plot of the training losses (every tenth step) and the held-out losses, and the shipped
+// weights' held-out loss as the line to reach.
+function curves(json, msg, digits) {
+  const w = msg.modelLab;
+  const train = run.losses.map((y, t) => [t + 1, y]).filter(([t]) => t % 10 === 0 || t === 1);
+  const held = run.heldOut;
+  const top = Math.max(8, ...run.losses);
+  const steps = Math.max(10, run.losses.length);
+  const tick = [10, 50, 100, 500, 1000].find((s) => steps / s <= 6) ?? 1000;
+  return linePlot({
+    id: "train-plot",
+    title: w.trainPlot(fmt(json.heldOut, 2)),
+    xLabel: w.stepAxis,
+    yLabel: w.lossAxis,
+    log: false,
+    xTicks: Array.from({ length: Math.floor(steps / tick) + 1 }, (_, i) => i * tick),
+    yTicks: niceTicks(top),
+    series: [
+      { label: w.trainLoss, points: train.length ? train : [[0, 0]] },
+      { label: w.heldOutLoss, points: held.length ? held : [[0, 0]] },
+      {
+        label: w.shipped,
+        points: [
+          [0, json.heldOut],
+          [steps, json.heldOut],
+        ],
+      },
+    ],
+    table: numbers(
+      "why-numbers",
+      w.heldOutTable,
+      [w.heldOutLoss],
+      held.map(([s, y]) => [w.stepName(s), fmt(y, digits)]),
+    ),
+  });
+}
+
+// The chosen head on the line, with the run's weights now.
+function headNow(core, json, { trace, state, msg }) {
+  const f = core.gptForward(current(json), trace.tokens);
+  const weights = f.layers[state.layer - 1].weights[state.head - 1];
+  return heatmapView(weights, trace.rows, trace.rows, {
+    digits: 2,
+    title: msg.modelLab.headNow(msg.modelLab.where(state.layer, state.head), run.losses.length),
+    legend: msg.views.legend,
+    masked: (i, j) => j > i,
+  });
+}
+
+function status(json, msg) {
+  const w = msg.modelLab;
+  if (!run) return w.notStarted;
+  const n = run.losses.length;
+  const rate = run.ms > 0 ? (n / run.ms) * 1000 : 0;
+  const last = run.heldOut.at(-1);
+  return w.trainStatus(
+    n,
+    json.training.steps,
+    fmt(rate, 1),
+    n ? fmt(run.losses[n - 1], 3) : "—",
+    last ? fmt(last[1], 3) : "—",
+  );
+}
+
+/** Start, Stop and Resume; where the run is, its curves and the chosen head. */
+export function trainPanel(ctx, shipped) {
+  const { core, msg, state } = ctx;
+  const w = msg.modelLab;
+  const json = shipped.json;
+  const body = el("div", { id: "train-body" });
+  const said = el("p", { class: "why-summary", id: "train-status", "aria-live": "polite" });
+  const redraw = () => {
+    said.textContent = status(json, msg);
+    startButton.textContent = run?.running ? w.running : run ? w.resume : w.start;
+    startButton.disabled = !!run?.running || run?.losses.length >= json.training.steps;
+    stopButton.disabled = !run?.running;
+    if (run) body.replaceChildren(curves(json, msg, state.digits), headNow(core, json, ctx));
+  };
+  const go = async () => {
+    try {
+      if (!run) await start(core, json);
+    } catch (error) {
+      said.textContent = w.noStreams(error.message);
+      return;
+    }
+    run.running = true;
+    run.redraw = redraw;
+    redraw();
+    loop(core, json);
+  };
+  const startButton = el("button", { type: "button", id: "train-start", onclick: go });
+  const stopButton = el("button", {
+    type: "button",
+    id: "train-stop",
+    text: w.stop,
+    onclick: () => {
+      if (run) run.running = false;
+      redraw();
+    },
+  });
+  const panel = el(
+    "div",
+    { class: "trainer-model", id: "train-model" },
+    el("p", { text: w.trainIntro(json.training.steps, json.training.batch, json.config.context) }),
+    el(
+      "div",
+      { class: "trainer", role: "group", "aria-label": w.trainer },
+      startButton,
+      stopButton,
+    ),
+    said,
+    body,
+  );
+  // a run that was going when the page redrew goes on, drawn here now
+  if (run) run.redraw = redraw;
+  redraw();
+  return panel;
+}

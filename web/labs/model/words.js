@@ -1,0 +1,233 @@
+// labs/model/words.js: the model lab's strings, in English and Chinese.
+
+const relationsEn = {
+  previous: "the previous character",
+  samePlace: "the same place, one line up",
+  lineStart: "the line's first character",
+  lastMark: "the last punctuation mark",
+  start: "⏎ (the start)",
+};
+const relationsZh = {
+  previous: "前一个字",
+  samePlace: "上一句的同一位置",
+  lineStart: "本句第一个字",
+  lastMark: "最近的标点",
+  start: "⏎（开头）",
+};
+
+export const modelWords = {
+  en: {
+    ui: {
+      line: "Your line",
+      layer: "Layer ℓ",
+      head: "Head h",
+      temperature: "Temperature τ",
+      sample: "Sampling seed",
+    },
+    steps: {
+      line: {
+        title: "Your line, as the model reads it",
+        text: () =>
+          "Type a line of classical Chinese and press Enter, or pick one of the couplets below: Tang poems the model never trained on. The model reads characters: each is a number, its id in a vocabulary learned from the training poems. ⏎ comes first: in training every poem follows the end of the one before.",
+      },
+      heads: {
+        title: "Every head, at a glance",
+        text: ({ where }) =>
+          `Each small square is one head's weights on your line: row = the character asking, column = the one looked at, darker = more weight, and nothing to the right of the diagonal (a character sees only those before it). Pick a head to see its numbers; the table shows ${where}.`,
+      },
+      head: {
+        title: "One head, written out",
+        text: ({ where }) =>
+          `Here is ${where}, written out as in the scenes: the model gives each character a query and a key (Q and K, 16 numbers each for this head, already turned by RoPE for their positions); then Q·Kᵀ / √16, the causal mask, and the softmax. Pick any cell to see its number made.`,
+      },
+      roles: {
+        title: "What each head seems to do: measured",
+        text: () =>
+          "Over the held-out poems with regular lines, the mean weight each head puts on a few places a poem's structure suggests. A head gets a name only where its number says so; the first row is what spreading evenly over every visible character would put there.",
+      },
+      next: {
+        title: "The next character",
+        text: ({ vocab }) =>
+          `After your line's last character, the model gives every one of its ${vocab} tokens a logit z; the softmax turns them into probabilities. The five likeliest, and a line the model writes on from yours.`,
+      },
+      train: {
+        title: "Train it yourself",
+        text: ({ heldOut }) =>
+          `The same training that made these weights, again, in this tab, by the same core: from random weights, with the same seed and the same poems. The shipped weights reach a held-out loss of ${heldOut} nats; watch the loss fall toward it, and the head on your line take shape.`,
+      },
+    },
+    scenes: {
+      model: {
+        name: "A real model",
+        title: "A real model: a small transformer trained on Tang poems",
+        analogy:
+          "Until now every head was built by hand. This one learned: a 2-layer transformer trained by this page's own core on 唐诗三百首 and more classical Chinese. Every weight came from code you can check, and you can train it again here.",
+      },
+    },
+    modelLab: {
+      where: (l, h) => `layer ${l}, head ${h}`,
+      layerName: (l) => `Layer ${l}`,
+      headName: (h) => `head ${h}`,
+      gridTitle: "Every layer's and head's weights on your line",
+      masked: "masked (causal)",
+      logits: "z, the five largest logits",
+      probs: "p, their probabilities",
+      fromModel: (m, l) =>
+        `the model's: layer ${l}'s LayerNorm of the residual stream times ${m === "q" ? "W_Q" : "W_K"}, turned by RoPE; the layers before are not written out`,
+      logitFrom:
+        "the model's: the final LayerNorm of the last row times this character's embedding, 64 products",
+      maxLine: (m) => `max of all the logits = ${m}`,
+      sumLine: (s) => `Σ exp(z − max) over the whole vocabulary = ${s} (the core's)`,
+      tokensTitle: (n) => `${n} tokens`,
+      examples: "Held-out couplets to try:",
+      id: "id",
+      unknown: (n) =>
+        `${n === 1 ? "One character is" : `${n} characters are`} unknown to the model (id 1): seen fewer than twice in training.`,
+      allKnown: "Every character is in the model's vocabulary.",
+      evenly: "spread evenly",
+      seems: "seems to",
+      noRole: "no single pattern",
+      roles: {
+        previous: "look at the previous character",
+        samePlace: "look one line up, same place",
+        lineStart: "look at the line's start",
+        lastMark: "look at the last punctuation",
+        start: "rest on ⏎",
+      },
+      relations: relationsEn,
+      rolesTitle: (n) => `Mean weight on each place, over ${n} held-out poems`,
+      namingRule: (least, times) =>
+        `A head is named when it puts at least ${least}% of its weight on one place on average, and at least ${times} times what spreading evenly would. Measured when the model was trained, with the weights shown here.`,
+      generated: (t, s) => `τ = ${t}, seed ${s}:`,
+      pastiche:
+        "This is a tiny model (about 195 thousand numbers) trained on about 300 poems and some quotations: it writes pastiche, not poetry. τ = 0 always takes the likeliest character; a larger τ takes more chances.",
+      trainer: "Training",
+      start: "Start",
+      resume: "Resume",
+      running: "Training…",
+      stop: "Stop",
+      notStarted: "Not started.",
+      trainIntro: (steps, batch, context) =>
+        `${steps} steps of AdamW, each on ${batch} windows of ${context} characters. The work is done a little at a time between frames, so the page stays usable; it pauses when you leave this step.`,
+      trainStatus: (n, total, rate, loss, held) =>
+        `Step ${n} of ${total}, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.`,
+      noStreams: (why) =>
+        `The training poems are not built here (${why}): build the page with Debian's fortunes-zh installed (make test does).`,
+      trainPlot: (shipped) => `The loss while training here (the shipped weights: ${shipped})`,
+      stepAxis: "step",
+      lossAxis: "loss (nats)",
+      trainLoss: "training",
+      heldOutLoss: "held-out",
+      shipped: "shipped weights",
+      heldOutTable: "The held-out loss, measured while training",
+      stepName: (t) => `step ${t}`,
+      headNow: (where, n) => `${where} after ${n} steps`,
+    },
+  },
+  zh: {
+    ui: {
+      line: "你的诗句",
+      layer: "第 ℓ 层",
+      head: "第 h 个头",
+      temperature: "温度 τ",
+      sample: "采样种子",
+    },
+    steps: {
+      line: {
+        title: "你的诗句，模型怎么读",
+        text: () =>
+          "输入一句古诗文，按回车；或者在下面选一联：模型训练时从未见过的唐诗。模型按字来读：每个字是一个数，即它在词表里的编号，词表来自训练用的诗。最前面是 ⏎：训练时每首诗都接在上一首诗的结尾之后。",
+      },
+      heads: {
+        title: "所有的头，一眼看全",
+        text: ({ where }) =>
+          `每个小方块是一个头在你的诗句上的权重：行是发问的字，列是被看的字，颜色越深权重越大；对角线右边是空的（每个字只能看到它前面的字）。点一个头看它的数；表格里是${where}。`,
+      },
+      head: {
+        title: "一个头，完整写出",
+        text: ({ where }) =>
+          `${where}，和前面的场景一样：模型给每个字一个查询和一个键（Q 和 K，这个头各 16 个数，已按位置做了 RoPE 旋转）；然后是 Q·Kᵀ / √16、因果掩码和 softmax。点击任意格子，看这个数是怎么来的。`,
+      },
+      roles: {
+        title: "每个头像是在做什么：实测",
+        text: () =>
+          "在格律整齐的留出诗上，每个头平均放在几个位置上的权重，这些位置来自诗的结构。只有数字说得通时才给一个头起名字；第一行是平均分给所有可见字时的值。",
+      },
+      next: {
+        title: "下一个字",
+        text: ({ vocab }) =>
+          `在你的诗句最后一个字之后，模型给词表里 ${vocab} 个 token 各一个 logit z；softmax 把它们变成概率。这里是最可能的五个字，以及模型接着你的诗句写出的一句。`,
+      },
+      train: {
+        title: "自己训练",
+        text: ({ heldOut }) =>
+          `和得到这些权重完全相同的训练，在这个标签页里由同一个核心再做一遍：从随机权重开始，同样的种子，同样的诗。发布的权重在留出诗上的损失是 ${heldOut} nats；看损失怎样朝它下降，看你诗句上的这个头怎样成形。`,
+      },
+    },
+    scenes: {
+      model: {
+        name: "真正的模型",
+        title: "真正的模型：在唐诗上训练的小 Transformer",
+        analogy:
+          "到这里为止，每个头都是手工搭的。这一个是学出来的：一个两层的 Transformer，由本页自己的核心在《唐诗三百首》和更多古文上训练。每个权重都来自你可以核对的代码，你也可以在这里重新训练它。",
+      },
+    },
+    modelLab: {
+      where: (l, h) => `第 ${l} 层第 ${h} 个头`,
+      layerName: (l) => `第 ${l} 层`,
+      headName: (h) => `头 ${h}`,
+      gridTitle: "每一层、每个头在你的诗句上的权重",
+      masked: "掩码后（因果）",
+      logits: "z，最大的五个 logit",
+      probs: "p，它们的概率",
+      fromModel: (m, l) =>
+        `来自模型：第 ${l} 层残差流的 LayerNorm 乘以 ${m === "q" ? "W_Q" : "W_K"}，再做 RoPE 旋转；前面各层不再展开`,
+      logitFrom: "来自模型：最后一行的最终 LayerNorm 乘以这个字的嵌入，64 个乘积",
+      maxLine: (m) => `所有 logit 的最大值 = ${m}`,
+      sumLine: (s) => `整个词表上 exp(z − max) 之和 Σ = ${s}（核心算出）`,
+      tokensTitle: (n) => `${n} 个 token`,
+      examples: "可以试试这几联留出的诗：",
+      id: "编号",
+      unknown: (n) => `有 ${n} 个字模型不认识（编号 1）：训练中出现不到两次。`,
+      allKnown: "每个字都在模型的词表里。",
+      evenly: "平均分配",
+      seems: "像是在",
+      noRole: "没有单一模式",
+      roles: {
+        previous: "看前一个字",
+        samePlace: "看上一句同一位置",
+        lineStart: "看本句开头",
+        lastMark: "看最近的标点",
+        start: "停在 ⏎ 上",
+      },
+      relations: relationsZh,
+      rolesTitle: (n) => `放在每个位置上的平均权重，${n} 首留出诗`,
+      namingRule: (least, times) =>
+        `一个头平均至少把 ${least}% 的权重放在同一个位置上，并且至少是平均分配时的 ${times} 倍，才给它起名字。这些数是训练模型时用这里显示的权重测得的。`,
+      generated: (t, s) => `τ = ${t}，种子 ${s}：`,
+      pastiche:
+        "这是个很小的模型（大约 19.5 万个数），只在三百来首诗和一些古文上训练过：它写的是仿作，不是诗。τ = 0 总是取最可能的字；τ 越大越敢冒险。",
+      trainer: "训练",
+      start: "开始",
+      resume: "继续",
+      running: "训练中…",
+      stop: "停止",
+      notStarted: "尚未开始。",
+      trainIntro: (steps, batch, context) =>
+        `AdamW 共 ${steps} 步，每步用 ${batch} 段、每段 ${context} 个字。计算在两帧之间一点一点地做，页面可以照常使用；离开这一步时训练暂停。`,
+      trainStatus: (n, total, rate, loss, held) =>
+        `第 ${n} 步，共 ${total} 步，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。`,
+      noStreams: (why) =>
+        `这里没有构建训练用的诗（${why}）：请在装有 Debian 的 fortunes-zh 的机器上构建页面（make test 会安装它）。`,
+      trainPlot: (shipped) => `在这里训练时的损失（发布的权重：${shipped}）`,
+      stepAxis: "步",
+      lossAxis: "损失（nats）",
+      trainLoss: "训练",
+      heldOutLoss: "留出",
+      shipped: "发布的权重",
+      heldOutTable: "训练中测得的留出损失",
+      stepName: (t) => `第 ${t} 步`,
+      headNow: (where, n) => `${n} 步之后的${where}`,
+    },
+  },
+};
