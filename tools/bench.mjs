@@ -4,7 +4,8 @@
 //      loops, tfjs-backend-wasm and onnxruntime-web (wasm, 1 thread), with a probe of this
 //      machine's wasm SIMD multiply-add peak run between them;
 //   2. the core module: its size, its cold instantiation, its heap at 8,192 tokens;
-//   3. the page's first view in headless Chromium, on localhost and on a phone profile.
+//   3. the page's first view in headless Chromium, on localhost and on a phone profile;
+//   4. the real model's training: natively, beside PyTorch, and in the page (model-bench.mjs).
 // Writes a table to stdout and everything to build/bench.json.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -18,6 +19,7 @@ import { loadAttention } from "../web/attention.js";
 import { random } from "../web/random.js";
 import { start } from "../tests/browser/browser.mjs";
 import { attentionModel } from "./onnx.mjs";
+import { modelBench } from "./model-bench.mjs";
 
 const require = createRequire(import.meta.url);
 const report = { machine: machine(), when: new Date().toISOString(), shapes: [] };
@@ -388,6 +390,8 @@ report.page = {
   localhost: await firstViews(env, { phone: false }),
   phone: await firstViews(env, { phone: true }),
 };
+const model = await modelBench(env);
+report.model = model.report;
 await env.close();
 
 // ---- the table ----
@@ -450,6 +454,7 @@ for (const [k, p] of Object.entries(report.page)) {
     `  medians, ms from navigation: HTML in ${p.milestonesMs.html}, app.js in ${p.milestonesMs.appJs}, page and chunks run (DOMContentLoaded) ${p.milestonesMs.started}, numbers drawn ${p.milestonesMs.numbers}`,
   );
 }
+lines.push(...model.lines);
 const table = lines.join("\n");
 console.log(table);
 mkdirSync(new URL("../build/", import.meta.url), { recursive: true });

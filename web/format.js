@@ -4,10 +4,13 @@
 // trailing zero says "rounded here"; a number that is exact at that precision drops them (0.26,
 // 10). Rows and columns count from 1 in every name the page writes: scores[2][1].
 
-/** Whether x is exactly what it shows at `digits` decimals (0.26 at 4 is; 1/3 is not). */
+/**
+ * Whether x is exactly what it shows at `digits` decimals (0.26 at 4 is; 1/3 is not), to the
+ * last bits of a double, relative to x itself: a weight of 1e-18 is not 0, it rounds to 0.0000.
+ */
 export function exactAt(x, digits) {
   if (!Number.isFinite(x)) return true;
-  return Math.abs(x - Number(x.toFixed(digits))) <= 1e-15 * Math.max(1, Math.abs(x));
+  return Math.abs(x - Number(x.toFixed(digits))) <= 1e-15 * Math.abs(x);
 }
 
 // The sign as a minus sign, −0 as 0, infinities as symbols.

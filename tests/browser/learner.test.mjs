@@ -466,6 +466,11 @@ test("the result step reads the output: the classroom's V row, the book's named 
     await text(page, ".result"),
     /我 \(I\)'s own value is V\[1\] = \[0\.8, 0\.1\], and its output is \[0\.551, 0\.498\]/,
   );
+  // and the article's second example: 你 goes from [0, 1] to [0.537, 0.521]
+  assert.match(
+    await page.locator(".result").textContent(),
+    /second example, 你 \(you\): its input X\[3\] = \[0, 1\], its value V\[3\] = \[0\.3, 0\.9\], and its output \[0\.537, 0\.521\]/,
+  );
   assert.match(await text(page, ".meaning figcaption"), /What 我 carries/);
   const book = await open("scene=book&lang=en&step=7");
   assert.deepEqual(await book.locator(".meaning th[scope=col]").allTextContents(), [
@@ -570,6 +575,14 @@ test("printing gives a worksheet: every step with blanks, and the answers on the
   await page.emulateMedia({ media: "screen" });
   const zh = await open("scene=book&lang=zh&step=1");
   await zh.pdf({ path: `${artifacts}worksheet-book-zh.pdf`, format: "A4" });
+  // the book's 11×11 tables run onto a second page: their column names repeat there
+  await zh.emulateMedia({ media: "print" });
+  const heads = zh.locator(".worksheet table > thead");
+  assert.equal(await heads.count(), await zh.locator(".worksheet table").count());
+  assert.equal(
+    await heads.first().evaluate((h) => getComputedStyle(h).display),
+    "table-header-group",
+  );
   assert.deepEqual([...page.errors, ...zh.errors], []);
   await page.close();
   await zh.close();

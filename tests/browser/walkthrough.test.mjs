@@ -388,6 +388,13 @@ test("check my numbers: the seed's printed step-5 output is caught, its summary 
   );
   assert.match(await page.locator(".check-summary").textContent(), /6 of 6 right/);
   await page.close();
+  // after the learner's own edit, the article's numbers are not this step's: not offered
+  const edited = await open("scene=classroom&lang=en&step=6&wq=1,0;0,1");
+  assert.equal(await edited.locator(".check-grid").count(), 1);
+  assert.equal(await edited.locator("#check-seed").count(), 0);
+  // a phone's keypad for the answers has a minus key: not inputmode="decimal" (iOS has none)
+  assert.equal(await edited.locator(".check-grid input").first().getAttribute("inputmode"), "text");
+  await edited.close();
 });
 
 test("the language switch changes every visible string", async () => {
@@ -547,4 +554,34 @@ test("everything the page transfers stays under 250 KB gzipped", async () => {
   const total = sizes.reduce((a, b) => a + b, 0);
   assert.ok(total < 250_000, `${total} bytes gzipped`);
   await page.close();
+});
+
+test("on a phone, a picked cell's derivation follows its matrix, not the last one", async () => {
+  const page = await open("scene=book&lang=en&step=5", { viewport: { width: 390, height: 844 } });
+  const ids = await page
+    .locator(".matrices > [data-matrix]")
+    .evaluateAll((nodes) => nodes.map((n) => n.dataset.matrix));
+  assert.ok(ids.length >= 3, ids.join(" "));
+  const target = page.locator('[data-matrix="exp"] button[data-i="2"][data-j="1"]');
+  await target.click();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get("cell") === "exp.2.1");
+  const cell = await target.boundingBox();
+  const box = await page.locator(".derivation").boundingBox();
+  const after = await page.locator('[data-matrix="exp"]').boundingBox();
+  // right under the exp table, above the matrices that come after it
+  assert.ok(
+    box.y >= after.y + after.height - 1 && box.y - (cell.y + cell.height) < 600,
+    `${box.y}`,
+  );
+  const next = await page.locator(`[data-matrix="${ids[ids.indexOf("exp") + 1]}"]`).boundingBox();
+  assert.ok(next.y > box.y, "the next matrix comes after the derivation");
+  await page.close();
+  // on a wide screen it stays after all the matrices
+  const wide = await open("scene=book&lang=en&step=5&cell=exp.2.1", {
+    viewport: { width: 1440, height: 900 },
+  });
+  const last = await wide.locator(".matrices > [data-matrix]").last().boundingBox();
+  const d = await wide.locator(".derivation").boundingBox();
+  assert.ok(d.y >= last.y + last.height - 1);
+  await wide.close();
 });

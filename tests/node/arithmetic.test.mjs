@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { loadAttention } from "../../web/attention.js";
 import { scenes } from "../../web/scenes.js";
 import { stepsFor, stepView, derivation, labelsFor, worked } from "../../web/steps.js";
-import { fmt, fmtColumn } from "../../web/format.js";
+import { exactAt, fmt, fmtColumn } from "../../web/format.js";
 import { checkValue } from "../../web/check.js";
 import { random } from "../../web/random.js";
 import en from "../../web/i18n/en.js";
@@ -233,4 +233,15 @@ test("the seed's printed numbers, checked as printed, are wrong", () => {
   const given = worked("output", 0, 0, { trace, inputs: c.inputs, digits: 4 });
   assert.equal(checkValue("0.5516", trace.output[0][0], 4, given).status, "wrong");
   assert.equal(checkValue("0.5512", trace.output[0][0], 4, given).status, "right");
+});
+
+test("a tiny number is not written as an exact 0: it rounds to 0.0000 like its column", () => {
+  assert.equal(fmt(1e-18, 4), "0.0000");
+  assert.equal(fmt(1e-320, 4), "0.0000");
+  assert.equal(fmt(-1e-18, 4), "0.0000");
+  assert.equal(fmt(0, 4), "0");
+  // the last bits of a double still count as exact
+  assert.equal(fmt(0.1 + 0.2, 4), "0.3");
+  assert.equal(fmt(2.0000000000000004, 4), "2");
+  assert.equal(exactAt(1e-18, 4), false);
 });

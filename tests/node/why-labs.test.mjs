@@ -139,3 +139,25 @@ test("dropout: a draw's row does not sum to 1, and the average of many approache
   assert.ok(Math.abs(trace.droppedRowSums[0] - 1) > 0.1);
   assert.ok(Math.abs(trace.meanOutput[0][0] - trace.output[0][0]) < 0.05 * trace.output[0][0]);
 });
+
+test("the tiling lab names its rescale column in the page's language", () => {
+  const { scene, state, inputs, trace } = run("tiling");
+  for (const [lang, name] of [
+    ["en", "rescale"],
+    ["zh", "缩放"],
+  ]) {
+    const msg = wordsFor(lang, scene);
+    const labels = scene.lab.labels(scene, msg, trace, inputs);
+    const ctx = { scene, lab: scene.lab, state: { ...state, lang }, msg, trace, inputs, labels };
+    const view = scene.lab.view("block1", { ...ctx, stepId: "block1" });
+    const m = view.matrices.find((x) => x.id === "rescale");
+    assert.equal(m.label, name);
+    assert.deepEqual(m.colLabels, [name]);
+    assert.match(view.matrices.find((x) => x.id === "acc").caption, new RegExp(name));
+    const d = scene.lab.derivation("rescale", 0, 0, { ...ctx, stepId: "block2", focus: null });
+    assert.ok(
+      d.lines.every((l) => !/rescale/.test(l.text) || lang === "en"),
+      lang,
+    );
+  }
+});

@@ -154,7 +154,7 @@ export default {
     extra:
       "Some terms carry more decimals than the tables, so that each line adds up at the precision it shows.",
     approx:
-      "≈: the result sits so close to a rounding boundary that rounded terms cannot land on it exactly.",
+      "≈: even with 12 decimals the terms do not give the result as shown: either it sits right at a rounding boundary, or a large number multiplies a rounded factor (such as 1/√d_k) and magnifies its rounding.",
     noMask: "this scene has no mask",
     blocked: "this key comes after the query",
     masked: "the mask blocks this key",
@@ -215,6 +215,8 @@ export default {
         "You look for someone in a classroom. The features of the person you have in mind are the query Q. The name tags on every student are the keys K. The score you give each student is the attention score, and what you learn from each is the value V: the higher the score, the more their words count.",
       result: (token, row, value, output) =>
         `Each word's output mixes every word's value, weighted by attention: ${token}'s own value is ${row} = ${value}, and its output is ${output}.`,
+      also: (token, row, value, output, xRow, x) =>
+        `The article's second example, ${token}: its input ${xRow} = ${x}, its value ${row} = ${value}, and its output ${output}.`,
       meaning: (token) =>
         `${token}'s output is its own value pulled towards the values of the words it attends to: every output row is a weighted average of the rows of V.`,
     },

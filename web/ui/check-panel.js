@@ -28,7 +28,9 @@ export function checkPanelFor(ctx, drafts) {
   const large = m.data.length * m.data[0].length > 16;
   const row = state.focus?.m === m.id ? state.focus.i : Math.min(ctx.focusRow, m.data.length - 1);
   const rows = large ? [row] : m.data.map((_, i) => i);
-  const printed = m.id === view.focusMatrix ? scene.printed?.[stepId] : undefined;
+  // the article's printed numbers are for the article's inputs, not for the learner's edits
+  const edited = Object.keys(state.edits).length > 0;
+  const printed = m.id === view.focusMatrix && !edited ? scene.printed?.[stepId] : undefined;
   const question = mode !== "check" ? lab.question?.(stepId, ctx) : undefined;
   const picker =
     results.length > 1 &&
@@ -200,7 +202,8 @@ function answerGrid({ m, rows, saved, msg }, check) {
         m.data[i].map((_, j) => {
           const input = el("input", {
             type: "text",
-            inputmode: "decimal",
+            // "text": a decimal keypad has no minus key on iOS
+            inputmode: "text",
             "data-i": i,
             "data-j": j,
             value: saved.typed[key(m, i, j)] ?? "",

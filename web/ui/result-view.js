@@ -19,10 +19,19 @@ const glossed = (msg, token) => (msg.gloss(token) ? `${token} (${msg.gloss(token
 const sentences = {
   classroom({ msg, labels, trace, inputs }) {
     const v = trace.v ?? inputs.v;
-    const token = glossed(msg, labels.queries[0]);
-    return paragraph(
-      msg.scenes.classroom.result(token, rowRef("V", 0), vector(v[0]), vector(trace.output[0])),
-    );
+    const words = msg.scenes.classroom;
+    const x = inputs.x ?? [];
+    const say = (say, i) =>
+      say(
+        glossed(msg, labels.queries[i]),
+        rowRef("V", i),
+        vector(v[i]),
+        vector(trace.output[i]),
+        rowRef("X", i),
+        x[i] && vector(x[i]),
+      );
+    // the article's two examples: the first word, 我, and the last, 你
+    return paragraph(say(words.result, 0), say(words.also, v.length - 1));
   },
   age({ msg, scene, state, trace, labels }) {
     const words = msg.scenes.age;

@@ -54,7 +54,8 @@ function editCell(m, i, j, ctx) {
   const input = el("input", {
     type: "text",
     class: "cell-edit",
-    inputmode: "decimal",
+    // "text": a decimal keypad has no minus key on iOS
+    inputmode: "text",
     value: String(m.data[i][j]),
     "aria-label": msg.ui.editCell(cellRef(m.label, i, j), ""),
   });
@@ -99,6 +100,18 @@ function derivationView({ lines, extra, approx }, msg) {
   );
 }
 
+// How the picked cell is made, placed just after its matrix (on a wide screen, after all of
+// them: style.css).
+function derivationBox(ctx, hiddenFocus) {
+  const { lab, msg, view, focus } = ctx;
+  if (!focus || !lab.derivation) return undefined;
+  const box = hiddenFocus
+    ? el("p", { class: "hint derivation-hint", text: msg.predict.noDerivation })
+    : derivationView(lab.derivation(focus.m, focus.i, focus.j, ctx), msg);
+  box.style.order = String(2 * view.matrices.findIndex((m) => m.id === focus.m) + 1);
+  return box;
+}
+
 /** The step, with the scene's own controls (`params`) above its matrices. */
 export function stepPanel(ctx, params) {
   const { lab, scene, msg, state, steps, stepId, view, focus, host, update } = ctx;
@@ -125,10 +138,12 @@ export function stepPanel(ctx, params) {
     if (state.focus?.m === m.id && state.focus.i === i && state.focus.j === j) return;
     update({ focus: { m: m.id, i, j } });
   };
-  // Inputs are editable where there are controls; elsewhere they are shown like operands.
-  const matrices = view.matrices.map((m) => {
+  // Inputs are editable where there are controls; elsewhere they are shown like operands. Each
+  // has its place in the row (CSS order), so that on a phone the derivation can follow the
+  // matrix of the picked cell instead of coming after them all.
+  const matrices = view.matrices.map((m, k) => {
     const shown = m.role === "input" && !host.controls ? { ...m, role: "operand" } : m;
-    return matrixView(shown, {
+    const figure = matrixView(shown, {
       lit: lit[shown.id],
       hidden: hidden(shown),
       focus,
@@ -137,6 +152,8 @@ export function stepPanel(ctx, params) {
       onCell,
       tools: shown.role === "input" && lab.linkedShapes ? shapeTools(shown, ctx) : undefined,
     });
+    figure.style.order = String(2 * k);
+    return figure;
   });
   return el(
     "section",
@@ -161,12 +178,7 @@ export function stepPanel(ctx, params) {
     stepId === "inputs" && host.controls && el("p", { class: "hint", text: msg.ui.edit }),
     view.matrices.some((m) => ctx.concealed?.has(m.id)) &&
       el("p", { class: "hint concealed", text: msg.predict.concealed }),
-    el("div", { class: "matrices" }, matrices),
-    focus &&
-      lab.derivation &&
-      (hiddenFocus
-        ? el("p", { class: "hint", text: msg.predict.noDerivation })
-        : derivationView(lab.derivation(focus.m, focus.i, focus.j, ctx), msg)),
+    el("div", { class: "matrices" }, matrices, derivationBox(ctx, hiddenFocus)),
     !focus && view.focusMatrix && el("p", { class: "hint", text: msg.ui.focusHint }),
     steps[state.step].inStep?.map((id) => ctx.panel(id)),
   );

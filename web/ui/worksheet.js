@@ -16,21 +16,30 @@ function table(m, digits, blank, msg) {
     el(
       "table",
       {},
+      // a table that runs onto the next page repeats its column names there
       el(
-        "tr",
+        "thead",
         {},
-        el("th"),
-        m.colLabels.map((c) => el("th", { scope: "col" }, label(c, msg.gloss(c)))),
-      ),
-      m.data.map((row, i) =>
         el(
           "tr",
           {},
-          el("th", { scope: "row" }, label(m.rowLabels[i] ?? "", msg.gloss(m.rowLabels[i]))),
-          row.map((_, j) =>
-            blank && i >= (m.knownRows ?? 0)
-              ? el("td", { class: "blank" })
-              : el("td", { text: columns[j][i] }),
+          el("th"),
+          m.colLabels.map((c) => el("th", { scope: "col" }, label(c, msg.gloss(c)))),
+        ),
+      ),
+      el(
+        "tbody",
+        {},
+        m.data.map((row, i) =>
+          el(
+            "tr",
+            {},
+            el("th", { scope: "row" }, label(m.rowLabels[i] ?? "", msg.gloss(m.rowLabels[i]))),
+            row.map((_, j) =>
+              blank && i >= (m.knownRows ?? 0)
+                ? el("td", { class: "blank" })
+                : el("td", { text: columns[j][i] }),
+            ),
           ),
         ),
       ),

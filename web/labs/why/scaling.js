@@ -254,7 +254,7 @@ export const scalingLab = {
           `q·k is the sum of its ${n} products q[c]·k[c], one per dimension: too many to write out here; at d_k up to 64 each is written out.`,
         scaleLine: (dk, scale) => `The scale: 1/√${dk} = ${scale}.`,
         threshold:
-          "The tests hold the page to this: over 100 seeded queries (seed 1) of 8 keys at d_k = 512, the mean largest weight is above 0.9 without the scale and below 0.6 with it.",
+          "How far apart the two are, in the core's numbers: over 100 seeded queries (seed 1) of 8 keys at d_k = 512, the mean largest weight is above 0.9 without the scale and below 0.6 with it.",
       },
     },
     zh: {
@@ -308,7 +308,7 @@ export const scalingLab = {
           `q·k 是 ${n} 个乘积 q[c]·k[c] 之和，每个维度一个：太多了，这里不一一写出；d_k 不超过 64 时会全部写出。`,
         scaleLine: (dk, scale) => `缩放系数：1/√${dk} = ${scale}。`,
         threshold:
-          "测试据此检查页面：在 d_k = 512、100 个带种子（种子 1）的查询、每个 8 个键时，不缩放的最大权重平均值高于 0.9，缩放后低于 0.6。",
+          "两者差多少，看核心算出的数：在 d_k = 512、100 个带种子（种子 1）的查询、每个 8 个键时，不缩放的最大权重平均值高于 0.9，缩放后低于 0.6。",
       },
     },
   },

@@ -85,16 +85,17 @@ export const tilingLab = {
     }
     const b = trace.blocks[Number(stepId.slice(5)) - 1];
     const keys = labels.keys.slice(b.start, b.end);
-    const one = ["m", "ℓ", "rescale"];
+    const rescale = msg.tiling.rescale;
+    const one = ["m", "ℓ", rescale];
     return {
       focusMatrix: "m",
       matrices: [
         matrix("logits", "s", b.logits, rows, keys, "operand", "s = Q·K_blockᵀ/√d_k"),
         matrix("m", "m", column(b.m), rows, [one[0]], "result"),
-        matrix("rescale", "rescale", column(b.rescale), rows, [one[2]], "aux", "exp(m_old − m)"),
+        matrix("rescale", rescale, column(b.rescale), rows, [rescale], "aux", "exp(m_old − m)"),
         matrix("p", "p", b.p, rows, keys, "aux", "p = exp(s − m)"),
         matrix("l", "ℓ", column(b.l), rows, [one[1]], "aux", "ℓ"),
-        matrix("acc", "acc", b.acc, rows, labels.values, "aux", "acc = acc·rescale + p·V"),
+        matrix("acc", "acc", b.acc, rows, labels.values, "aux", `acc = acc·${rescale} + p·V`),
         matrix("partial", "O", b.partial, rows, labels.values, "aux", "O = acc / ℓ"),
       ],
     };
@@ -182,14 +183,14 @@ const lines = {
       return [
         plain(
           m === -Infinity
-            ? `rescale = 1 (${w.allMasked})`
-            : `rescale = exp(−∞ − ${f(m)}) = 0 (${w.nothingYet})`,
+            ? `${w.rescale} = 1 (${w.allMasked})`
+            : `${w.rescale} = exp(−∞ − ${f(m)}) = 0 (${w.nothingYet})`,
         ),
       ];
     }
     return [
       line(
-        `rescale[${i + 1}] = exp(m_old − m) = `,
+        `${w.rescale}[${i + 1}] = exp(m_old − m) = `,
         b.rescale[i],
         digits,
         bounds.exp(mOld, m, b.rescale[i]),
@@ -330,6 +331,7 @@ function words() {
         difference: (d) => `The largest difference between them: ${d}.`,
         within: "At most 1e−12: the same numbers.",
         tiled: "output, tiled",
+        rescale: "rescale",
         whole: "output, whole rows",
         beyond: "More than 1e−12!",
         nothingYet: "nothing was kept before the first block",
@@ -360,6 +362,7 @@ function words() {
         difference: (d) => `两者最大的差：${d}。`,
         within: "不超过 1e−12：是同样的数。",
         tiled: "输出（分块）",
+        rescale: "缩放",
         whole: "输出（整行）",
         beyond: "超过了 1e−12！",
         nothingYet: "第一块之前什么也没有保存",
