@@ -1,7 +1,8 @@
 // focus.js: the keyboard focus and the open explanations through a redraw. A layer that is drawn
 // again replaces its nodes; what had the focus in it gets it back (the same cell, or the same
 // control by its id), or hands it to the step's title, so that the keys still reach the
-// walkthrough; a <details> the learner opened stays open.
+// walkthrough; a <details> the learner opened stays open; a wide table keeps how far it was
+// scrolled, and the focused cell is scrolled clear of its table's faded edge.
 
 /** What had the focus in `node`, and which of its explanations are open. */
 export function remember(root, node) {
@@ -18,13 +19,37 @@ export function remember(root, node) {
     },
     id: inside ? active.id : undefined,
     open: new Set([...node.querySelectorAll("details[open] > summary")].map((s) => s.textContent)),
+    // how far each wide matrix was scrolled sideways, by matrix id
+    scrolled: new Map(
+      [...node.querySelectorAll("[data-matrix] .scroll")].map((s) => [
+        s.closest("[data-matrix]").dataset.matrix,
+        s.scrollLeft,
+      ]),
+    ),
   };
+}
+
+// The fade at a wide table's right edge (style.css, .scroll[data-more]).
+const fade = 56;
+
+// Scrolls a cell's table sideways, never the page, until the cell is clear of the edges.
+function inView(cell) {
+  const scroller = cell.closest(".scroll");
+  if (!scroller) return;
+  const c = cell.getBoundingClientRect();
+  const s = scroller.getBoundingClientRect();
+  if (c.right > s.right - fade) scroller.scrollLeft += c.right - (s.right - fade);
+  else if (c.left < s.left) scroller.scrollLeft -= s.left - c.left;
 }
 
 /** The focus and the open explanations back, in the redrawn `node`; `cell` wins if given. */
 export function restore(root, node, kept, cell) {
   for (const summary of node.querySelectorAll("details > summary")) {
     if (kept.open.has(summary.textContent)) summary.parentElement.open = true;
+  }
+  for (const scroller of node.querySelectorAll("[data-matrix] .scroll")) {
+    const left = kept.scrolled?.get(scroller.closest("[data-matrix]").dataset.matrix);
+    if (left) scroller.scrollLeft = left;
   }
   const wanted = cell ?? kept.cell;
   if (wanted) {
@@ -33,6 +58,7 @@ export function restore(root, node, kept, cell) {
     );
     // A cell that is gone (another step) hands the focus to the step's title.
     (found ?? root.querySelector("#step-title"))?.focus({ preventScroll: true });
+    if (found) inView(found);
   } else if (kept.inside) {
     // A control that is gone (a shape tool of another step), or that has no id, hands the
     // focus to the step's title.

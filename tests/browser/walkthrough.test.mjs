@@ -575,6 +575,14 @@ test("on a phone, a picked cell's derivation follows its matrix, not the last on
   );
   const next = await page.locator(`[data-matrix="${ids[ids.indexOf("exp") + 1]}"]`).boundingBox();
   assert.ok(next.y > box.y, "the next matrix comes after the derivation");
+  // a cell under the table's faded right edge, tapped, is scrolled clear of it
+  await page.locator('[data-matrix="exp"] button[data-i="2"][data-j="4"]').click();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get("cell") === "exp.2.4");
+  const tapped = await page
+    .locator('[data-matrix="exp"] button[data-i="2"][data-j="4"]')
+    .boundingBox();
+  const table = await page.locator('[data-matrix="exp"] .scroll').boundingBox();
+  assert.ok(tapped.x + tapped.width <= table.x + table.width - 48, `${tapped.x} ${table.x}`);
   await page.close();
   // on a wide screen it stays after all the matrices
   const wide = await open("scene=book&lang=en&step=5&cell=exp.2.1", {
