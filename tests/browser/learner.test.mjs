@@ -445,16 +445,27 @@ test("the classroom's nearly equal weights are explained, and a sharper query te
     await text(page, ".note-box"),
     /nearly equal \(0\.3078 to 0\.3596\).*close together \(0\.1556 to 0\.3111\)/,
   );
+  // why so flat: 我's scores before the scale are x_我·W_Q·(X·W_K)ᵀ = 0.26, 0.25 and 0.24
+  assert.match(
+    await text(page, ".flat-why"),
+    /我's three scores, before the scale, are 0\.26, 0\.25 and 0\.24/,
+  );
+  assert.equal(await text(page, "#sharpen"), "Try a sharper query: W_Q × 20");
+  const zh = await open("scene=classroom&lang=zh&step=5");
+  assert.match(await text(zh, ".flat-why"), /“我”的三个分数（缩放之前）是 0\.26、0\.25 和 0\.24/);
+  await zh.close();
   await page.locator("#sharpen").click();
   assert.equal(await page.locator(".note-box").count(), 0);
   const { x, wq, wk, wv } = scenes.classroom;
   const times = (a, b) =>
     a.map((row) => b[0].map((_, c) => row.reduce((s, v, m) => s + v * b[m][c], 0)));
-  const sharp = wq.map((row) => row.map((v) => 5 * v));
+  const sharp = wq.map((row) => row.map((v) => 20 * v));
   const expected = referenceAttention(times(x, sharp), times(x, wk), times(x, wv)).weights;
   const shown = (await cells(page, "weights")).map((row) => row.map(Number));
   shown.forEach((row, i) => row.forEach((w, j) => assert.ok(Math.abs(w - expected[i][j]) < 1e-9)));
-  assert.ok(Math.max(...expected[2]) - Math.min(...expected[2]) > 0.1, "spread apart");
+  // 你 looks mostly at itself now: 0.80 (NumPy: 0.796)
+  assert.ok(Math.max(...expected[2]) > 0.75, "visibly sharp");
+  assert.ok(Math.abs(shown[2][2] - 0.796) < 0.001);
   await page.close();
 });
 

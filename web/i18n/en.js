@@ -53,7 +53,7 @@ export default {
     predict: "Predict first",
     edited:
       "These are your own inputs now: the article's numbers no longer apply. Reset brings them back.",
-    sharpen: (name) => `Try a sharper query: ${name} × 5`,
+    sharpen: (name, times) => `Try a sharper query: ${name} × ${times}`,
     scrollHint: "Wide: scroll sideways to see the rest →",
     keyboard:
       "Keys: Space plays or pauses (on a focused button, Space presses that button), ← → step, Home and End jump.",
@@ -215,6 +215,8 @@ export default {
         "You look for someone in a classroom. The features of the person you have in mind are the query Q. The name tags on every student are the keys K. The score you give each student is the attention score, and what you learn from each is the value V: the higher the score, the more their words count.",
       result: (token, row, value, output) =>
         `Each word's output mixes every word's value, weighted by attention: ${token}'s own value is ${row} = ${value}, and its output is ${output}.`,
+      flat: (token, [a, b, c], other) =>
+        `Why the article's numbers are so flat: every entry of X, W_Q and W_K is below 1 and d_k = 2, so each score is the sum of two small products. ${token}'s three scores, before the scale, are ${a}, ${b} and ${c}: keys that close stay nearly equal under any softmax, so ${token}'s row barely changes even with a sharper query. ${other}'s row is where a sharper query shows.`,
       also: (token, row, value, output, xRow, x) =>
         `The article's second example, ${token}: its input ${xRow} = ${x}, its value ${row} = ${value}, and its output ${output}.`,
       meaning: (token) =>

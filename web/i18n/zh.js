@@ -92,7 +92,7 @@ export default {
     alpha: "锐度 α（查询 × α，即逆温度）",
     predict: "先猜后看",
     edited: "现在用的是你自己的输入，原文的数值不再适用。点“还原”可恢复。",
-    sharpen: (name) => `试试更“尖锐”的查询：${name} × 5`,
+    sharpen: (name, times) => `试试更“尖锐”的查询：${name} × ${times}`,
     scrollHint: "表格较宽：左右滑动查看其余部分 →",
     keyboard:
       "按键：空格播放或暂停（焦点在按钮上时，空格按下那个按钮），← → 单步，Home 与 End 跳到首尾。",
@@ -253,6 +253,8 @@ export default {
         "假如我要在教室里找一个人：心里想的这个人的特征是查询 Q；每个同学身上贴的标签是键 K；根据匹配程度给每个人打的分是注意力分数；从他们身上获取的信息是值 V。分数越高，从那个人那里听来的话就越重要。",
       result: (token, row, value, output) =>
         `每个词的输出都按注意力权重混合了所有词的值：“${token}”自己的值是 ${row} = ${value}，它的输出是 ${output}。`,
+      flat: (token, [a, b, c], other) =>
+        `原文的数为什么这么“平”：X、W_Q 和 W_K 的每个元素都小于 1，d_k = 2，所以每个分数都是两个小乘积之和。“${token}”的三个分数（缩放之前）是 ${a}、${b} 和 ${c}：这么接近的分数，怎样做 softmax 都差不多相等，所以即使查询更尖锐，“${token}”这一行也几乎不变。更尖锐的查询要看“${other}”那一行。`,
       also: (token, row, value, output, xRow, x) =>
         `原文的第二个例子“${token}”：它的输入 ${xRow} = ${x}，值 ${row} = ${value}，输出 ${output}。`,
       meaning: (token) =>

@@ -5,14 +5,27 @@ import { el, label, tableFigure } from "../views.js";
 import { fmt, fmtColumn, rowRef } from "../format.js";
 import { nearlyUniform } from "../steps.js";
 
-export function spreadNote({ trace, inputs, editable, msg, state, update, host, predicting }) {
+export function spreadNote(ctx) {
+  const { trace, inputs, editable, msg, state, update, host, predicting, scene, labels } = ctx;
   const spread = !predicting && nearlyUniform(trace);
   if (!spread) return undefined;
   const f = (x) => fmt(x, Math.min(state.digits, 4));
-  // A sharper query: the query, or the matrix that makes it, five times larger (an input).
+  // A sharper query: the query, or the matrix that makes it, `times` larger (an input).
   const id = inputs.x ? "wq" : "q";
+  const times = scene.sharpen ?? 5;
   const sharper = () =>
-    update({ edits: { [id]: editable[id].map((row) => row.map((x) => 5 * x)) } });
+    update({ edits: { [id]: editable[id].map((row) => row.map((x) => times * x)) } });
+  // A scene's own reason, with the core's scores of its first row, for its published inputs.
+  const own = msg.scenes[scene.id]?.flat;
+  const published = Object.keys(state.edits).length === 0;
+  const why =
+    own &&
+    published &&
+    own(
+      labels.queries[0],
+      trace.scores[0].map((x) => fmt(x, 2)),
+      labels.queries.at(-1),
+    );
   return el(
     "div",
     { class: "note-box" },
@@ -24,11 +37,12 @@ export function spreadNote({ trace, inputs, editable, msg, state, update, host, 
         f(spread.logitHigh),
       ),
     }),
+    why && el("p", { class: "flat-why", text: why }),
     host.controls &&
       el("button", {
         type: "button",
         id: "sharpen",
-        text: msg.ui.sharpen(inputs.x ? "W_Q" : "Q"),
+        text: msg.ui.sharpen(inputs.x ? "W_Q" : "Q", times),
         onclick: sharper,
       }),
   );
