@@ -163,6 +163,10 @@ const labs = {
         assert.ok(costs[4].endsWith(`= ${f.cost.total}`), costs[4]);
         assert.ok(costs[9].endsWith(`= ${f.full.total}`), costs[9]);
         for (const text of costs) assert.ok(checkLine(text, 0).holds, text);
+        // the factors named: d_model = 7, h = 4, h_kv = 2, d_head = 2 (data.js), n = the step
+        const factors = await page.locator(".counter .factors").textContent();
+        for (const part of ["d_model = 7", "h = 4", "h_kv = 2", "d_head = 2", `n = ${step}`])
+          assert.ok(factors.includes(part), `${part} in ${factors}`);
       } else {
         assertShown(await matrixNumbers(page, "cachedout"), fixture.kvcache.fullOutput, "cached");
         assertShown(await matrixNumbers(page, "fullout"), fixture.kvcache.fullOutput, "full");

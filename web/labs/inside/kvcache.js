@@ -83,6 +83,10 @@ function counter({ trace, stepId, msg }) {
     "figure",
     { class: "counter", "data-counter": "" },
     el("figcaption", { text: msg.model.counter }),
+    el("p", {
+      class: "factors",
+      text: msg.model.factors(x[0].length, step.trace.h, step.trace.hKv, step.trace.dHead, n),
+    }),
     el("p", { text: msg.model.stepCost }),
     list(lines.step, step.cost),
     el("p", { text: msg.model.fullCost(n) }),

@@ -44,6 +44,8 @@ const en = {
       `shared head ${g} of ${name} is the mean of heads ${first}–${last} of the four-head ${name}`,
     counter: "Work done",
     stepCost: "this step, with the cache",
+    factors: (d, h, hKv, dh, n) =>
+      `The factors: d_model = ${d} features per token (X's columns); h = ${h} query heads and h_kv = ${hKv} key-value heads, the 2× being K and V; d_head = ${dh} numbers per head; n = ${n}, the tokens so far.`,
     fullCost: (n) => `a full recompute of ${n === 1 ? "the 1 token" : `all ${n} tokens`}`,
     costParts: ["projections", "scores", "weights·V", "·W_O", "total"],
     costLine: (what, formula, value) => `${what}: ${formula} = ${value}`,
@@ -237,6 +239,8 @@ const zh = {
       `${name} 的共用头 ${g} 是四头 ${name} 中头 ${first}–${last} 的平均`,
     counter: "计算量",
     stepCost: "这一步（用缓存）",
+    factors: (d, h, hKv, dh, n) =>
+      `各个因子：d_model = ${d}，每个 token 的特征数（X 的列数）；h = ${h} 个查询头，h_kv = ${hKv} 个键值头，“2×”是 K 和 V 各一份；d_head = ${dh}，每个头的维数；n = ${n}，到目前为止的 token 数。`,
     fullCost: (n) => `把全部 ${n} 个 token 重算一遍`,
     costParts: ["投影", "分数", "权重·V", "·W_O", "合计"],
     costLine: (what, formula, value) => `${what}：${formula} = ${value}`,
