@@ -14,9 +14,10 @@
 //                                          step, `inStep` inside it, after its matrices
 //   view(stepId, ctx)                    → { matrices, focusMatrix }: pure, see steps.js
 //   params(scene)?                       → [{ id, kind: "range" | "toggle" | "text",
-//                                          initial, min?, max?, step?, symbol?, control?,
-//                                          maxLength? }]: the scene's own controls; each is a
-//                                          state key and a URL parameter
+//                                          initial, min?, max?, step?, values?, symbol?,
+//                                          control?, maxLength? }]: the scene's own controls;
+//                                          each is a state key and a URL parameter (a range of
+//                                          `values` slides over those)
 //   load(core)?                          → a promise: what the lab needs before it opens (the
 //                                          model lab's weights), after its code and the labs
 //                                          module have loaded

@@ -81,8 +81,11 @@ const sameMatrix = (a, b) =>
  * (an unknown scene opens the first, a matrix over maxSide rows or columns is not applied and
  * says so, a cell that is not one is no pick).
  */
-// A range's value on its slider's grid (min, min + step, …): a link may say dk=1.5 or p=0.55.
-function onGrid(x, { min = 0, max = Infinity, step }) {
+// A range's value on its slider's grid (min, min + step, …, or the nearest of its `values`): a
+// link may say dk=1.5 or p=0.55.
+function onGrid(x, { min = 0, max = Infinity, step, values }) {
+  // the nearest of the values, the larger on a tie, as rounding would
+  if (values) return values.reduce((best, v) => (Math.abs(v - x) <= Math.abs(best - x) ? v : best));
   if (!step) return x;
   const snapped = min + Math.round((x - min) / step) * step;
   const decimals = (String(step).split(".")[1] ?? "").length;

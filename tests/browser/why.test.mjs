@@ -82,6 +82,13 @@ test("√d_k: saturation without the scale at d_k = 512, and soft weights with i
   await page.keyboard.press("Home");
   await page.waitForFunction(() => new URLSearchParams(location.search).get("dk") === "1");
   assert.equal(await page.locator("output[for=dk]").textContent(), "d_k = 1");
+  // each step of the slider doubles d_k, as the plot's log axis does
+  for (const dk of ["2", "4"]) {
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction((v) => new URLSearchParams(location.search).get("dk") === v, dk);
+  }
+  await page.keyboard.press("Home");
+  await page.waitForFunction(() => new URLSearchParams(location.search).get("dk") === "1");
   // at d_k = 1 the scale is 1: the same weights either way
   await page.keyboard.press("ArrowRight");
   await page.locator("#scene-title").click();
@@ -300,7 +307,8 @@ test("axe-core finds no serious or critical violations in the labs, and they fit
 
 test("a link's slider value off the slider's grid opens the lab on the grid", async () => {
   for (const [query, id, value] of [
-    ["scene=scaling&dk=1.5", "dk", "2"],
+    // the √d_k slider's places are the plot's points: d_k = 100 goes to the nearest, 128 (the 8th)
+    ["scene=scaling&dk=100", "dk", "7"],
     ["scene=tiling&block=2.5", "block", "3"],
     ["scene=dropout&draw=2.5&p=0.55", "draw", "3"],
   ]) {

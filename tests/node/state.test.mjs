@@ -170,6 +170,9 @@ test("a link's slider values land on the slider's grid, as the slider would put 
   const read = (scene, query) =>
     stateFromParams(new URLSearchParams(`scene=${scene.id}&${query}`), [scene]);
   assert.equal(read(scaling, "dk=1.5").dk, 2);
+  // the √d_k slider's places are powers of 2: a link's 100 goes to the nearest, 128
+  assert.equal(read(scaling, "dk=100").dk, 128);
+  assert.equal(read(scaling, "dk=5000").dk, 512);
   assert.equal(read(scaling, "dk=64.4").dk, 64);
   assert.equal(read(scaling, "dk=9999").dk, 512);
   assert.equal(read(dropout, "draw=2.5").draw, 3);

@@ -53,6 +53,11 @@ function paramControl({ msg, state, update }, param) {
   // a range may stop short of its max where the state says so (a lab's step shown, say)
   const max = param.limit ? Math.min(param.max, param.limit(state)) : param.max;
   const value = Math.min(state[param.id], max);
+  // a range of given values (the √d_k lab's 1, 2, 4 … 512) slides over their places
+  const { values } = param;
+  const slider = values
+    ? { min: 0, max: values.length - 1, step: 1, value: values.indexOf(value) }
+    : { min: param.min, max, step: param.step, value };
   return el(
     "label",
     { class: param.id },
@@ -60,11 +65,10 @@ function paramControl({ msg, state, update }, param) {
     el("input", {
       type: "range",
       id: param.id,
-      min: param.min,
-      max,
-      step: param.step,
-      value,
-      oninput: (e) => update({ [param.id]: Number(e.target.value) }),
+      ...slider,
+      "aria-valuetext": values && `${param.symbol} = ${value}`,
+      oninput: (e) =>
+        update({ [param.id]: values ? values[Number(e.target.value)] : Number(e.target.value) }),
     }),
     el("output", { for: param.id, text: `${param.symbol} = ${value}` }),
   );

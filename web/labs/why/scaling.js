@@ -111,14 +111,13 @@ export const scalingLab = {
   id: "scaling",
   core: "labs",
   params: () => [
-    { id: "dk", kind: "range", symbol: "d_k", min: 1, max: 512, step: 1, initial: 64 },
+    // the slider's places are the plot's points, so that each step of it doubles d_k
+    { id: "dk", kind: "range", symbol: "d_k", min: 1, max: 512, values: plotted, initial: 64 },
   ],
 
   compute(core, scene, state) {
     const stats = statsAt(core, state.dk);
-    const curve = [...new Set([...plotted, state.dk])]
-      .sort((a, b) => a - b)
-      .map((dK) => statsAt(core, dK));
+    const curve = plotted.map((dK) => statsAt(core, dK));
     const trace = {
       stats,
       curve,
