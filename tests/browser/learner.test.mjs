@@ -598,3 +598,19 @@ test("printing gives a worksheet: every step with blanks, and the answers on the
   await page.close();
   await zh.close();
 });
+
+test("on a phone, a scene opened on its first step shows its analogy; on a later step it is folded", async () => {
+  const phone = { viewport: { width: 390, height: 844 } };
+  for (const [lang, words] of [
+    ["en", /name tags/],
+    ["zh", /标签是键 K/],
+  ]) {
+    const first = await open(`scene=classroom&lang=${lang}`, phone);
+    assert.equal(await first.locator("details.about .analogy").isVisible(), true, lang);
+    assert.match(await first.locator("details.about .analogy").textContent(), words);
+    await first.close();
+  }
+  const later = await open("scene=classroom&lang=en&step=4", phone);
+  assert.equal(await later.locator("details.about .analogy").isVisible(), false);
+  await later.close();
+});

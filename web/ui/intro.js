@@ -1,7 +1,8 @@
 // ui/intro.js: the scene's title, its analogy, a note, and the article it comes from. When
 // the learner has changed the inputs, the note about the published numbers gives way to one
-// that says so. On a phone the analogy and the source fold into "About this scene", so that the
-// step is on the first screen. A scene whose weights were made by hand says so there, and points
+// that says so. On a phone the analogy and the source fold into "About this scene", open when
+// the scene opens on its first step (where the picture is needed), folded when it opens on a
+// later one, so that the step is on the first screen. A scene whose weights were made by hand says so there, and points
 // to the lab where they are learned.
 import { el } from "../views.js";
 import { sceneLink } from "./scene-list.js";
@@ -34,7 +35,13 @@ export function intro(ctx) {
     { class: "intro", "aria-labelledby": "scene-title" },
     el("h2", { id: "scene-title", text: words.title }),
     el("div", { class: "about-wide" }, about()),
-    el("details", { class: "about" }, el("summary", { text: msg.ui.about }), about()),
+    // on a phone, open when the scene opens on its first step, where the picture is needed
+    el(
+      "details",
+      { class: "about", open: state.step === 0 },
+      el("summary", { text: msg.ui.about }),
+      about(),
+    ),
     edited
       ? el("p", { class: "note edited", text: msg.ui.edited })
       : words.note && el("p", { class: "note", text: words.note }),
