@@ -21,9 +21,9 @@ export function keyHandler(walk) {
       " ": () => playback.set(!state.playing),
     };
     if (!keys[event.key] || event.altKey || event.ctrlKey || event.metaKey) return;
-    // Space presses an ordinary button, ticks a box and edits an input cell; elsewhere
-    // (the page, a result cell) it plays or pauses.
-    const own = "button:not(.cell), a, summary, input, .role-input button.cell";
+    // Space presses a button (a matrix's cell too: it picks the cell, or edits an input
+    // cell), ticks a box, opens a summary; elsewhere (the page, a title) it plays or pauses.
+    const own = "button, a, summary, input";
     if (event.key === " " && (target.closest?.(own) || !walk.controls)) return;
     event.preventDefault();
     if (!walk.page) event.stopPropagation();

@@ -173,6 +173,10 @@ test("Space presses a focused button, and plays or pauses elsewhere, as the hint
   assert.equal(await page.locator("#play").getAttribute("aria-pressed"), "true", "Space plays");
   await page.keyboard.press(" ");
   assert.equal(await page.locator("#play").getAttribute("aria-pressed"), "false", "and pauses");
+  // a matrix's cell is a button too: Space picks it and does not play
+  await page.locator('[data-matrix="q"] button[data-i="1"][data-j="0"]').click();
+  await page.keyboard.press(" ");
+  assert.equal(await page.locator("#play").getAttribute("aria-pressed"), "false", "a cell");
   await page.close();
 });
 

@@ -47,6 +47,7 @@ export default {
     reset: "Reset",
     random: "Random values",
     seed: "Random set",
+    shownTools: "The numbers shown",
     tools: "Change the numbers",
     causal: "Causal mask (a token sees only itself and what came before)",
     alpha: "Sharpness α (the query × α; an inverse temperature)",

@@ -87,6 +87,7 @@ export default {
     reset: "还原",
     random: "随机数值",
     seed: "随机组",
+    shownTools: "数字的显示",
     tools: "改动数值",
     causal: "因果掩码（每个词只看到自己和前面的词）",
     alpha: "锐度 α（查询 × α，即逆温度）",

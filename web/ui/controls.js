@@ -90,7 +90,10 @@ const sameInputs = (a, b) =>
 
 /** The scene's own controls (the age scene's α, the book's causal mask), or nothing. */
 export function paramControls(ctx) {
-  const params = paramsOf(ctx.scene).filter((p) => p.kind !== "toggle" || p.control);
+  // a parameter that matters on some steps only (`onSteps`) shows on those
+  const params = paramsOf(ctx.scene).filter(
+    (p) => (p.kind !== "toggle" || p.control) && (!p.onSteps || p.onSteps.includes(ctx.stepId)),
+  );
   return params.length
     ? el(
         "div",
@@ -103,6 +106,8 @@ export function paramControls(ctx) {
 /** Reset, random values from a set number (for a scene with inputs), and the decimals shown. */
 export function sceneControls(ctx) {
   const { scene, msg, state, editable, update } = ctx;
+  // a lab with nothing to edit changes only how its numbers are shown
+  const title = hasInputs(scene) ? msg.ui.tools : msg.ui.shownTools;
   const seedInput = el("input", {
     type: "number",
     id: "seed",
@@ -121,7 +126,7 @@ export function sceneControls(ctx) {
   return el(
     "section",
     { class: "scene-controls tools", "aria-labelledby": "tools-title" },
-    el("h3", { id: "tools-title", text: msg.ui.tools }),
+    el("h3", { id: "tools-title", text: title }),
     hasInputs(scene) && [
       el("button", {
         type: "button",

@@ -26,9 +26,15 @@ let shipped; // { json, model, ids } once the lab has loaded
 /** A couplet's first line, with its mark: the model writes the second. */
 export const firstLine = (couplet) => couplet.slice(0, couplet.search(/[，。？！；：]/) + 1);
 
+// ASCII punctuation as the poems write it, full width.
+const fullWidth = { ",": "，", ".": "。", "?": "？", "!": "！", ";": "；", ":": "：" };
+
+/** The characters the model reads from a typed line: no spaces; ASCII punctuation full width. */
+export const readOf = (text) => [...text.replace(/\s/g, "")].map((c) => fullWidth[c] ?? c);
+
 /** The line as token ids: the end token first (a poem starts after one), unknown → 1. */
 export function encode(text, ids) {
-  return [0, ...[...text.replace(/\s/g, "")].map((c) => ids.get(c) ?? 1)];
+  return [0, ...readOf(text).map((c) => ids.get(c) ?? 1)];
 }
 
 // A token's character: ⏎ for the end token, � for the unknown one.
@@ -94,18 +100,22 @@ export const modelLab = {
         maxLength: config.context - 1,
         lang: "zh",
       },
-      { id: "layer", kind: "range", symbol: "ℓ", min: 1, max: config.layers, step: 1, initial: 1 },
-      { id: "head", kind: "range", symbol: "h", min: 1, max: config.heads, step: 1, initial: 1 },
-      { id: "temperature", kind: "range", symbol: "τ", min: 0, max: 1.5, step: 0.1, initial: 0.8 },
-      { id: "sample", kind: "range", symbol: "seed", min: 1, max: 50, step: 1, initial: 1 },
+      ...[
+        { id: "layer", symbol: "ℓ", min: 1, max: config.layers, step: 1, initial: 1 },
+        { id: "head", symbol: "h", min: 1, max: config.heads, step: 1, initial: 1 },
+      ].map((p) => ({ ...p, kind: "range", onSteps: ["heads", "head", "train"] })),
+      ...[
+        { id: "temperature", symbol: "τ", min: 0, max: 1.5, step: 0.1, initial: 0.8 },
+        { id: "sample", symbol: "seed", min: 1, max: 50, step: 1, initial: 1 },
+      ].map((p) => ({ ...p, kind: "range", onSteps: ["next"] })),
     ];
   },
 
   compute(core, scene, state) {
     const { json, model, ids, chars } = shipped;
     const tokens = encode(state.line, ids);
-    // the rows' names: the typed characters (an unknown one as typed), after ⏎
-    const typed = ["⏎", ...state.line.replace(/\s/g, "")];
+    // the rows' names: the characters read (an unknown one as typed), after ⏎
+    const typed = ["⏎", ...readOf(state.line)];
     const rows = tokens.map((t, i) => (t === 1 ? typed[i] : charOf(t, chars)));
     const forward = core.gptForward(model, tokens, { precise: true });
     const dh = json.config.dModel / json.config.heads;
@@ -143,22 +153,40 @@ export const modelLab = {
   view(stepId, { trace, state, msg, inputs }) {
     const rows = trace.rows;
     const dims = numbered(inputs.q[0].length);
-    const square = (id, label, data, role) => matrix(id, label, data, rows, rows, role);
+    const square = (id, label, data, role, caption) =>
+      matrix(id, label, data, rows, rows, role, caption);
     const next = trace.next.ids.map((t) => charOf(t, trace.chars));
     const where = msg.modelLab.where(state.layer, state.head);
     const views = {
       line: { focusMatrix: null, matrices: [] },
+      // the picked head at a glance: step 3 works it out
       heads: {
-        focusMatrix: "weights",
-        matrices: [square("weights", `weights ${where}`, trace.head.weights, "result")],
+        focusMatrix: null,
+        matrices: [
+          matrix(
+            "weights",
+            "weights",
+            trace.head.weights,
+            rows,
+            rows,
+            "operand",
+            `weights, ${where}`,
+          ),
+        ],
       },
       head: {
         focusMatrix: "weights",
         matrices: [
-          matrix("q", `Q ${where}`, inputs.q, rows, dims),
-          matrix("k", `K ${where}`, inputs.k, rows, dims),
-          square("scaled", "Q·Kᵀ / √d_head", trace.head.scaled, "operand"),
-          square("masked", msg.modelLab.masked, trace.head.masked, "operand"),
+          matrix("q", "Q", inputs.q, rows, dims, "operand", `Q, ${where}`),
+          matrix("k", "K", inputs.k, rows, dims, "operand", `K, ${where}`),
+          square(
+            "scaled",
+            "scaled",
+            trace.head.scaled,
+            "operand",
+            "scaled = scores / √d_head, scores = Q·Kᵀ",
+          ),
+          square("masked", "masked", trace.head.masked, "operand", msg.modelLab.masked),
           square("weights", "weights", trace.head.weights, "result"),
         ],
       },
@@ -166,8 +194,34 @@ export const modelLab = {
       next: {
         focusMatrix: "probs",
         matrices: [
-          matrix("logits", msg.modelLab.logits, [trace.next.logits], [rows.at(-1)], next),
-          matrix("probs", msg.modelLab.probs, [trace.next.probs], [rows.at(-1)], next, "result"),
+          matrix(
+            "logits",
+            "z",
+            [trace.next.logits],
+            [rows.at(-1)],
+            next,
+            "operand",
+            msg.modelLab.logits,
+          ),
+          matrix(
+            "top",
+            "max",
+            [[trace.next.top]],
+            [rows.at(-1)],
+            ["max"],
+            "operand",
+            msg.modelLab.top,
+          ),
+          matrix("sum", "Σ", [[trace.next.sum]], [rows.at(-1)], ["Σ"], "operand", msg.modelLab.sum),
+          matrix(
+            "probs",
+            "p",
+            [trace.next.probs],
+            [rows.at(-1)],
+            next,
+            "result",
+            msg.modelLab.probs,
+          ),
         ],
       },
       train: { focusMatrix: null, matrices: [] },
@@ -186,6 +240,10 @@ export const modelLab = {
         ),
       ]);
     }
+    if (mid === "weights" && ctx.stepId === "heads") {
+      const lines = attentionDerivation(mid, i, j, { trace: trace.head, inputs, msg, digits: d });
+      return derivationOf([plain(w.inStep3), ...lines.lines]);
+    }
     if (headMatrices.has(mid)) {
       const of = (m) => attentionDerivation(m, i, j, { trace: trace.head, inputs, msg, digits: d });
       // the table shows Q·Kᵀ/√d_head at once: the dot product's line first
@@ -197,12 +255,12 @@ export const modelLab = {
     if (mid === "logits") {
       return derivationOf([plain(`z = ${fmt(logits[j], d)} (${w.logitFrom})`)]);
     }
+    if (mid === "top") return derivationOf([plain(w.maxLine(fmt(top, d)))]);
+    if (mid === "sum") return derivationOf([plain(w.sumLine(fmt(sum, d)))]);
     if (mid === "probs") {
       return derivationOf([
-        plain(w.maxLine(fmt(top, d))),
-        plain(w.sumLine(fmt(sum, d))),
         line(
-          `${cellRef("p", 0, j)} = exp(z − max) ÷ Σ = `,
+          `${cellRef("p", 0, j)} = exp(${cellRef("z", 0, j)} − max) ÷ Σ = `,
           probs[j],
           d,
           softmaxBound(logits[j], top, sum, probs[j]),
@@ -233,7 +291,8 @@ export const modelLab = {
     const h = attentionHighlights(mid, i, j, { trace: ctx.trace.head });
     const { add } = lighting(h);
     if (mid === "scaled") (add("q", "rows", i), add("k", "rows", j));
-    if (mid === "probs") add("logits", "cells", [0, j]);
+    if (mid === "probs") (add("logits", "cells", [0, j]), add("top", "cells", [0, 0]));
+    if (mid === "probs") add("sum", "cells", [0, 0]);
     return h;
   },
 
@@ -252,6 +311,11 @@ export const modelLab = {
       tokens: trace.tokens,
       targets: [...trace.tokens.slice(1), -1],
       title: msg.scenes.model.title,
+      // where the page got its weights: the script reads them from beside itself
+      from:
+        typeof document === "object"
+          ? new URL("labs/model/tang.bin", document.baseURI).href
+          : undefined,
     }),
 
   panels: {
@@ -269,6 +333,9 @@ export const modelLab = {
 function generatePanel({ trace, state, msg }) {
   const w = msg.modelLab;
   const text = trace.generated.map((t) => charOf(t, trace.chars)).join("");
+  // cut short before the line or the poem ended: say so
+  const ended = /[，。？！；：⏎]$/.test(text) || text === "";
+  const shown = ended ? text : `${text}…`;
   return el(
     "div",
     { class: "why-note" },
@@ -277,7 +344,7 @@ function generatePanel({ trace, state, msg }) {
       { class: "why-summary", id: "generated" },
       w.generated(state.temperature, state.sample),
       " ",
-      el("span", { lang: "zh", class: "poem", text: `${state.line}${text}` }),
+      el("span", { lang: "zh", class: "poem", text: `${readOf(state.line).join("")}${shown}` }),
     ),
     el("p", { text: w.pastiche }),
   );

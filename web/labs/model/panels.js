@@ -37,6 +37,7 @@ export function tokensPanel({ trace, msg, update }, examples) {
       [[w.id, ...trace.tokens.map(String)]],
     ),
     el("p", { id: "model-unknown", text: unknown ? w.unknown(unknown) : w.allKnown }),
+    el("p", { class: "note", text: w.reading(trace.json.config.context - 1) }),
   );
 }
 
@@ -87,6 +88,7 @@ export function headGrid({ trace, state, msg, update }) {
               class: on ? "head-pick on" : "head-pick",
               id: `head-${l + 1}-${h + 1}`,
               "aria-pressed": String(on),
+              "aria-label": w.where(l + 1, h + 1),
               onclick: () => update({ layer: l + 1, head: h + 1 }),
             },
             thumbnail(weights, w.where(l + 1, h + 1)),

@@ -9,11 +9,12 @@ const list = (ids) => `[${Array.from(ids, (id) => pythonNumber(id)).join(", ")}]
 
 /**
  * The script's text. config: { vocab, context, dModel, layers, heads, base? }; tokens and
- * targets: ids (targets −1 where a row has none); weights: the file's name, beside the script.
+ * targets: ids (targets −1 where a row has none); weights: the file's name, beside the script;
+ * from: where to download it, said in the script's first lines.
  * With the environment variable ATTENTION_JSON_OUT=path, the script also writes
  * { loss, logits (T, V), gradients: { name: flat list } } to that path as JSON.
  */
-export function modelScript({ config, tokens, targets, weights = "tang.bin", title }) {
+export function modelScript({ config, tokens, targets, weights = "tang.bin", title, from }) {
   const { vocab, context, dModel, layers, heads, base = 10000 } = config;
   return (
     [
@@ -22,6 +23,7 @@ export function modelScript({ config, tokens, targets, weights = "tang.bin", tit
       "# operations (no torch.nn). It reads the weights file beside this script, runs the tokens",
       "# below through the model, prints the loss, and calls loss.backward() for every gradient.",
       "# With ATTENTION_JSON_OUT=out.json it also writes the loss, logits and gradients as JSON.",
+      ...(from ? [`# The weights file: download ${from} and put it beside this script.`] : []),
       "",
       "import json",
       "import math",

@@ -99,11 +99,14 @@ function curves(json, msg, digits) {
         ],
       },
     ],
+    // the table keeps it short: steps 1 and 50, every 250th, and the last
     table: numbers(
       "why-numbers",
       w.heldOutTable,
       [w.heldOutLoss],
-      held.map(([s, y]) => [w.stepName(s), fmt(y, digits)]),
+      held
+        .filter(([s], k) => s <= evalEvery || s % 250 === 0 || k === held.length - 1)
+        .map(([s, y]) => [w.stepName(s), fmt(y, digits)]),
     ),
   });
 }
@@ -126,12 +129,15 @@ function status(json, msg) {
   const n = run.losses.length;
   const rate = run.ms > 0 ? (n / run.ms) * 1000 : 0;
   const last = run.heldOut.at(-1);
-  return w.trainStatus(
+  // the minutes left at the rate measured so far (a timing, not a number of the model's)
+  const left = rate > 0 ? Math.ceil((json.training.steps - n) / rate / 60) : 0;
+  return (n >= json.training.steps ? w.trainDone : w.trainStatus)(
     n,
     json.training.steps,
     fmt(rate, 1),
     n ? fmt(run.losses[n - 1], 3) : "—",
     last ? fmt(last[1], 3) : "—",
+    left,
   );
 }
 
@@ -143,14 +149,20 @@ export function trainPanel(ctx, shipped) {
   const body = el("div", { id: "train-body" });
   const said = el("p", { class: "why-summary", id: "train-status", "aria-live": "polite" });
   const redraw = () => {
+    const done = run?.losses.length >= json.training.steps;
     said.textContent = status(json, msg);
-    startButton.textContent = run?.running ? w.running : run ? w.resume : w.start;
-    startButton.disabled = !!run?.running || run?.losses.length >= json.training.steps;
+    startButton.textContent = done ? w.again : run?.running ? w.running : run ? w.resume : w.start;
+    startButton.disabled = !!run?.running;
     stopButton.disabled = !run?.running;
     if (run) body.replaceChildren(curves(json, msg, state.digits), headNow(core, json, ctx));
   };
   const go = async () => {
     try {
+      // a finished run starts again from random weights
+      if (run?.losses.length >= json.training.steps) {
+        run.trainer.close();
+        run = undefined;
+      }
       if (!run) await start(core, json);
     } catch (error) {
       said.textContent = w.noStreams(error.message);

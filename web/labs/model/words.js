@@ -17,6 +17,8 @@ const relationsZh = {
 
 export const modelWords = {
   en: {
+    // the page's glosses belong to the scenes' words, not to a poem's characters
+    gloss: () => undefined,
     ui: {
       line: "Your line",
       layer: "Layer ℓ",
@@ -48,12 +50,12 @@ export const modelWords = {
       next: {
         title: "The next character",
         text: ({ vocab }) =>
-          `After your line's last character, the model gives every one of its ${vocab} tokens a logit z; the softmax turns them into probabilities. The five likeliest, and a line the model writes on from yours.`,
+          `After your line's last character, the model gives every one of its ${vocab} tokens a logit z; the softmax turns them into probabilities: p = exp(z − max) ÷ Σ, the sum over the whole vocabulary. The five likeliest, and a line the model writes on from yours. � is the unknown token: it stands for every character too rare to learn one by one, so it is often likely, but it is no one character, and the writing skips it.`,
       },
       train: {
         title: "Train it yourself",
         text: ({ heldOut }) =>
-          `The same training that made these weights, again, in this tab, by the same core: from random weights, with the same seed and the same poems. The shipped weights reach a held-out loss of ${heldOut} nats; watch the loss fall toward it, and the head on your line take shape.`,
+          `The same training that made these weights, again, in this tab, by the same core: from random weights, with the same seed and the same texts. The shipped weights reach a held-out loss of ${heldOut} nats on Tang poems they never saw: watch the held-out loss fall toward it, and the head on your line take shape. The training loss, on text the model is learning, falls lower.`,
       },
     },
     scenes: {
@@ -69,9 +71,9 @@ export const modelWords = {
       layerName: (l) => `Layer ${l}`,
       headName: (h) => `head ${h}`,
       gridTitle: "Every layer's and head's weights on your line",
-      masked: "masked (causal)",
-      logits: "z, the five largest logits",
-      probs: "p, their probabilities",
+      masked: "masked: the causal mask, −∞ for a later character",
+      logits: "z: the five largest logits",
+      probs: "p: their probabilities",
       fromModel: (m, l) =>
         `the model's: layer ${l}'s LayerNorm of the residual stream times ${m === "q" ? "W_Q" : "W_K"}, turned by RoPE; the layers before are not written out`,
       logitFrom:
@@ -80,9 +82,17 @@ export const modelWords = {
       sumLine: (s) => `Σ exp(z − max) over the whole vocabulary = ${s} (the core's)`,
       tokensTitle: (n) => `${n} tokens`,
       examples: "Held-out couplets to try:",
+      reading: (n) =>
+        `Spaces are not read; ASCII punctuation is read as the poems write it (，。？！); only the first ${n} characters are read (the context holds ${n + 1} with ⏎). The model learned simplified characters: a traditional one, such as 盡, is unknown to it.`,
+      inStep3: "This head's weights at a glance; step 3 writes out how each is made:",
+      top: "max, the largest of all the logits",
+      sum: "Σ exp(z − max), over the whole vocabulary",
+      again: "Start again",
+      trainDone: (n, total, rate, loss, held) =>
+        `Done: step ${n} of ${total}, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.`,
       id: "id",
       unknown: (n) =>
-        `${n === 1 ? "One character is" : `${n} characters are`} unknown to the model (id 1): seen fewer than twice in training.`,
+        `${n === 1 ? "One character is" : `${n} characters are`} unknown to the model (id 1, shown �): seen fewer than twice in the Tang training poems, or not in them at all.`,
       allKnown: "Every character is in the model's vocabulary.",
       evenly: "spread evenly",
       seems: "seems to",
@@ -100,7 +110,7 @@ export const modelWords = {
         `A head is named when it puts at least ${least}% of its weight on one place on average, and at least ${times} times what spreading evenly would. Measured when the model was trained, with the weights shown here.`,
       generated: (t, s) => `τ = ${t}, seed ${s}:`,
       pastiche:
-        "This is a tiny model (about 195 thousand numbers) trained on about 300 poems and some quotations: it writes pastiche, not poetry. τ = 0 always takes the likeliest character; a larger τ takes more chances.",
+        "This is a tiny model (about 195 thousand numbers) trained on 251 Tang poems, 95 song ci and about 5,000 classical quotations, some 300 thousand characters in all: it writes pastiche, not poetry. τ = 0 always takes the likeliest character (never �); a larger τ takes more chances. A line cut short ends with …",
       trainer: "Training",
       start: "Start",
       resume: "Resume",
@@ -109,8 +119,8 @@ export const modelWords = {
       notStarted: "Not started.",
       trainIntro: (steps, batch, context) =>
         `${steps} steps of AdamW, each on ${batch} windows of ${context} characters. The work is done a little at a time between frames, so the page stays usable; it pauses when you leave this step.`,
-      trainStatus: (n, total, rate, loss, held) =>
-        `Step ${n} of ${total}, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.`,
+      trainStatus: (n, total, rate, loss, held, left) =>
+        `Step ${n} of ${total}, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.${left ? ` About ${left} min to the end at this rate.` : ""}`,
       noStreams: (why) =>
         `The training poems are not built here (${why}): build the page with Debian's fortunes-zh installed (make test does).`,
       trainPlot: (shipped) => `The loss while training here (the shipped weights: ${shipped})`,
@@ -118,13 +128,14 @@ export const modelWords = {
       lossAxis: "loss (nats)",
       trainLoss: "training",
       heldOutLoss: "held-out",
-      shipped: "shipped weights",
+      shipped: "the shipped weights' held-out loss",
       heldOutTable: "The held-out loss, measured while training",
       stepName: (t) => `step ${t}`,
       headNow: (where, n) => `${where} after ${n} steps`,
     },
   },
   zh: {
+    gloss: () => undefined,
     ui: {
       line: "你的诗句",
       layer: "第 ℓ 层",
@@ -146,7 +157,7 @@ export const modelWords = {
       head: {
         title: "一个头，完整写出",
         text: ({ where }) =>
-          `${where}，和前面的场景一样：模型给每个字一个查询和一个键（Q 和 K，这个头各 16 个数，已按位置做了 RoPE 旋转）；然后是 Q·Kᵀ / √16、因果掩码和 softmax。点击任意格子，看这个数是怎么来的。`,
+          `下面把${where}完整写出来，写法和前面的场景一样：模型给每个字一个查询和一个键（Q 和 K，这个头各 16 个数，已按位置做了 RoPE 旋转）；然后是 Q·Kᵀ / √16、因果掩码和 softmax。点击任意格子，看这个数是怎么来的。`,
       },
       roles: {
         title: "每个头像是在做什么：实测",
@@ -156,12 +167,12 @@ export const modelWords = {
       next: {
         title: "下一个字",
         text: ({ vocab }) =>
-          `在你的诗句最后一个字之后，模型给词表里 ${vocab} 个 token 各一个 logit z；softmax 把它们变成概率。这里是最可能的五个字，以及模型接着你的诗句写出的一句。`,
+          `在你的诗句最后一个字之后，模型给词表里 ${vocab} 个 token 各一个 logit z；softmax 把它们变成概率：p = exp(z − max) ÷ Σ，Σ 是整个词表上的和。这里是最可能的五个字，以及模型接着你的诗句写出的一句。� 是“未知字”：它代表所有因为太少见而没有单独学到的字，所以常常很可能出现；但它不是某一个字，续写时会跳过它。`,
       },
       train: {
         title: "自己训练",
         text: ({ heldOut }) =>
-          `和得到这些权重完全相同的训练，在这个标签页里由同一个核心再做一遍：从随机权重开始，同样的种子，同样的诗。发布的权重在留出诗上的损失是 ${heldOut} nats；看损失怎样朝它下降，看你诗句上的这个头怎样成形。`,
+          `和得到这些权重完全相同的训练，在这个标签页里由同一个核心再做一遍：从随机权重开始，同样的种子，同样的文本。发布的权重在它没见过的唐诗（留出集）上的损失是 ${heldOut} nats：看留出损失怎样朝它下降，看你诗句上的这个头怎样成形。训练损失是在正在学的文本上算的，会降得更低。`,
       },
     },
     scenes: {
@@ -177,18 +188,27 @@ export const modelWords = {
       layerName: (l) => `第 ${l} 层`,
       headName: (h) => `头 ${h}`,
       gridTitle: "每一层、每个头在你的诗句上的权重",
-      masked: "掩码后（因果）",
-      logits: "z，最大的五个 logit",
-      probs: "p，它们的概率",
+      masked: "masked：因果掩码，后面的字为 −∞",
+      logits: "z：最大的五个 logit",
+      probs: "p：它们的概率",
       fromModel: (m, l) =>
         `来自模型：第 ${l} 层残差流的 LayerNorm 乘以 ${m === "q" ? "W_Q" : "W_K"}，再做 RoPE 旋转；前面各层不再展开`,
       logitFrom: "来自模型：最后一行的最终 LayerNorm 乘以这个字的嵌入，64 个乘积",
       maxLine: (m) => `所有 logit 的最大值 = ${m}`,
       sumLine: (s) => `整个词表上 exp(z − max) 之和 Σ = ${s}（核心算出）`,
       tokensTitle: (n) => `${n} 个 token`,
-      examples: "可以试试这几联留出的诗：",
+      examples: "可以试试这几联（模型训练时没见过的唐诗）：",
+      reading: (n) =>
+        `空格不读；英文标点按诗里的写法读（，。？！）；只读前 ${n} 个字（上下文连 ⏎ 共 ${n + 1} 个）。模型学的是简体字：繁体字（比如“盡”）它不认识。`,
+      inStep3: "这个头的权重一览；第 3 步写出每个数是怎么来的：",
+      top: "max，所有 logit 中最大的",
+      sum: "Σ exp(z − max)，整个词表上的和",
+      again: "重新开始",
+      trainDone: (n, total, rate, loss, held) =>
+        `完成：第 ${n} 步，共 ${total} 步，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。`,
       id: "编号",
-      unknown: (n) => `有 ${n} 个字模型不认识（编号 1）：训练中出现不到两次。`,
+      unknown: (n) =>
+        `有 ${n} 个字模型不认识（编号 1，显示为 �）：在训练用的唐诗里出现不到两次，或者根本没有出现。`,
       allKnown: "每个字都在模型的词表里。",
       evenly: "平均分配",
       seems: "像是在",
@@ -206,7 +226,7 @@ export const modelWords = {
         `一个头平均至少把 ${least}% 的权重放在同一个位置上，并且至少是平均分配时的 ${times} 倍，才给它起名字。这些数是训练模型时用这里显示的权重测得的。`,
       generated: (t, s) => `τ = ${t}，种子 ${s}：`,
       pastiche:
-        "这是个很小的模型（大约 19.5 万个数），只在三百来首诗和一些古文上训练过：它写的是仿作，不是诗。τ = 0 总是取最可能的字；τ 越大越敢冒险。",
+        "这是个很小的模型（大约 19.5 万个数），只在 251 首唐诗、95 首宋词和约 5000 条古文名句（共约 30 万字）上训练过：它写的是仿作，不是诗。τ = 0 总是取最可能的字（从不取 �）；τ 越大越敢冒险。没写完就被截断的一句以 … 结尾。",
       trainer: "训练",
       start: "开始",
       resume: "继续",
@@ -215,8 +235,8 @@ export const modelWords = {
       notStarted: "尚未开始。",
       trainIntro: (steps, batch, context) =>
         `AdamW 共 ${steps} 步，每步用 ${batch} 段、每段 ${context} 个字。计算在两帧之间一点一点地做，页面可以照常使用；离开这一步时训练暂停。`,
-      trainStatus: (n, total, rate, loss, held) =>
-        `第 ${n} 步，共 ${total} 步，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。`,
+      trainStatus: (n, total, rate, loss, held, left) =>
+        `第 ${n} 步，共 ${total} 步，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。${left ? `按这个速度，大约还要 ${left} 分钟。` : ""}`,
       noStreams: (why) =>
         `这里没有构建训练用的诗（${why}）：请在装有 Debian 的 fortunes-zh 的机器上构建页面（make test 会安装它）。`,
       trainPlot: (shipped) => `在这里训练时的损失（发布的权重：${shipped}）`,
@@ -224,7 +244,7 @@ export const modelWords = {
       lossAxis: "损失（nats）",
       trainLoss: "训练",
       heldOutLoss: "留出",
-      shipped: "发布的权重",
+      shipped: "发布权重的留出损失",
       heldOutTable: "训练中测得的留出损失",
       stepName: (t) => `第 ${t} 步`,
       headNow: (where, n) => `${n} 步之后的${where}`,
