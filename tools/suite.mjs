@@ -1,6 +1,6 @@
 // suite.mjs: runs one test suite, passes its output through, reads how many tests ran and
 // passed from that output (never from the exit code alone), and records the counts in
-// build/results/<name>.json for `tools/summary.mjs`. A suite that runs no test fails.
+// build/results/<name>.json for `tools/summary.mjs`, with the seconds it took. A suite that runs no test fails.
 // Usage: node tools/suite.mjs <name> <command> [args...]
 // Understood outputs: TAP summaries (`# tests N`, `# pass N`, from node --test), CTest's
 // `N% tests passed, F tests failed out of T`, and libFuzzer's `Done N runs`.
@@ -28,6 +28,7 @@ function counts(text) {
   return null;
 }
 
+const started = Date.now();
 const child = spawn(command, args, { stdio: ["inherit", "pipe", "pipe"] });
 let text = "";
 child.stdout.on("data", (d) => {
@@ -45,7 +46,8 @@ const problems = [];
 if (code !== 0) problems.push(`exited with ${code}`);
 if (found.ran === 0) problems.push("ran no tests");
 if (found.passed !== found.ran) problems.push(`${found.ran - found.passed} did not pass`);
-const result = { suite: name, ...found, ok: problems.length === 0, problems };
+const seconds = Math.round((Date.now() - started) / 1000);
+const result = { suite: name, ...found, seconds, ok: problems.length === 0, problems };
 mkdirSync("build/results", { recursive: true });
 writeFileSync(`build/results/${name}.json`, JSON.stringify(result) + "\n");
 if (!result.ok) {

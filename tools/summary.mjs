@@ -16,7 +16,7 @@ console.log("\ntest summary");
 for (const r of rows) {
   const status = r.ok ? "ok" : `FAILED: ${r.problems.join(", ")}`;
   console.log(
-    `  ${r.suite.padEnd(width)}  ${String(r.passed).padStart(7)} of ${String(r.ran).padEnd(7)} passed  ${status}`,
+    `  ${r.suite.padEnd(width)}  ${String(r.passed).padStart(7)} of ${String(r.ran).padEnd(7)} passed  ${String(r.seconds ?? "?").padStart(4)} s  ${status}`,
   );
 }
 const failed = rows.filter((r) => !r.ok).length;

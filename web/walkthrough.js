@@ -14,7 +14,7 @@ import { createPlayback } from "./playback.js";
 import { el } from "./views.js";
 import { header } from "./ui/header.js";
 import { sceneList } from "./ui/scene-list.js";
-import { intro } from "./ui/intro.js";
+import { intro, aboutBelow } from "./ui/intro.js";
 import { sceneControls, paramControls } from "./ui/controls.js";
 import { markScrollers } from "./ui/scroll-cue.js";
 import { worksheet } from "./ui/worksheet.js";
@@ -55,6 +55,7 @@ function pageLayers(host, scenes, drafts) {
       deps: everything("speed", "seed"),
       draw: (c) => stepPanel(c, host.controls && paramControls(c)),
     },
+    { deps: only("scene", "lang"), draw: aboutBelow },
     {
       deps: everything(...fixed, "reveal"),
       draw: (c) => host.controls && checkPanelFor(c, drafts),

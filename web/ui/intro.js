@@ -1,19 +1,17 @@
 // ui/intro.js: the scene's title, its analogy, a note, and the article it comes from. When
 // the learner has changed the inputs, the note about the published numbers gives way to one
-// that says so. On a phone the analogy and the source fold into "About this scene", open when
-// the scene opens on its first step (where the picture is needed), folded when it opens on a
-// later one, so that the step is on the first screen. A scene whose weights were made by hand says so there, and points
-// to the lab where they are learned.
+// that says so. A scene whose weights were made by hand says so, and points to the lab where
+// they are learned. On a phone the analogy and the source move below the step, so that the
+// step is on the first screen, into "About this scene" (aboutBelow): open when the scene opens
+// on its first step, where the picture is needed, folded when it opens on a later one.
 import { el } from "../views.js";
 import { sceneLink } from "./scene-list.js";
 
-export function intro(ctx) {
-  const { msg, scene, state } = ctx;
-  const words = msg.scenes[scene.id];
-  const edited = Object.keys(state.edits).length > 0;
+function about(ctx) {
+  const { msg, scene } = ctx;
   const source = scene.source && msg.sources[scene.source];
-  const about = () => [
-    el("p", { class: "analogy", text: words.analogy }),
+  return [
+    el("p", { class: "analogy", text: msg.scenes[scene.id].analogy }),
     source &&
       el(
         "p",
@@ -30,20 +28,29 @@ export function intro(ctx) {
         msg.ui.handMade[1],
       ),
   ];
+}
+
+export function intro(ctx) {
+  const { msg, scene, state } = ctx;
+  const words = msg.scenes[scene.id];
+  const edited = Object.keys(state.edits).length > 0;
   return el(
     "section",
     { class: "intro", "aria-labelledby": "scene-title" },
     el("h2", { id: "scene-title", text: words.title }),
-    el("div", { class: "about-wide" }, about()),
-    // on a phone, open when the scene opens on its first step, where the picture is needed
-    el(
-      "details",
-      { class: "about", open: state.step === 0 },
-      el("summary", { text: msg.ui.about }),
-      about(),
-    ),
+    el("div", { class: "about-wide" }, about(ctx)),
     edited
       ? el("p", { class: "note edited", text: msg.ui.edited })
       : words.note && el("p", { class: "note", text: words.note }),
+  );
+}
+
+/** The phone's "About this scene", below the step; hidden on a wide screen. */
+export function aboutBelow(ctx) {
+  return el(
+    "details",
+    { class: "about", open: ctx.state.step === 0 },
+    el("summary", { text: ctx.msg.ui.about }),
+    about(ctx),
   );
 }
