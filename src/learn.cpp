@@ -74,7 +74,7 @@ Result<TeachRun> teach_descent(const MatrixRef<double>& X, const MatrixRef<doubl
     return {{}, range_error("row", row + 1, 1, X.rows(), " (X's rows)")};
   if (key < 0 || key >= X.rows())
     return {{}, range_error("key", key + 1, 1, X.rows(), " (X's rows)")};
-  TeachRun run{{}, W_Q, W_K};
+  TeachRun run{{}, W_Q, W_K, {}};
   for (Index t = 0; t < steps; ++t) {
     TeachStep s;
     s.w_q = run.w_q;

@@ -41,17 +41,17 @@ async function browser(env) {
     await page.waitForTimeout(1000);
     const status = await page.locator("#train-status").textContent();
     const m = status.match(
-      /Step (\d+) of \d+, ([\d.]+) steps per second; .* held-out loss ([\d.]+|—)/,
+      /Step (\d+) of \d+, ([\d.]+) steps per second; .* held-out loss (\d+\.\d+|—)/,
     );
     if (!m) continue;
     const point = {
       seconds: (Date.now() - started) / 1000,
       step: Number(m[1]),
       stepsPerSecond: Number(m[2]),
-      heldOut: Number(m[3]),
+      heldOut: m[3] === "—" ? null : Number(m[3]),
     };
     points.push(point);
-    if (point.heldOut <= target) reached = point;
+    if (point.heldOut !== null && point.heldOut <= target) reached = point;
   }
   await page.locator("#train-stop").click();
   await page.close();
