@@ -1,12 +1,15 @@
 // gpt.cpp: the small transformer of gpt.hpp. Each layer is a forward function and a backward
-// function with the same names; the backward reads what the forward saved. Products are
-// Eigen's (its GEMM for float); each (sequence, head) attends over its own T×T block.
+// function with the same names; the backward reads what the forward saved. Products, the
+// logits' e^x and GELU's tanh are Eigen's and std's, except for float in WebAssembly, where they
+// are model_kernel.hpp's SIMD kernels; each (sequence, head) attends over its own T×T block.
 #include "gpt.hpp"
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <utility>
 
+#include "model_kernel.hpp"
 #include "random.hpp"
 #include "support.hpp"
 
@@ -52,6 +55,50 @@ template <typename T>
 Map<T> tensor(const std::vector<GptTensor>& layout, std::vector<T>& flat, std::int64_t index) {
   const GptTensor& t = layout[size_t(index)];
   return Map<T>(flat.data() + t.offset, t.rows, t.cols);
+}
+
+// ---- products ----
+
+// An Eigen matrix, block, map or transpose as the SIMD kernel's strided view.
+template <typename E>
+fast::View view(const E& e) {
+  const Index rs = E::IsRowMajor ? e.outerStride() : e.innerStride();
+  const Index cs = E::IsRowMajor ? e.innerStride() : e.outerStride();
+  return {e.data(), e.rows(), e.cols(), rs, cs};
+}
+
+// out = a·b, or out += a·b when `accumulate`; a Matrix `out` is sized first. In WebAssembly
+// float goes through the SIMD kernel (Eigen 3.4 has none there); elsewhere, and for double,
+// Eigen's product.
+template <typename Out, typename A, typename B>
+void product(Out&& out, const A& a, const B& b, bool accumulate = false) {
+  using O = std::decay_t<Out>;
+  if constexpr (std::is_base_of_v<Eigen::PlainObjectBase<O>, O>) {
+    if (!accumulate) out.resize(a.rows(), b.cols());
+  }
+#if defined(__wasm_simd128__)
+  if constexpr (std::is_same_v<typename O::Scalar, float>) {
+    fast::gemm(view(a), view(b), out.data(), out.outerStride(), accumulate);
+    return;
+  }
+#endif
+  if (accumulate) {
+    out.noalias() += a * b;
+  } else {
+    out.noalias() = a * b;
+  }
+}
+
+// out's row i = e^(in's row i − top)
+template <typename T>
+void exp_shifted_row(const Matrix<T>& in, Index i, T top, Matrix<T>& out) {
+#if defined(__wasm_simd128__)
+  if constexpr (std::is_same_v<T, float>) {
+    fast::exp_shifted(&in(i, 0), top, &out(i, 0), in.cols());
+    return;
+  }
+#endif
+  out.row(i) = (in.row(i).array() - top).exp().matrix();
 }
 
 // ---- LayerNorm: h = (x − mean)·rstd ⊙ g + b, row by row ----
@@ -110,14 +157,26 @@ void rope(Matrix<T>& m, Index length, Index d_head, double base, bool back) {
 
 constexpr double kGeluS = 0.7978845608028654;  // √(2/π)
 
+// t = tanh(√(2/π)(x + 0.044715x³)) for every x of fc: GELU's inner tanh.
 template <typename T>
-T gelu(T x) {
-  return T(0.5) * x * (T(1) + std::tanh(T(kGeluS) * (x + T(0.044715) * x * x * x)));
+Matrix<T> gelu_tanh(const Matrix<T>& fc) {
+  Matrix<T> t = fc.unaryExpr([](T x) { return T(kGeluS) * (x + T(0.044715) * x * x * x); });
+#if defined(__wasm_simd128__)
+  if constexpr (std::is_same_v<T, float>) {
+    fast::tanh_all(t.data(), t.size());
+    return t;
+  }
+#endif
+  return t.unaryExpr([](T u) { return std::tanh(u); });
 }
 
 template <typename T>
-T gelu_slope(T x) {
-  const T t = std::tanh(T(kGeluS) * (x + T(0.044715) * x * x * x));
+T gelu(T x, T t) {
+  return T(0.5) * x * (T(1) + t);
+}
+
+template <typename T>
+T gelu_slope(T x, T t) {
   return T(0.5) * (T(1) + t) +
          T(0.5) * x * (T(1) - t * t) * T(kGeluS) * (T(1) + T(3 * 0.044715) * x * x);
 }
@@ -138,7 +197,8 @@ void attention_forward(GptLayerTrace<T>& L, Index batch, Index length, Index hea
       const auto v = L.v.block(b * length, h * dh, length, dh);
       Matrix<T>& p = L.p[size_t(b * heads + h)];
       Matrix<T>& scores = L.s[size_t(b * heads + h)];
-      scores.noalias() = (q * k.transpose()) * scale;  // (T, T)
+      product(scores, q, k.transpose());  // (T, T)
+      scores *= scale;
       p = scores;
       for (Index i = 0; i < length; ++i) {
         // causal: query i sees keys 0..i
@@ -150,7 +210,7 @@ void attention_forward(GptLayerTrace<T>& L, Index batch, Index length, Index hea
         }
         p.row(i) /= sum;
       }
-      L.concat.block(b * length, h * dh, length, dh).noalias() = p * v;
+      product(L.concat.block(b * length, h * dh, length, dh), p, v);
     }
 }
 
@@ -170,14 +230,15 @@ void attention_backward(const GptLayerTrace<T>& L, const Matrix<T>& d_concat, In
       const auto k = L.k.block(b * length, h * dh, length, dh);
       const auto v = L.v.block(b * length, h * dh, length, dh);
       const auto d_out = d_concat.block(b * length, h * dh, length, dh);
-      dv.block(b * length, h * dh, length, dh).noalias() = p.transpose() * d_out;
-      Matrix<T> dp = d_out * v.transpose();  // (T, T)
+      product(dv.block(b * length, h * dh, length, dh), p.transpose(), d_out);
+      Matrix<T> dp;
+      product(dp, d_out, v.transpose());  // (T, T)
       for (Index i = 0; i < length; ++i) {
         const T dot = (dp.row(i).array() * p.row(i).array()).sum();
         dp.row(i) = (p.row(i).array() * (dp.row(i).array() - dot) * scale).matrix();
       }
-      dq.block(b * length, h * dh, length, dh).noalias() = dp * k;
-      dk.block(b * length, h * dh, length, dh).noalias() = dp.transpose() * q;
+      product(dq.block(b * length, h * dh, length, dh), dp, k);
+      product(dk.block(b * length, h * dh, length, dh), dp.transpose(), q);
     }
 }
 
@@ -299,22 +360,22 @@ Result<GptTrace<T>> gpt_forward(const GptConfig& config, const std::vector<T>& p
     // attention: ln1, the projections, RoPE, the heads, W_O, the residual
     layernorm_forward(L.x, at(tensor_index(l, kLn1G)), at(tensor_index(l, kLn1B)), L.h1, L.mean1,
                       L.rstd1);
-    L.q.noalias() = L.h1 * at(tensor_index(l, kWq));
-    L.k.noalias() = L.h1 * at(tensor_index(l, kWk));
-    L.v.noalias() = L.h1 * at(tensor_index(l, kWv));
+    product(L.q, L.h1, at(tensor_index(l, kWq)));
+    product(L.k, L.h1, at(tensor_index(l, kWk)));
+    product(L.v, L.h1, at(tensor_index(l, kWv)));
     rope(L.q, t.length, C / config.heads, config.base, false);
     rope(L.k, t.length, C / config.heads, config.base, false);
     attention_forward(L, batch, t.length, config.heads);
     L.x_mid = L.x;
-    L.x_mid.noalias() += L.concat * at(tensor_index(l, kWo));
+    product(L.x_mid, L.concat, at(tensor_index(l, kWo)), true);
     // the MLP: ln2, W_fc + b_fc, GELU, W_proj + b_proj, the residual
     layernorm_forward(L.x_mid, at(tensor_index(l, kLn2G)), at(tensor_index(l, kLn2B)), L.h2,
                       L.mean2, L.rstd2);
-    L.fc.noalias() = L.h2 * at(tensor_index(l, kWfc));
+    product(L.fc, L.h2, at(tensor_index(l, kWfc)));
     L.fc.rowwise() += at(tensor_index(l, kBfc)).row(0);
-    L.gelu = L.fc.unaryExpr([](T v) { return gelu(v); });
+    L.gelu = L.fc.binaryExpr(gelu_tanh(L.fc), [](T v, T t) { return gelu(v, t); });
     x = L.x_mid;
-    x.noalias() += L.gelu * at(tensor_index(l, kWproj));
+    product(x, L.gelu, at(tensor_index(l, kWproj)), true);
     x.rowwise() += at(tensor_index(l, kBproj)).row(0);
     t.layers.push_back(std::move(L));
   }
@@ -322,13 +383,13 @@ Result<GptTrace<T>> gpt_forward(const GptConfig& config, const std::vector<T>& p
   const std::int64_t last = 1 + config.layers * kLayerTensors;
   layernorm_forward(t.x_final, at(last), at(last + 1), t.hf, t.meanf, t.rstdf);
   // the logits (N, V), tied to the embedding, and their softmax
-  t.logits.noalias() = t.hf * wte.transpose();
+  product(t.logits, t.hf, wte.transpose());
   t.probs.resize(n, config.vocab);
   t.top.resize(n);
   t.sum.resize(n);
   for (Index i = 0; i < n; ++i) {
     t.top(i) = t.logits.row(i).maxCoeff();
-    t.probs.row(i) = (t.logits.row(i).array() - t.top(i)).exp().matrix();
+    exp_shifted_row(t.logits, i, t.top(i), t.probs);
     t.sum(i) = t.probs.row(i).sum();
     t.probs.row(i) /= t.sum(i);
   }
@@ -366,8 +427,9 @@ Result<std::vector<T>> gpt_backward(const GptConfig& config, const std::vector<T
   }
   d_logits /= T(std::max<Index>(counted, 1));
   // logits = hf·wteᵀ: d(hf) = d(logits)·wte, d(wte) += d(logits)ᵀ·hf
-  Matrix<T> d_hf = d_logits * at(0);
-  d(0).noalias() += d_logits.transpose() * t.hf;
+  Matrix<T> d_hf;
+  product(d_hf, d_logits, at(0));
+  product(d(0), d_logits.transpose(), t.hf, true);
   const std::int64_t last = 1 + config.layers * kLayerTensors;
   Matrix<T> dx = Matrix<T>::Zero(n, C);
   layernorm_backward(t.x_final, t.meanf, t.rstdf, at(last), d_hf, dx, d(last), d(last + 1));
@@ -375,28 +437,33 @@ Result<std::vector<T>> gpt_backward(const GptConfig& config, const std::vector<T
     const GptLayerTrace<T>& L = t.layers[size_t(l)];
     // the MLP's residual: dx flows on; d(proj) = dx
     d(tensor_index(l, kBproj)).row(0) += dx.colwise().sum();
-    d(tensor_index(l, kWproj)).noalias() += L.gelu.transpose() * dx;
-    Matrix<T> d_fc = dx * at(tensor_index(l, kWproj)).transpose();
-    d_fc.array() *= L.fc.unaryExpr([](T v) { return gelu_slope(v); }).array();
+    product(d(tensor_index(l, kWproj)), L.gelu.transpose(), dx, true);
+    Matrix<T> d_fc;
+    product(d_fc, dx, at(tensor_index(l, kWproj)).transpose());
+    d_fc.array() *=
+        L.fc.binaryExpr(gelu_tanh(L.fc), [](T v, T t) { return gelu_slope(v, t); }).array();
     d(tensor_index(l, kBfc)).row(0) += d_fc.colwise().sum();
-    d(tensor_index(l, kWfc)).noalias() += L.h2.transpose() * d_fc;
-    const Matrix<T> d_h2 = d_fc * at(tensor_index(l, kWfc)).transpose();
+    product(d(tensor_index(l, kWfc)), L.h2.transpose(), d_fc, true);
+    Matrix<T> d_h2;
+    product(d_h2, d_fc, at(tensor_index(l, kWfc)).transpose());
     Matrix<T> d_mid = dx;
     layernorm_backward(L.x_mid, L.mean2, L.rstd2, at(tensor_index(l, kLn2G)), d_h2, d_mid,
                        d(tensor_index(l, kLn2G)), d(tensor_index(l, kLn2B)));
     // the attention's residual: d(concat) = d_mid·W_Oᵀ
-    d(tensor_index(l, kWo)).noalias() += L.concat.transpose() * d_mid;
-    const Matrix<T> d_concat = d_mid * at(tensor_index(l, kWo)).transpose();
+    product(d(tensor_index(l, kWo)), L.concat.transpose(), d_mid, true);
+    Matrix<T> d_concat;
+    product(d_concat, d_mid, at(tensor_index(l, kWo)).transpose());
     Matrix<T> dq, dk, dv;
     attention_backward(L, d_concat, t.batch, t.length, config.heads, dq, dk, dv);
     rope(dq, t.length, C / config.heads, config.base, true);
     rope(dk, t.length, C / config.heads, config.base, true);
-    d(tensor_index(l, kWq)).noalias() += L.h1.transpose() * dq;
-    d(tensor_index(l, kWk)).noalias() += L.h1.transpose() * dk;
-    d(tensor_index(l, kWv)).noalias() += L.h1.transpose() * dv;
-    const Matrix<T> d_h1 = dq * at(tensor_index(l, kWq)).transpose() +
-                           dk * at(tensor_index(l, kWk)).transpose() +
-                           dv * at(tensor_index(l, kWv)).transpose();
+    product(d(tensor_index(l, kWq)), L.h1.transpose(), dq, true);
+    product(d(tensor_index(l, kWk)), L.h1.transpose(), dk, true);
+    product(d(tensor_index(l, kWv)), L.h1.transpose(), dv, true);
+    Matrix<T> d_h1;
+    product(d_h1, dq, at(tensor_index(l, kWq)).transpose());
+    product(d_h1, dk, at(tensor_index(l, kWk)).transpose(), true);
+    product(d_h1, dv, at(tensor_index(l, kWv)).transpose(), true);
     dx = d_mid;
     layernorm_backward(L.x, L.mean1, L.rstd1, at(tensor_index(l, kLn1G)), d_h1, dx,
                        d(tensor_index(l, kLn1G)), d(tensor_index(l, kLn1B)));

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -83,7 +84,20 @@ Args parse(int argc, char** argv) {
       std::exit(2);
     }
   }
+  // before minutes of training, not after
+  if (a.trajectory.empty() && a.streams.empty() && !std::filesystem::is_directory(a.out)) {
+    std::cerr << "train: --out " << a.out << " is not a folder\n";
+    std::exit(2);
+  }
   return a;
+}
+
+// Fails loudly when a file could not be written whole.
+void check_written(const std::ofstream& out, const std::string& path) {
+  if (!out) {
+    std::cerr << "train: could not write " << path << "\n";
+    std::exit(1);
+  }
 }
 
 std::string read(const std::string& path) {
@@ -236,6 +250,8 @@ void write_streams(const std::string& path, const std::vector<std::vector<std::i
       const auto u = std::uint16_t(id);
       out.write(reinterpret_cast<const char*>(&u), 2);
     }
+  out.close();
+  check_written(out, path);
 }
 
 template <typename T>
@@ -329,10 +345,16 @@ int run(const Args& a) {
                best_validation, long(best_step), held, held_int8, seconds,
                double(a.steps * a.batch * a.context) / seconds);
   if (!a.trajectory.empty()) {
-    std::ofstream(a.trajectory) << "[" << trajectory.str() << "]\n";
+    std::ofstream out(a.trajectory);
+    out << "[" << trajectory.str() << "]\n";
+    out.close();
+    check_written(out, a.trajectory);
     return 0;
   }
-  std::ofstream(a.out + "/tang.bin", std::ios::binary).write(bin.data(), long(bin.size()));
+  std::ofstream weights(a.out + "/tang.bin", std::ios::binary);
+  weights.write(bin.data(), long(bin.size()));
+  weights.close();
+  check_written(weights, a.out + "/tang.bin");
   std::string chars;
   for (std::size_t i = 2; i < vocab.chars.size(); ++i)
     chars += attention::to_utf8({vocab.chars[i]});
@@ -348,6 +370,8 @@ int run(const Args& a) {
        << ",\n\"heads\":" << head_statistics(c, restored, vocab, held_out)
        << ",\n\"examples\":" << examples(held_out, vocab, 6) << ",\n\"curve\":[" << curve.str()
        << "],\n\"chars\":\"" << chars << "\"}\n";
+  json.close();
+  check_written(json, a.out + "/tang.json");
   return 0;
 }
 

@@ -509,6 +509,25 @@ test("the causal mask points at 读, whose row it changes, not at 书, whose row
   await page.close();
 });
 
+test("the mask says why (next-token training, writing one token at a time), the result where it goes", async () => {
+  for (const [lang, why, next] of [
+    ["en", /predicting each next token.*one token at a time/, /residual stream.*next layer/],
+    ["zh", /预测下一个词.*一次只写一个词/, /残差流.*下一层/],
+  ]) {
+    const page = await open(`scene=book&lang=${lang}&causal=1&step=5`);
+    assert.match(await text(page, "#step-title"), lang === "en" ? /Mask/ : /掩码/);
+    await page.locator("details.why summary").click();
+    assert.match(await text(page, "details.why p"), why);
+    await page.locator("#forward").click();
+    await page.locator("#forward").click();
+    await page.locator("#forward").click();
+    assert.match(await text(page, "#step-title"), lang === "en" ? /Result/ : /结果/);
+    await page.locator("details.why summary").click();
+    assert.match(await text(page, "details.why p"), next);
+    await page.close();
+  }
+});
+
 test("the softmax step shows in one line that exp(x − m) / Σ is eˣ / Σ, and why it subtracts m", async () => {
   const page = await open("scene=classroom&lang=en&step=5");
   assert.match(await text(page, ".step-line"), /= eˣ \/ Σ eˣ: e⁻ᵐ cancels.*cannot overflow/);

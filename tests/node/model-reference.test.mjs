@@ -201,6 +201,41 @@ test("the exported PyTorch script: its loss, logits and autograd gradients equal
   }
 });
 
+// The largest difference over a tensor, relative to its largest magnitude.
+function tensorGap(a, b, { offset, rows, cols }) {
+  let gap = 0;
+  let size = 0;
+  for (let i = offset; i < offset + rows * cols; i++) {
+    gap = Math.max(gap, Math.abs(a[i] - b[i]));
+    size = Math.max(size, Math.abs(b[i]));
+  }
+  return gap / size;
+}
+
+test("float32 training's gradients (in WASM: its SIMD product, e^x and tanh) are float64's within their bound", () => {
+  const cases = [
+    // the shipped model, two sequences of 64 at once, a row with no target
+    {
+      m: model,
+      tokens: [...sequences[2].tokens, ...sequences[2].tokens.toReversed()],
+      batch: 2,
+    },
+    // the tiny model: every product's edge tiles
+    { m: tinyModel(3), tokens: [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7], batch: 2 },
+  ];
+  for (const { m, tokens, batch } of cases) {
+    const targets = tokens.map((t, i) => (i % 9 === 4 ? -1 : (t * 7 + i) % m.config.vocab));
+    const single = labs.gptGradients(m, tokens, targets, { batch });
+    const precise = labs.gptGradients(m, tokens, targets, { batch, precise: true });
+    assert.ok(Math.abs(single.loss - precise.loss) <= 2e-6 * precise.loss, "the loss");
+    // measured: every tensor within 7e-7 of its largest gradient; bounded at 1e-5
+    for (const t of labs.gptLayout(m.config)) {
+      const gap = tensorGap(single.gradients, precise.gradients, t);
+      assert.ok(gap <= 1e-5, `${t.name}: float32 differs by ${gap} relative`);
+    }
+  }
+});
+
 test("properties: probabilities and weights are distributions, causal; a later token changes no earlier row", () => {
   const { tokens } = sequences[2];
   // the core in float64 and float32, and the reference; row sums to 1 within tol (measured:

@@ -134,6 +134,10 @@ export default {
       text: "A causal mask puts −∞ where a key comes after the query: exp(−∞) = 0, so that key gets no weight.",
       explicit:
         "The mask puts −∞ where a query may not see a key: exp(−∞) = 0, so that key gets no weight.",
+      why: {
+        summary: "Why hide the words that come later?",
+        text: "A language model learns by predicting each next token. If a word could see the word after it, it would copy the answer and learn nothing; with the mask, one pass trains every position at once, each seeing only what came before it. And the model writes one token at a time, so when it writes, the later words do not exist yet: the mask makes training see what writing will see. (Other masks hide keys that are only padding.)",
+      },
     },
     weights: {
       title: "Softmax",
@@ -147,6 +151,10 @@ export default {
     result: {
       title: "Result",
       text: "The output: what each query gathered from the values.",
+      why: {
+        summary: "Where does the output go next?",
+        text: "In a Transformer this is not the end. Each head's output is multiplied by W_O and added to the token's own vector (the residual stream: x + attention(x)); an MLP adds its part the same way; and the next layer computes its queries, keys and values from that sum, so it can attend to what this one gathered. The lab “A real model” shows two such layers.",
+      },
     },
   },
   derive: {

@@ -1,0 +1,147 @@
+// model_kernel.cpp: c = a·b in blocks, as GotoBLAS does: for each block of kKc terms, b is packed
+// into panels of 8 columns; for each block of kMc rows, a is packed into groups of 4 rows; then a
+// micro-kernel multiplies one group by one panel: 4 rows × 8 columns, 8 accumulators, written
+// for V8's register allocator as the attention kernel's are (kernel.cpp). Edges are padded with
+// zeros in the packs and go through a 4×8 scratch.
+#include "model_kernel.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "kernel.hpp"
+#include "simd.hpp"
+
+namespace attention::fast {
+namespace {
+
+using Index = std::ptrdiff_t;
+using simd::f32x4;
+
+constexpr Index kRows = 4, kCols = 8;
+constexpr Index kKc = 256;  // terms per block: a packed panel of b is kKc × 8 floats (8 KB)
+constexpr Index kMc = 64;   // rows per block of a: kMc × kKc floats (64 KB)
+
+Index round_up(Index n, Index m) { return (n + m - 1) / m * m; }
+
+// out (4, 8) += a (4 rows interleaved: a[4k + r] is row r's term k) · panel (k terms × 8).
+inline void product_4x8(const float* a, const float* panel, Index terms, float* out, Index ld) {
+  using namespace simd;
+  f32x4 c00 = zero(), c01 = zero(), c10 = zero(), c11 = zero();
+  f32x4 c20 = zero(), c21 = zero(), c30 = zero(), c31 = zero();
+  const float* const end = panel + terms * kCols;
+  ATTENTION_NO_UNROLL
+  while (panel != end) {
+    const f32x4 b0 = load(panel), b1 = load(panel + 4);
+    panel += kCols;
+    f32x4 x = load_splat(a);
+    c00 = add(c00, mul(x, b0));
+    c01 = add(c01, mul(x, b1));
+    x = load_splat(a + 1);
+    c10 = add(c10, mul(x, b0));
+    c11 = add(c11, mul(x, b1));
+    x = load_splat(a + 2);
+    c20 = add(c20, mul(x, b0));
+    c21 = add(c21, mul(x, b1));
+    x = load_splat(a + 3);
+    c30 = add(c30, mul(x, b0));
+    c31 = add(c31, mul(x, b1));
+    a += kRows;
+  }
+  const auto add_to = [](float* o, f32x4 x) { simd::store(o, simd::add(simd::load(o), x)); };
+  add_to(out, c00);
+  add_to(out + 4, c01);
+  out += ld;
+  add_to(out, c10);
+  add_to(out + 4, c11);
+  out += ld;
+  add_to(out, c20);
+  add_to(out + 4, c21);
+  out += ld;
+  add_to(out, c30);
+  add_to(out + 4, c31);
+}
+
+// b's terms [k0, k0 + terms) × all its columns, as panels of 8 columns, terms × 8 each.
+void pack_b(const View& b, Index k0, Index terms, std::vector<float>& packed) {
+  const Index panels = round_up(b.cols, kCols) / kCols;
+  packed.assign(size_t(panels * terms * kCols), 0.0f);
+  for (Index p = 0; p < panels; ++p) {
+    float* out = packed.data() + p * terms * kCols;
+    const Index cols = std::min(kCols, b.cols - p * kCols);
+    for (Index k = 0; k < terms; ++k) {
+      const float* row = b.data + (k0 + k) * b.row_stride + p * kCols * b.col_stride;
+      for (Index c = 0; c < cols; ++c) out[k * kCols + c] = row[c * b.col_stride];
+    }
+  }
+}
+
+// a's rows [i0, i0 + rows) × terms [k0, k0 + terms), as groups of 4 rows interleaved.
+void pack_a(const View& a, Index i0, Index rows, Index k0, Index terms,
+            std::vector<float>& packed) {
+  const Index groups = round_up(rows, kRows) / kRows;
+  packed.assign(size_t(groups * terms * kRows), 0.0f);
+  for (Index g = 0; g < groups; ++g) {
+    float* out = packed.data() + g * terms * kRows;
+    const Index n = std::min(kRows, rows - g * kRows);
+    for (Index r = 0; r < n; ++r) {
+      const float* row = a.data + (i0 + g * kRows + r) * a.row_stride + k0 * a.col_stride;
+      for (Index k = 0; k < terms; ++k) out[k * kRows + r] = row[k * a.col_stride];
+    }
+  }
+}
+
+}  // namespace
+
+void gemm(View a, View b, float* c, Index ldc, bool accumulate) {
+  const Index m = a.rows, n = b.cols, depth = a.cols;
+  if (!accumulate) {
+    for (Index i = 0; i < m; ++i) std::fill_n(c + i * ldc, n, 0.0f);
+  }
+  static std::vector<float> packed_a, packed_b;
+  for (Index k0 = 0; k0 < depth; k0 += kKc) {
+    const Index terms = std::min(kKc, depth - k0);
+    pack_b(b, k0, terms, packed_b);
+    for (Index i0 = 0; i0 < m; i0 += kMc) {
+      const Index rows = std::min(kMc, m - i0);
+      pack_a(a, i0, rows, k0, terms, packed_a);
+      for (Index j = 0; j < n; j += kCols) {
+        const float* panel = packed_b.data() + (j / kCols) * terms * kCols;
+        const Index cols = std::min(kCols, n - j);
+        for (Index g = 0; g * kRows < rows; ++g) {
+          const float* group = packed_a.data() + g * terms * kRows;
+          const Index i = i0 + g * kRows, r_end = std::min(kRows, m - i);
+          if (r_end == kRows && cols == kCols) {
+            product_4x8(group, panel, terms, c + i * ldc + j, ldc);
+            continue;
+          }
+          float tile[kRows * kCols] = {};
+          product_4x8(group, panel, terms, tile, kCols);
+          for (Index r = 0; r < r_end; ++r) {
+            float* out = c + (i + r) * ldc + j;
+            for (Index col = 0; col < cols; ++col) out[col] += tile[r * kCols + col];
+          }
+        }
+      }
+    }
+  }
+}
+
+constexpr float kLog2e = 1.44269504088896340736f;
+
+// The attention kernel's 2^x (kernel.cpp), with log2 e folded in.
+void exp_shifted(const float* x, float top, float* out, Index n) {
+  for (Index j = 0; j < n; ++j) out[j] = (x[j] - top) * kLog2e;
+  exp2_negative(out, out, n);
+}
+
+// tanh(u) = sign(u)·(1 − e)/(1 + e) with e = e^(−2|u|) ≤ 1.
+void tanh_all(float* x, Index n) {
+  static std::vector<float> e;
+  e.resize(size_t(n));
+  for (Index j = 0; j < n; ++j) e[size_t(j)] = -2 * kLog2e * std::abs(x[j]);
+  exp2_negative(e.data(), e.data(), n);
+  for (Index j = 0; j < n; ++j) x[j] = std::copysign((1 - e[size_t(j)]) / (1 + e[size_t(j)]), x[j]);
+}
+
+}  // namespace attention::fast

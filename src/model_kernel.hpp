@@ -1,0 +1,29 @@
+// model_kernel.hpp: the float32 kernels of the model's training in WebAssembly, on four-lane
+// SIMD (simd.hpp): a matrix product, e^x and tanh. Eigen 3.4 has no WebAssembly SIMD of its own,
+// and its products run about 2.5x slower there (docs/performance.md). The native build keeps
+// Eigen's and std's, and tests these against a float64 reference.
+#pragma once
+
+#include <cstddef>
+
+namespace attention::fast {
+
+// A float matrix read through strides: element (i, j) is data[i·row_stride + j·col_stride], so
+// that a transpose or a block is a view, never a copy.
+struct View {
+  const float* data;
+  std::ptrdiff_t rows, cols, row_stride, col_stride;
+};
+
+// c (a.rows, b.cols), row-major with rows ldc apart: c = a·b, or c += a·b when `accumulate`.
+// a.cols must equal b.rows; c must not overlap a or b.
+void gemm(View a, View b, float* c, std::ptrdiff_t ldc, bool accumulate);
+
+// out[j] = e^(x[j] − top) for j < n, where every x[j] ≤ top; out may be x. Within a few ulp of
+// float, and exactly 0 below e^−87.7 (2^−126.5).
+void exp_shifted(const float* x, float top, float* out, std::ptrdiff_t n);
+
+// x[j] = tanh(x[j]) for j < n, within about 1e-7 of it.
+void tanh_all(float* x, std::ptrdiff_t n);
+
+}  // namespace attention::fast

@@ -1,0 +1,125 @@
+// model_kernel_test.cpp: the model's SIMD kernels (model_kernel.cpp, built here on the vector
+// extensions of simd.hpp) against float64 written here: the product on ragged shapes around its
+// 4×8 tiles and its blocks of 256 terms and 64 rows, transposed and strided views, c = a·b and
+// c += a·b; e^(x − top) and tanh over their ranges.
+#include "model_kernel.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace {
+
+using attention::fast::exp_shifted;
+using attention::fast::gemm;
+using attention::fast::tanh_all;
+using attention::fast::View;
+
+// A (rows, cols) block of a bigger buffer, read row-major or, when `transposed`, column-major.
+struct Stored {
+  std::vector<float> data;
+  std::ptrdiff_t rows, cols;
+  bool transposed;
+  View view() const {
+    const std::ptrdiff_t ld = (transposed ? rows : cols) + 3;  // 3 floats of padding per line
+    return transposed ? View{data.data(), rows, cols, 1, ld} : View{data.data(), rows, cols, ld, 1};
+  }
+  double at(std::ptrdiff_t i, std::ptrdiff_t j) const {
+    const View v = view();
+    return v.data[i * v.row_stride + j * v.col_stride];
+  }
+};
+
+Stored random_matrix(std::mt19937& gen, std::ptrdiff_t rows, std::ptrdiff_t cols, bool t) {
+  std::uniform_real_distribution<float> dist(-1, 1);
+  Stored s{std::vector<float>(size_t(((t ? rows : cols) + 3) * (t ? cols : rows))), rows, cols, t};
+  for (float& x : s.data) x = dist(gen);
+  return s;
+}
+
+TEST(Gemm, EqualsAFloat64ProductOnRaggedTransposedAndStridedShapes) {
+  std::mt19937 gen(7);
+  const std::ptrdiff_t sizes[] = {1, 3, 4, 5, 8, 9, 63, 64, 65, 130};
+  const std::ptrdiff_t depths[] = {1, 2, 7, 64, 255, 256, 257, 600};
+  int checked = 0;
+  for (const std::ptrdiff_t m : sizes)
+    for (const std::ptrdiff_t n : sizes)
+      for (const std::ptrdiff_t k : depths) {
+        if ((m * n * k) % 5 != 0 && m > 9 && n > 9) continue;  // a sample of the large ones
+        const bool ta = (m + k) % 2 == 0, tb = (n + k) % 3 == 0, accumulate = (m + n) % 2 == 1;
+        const Stored a = random_matrix(gen, m, k, ta), b = random_matrix(gen, k, n, tb);
+        const std::ptrdiff_t ldc = n + 2;
+        std::vector<float> c(size_t(m * ldc));
+        std::uniform_real_distribution<float> dist(-1, 1);
+        for (float& x : c) x = dist(gen);
+        const std::vector<float> before = c;
+        gemm(a.view(), b.view(), c.data(), ldc, accumulate);
+        for (std::ptrdiff_t i = 0; i < m; ++i) {
+          for (std::ptrdiff_t j = 0; j < n; ++j) {
+            double want = accumulate ? before[size_t(i * ldc + j)] : 0.0, size = 0;
+            for (std::ptrdiff_t t = 0; t < k; ++t) {
+              want += a.at(i, t) * b.at(t, j);
+              size += std::abs(a.at(i, t) * b.at(t, j));
+            }
+            // float32 sums of k terms: within k·2⁻²⁴ of the sum of magnitudes, and a little
+            ASSERT_NEAR(c[size_t(i * ldc + j)], want, (double(k) + 2) * 6e-8 * (size + 1))
+                << m << "×" << k << "·" << k << "×" << n << " at (" << i << ", " << j << ")";
+          }
+          // the two padding floats of each row of c are left alone
+          for (std::ptrdiff_t j = n; j < ldc; ++j)
+            ASSERT_EQ(c[size_t(i * ldc + j)], before[size_t(i * ldc + j)]);
+        }
+        ++checked;
+      }
+  EXPECT_GT(checked, 300);
+}
+
+TEST(Gemm, NoTermsGivesZerosOrLeavesC) {
+  std::vector<float> c = {1, 2, 3, 4};
+  const float none = 0;
+  gemm({&none, 2, 0, 0, 1}, {&none, 0, 2, 2, 1}, c.data(), 2, true);
+  EXPECT_EQ(c, (std::vector<float>{1, 2, 3, 4}));
+  gemm({&none, 2, 0, 0, 1}, {&none, 0, 2, 2, 1}, c.data(), 2, false);
+  EXPECT_EQ(c, (std::vector<float>{0, 0, 0, 0}));
+}
+
+TEST(ModelKernel, ExpShiftedIsWithinAFewUlpAndZeroFarBelowTheTop) {
+  std::vector<float> x;
+  for (float v = -100; v <= 3; v += 0.0137f) x.push_back(v);
+  x.push_back(3);  // the top itself: exactly 1
+  const float top = 3;
+  std::vector<float> out(x.size());
+  exp_shifted(x.data(), top, out.data(), std::ptrdiff_t(x.size()));
+  for (size_t j = 0; j < x.size(); ++j) {
+    const double want = std::exp(double(x[j]) - top);
+    if (x[j] - top < -87.7f) {
+      ASSERT_EQ(out[j], 0.0f) << x[j];
+      continue;
+    }
+    if (want < 1e-37) {  // near float's smallest normal: absolutely close
+      ASSERT_NEAR(out[j], want, 1.2e-38) << x[j];
+      continue;
+    }
+    // 2⁻²⁴ relative from (x − top)·log2 e's rounding per unit of |x − top|, and a few ulp
+    ASSERT_NEAR(out[j], want, want * (4e-7 + 1.2e-7 * (top - x[j]))) << x[j];
+  }
+  EXPECT_EQ(out.back(), 1.0f);
+}
+
+TEST(ModelKernel, TanhIsWithinAbout1e7AndOdd) {
+  std::vector<float> x;
+  for (float v = -12; v <= 12; v += 0.00731f) x.push_back(v);
+  x.push_back(0);
+  x.push_back(1e-6f);
+  x.push_back(-1e-30f);
+  const std::vector<float> in = x;
+  tanh_all(x.data(), std::ptrdiff_t(x.size()));
+  for (size_t j = 0; j < x.size(); ++j) {
+    ASSERT_NEAR(x[j], std::tanh(double(in[j])), 1.5e-7) << in[j];
+    ASSERT_EQ(std::signbit(x[j]), std::signbit(in[j])) << in[j];
+  }
+}
+
+}  // namespace
