@@ -39,7 +39,7 @@ deps-bench:
 
 wasm:
 	@[ -f build/wasm/CMakeCache.txt ] || cmake --preset wasm
-	cmake --build --preset wasm
+	cmake --build --preset wasm -j2
 
 bundle: wasm
 	node tools/bundle.mjs
