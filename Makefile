@@ -6,6 +6,9 @@
 	train streams
 
 NODE_TEST := node --test --test-reporter=tap --test-concurrency=1
+# The browser files run two at a time (each its own server and Chromium): most of their time is
+# spent waiting on a page, and it cut the suite from about 6.5 to under 5 minutes here.
+BROWSER_TEST := node --test --test-reporter=tap --test-concurrency=2
 # Every suite runs through tools/suite.mjs, which reads its counts and fails when it ran none.
 SUITE := node tools/suite.mjs
 SUITES := native sanitize fuzz node browser
@@ -91,7 +94,7 @@ test-node: wasm streams
 	$(SUITE) node $(NODE_TEST) tests/node/
 
 test-browser: bundle
-	$(SUITE) browser $(NODE_TEST) tests/browser/
+	$(SUITE) browser $(BROWSER_TEST) tests/browser/
 
 # Mutation testing, not part of make test: the committed C++ mutants, one at a time, then
 # Stryker over the JS wrapper and the page's pure modules.

@@ -110,11 +110,12 @@ test("train it yourself: a few seconds lower the loss; the page answers; Stop an
   await page.waitForFunction(() => document.querySelectorAll("#train-plot td").length >= 2, null, {
     timeout: 90000,
   });
-  // the page answers while it trains: a click on Stop is handled within a frame or two
-  const before = Date.now();
+  // the page answers while it trains: Stop is heard, and no step is taken after it (how fast
+  // it answers is make bench's to measure, not a test's)
   await page.locator("#train-stop").click();
-  assert.ok(Date.now() - before < 2000);
   const status = await text(page, "#train-status");
+  await page.waitForTimeout(500);
+  assert.equal(await text(page, "#train-status"), status, "no step after Stop");
   const m = status.match(
     /Step (\d+) of \d+, ([\d.]+) steps per second; training loss ([\d.]+), held-out loss ([\d.]+)/,
   );
