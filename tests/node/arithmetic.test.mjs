@@ -92,6 +92,21 @@ test("every = in every derivation holds at the precision it shows", () => {
   assert.ok(extra > 0, "some lines need more decimals than the tables");
 });
 
+test("the line reader checks every clause, not only the last =", () => {
+  assert.equal(checkLine("m = 0.3 − 0.1 = 0.2 × 1.0 = 0.2", 1).holds, true);
+  assert.equal(checkLine("m = 0.3 − 0.1 = −0.2 × (−1.0) = 0.2", 1).holds, true);
+  // a wrong clause before the last "=" is caught, and named
+  const slip = checkLine("m = 0.3 + 0.1 = 0.2 × 1.0 = 0.2", 1);
+  assert.equal(slip.holds, false);
+  assert.equal(slip.clause.text, "0.3 + 0.1");
+  assert.equal(checkLine("d = 1.0 − 3.0 = −2.0 = −2.0", 1).holds, true);
+  assert.equal(checkLine("d = 3.0 − 1.0 = −2.0 = −2.0", 1).holds, false);
+  // rounded terms in an earlier clause may move it by what their rounding allows, no more
+  assert.equal(checkLine("w = exp(−0.2) / 2.1 = 0.8187 / 2.1 = 0.3899", 4).holds, true);
+  assert.equal(checkLine("w = exp(−0.2) / 2.1 = 0.8187 / 2.2 = 0.3899", 4).holds, false);
+  assert.equal(checkLine("w = exp(−0.3) / 2.1 = 0.8187 / 2.1 = 0.3899", 4).holds, false);
+});
+
 test("the issue's examples now add up: the dictionary's output and the classroom softmax", () => {
   const d = scenes.find((s) => s.id === "dictionary");
   const trace = traceOf(d.inputs, false);

@@ -76,12 +76,35 @@ export function evaluate(text) {
   return at === list.length ? value : undefined;
 }
 
+// The expression with its k-th written number moved by `by`; or undefined.
+function nudged(text, k, by) {
+  let seen = -1;
+  const moved = text.replace(/\d+(?:\.\d+)?/g, (n) => (++seen === k ? String(Number(n) + by) : n));
+  return evaluate(moved);
+}
+
+// How far an expression's value can move when each written number moves by half a unit of its
+// last digit, to first order (each number nudged on its own), with a margin.
+function roundingRoom(text) {
+  const numbers = text.match(/\d+(?:\.\d+)?/g) ?? [];
+  const base = evaluate(text);
+  let room = 0;
+  numbers.forEach((n, k) => {
+    const half = 0.5 * 10 ** -(n.split(".")[1]?.length ?? 0);
+    const moved = nudged(text, k, half);
+    if (moved !== undefined && Number.isFinite(moved)) room += Math.abs(moved - base);
+  });
+  return 1.05 * room + 1e-12;
+}
+
 /**
  * Checks one written line, such as "scores[1][2] = Q[1]·K[2] = 0.5×0.3 + 0.2×0.5 = 0.25", with
  * the page showing `digits` decimals. Returns null when its last "=" has no arithmetic in
- * front of it (an input, a max, a masked cell); else { shown, worked, relation, holds }:
+ * front of it (an input, a max, a masked cell); else { shown, worked, relation, holds, clause }:
  * "=" holds when the expression, worked out from the written numbers, is within half a unit
- * of the last shown digit of the result.
+ * of the last shown digit of the result; and every earlier clause that can be worked out is
+ * within that, plus what its own written numbers' rounding can move it, of the result
+ * (`clause` names the first one that is not).
  */
 export function checkLine(text, digits) {
   const parts = text.split(/ (=|≈) /);
@@ -93,5 +116,17 @@ export function checkLine(text, digits) {
   if (shown === undefined || worked === undefined) return null;
   const gap = worked === shown ? 0 : Math.abs(worked - shown);
   const half = 0.5 * 10 ** -digits + 1e-12;
-  return { shown, worked, relation, holds: relation === "=" ? gap <= half : gap <= 2 * half };
+  const allowed = relation === "=" ? half : 2 * half;
+  // the clauses before: every other part, from the first
+  let clause = null;
+  for (let k = 0; k < parts.length - 3; k += 2) {
+    const value = evaluate(parts[k]);
+    if (value === undefined || !Number.isFinite(shown)) continue;
+    const off = value === shown ? 0 : Math.abs(value - shown);
+    if (!(off <= allowed + roundingRoom(parts[k]))) {
+      clause = { text: parts[k], value };
+      break;
+    }
+  }
+  return { shown, worked, relation, holds: gap <= allowed && clause === null, clause };
 }
