@@ -1,6 +1,7 @@
 // keys.js: the walkthrough's keys. ← → step, Home and End jump, Space plays or pauses; keys that
 // start in the walkthrough's own fields stay there, and Space presses a focused button (the
-// platform's convention, and what the hint says). In someone else's page the keys stay ours.
+// platform's convention, and what the hint says). In someone else's page (a reveal.js deck, say)
+// the keys we use, and every key typed in our fields, go no further than the walkthrough.
 
 /**
  * A keydown handler. walk: { state(), steps(), playback, controls (the walkthrough has its
@@ -9,6 +10,8 @@
 export function keyHandler(walk) {
   return function onKey(event) {
     const target = event.target;
+    const keep = () => walk.page || event.stopPropagation();
+    if (target.closest?.("input, select, textarea")) keep();
     if (target.closest?.("input:not([type=checkbox]), select, textarea")) return;
     const { playback } = walk;
     const state = walk.state();
@@ -24,9 +27,12 @@ export function keyHandler(walk) {
     // Space presses a button (a matrix's cell too: it picks the cell, or edits an input
     // cell), ticks a box, opens a summary; elsewhere (the page, a title) it plays or pauses.
     const own = "button, a, summary, input";
-    if (event.key === " " && (target.closest?.(own) || !walk.controls)) return;
+    if (event.key === " " && (target.closest?.(own) || !walk.controls)) {
+      if (target.closest?.(own)) keep();
+      return;
+    }
     event.preventDefault();
-    if (!walk.page) event.stopPropagation();
+    keep();
     keys[event.key]();
   };
 }

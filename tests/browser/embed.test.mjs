@@ -101,6 +101,42 @@ test("element: attributes are reactive and events fire", async () => {
   await page.close();
 });
 
+test("element in a slide deck: keys typed in its fields and its own keys never reach the host", async () => {
+  const page = await openPage(env.browser, `${env.url}${pages}hostile.html`);
+  await waitForEvents(page, 2, "ready");
+  // the host listens as reveal.js does: on the document, for every key
+  await page.evaluate(() => {
+    window.hostKeys = [];
+    document.addEventListener("keydown", (e) => window.hostKeys.push(e.key));
+  });
+  const a = inside(page, "a");
+  await page.evaluate(() => document.getElementById("a").setAttribute("step", "1"));
+  // an input cell opens a field: 0.5 is typed whole, o and ← stay in it
+  await a.locator("[data-matrix] button.cell").first().click();
+  const field = a.locator("input.cell-edit");
+  await field.fill("");
+  await field.press("0");
+  await field.press(".");
+  await field.press("5");
+  await field.press("o");
+  await field.press("ArrowLeft");
+  assert.equal(await field.inputValue(), "0.5o");
+  await field.press("Escape");
+  // the scrubber's ← and →, and the element's own → and Space on a focused button
+  await a.locator("#scrubber").focus();
+  await page.keyboard.press("ArrowRight");
+  await a.locator("#forward").focus();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press(" ");
+  assert.equal(await a.locator("#counter").textContent(), "第 4 步，共 6 步");
+  assert.deepEqual(await page.evaluate(() => window.hostKeys), []);
+  // a key the walkthrough does not use, on its button, is the host's
+  await page.keyboard.press("o");
+  assert.deepEqual(await page.evaluate(() => window.hostKeys), ["o"]);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("iframe: postMessage commands, replies, step events and resize messages", async () => {
   const page = await openPage(env.browser, `${env.url}${pages}iframe.html`);
   const wait = (predicate) => page.waitForFunction(predicate);
