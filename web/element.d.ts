@@ -29,6 +29,11 @@ export interface AttentionWalkthroughEventMap
 
 export interface AttentionWalkthroughElement extends HTMLElement {
   readonly state: WalkthroughState | undefined;
+  /**
+   * The scene: an id (the `scene` attribute) or a custom scene as an object, in the form of
+   * scene.schema.json, which no template language has to escape.
+   */
+  scene: string | Record<string, unknown> | null;
   /** Goes to a step, 1-based. False (and an `error` event) for a step that is not a number. */
   goTo(step: number): boolean;
   play(): void;

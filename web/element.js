@@ -9,7 +9,9 @@
 //
 // Attributes (all reactive): scene, lang, step (1-based), controls, nav, src (a scene JSON),
 // predict (with controls: each step's results stay hidden until the learner has answered).
-// A <script type="application/json"> child is an inline custom scene.
+// A <script type="application/json"> child is an inline custom scene. The scene property takes a
+// custom scene as an object too, which survives every template language (Vue, MDX, JSX): from it
+// the element reads no JSON text, and it comes before src and an inline script.
 // Events: ready, stepchange { scene, step, stepId, total }, error { message }.
 // Methods: goTo(step), play(), pause(), setInputs({ q, k, v } or { x, wq, wk, wv }); property
 // state.
@@ -34,7 +36,8 @@ class AttentionWalkthrough extends (globalThis.HTMLElement ?? class {}) {
 
   #root = this.attachShadow({ mode: "open" });
   #walk = null;
-  #custom = null; // a parsed custom scene, from src or an inline script
+  #custom = null; // a parsed custom scene, from the scene property, src or an inline script
+  #sceneObject = null; // a custom scene given to the scene property
   #loading = null;
   #kept = null; // the state while the element is out of the document, so a move loses nothing
   #started = false; // attributes seen while upgrading are read by the first start
@@ -49,6 +52,13 @@ class AttentionWalkthrough extends (globalThis.HTMLElement ?? class {}) {
   }
 
   connectedCallback() {
+    // a scene set as a property before the element was defined is a plain own property
+    if (Object.hasOwn(this, "scene")) {
+      const value = this.scene;
+      delete this.scene;
+      if (value && typeof value === "object") this.#sceneObject = value;
+      else if (value != null) this.setAttribute("scene", String(value));
+    }
     this.#started = true;
     this.#restart({ keep: true });
   }
@@ -68,6 +78,27 @@ class AttentionWalkthrough extends (globalThis.HTMLElement ?? class {}) {
     else if (name === "step") {
       if (this.#step() !== this.#walk.state.step) this.#walk.goTo(this.#step());
     } else this.#restart({ keep: name === "controls" || name === "nav" });
+  }
+
+  /** The scene: a custom scene given as an object, or the scene attribute (an id). */
+  get scene() {
+    return this.#sceneObject ?? this.getAttribute("scene");
+  }
+
+  /** An id sets the scene attribute; an object is a custom scene, as a scene JSON would be. */
+  set scene(value) {
+    const live = this.#started && this.isConnected;
+    if (value && typeof value === "object") {
+      this.#sceneObject = value;
+      if (live) this.#restart();
+      return;
+    }
+    const before = [this.#sceneObject, this.getAttribute("scene")];
+    this.#sceneObject = null;
+    if (value == null) this.removeAttribute("scene");
+    else this.setAttribute("scene", String(value));
+    // from an object back to the id the attribute already had: no attribute change to hear
+    if (live && before[0] && before[1] === this.getAttribute("scene")) this.#restart();
   }
 
   /** The current state: scene, step (1-based), stepId, lang, inputs, output, … */
@@ -177,8 +208,10 @@ class AttentionWalkthrough extends (globalThis.HTMLElement ?? class {}) {
     }
   }
 
-  // A custom scene from the src attribute or an inline JSON script, or null for a built-in one.
+  // A custom scene from the scene property, the src attribute or an inline JSON script, or null
+  // for a built-in one.
   async #customScene() {
+    if (this.#sceneObject) return parseScene(this.#sceneObject);
     const src = this.getAttribute("src");
     if (src) {
       // A scene that does not arrive whole within srcTimeout is given up, never waited for.

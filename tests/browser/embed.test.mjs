@@ -244,6 +244,40 @@ test("strict CSP: default-src 'self' (so connect-src too), script-src 'self' 'wa
   server.close();
 });
 
+test("custom scenes as an object: the scene property, no JSON text for a template to escape", async () => {
+  const page = await openPage(env.browser, `${env.url}${pages}empty.html`);
+  const scene = JSON.parse(readFileSync(`${repo}web/example-scene.json`, "utf8"));
+  const titles = await page.evaluate(async (s) => {
+    await customElements.whenDefined("attention-walkthrough");
+    const ready = (el) => new Promise((done) => el.addEventListener("ready", done, { once: true }));
+    const title = (el) => el.shadowRoot.querySelector("#scene-title").textContent;
+    const el = document.createElement("attention-walkthrough");
+    el.setAttribute("lang", "en");
+    el.scene = s;
+    document.body.append(el);
+    await ready(el);
+    const seen = [title(el), el.scene.id];
+    // an object with a wrong input: the element says so
+    const failed = new Promise((done) =>
+      el.addEventListener("error", (e) => done(e.detail.message)),
+    );
+    el.scene = { ...s, inputs: { ...s.inputs, q: [[1, 0, 0]] } };
+    seen.push(await failed);
+    // back to a built-in scene by its id
+    el.scene = "age";
+    await ready(el);
+    seen.push(title(el), el.getAttribute("scene"));
+    return seen;
+  }, scene);
+  assert.equal(titles[0], "Take an umbrella?");
+  assert.equal(titles[1], "weather");
+  assert.match(titles[2], /K has 2 columns but Q has 3/);
+  assert.match(titles[3], /Zhang/);
+  assert.equal(titles[4], "age");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("custom scenes: inline JSON and src load; bad ones show their error in the element", async () => {
   const page = await openPage(env.browser, `${env.url}${pages}custom.html`);
   await waitForEvents(page, 2, "ready");
