@@ -26,15 +26,30 @@ const core = await loadAttention();
 const { output } = core.attention([[1, 0, 0]], [[1, 2, 0], [1, 2, 0], [0, 0, 2], [1, 4, 0]], [[18], [20], [22], [19]]);
 try { core.attention([[1, 2]], [[1, 2, 3]], [[1]]); } catch (error) { console.log(error.message); }
 console.log(output[0][0].toFixed(4));
-console.log(import.meta.resolve("attention-by-hand/element"));`,
+console.log(import.meta.resolve("attention-by-hand/element"));
+for (const name of ["element.js", "embed.html", "embed.css", "embed.js", "standalone"])
+  console.log(import.meta.resolve("attention-by-hand/" + name));`,
   );
-  const [error, age, element] = run("node", ["use.mjs"], app).trim().split("\n");
+  const [error, age, element, ...files] = run("node", ["use.mjs"], app).trim().split("\n");
   assert.equal(error, "K has 3 columns but Q has 2 (d_k must match)");
   assert.equal(age, "19.4729");
   assert.match(
     element,
     /node_modules\/attention-by-hand\/web\/generated\/attention-walkthrough\.mjs$/,
   );
+  // the classic script and the iframe's files, by name; each is in the tarball
+  const paths = [
+    "web/generated/attention-walkthrough.js",
+    "web/embed.html",
+    "web/embed.css",
+    "web/embed.js",
+    "web/generated/attention-walkthrough.html",
+  ];
+  assert.deepEqual(
+    files.map((f) => f.replace(/^.*node_modules\/attention-by-hand\//, "")),
+    paths,
+  );
+  for (const f of files) assert.ok(readFileSync(new URL(f)).length > 100, f);
 });
 
 test("server-side rendering: Node imports the element cleanly and defines nothing", () => {
