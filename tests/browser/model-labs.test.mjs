@@ -178,9 +178,14 @@ const labs = {
       "Shuffled, without positions",
       "Sinusoidal positions",
       "Rotary positions (RoPE)",
-      "RoPE: only the distance counts",
+      "RoPE: only m − n counts, sign and all",
     ],
-    zh: ["没有位置时打乱顺序", "正弦位置编码", "旋转位置编码（RoPE）", "RoPE：只有距离要紧"],
+    zh: [
+      "没有位置时打乱顺序",
+      "正弦位置编码",
+      "旋转位置编码（RoPE）",
+      "RoPE：只有 m − n 要紧，连正负在内",
+    ],
     async numbers(page, step) {
       const f = fixture.order;
       if (step === 1) {

@@ -190,6 +190,13 @@ test("lab 4: shuffled without positions, with sinusoidal positions and RoPE, and
   const distance = shown(scene, "distance");
   near(distance.qm, f.distance.qm, "q at m");
   near(distance.scores, f.distance.scores, "scores");
+  // q and k at right angles: the table is antisymmetric, so the sign of m − n shows
+  distance.scores.forEach((row, m) =>
+    row.forEach((s, n) => {
+      assert.ok(Math.abs(s + distance.scores[n][m]) < 1e-12, `scores[${m}][${n}]`);
+      if (m !== n) assert.ok(Math.abs(s) > 0.4, `scores[${m}][${n}] is ${s}, not told apart`);
+    }),
+  );
 });
 
 test("check my numbers: every cell a learner works out has what the shown numbers give", () => {

@@ -20,6 +20,9 @@ import {
 import { modelWords } from "./words.js";
 
 const layer = layers[4];
+// The distance step's query and key: head 1's q of 我 (row 1) and k of 书 (row 5), at right
+// angles, so that the score's sign follows the sign of m − n.
+const distanceRows = { q: 0, k: 4 };
 const shuffledTokens = shuffle.map((i) => tokens[i]);
 const positions = tokens.map((_, p) => p);
 // "m = 0" as one word, so that a narrow table does not break it over three lines
@@ -138,8 +141,8 @@ const views = {
     return {
       focusMatrix: "scores",
       matrices: [
-        matrix("q", msg.model.labels.qPlain, [d.q], [tokens[3]], numbered(2)),
-        matrix("k", msg.model.labels.kPlain, [d.k], [tokens[4]], numbered(2)),
+        matrix("q", msg.model.labels.qPlain, [d.q], [tokens[distanceRows.q]], numbered(2)),
+        matrix("k", msg.model.labels.kPlain, [d.k], [tokens[distanceRows.k]], numbered(2)),
         matrix("qm", msg.model.labels.qAt, d.qm.rotated, named("m"), numbered(2), "result"),
         matrix("kn", msg.model.labels.kAt, d.kn.rotated, named("n"), numbered(2), "result"),
         matrix("scores", "q_m·k_n", d.scores, named("m"), named("n"), "result"),
@@ -148,10 +151,9 @@ const views = {
   },
 };
 
-// The distance step: q of 读 and k of 书 before any rotation, placed at every m and n.
+// The distance step: the q and k before any rotation, placed at every m and n.
 const unrotated = (mid, i, j, { trace, inputs, state, msg }) => {
-  // head 1's q of 读 (row 4) and k of 书 (row 5)
-  const row = mid === "q" ? 3 : 4;
+  const row = distanceRows[mid];
   return [
     plain(msg.model.unrotatedLine(mid, tokens[row], row + 1)),
     productLine(mid.toUpperCase(), row, j, {
@@ -280,9 +282,9 @@ export const orderLab = {
         b: core.multiHeadAttention(shuffled, layer, options),
       };
     }
-    // head 1's q of 读 and k of 书, at positions 0 … 4 (one row per position)
-    const q = trace.plain.a.heads[0].q[3];
-    const k = trace.plain.a.heads[0].k[4];
+    // at positions 0 … 4, one row per position
+    const q = trace.plain.a.heads[0].q[distanceRows.q];
+    const k = trace.plain.a.heads[0].k[distanceRows.k];
     const qm = core.rotary(
       positions.map(() => q),
       positions,

@@ -161,8 +161,8 @@ const en = {
       text: "RoPE leaves X alone and rotates each head's q and k after the projection: the pair (2i, 2i+1) turns by pos·θ_i, θ_i = 10000^(−2i/d_head). With d_head = 2 there is one pair, θ = 1: each position turns the pair by 1 radian. Shuffled, the weights change.",
     },
     distance: {
-      title: "RoPE: only the distance counts",
-      text: "One query (head 1's q of 读) and one key (head 1's k of 书), placed at every pair of positions m, n: q turned by m radians and k by n (θ = 1, as in step 3). The score q_m·k_n is the same along each diagonal: it depends only on m − n.",
+      title: "RoPE: only m − n counts, sign and all",
+      text: "One query (head 1's q of 我) and one key (head 1's k of 书), at right angles to each other, placed at every pair of positions m, n: q turned by m radians and k by n (θ = 1, as in step 3). The score q_m·k_n is the same along each diagonal: it depends only on m − n, and on its sign: the table is not symmetric, so the key one place after the query scores the opposite of the key one place before. Order, not just distance, reaches the score.",
     },
   },
   scenes: {
@@ -344,8 +344,8 @@ const zh = {
       text: "RoPE 不动 X，而是在投影之后旋转每个头的 q 和 k：第 (2i, 2i+1) 对转过 pos·θ_i，θ_i = 10000^(−2i/d_head)。d_head = 2 时只有一对，θ = 1：每个位置把这一对转 1 弧度。打乱后，权重变了。",
     },
     distance: {
-      title: "RoPE：只有距离要紧",
-      text: "一个查询（头 1 中 读 的 q）和一个键（头 1 中 书 的 k），放在每一对位置 m、n 上：q 转 m 弧度，k 转 n 弧度（θ = 1，同第 3 步）。分数 q_m·k_n 沿每条对角线都相同：它只取决于 m − n。",
+      title: "RoPE：只有 m − n 要紧，连正负在内",
+      text: "一个查询（头 1 中 我 的 q）和一个键（头 1 中 书 的 k），两者互相垂直，放在每一对位置 m、n 上：q 转 m 弧度，k 转 n 弧度（θ = 1，同第 3 步）。分数 q_m·k_n 沿每条对角线都相同：它只取决于 m − n，而且取决于它的正负：这张表不对称，键在查询后一位和前一位，分数正好相反。进入分数的不只是距离，还有先后。",
     },
   },
   scenes: {
