@@ -367,9 +367,10 @@ test("predict mode: the operands of every hidden number are on the page", async 
   assert.ok((await cells(kv, "q"))[0].every((c) => c === "?"));
   assert.deepEqual(kv.errors, []);
   await kv.close();
-  // order step 4: head 1's q of 读 and k of 书 before rotation, X[4]·W_Q and X[5]·W_K by hand
+  // order step 4: head 1's q of 我 and k of 书 before rotation, X[1]·W_Q and X[5]·W_K (the
+  // fixture's NumPy values)
   const order = await openApp(env, "scene=order&lang=en&step=4&predict=1");
-  assert.deepEqual(await matrixNumbers(order, "q"), [[3, 0]]);
+  assert.deepEqual(await matrixNumbers(order, "q"), [[0, 3]]);
   assert.deepEqual(await matrixNumbers(order, "k"), [[1, 0]]);
   assert.ok((await cells(order, "qm")).flat().every((c) => c === "?"));
   assert.deepEqual(order.errors, []);

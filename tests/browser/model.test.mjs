@@ -117,15 +117,17 @@ test("train it yourself: a few seconds lower the loss; the page answers; Stop an
   await page.waitForTimeout(500);
   assert.equal(await text(page, "#train-status"), status, "no step after Stop");
   const m = status.match(
-    /Step (\d+) of \d+, ([\d.]+) steps per second; training loss ([\d.]+), held-out loss ([\d.]+)/,
+    /^Paused at step (\d+) of \d+; training loss ([\d.]+), held-out loss ([\d.]+)\.$/,
   );
   assert.ok(m, status);
+  // the pressed Stop went away: the focus is on Resume, so Space resumes, not the player
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "train-start");
   const held = (await page.locator("#train-plot td").allTextContents()).map(Number);
   assert.ok(held[0] > 7 && held[1] < held[0] - 0.3, held.join(" "));
   assert.equal(await text(page, "#train-start"), "Resume");
   await page.locator("#train-start").click();
   await page.waitForFunction(
-    (n) => Number(document.querySelector("#train-status").textContent.match(/Step (\d+)/)[1]) > n,
+    (n) => Number(document.querySelector("#train-status").textContent.match(/tep (\d+)/)[1]) > n,
     Number(m[1]),
   );
   await page.locator("#train-stop").click();

@@ -136,7 +136,7 @@ export default {
         "The mask puts −∞ where a query may not see a key: exp(−∞) = 0, so that key gets no weight.",
       why: {
         summary: "Why hide the words that come later?",
-        text: "A language model learns by predicting each next token. If a word could see the word after it, it would copy the answer and learn nothing; with the mask, one pass trains every position at once, each seeing only what came before it. And the model writes one token at a time, so when it writes, the later words do not exist yet: the mask makes training see what writing will see. (Other masks hide keys that are only padding.)",
+        text: "A language model learns by predicting each next token. If a word could see the word after it, it would copy the answer and learn nothing; with the mask, one pass trains every position at once, each seeing only itself and what came before it. And the model writes one token at a time, so when it writes, the later words do not exist yet: the mask makes training see what writing will see. (Other masks hide keys that are only padding.)",
       },
     },
     weights: {
@@ -272,7 +272,7 @@ export default {
           ? `书 attends most to ${top}: what was done to it (读, read), what it is like (有趣, interesting) and where it was (图书馆, library).`
           : `书 attends most to ${top}.`,
       masked:
-        "With the causal mask, 书's row stays as it was: 书 comes last and sees every word anyway. The rows before it change: 读 no longer sees 很, 有趣 or 书.",
+        "With the causal mask, 书's row stays as it was: 书 comes last and sees every word anyway. The rows before it change: 读 no longer sees the six words after it, 了 一本 很 有趣 的 书.",
       maskNote:
         "In this sentence the mask changes every row but the last: 书 comes last, so it sees every word anyway. Look at 读's row instead.",
       meaning: (token, designed) =>

@@ -21,7 +21,8 @@ import { modelWords } from "./words.js";
 
 const layer = layers[4];
 // The distance step's query and key: head 1's q of 我 (row 1) and k of 书 (row 5), at right
-// angles, so that the score's sign follows the sign of m − n.
+// angles, so that the table is antisymmetric: a key after the query scores the opposite of a key
+// as far before it.
 const distanceRows = { q: 0, k: 4 };
 const shuffledTokens = shuffle.map((i) => tokens[i]);
 const positions = tokens.map((_, p) => p);
@@ -191,7 +192,7 @@ const distanceLines = {
         digits: state.digits,
         msg,
       }),
-      plain(msg.model.distanceLine(i, j, i - j)),
+      plain(msg.model.distanceLine(i, j, fmt(i - j, 0))),
     ];
   },
 };

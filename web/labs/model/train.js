@@ -131,7 +131,8 @@ function status(json, msg) {
   const last = run.heldOut.at(-1);
   // the minutes left at the rate measured so far (a timing, not a number of the model's)
   const left = rate > 0 ? Math.ceil((json.training.steps - n) / rate / 60) : 0;
-  return (n >= json.training.steps ? w.trainDone : w.trainStatus)(
+  const said = n >= json.training.steps ? w.trainDone : run.running ? w.trainStatus : w.trainPaused;
+  return said(
     n,
     json.training.steps,
     fmt(rate, 1),
@@ -152,8 +153,12 @@ export function trainPanel(ctx, shipped) {
     const done = run?.losses.length >= json.training.steps;
     said.textContent = status(json, msg);
     startButton.textContent = done ? w.again : run?.running ? w.running : run ? w.resume : w.start;
+    // the button pressed goes away: the focus moves to the other one, not to the page
+    const focused = startButton.getRootNode().activeElement;
     startButton.disabled = !!run?.running;
     stopButton.disabled = !run?.running;
+    if (focused === startButton && startButton.disabled) stopButton.focus();
+    if (focused === stopButton && stopButton.disabled) startButton.focus();
     if (run) body.replaceChildren(curves(json, msg, state.digits), headNow(core, json, ctx));
   };
   const go = async () => {

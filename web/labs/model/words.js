@@ -121,6 +121,8 @@ export const modelWords = {
         `${steps} steps of AdamW, each on ${batch} windows of ${context} characters. The work is done a little at a time between frames, so the page stays usable; it pauses when you leave this step.`,
       trainStatus: (n, total, rate, loss, held, left) =>
         `Step ${n} of ${total}, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.${left ? ` About ${left} min to the end at this rate.` : ""}`,
+      trainPaused: (n, total, rate, loss, held) =>
+        `Paused at step ${n} of ${total}; training loss ${loss}, held-out loss ${held}.`,
       noStreams: (why) =>
         `The training poems are not built here (${why}): build the page with Debian's fortunes-zh installed (make test does).`,
       trainPlot: (shipped) => `The loss while training here (the shipped weights: ${shipped})`,
@@ -237,6 +239,8 @@ export const modelWords = {
         `AdamW 共 ${steps} 步，每步用 ${batch} 段、每段 ${context} 个字。计算在两帧之间一点一点地做，页面可以照常使用；离开这一步时训练暂停。`,
       trainStatus: (n, total, rate, loss, held, left) =>
         `第 ${n} 步，共 ${total} 步，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。${left ? `按这个速度，大约还要 ${left} 分钟。` : ""}`,
+      trainPaused: (n, total, rate, loss, held) =>
+        `已暂停：第 ${n} 步，共 ${total} 步；训练损失 ${loss}，留出损失 ${held}。`,
       noStreams: (why) =>
         `这里没有构建训练用的诗（${why}）：请在装有 Debian 的 fortunes-zh 的机器上构建页面（make test 会安装它）。`,
       trainPlot: (shipped) => `在这里训练时的损失（发布的权重：${shipped}）`,
