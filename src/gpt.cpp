@@ -373,7 +373,8 @@ Result<GptTrace<T>> gpt_forward(const GptConfig& config, const std::vector<T>& p
                       L.mean2, L.rstd2);
     product(L.fc, L.h2, at(tensor_index(l, kWfc)));
     L.fc.rowwise() += at(tensor_index(l, kBfc)).row(0);
-    L.gelu = L.fc.binaryExpr(gelu_tanh(L.fc), [](T v, T t) { return gelu(v, t); });
+    L.gelu_t = gelu_tanh(L.fc);
+    L.gelu = L.fc.binaryExpr(L.gelu_t, [](T v, T t) { return gelu(v, t); });
     x = L.x_mid;
     product(x, L.gelu, at(tensor_index(l, kWproj)), true);
     x.rowwise() += at(tensor_index(l, kBproj)).row(0);
@@ -440,8 +441,7 @@ Result<std::vector<T>> gpt_backward(const GptConfig& config, const std::vector<T
     product(d(tensor_index(l, kWproj)), L.gelu.transpose(), dx, true);
     Matrix<T> d_fc;
     product(d_fc, dx, at(tensor_index(l, kWproj)).transpose());
-    d_fc.array() *=
-        L.fc.binaryExpr(gelu_tanh(L.fc), [](T v, T t) { return gelu_slope(v, t); }).array();
+    d_fc.array() *= L.fc.binaryExpr(L.gelu_t, [](T v, T t) { return gelu_slope(v, t); }).array();
     d(tensor_index(l, kBfc)).row(0) += d_fc.colwise().sum();
     product(d(tensor_index(l, kWfc)), L.h2.transpose(), d_fc, true);
     Matrix<T> d_h2;

@@ -58,6 +58,7 @@ struct GptLayerTrace {
   Vector<T> mean2, rstd2;    // (N)
   Matrix<T> h2;              // (N, C) ln2(x_mid)
   Matrix<T> fc;              // (N, 4C) h2·W_fc + b_fc
+  Matrix<T> gelu_t;          // (N, 4C) tanh(√(2/π)(fc + 0.044715fc³)), for gelu and its slope
   Matrix<T> gelu;            // (N, 4C) gelu(fc)
 };
 

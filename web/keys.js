@@ -11,8 +11,9 @@ export function keyHandler(walk) {
   return function onKey(event) {
     const target = event.target;
     const keep = () => walk.page || event.stopPropagation();
-    if (target.closest?.("input, select, textarea")) keep();
-    if (target.closest?.("input:not([type=checkbox]), select, textarea")) return;
+    const field = target.closest?.("input, select, textarea");
+    if (field) keep();
+    if (field && field.type !== "checkbox") return;
     const { playback } = walk;
     const state = walk.state();
     const last = walk.steps() - 1;
