@@ -1,7 +1,7 @@
 // app.js: the walkthrough page. The whole state lives in the URL, so a link restores it.
 import { loadAttention } from "./attention.js";
 import { resolveScene } from "./lab.js";
-import { scenes as listed } from "./catalogue.js";
+import { scenes as listed, lessons } from "./catalogue.js";
 import { createWalkthrough, messages, stateFromParams, paramsFromState } from "./walkthrough.js";
 
 const root = document.getElementById("app");
@@ -30,6 +30,7 @@ const core = await loadAttention();
 createWalkthrough(root, {
   core,
   scenes,
+  lessons,
   state,
   page: true,
   keyTarget: window,

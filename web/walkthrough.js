@@ -13,7 +13,7 @@ import { messages } from "./state.js";
 import { createPlayback } from "./playback.js";
 import { el } from "./views.js";
 import { header } from "./ui/header.js";
-import { sceneList } from "./ui/scene-list.js";
+import { sceneList, nextUp } from "./ui/scene-list.js";
 import { intro, aboutBelow } from "./ui/intro.js";
 import { sceneControls, paramControls } from "./ui/controls.js";
 import { markScrollers } from "./ui/scroll-cue.js";
@@ -56,6 +56,7 @@ function pageLayers(host, scenes, drafts) {
       draw: (c) => stepPanel(c, host.controls && paramControls(c)),
     },
     { deps: only("scene", "lang"), draw: aboutBelow },
+    { deps: only("scene", "lang", "step"), draw: (c) => host.nav && nextUp(c) },
     {
       deps: everything(...fixed, "reveal"),
       draw: (c) => host.controls && checkPanelFor(c, drafts),
@@ -112,7 +113,8 @@ function publicStateOf(store) {
  * page (the full page: it sets the document's title and language), nav (the title, the
  * language switch and the scene list; always on a page), controls (the player, the input
  * tools and "check my numbers"; always on a page), keyTarget (where keys are heard),
- * onChange(state, stepChanged) after every render.
+ * lessons (the curriculum's, from web/catalogue.js: the scene list groups the scenes by them,
+ * and a scene's last step names the next one), onChange(state, stepChanged) after every render.
  */
 export function createWalkthrough(root, options) {
   const { core, scenes, page = false, keyTarget = root, onChange } = options;
@@ -128,7 +130,14 @@ export function createWalkthrough(root, options) {
     view: (s) => store.derive(s).view,
     steps: store.stepsOf,
   });
-  const pageParts = { host, root, update, playback, refocus: (cell) => (focusAfter = cell) };
+  const pageParts = {
+    host,
+    root,
+    update,
+    playback,
+    lessons: options.lessons,
+    refocus: (cell) => (focusAfter = cell),
+  };
   const contextNow = () => store.derive(store.state, pageParts);
 
   const layers = pageLayers(host, scenes, drafts);

@@ -637,3 +637,72 @@ test("on a phone, a scene opened on its first step shows its analogy; on a later
   assert.equal(await later.locator("details.about .analogy").isVisible(), false);
   await later.close();
 });
+
+// The curriculum, in the order a learner takes it: web/catalogue.js's lessons, named here by
+// hand in both languages so that a lesson lost, renamed or out of order fails.
+const path = {
+  en: [
+    ["1 Walkthroughs", ["classroom", "age", "dictionary", "book", "cup"]],
+    ["2 Inside a model", ["heads", "gqa", "kvcache", "order"]],
+    ["3 Why it is built this way", ["scaling", "tiling", "stability", "dropout", "scale"]],
+    ["4 How it learns", ["sharpness", "teach"]],
+    ["5 A real model", ["model"]],
+  ],
+  zh: ["1 一步步算", "2 模型里面", "3 为什么这样设计", "4 它怎么学", "5 真正的模型"],
+};
+
+test("the scene list is the curriculum: five lessons in order, named in zh and en, at 1440 and 390 px", async () => {
+  for (const [lang, width] of [
+    ["en", 1440],
+    ["zh", 390],
+  ]) {
+    const page = await open(`scene=classroom&lang=${lang}`, { viewport: { width, height: 844 } });
+    const lessons = await page
+      .locator("nav.path li.lesson")
+      .evaluateAll((items) =>
+        items.map((li) => [
+          li.querySelector(".lesson-name").textContent,
+          [...li.querySelectorAll("button")].map((b) => b.id.replace("scene-", "")),
+          li.querySelector("ul").getAttribute("aria-labelledby") ===
+            li.querySelector(".lesson-name").id,
+        ]),
+      );
+    assert.deepEqual(
+      lessons.map(([name]) => name),
+      lang === "en" ? path.en.map(([name]) => name) : path.zh,
+    );
+    assert.deepEqual(
+      lessons.map(([, ids]) => ids),
+      path.en.map(([, ids]) => ids),
+    );
+    assert.ok(
+      lessons.every(([, , labelled]) => labelled),
+      "each lesson's list is named by it",
+    );
+    if (width === 390) {
+      // One row that scrolls sideways: the list stays one button high.
+      const box = await page.locator("nav.path ol").boundingBox();
+      assert.ok(box.height < 60, `the scene list is ${box.height} px high`);
+      assert.ok(box.width <= 390);
+    }
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
+test("each scene's last step names the next one in the path, and the link opens it", async () => {
+  const page = await open("scene=classroom&lang=en&step=7");
+  assert.equal(await text(page, ".next-up"), "Next: Average age");
+  await page.locator(".next-up a").click();
+  await page.waitForFunction(() => document.querySelector("#scene-title")?.textContent !== "");
+  assert.equal(await page.locator("#scene-age").getAttribute("aria-current"), "page");
+  assert.equal(await page.locator(".next-up").count(), 0, "not on the first step");
+  const zh = await open("scene=cup&lang=zh&step=7");
+  assert.equal(await text(zh, ".next-up"), "下一课 2 模型里面：多头");
+  const end = await open("scene=model&lang=en&step=99");
+  assert.match(await text(end, ".next-up"), /end of the path/);
+  for (const p of [page, zh, end]) {
+    assert.deepEqual(p.errors, []);
+    await p.close();
+  }
+});

@@ -30,6 +30,18 @@ export default {
       ".",
     ],
     scenes: "Scenes",
+    path: "The path: lessons in order",
+    lesson: (n, name) => `${n} ${name}`,
+    lessons: {
+      walkthroughs: "Walkthroughs",
+      inside: "Inside a model",
+      why: "Why it is built this way",
+      learn: "How it learns",
+      model: "A real model",
+    },
+    nextUp: (lesson) => (lesson ? `Next, lesson ${lesson}: ` : "Next: "),
+    pathEnd:
+      "This is the end of the path. Any scene again, with your own numbers, is the next step.",
     language: "Language",
     play: "Play",
     pause: "Pause",
