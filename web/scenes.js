@@ -15,8 +15,9 @@ const identity5 = [
   [0, 0, 0, 0, 1],
 ];
 
-// The cup scene's objects, (5, 4): 报纸, 论文, 笔记本, 书, 红色咖啡杯 by colour, readable,
-// bound and drinkable. They are the keys and the values.
+// The cup scene's objects, (5, 4): 报纸, 论文, 笔记本, 书, 红色咖啡杯 by how much each stands
+// out (salience: a property of the object, so it is in the keys), readable, bound and
+// drinkable. They are the keys and the values.
 const desk = [
   [0, 0.8, 0.2, 0],
   [0, 0.9, 0.4, 0],
@@ -172,19 +173,20 @@ export const scenes = [
     // its weights (or keys and values) were made by hand: the page says so
     handMade: true,
     source: "004",
-    // Q (2, 4): an involuntary cue (salience only) and a voluntary one (我要读书);
+    // Q (2, 4): the eye's same pull toward what stands out, without a task (the involuntary
+    // cue, which the keys' salience decides) and with the task 我要读书 (the voluntary cue);
     // K = V (5, 4): the objects on the desk.
     inputs: {
       q: [
         [3, 0, 0, 0],
-        [0, 1.5, 1.5, 0],
+        [3, 2, 2, 0],
       ],
       k: desk,
       v: desk,
     },
     queryLabels: ["involuntary", "voluntary"],
     keyLabels: ["newspaper", "paper", "notebook", "book", "redCup"],
-    dims: ["colour", "readable", "bound", "drinkable"],
+    dims: ["salience", "readable", "bound", "drinkable"],
   },
 ];
 

@@ -7,6 +7,7 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import { loadAttention, loadLabs } from "../../web/attention.js";
 import { referenceAttention, random, randomMatrix } from "./reference.mjs";
+import { sceneById } from "../../web/scenes.js";
 
 const scenes = JSON.parse(readFileSync(new URL("../fixtures/scenes.json", import.meta.url)));
 const core = await loadAttention();
@@ -84,6 +85,31 @@ test("dictionary: fruit → apple, banana, chair", () => {
   }
   assert.deepEqual(round(trace.weights, 2), s.seedPrinted.weights);
   assert.deepEqual(round(trace.output, 2), s.seedPrinted.output);
+});
+
+test("cup: the page's scene is scenes.md's, and the core gives NumPy's numbers", () => {
+  const s = scenes.cup;
+  const { inputs, keyLabels } = sceneById.cup;
+  assert.deepEqual([inputs.q, inputs.k, inputs.v], [s.q, s.k, s.v]);
+  assert.deepEqual(keyLabels, s.objects);
+  const trace = core.attention(s.q, s.k, s.v);
+  for (const step of ["scores", "scaled", "weights", "output"]) {
+    assertClose(trace[step], s[step], 1e-9, step);
+  }
+  // Salience is in the keys: only the cup stands out. Both queries pull toward it alike; the
+  // task picks the book, and the cup still comes second.
+  assert.deepEqual(
+    s.k.map((row) => row[0]),
+    [0, 0, 0, 0, 1],
+  );
+  assert.equal(s.q[0][0], s.q[1][0]);
+  const order = (row) =>
+    row
+      .map((w, j) => [w, j])
+      .sort((a, b) => b[0] - a[0])
+      .map(([, j]) => j);
+  assert.deepEqual(order(trace.weights[0])[0], 4);
+  assert.deepEqual(order(trace.weights[1]).slice(0, 2), [3, 4]);
 });
 
 test("the softmax step is traced in full: row max, exp, row sum", () => {

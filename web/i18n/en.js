@@ -206,8 +206,8 @@ export default {
     apple: "apple",
     banana: "banana",
     chair: "chair",
-    involuntary: "involuntary (salience)",
-    voluntary: "voluntary (I want to read)",
+    involuntary: "no task (involuntary)",
+    voluntary: "I want to read (voluntary)",
   },
   dims: {
     zhang: "surname Zhang",
@@ -218,7 +218,7 @@ export default {
     place: "is a place",
     thing: "is a thing",
     time: "is a time",
-    colour: "bright colour",
+    salience: "stands out (salience)",
     readable: "readable",
     bound: "bound pages",
     drinkable: "holds a drink",
@@ -296,9 +296,9 @@ export default {
       name: "Red coffee cup",
       title: "Two kinds of attention cues: the red coffee cup and the book",
       analogy:
-        "On the desk lie a newspaper, a paper, a notebook, a book and a red coffee cup. All are black-and-white print except the cup. Without a task, the eye goes to the cup: an involuntary cue. With the task “I want to read”, attention turns to the book: a voluntary cue.",
-      result: (involuntary, voluntary) =>
-        `The involuntary cue looks most at the ${involuntary}; the voluntary cue “I want to read” looks most at the ${voluntary}.`,
+        "On the desk lie a newspaper, a paper, a notebook, a book and a red coffee cup. All are black-and-white print except the cup, which stands out: that is the cup’s own property, so it is in the keys (their first number, salience). Without a task the query holds only the eye’s pull toward what stands out, and the cup wins: an involuntary cue. The task “I want to read” lives in the query: it adds readable and bound pages to the same pull, and attention turns to the book: a voluntary cue.",
+      result: (involuntary, voluntary, pulled) =>
+        `Without a task, the query looks most at the ${involuntary}: the involuntary cue, decided by the keys’ salience. With the task “I want to read”, it looks most at the ${voluntary}: the voluntary cue, carried by the query${pulled ? `; the ${pulled} comes second, because what stands out pulls on every query` : ""}.`,
     },
     // the labs' other words are in their lessons' folders (web/labs/<lesson>/)
     heads: { name: "Heads" },

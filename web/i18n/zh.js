@@ -243,8 +243,8 @@ export default {
     apple: "苹果 apple",
     banana: "香蕉 banana",
     chair: "椅子 chair",
-    involuntary: "非自主性提示（显著性）",
-    voluntary: "自主性提示（我要读书）",
+    involuntary: "没有任务（非自主性提示）",
+    voluntary: "我要读书（自主性提示）",
   },
   dims: {
     zhang: "姓张",
@@ -255,7 +255,7 @@ export default {
     place: "是地点",
     thing: "是事物",
     time: "是时间",
-    colour: "颜色鲜艳",
+    salience: "醒目（显著性）",
     readable: "可阅读",
     bound: "装订成册",
     drinkable: "可盛饮料",
@@ -331,9 +331,9 @@ export default {
       name: "红色咖啡杯",
       title: "两种注意力提示：红色咖啡杯与书",
       analogy:
-        "桌上有报纸、论文、笔记本、一本书和一个红色的咖啡杯。除了咖啡杯，其它全是黑白印刷。没有任务时，目光自然落在咖啡杯上：这是非自主性提示。有了“我要读书”的任务，注意力转向书：这是自主性提示。",
-      result: (involuntary, voluntary) =>
-        `非自主性提示最关注“${involuntary}”；自主性提示“我要读书”最关注“${voluntary}”。`,
+        "桌上有报纸、论文、笔记本、一本书和一个红色的咖啡杯。除了咖啡杯，其它全是黑白印刷：咖啡杯很醒目，这是它自己的性质，所以放在键里（键的第一个数：显著性）。没有任务时，查询里只有目光被醒目之物吸引的那一份，咖啡杯胜出：这是非自主性提示。“我要读书”这个任务放在查询里：它在同样的吸引之外加上“可阅读”和“装订成册”，注意力转向书：这是自主性提示。",
+      result: (involuntary, voluntary, pulled) =>
+        `没有任务时，查询最关注“${involuntary}”：这是非自主性提示，由键的显著性决定。有了“我要读书”的任务，它最关注“${voluntary}”：这是自主性提示，由查询带来${pulled ? `；第二是“${pulled}”，因为醒目之物对每个查询都有吸引` : ""}。`,
     },
     // the labs' other words are in their lessons' folders (web/labs/<lesson>/)
     heads: { name: "多头" },

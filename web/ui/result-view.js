@@ -86,8 +86,12 @@ const sentences = {
     );
   },
   cup({ msg, labels, trace }) {
-    const first = (row) => labels.keys[ranking(trace, row)[0]];
-    return paragraph(msg.scenes.cup.result(first(0), first(1)));
+    // The task's second choice is "pulled" when it is what the query without a task picks.
+    const [byEye, [byTask, second]] = [ranking(trace, 0), ranking(trace, 1)];
+    const name = (j) => labels.keys[j];
+    return paragraph(
+      msg.scenes.cup.result(name(byEye[0]), name(byTask), second === byEye[0] && name(second)),
+    );
   },
 };
 
