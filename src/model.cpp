@@ -23,6 +23,7 @@ std::string check_options(const ModelOptions& o) {
   }
   if (!(std::isfinite(o.base) && o.base > 0)) return "base must be a finite number above 0";
   if (o.scale && !std::isfinite(*o.scale)) return "scale must be a finite number";
+  if (!std::isfinite(o.pe_scale)) return "peScale must be a finite number";
   return {};
 }
 
@@ -189,7 +190,7 @@ std::string start(MultiHeadTrace& t, const MatrixRef<double>& X, const ModelWeig
   t.x = X;
   if (o.positions == Positions::kSinusoidal) {
     t.sinusoidal = sinusoidal(range(first_position, X.rows()), X.cols(), o.base);
-    t.x += t.sinusoidal->encoding;
+    t.x += o.pe_scale * t.sinusoidal->encoding;
   }
   return {};
 }

@@ -27,6 +27,7 @@ struct ModelOptions {
   bool causal = false;
   Positions positions = Positions::kNone;
   double base = 10000;          // θ_i = base^(−2i/d): 10000 in both papers
+  double pe_scale = 1;          // X + pe_scale·PE with sinusoidal positions: 1 in the paper
   std::optional<double> scale;  // default 1/√d_head
 };
 

@@ -276,6 +276,8 @@ export interface ModelOptions {
   positions?: "none" | "sinusoidal" | "rope";
   /** θ_i = base^(−2i/d). Default 10000. */
   base?: number;
+  /** With sinusoidal positions the rows are X + peScale·PE. Default 1, as in the paper. */
+  peScale?: number;
   /** Multiplies the scores; default 1/√d_head. */
   scale?: number;
 }

@@ -268,15 +268,17 @@ function checkWhole(name, x, least) {
   }
 }
 
-// { heads, kvHeads, causal, mask, positions, base, scale } → what the bindings read
+// { heads, kvHeads, causal, mask, positions, base, peScale, scale } → what the bindings read
 function packModelOptions(options = {}) {
-  const { heads = 1, kvHeads = heads, positions = "none", base = 10000, scale } = options;
+  const { heads = 1, kvHeads = heads, positions = "none", base = 10000, peScale = 1 } = options;
+  const { scale } = options;
   checkWhole("heads", heads, 1);
   checkWhole("kvHeads", kvHeads, 1);
   if (!(positions in positionKinds)) {
     throw new Error(`positions must be "none", "sinusoidal" or "rope", not ${positions}`);
   }
   if (typeof base !== "number") throw new Error("base must be a number");
+  if (typeof peScale !== "number") throw new Error("peScale must be a number");
   if (options.mask !== undefined && options.mask !== "causal") {
     throw new Error("mask must be 'causal' (multi-head attention takes no other mask)");
   }
@@ -286,6 +288,7 @@ function packModelOptions(options = {}) {
     causal: Boolean(options.causal || options.mask === "causal"),
     positions: positionKinds[positions],
     base,
+    peScale,
   };
   if (scale !== undefined) {
     if (typeof scale !== "number") throw new Error("scale must be a number");

@@ -294,7 +294,7 @@ EMSCRIPTEN_BINDINGS(attention) {
 // positions). Same conventions: plain objects of copied typed arrays out, `error` on failure.
 namespace {
 
-// { heads, kvHeads, causal, positions: 0 none | 1 sinusoidal | 2 rotary, base, scale? }
+// { heads, kvHeads, causal, positions: 0 none | 1 sinusoidal | 2 rotary, base, peScale, scale? }
 attention::ModelOptions read_model_options(const val& js) {
   attention::ModelOptions o;
   o.heads = js["heads"].as<Index>();
@@ -302,6 +302,7 @@ attention::ModelOptions read_model_options(const val& js) {
   o.causal = js["causal"].as<bool>();
   o.positions = static_cast<attention::Positions>(js["positions"].as<int>());
   o.base = js["base"].as<double>();
+  o.pe_scale = js["peScale"].as<double>();
   if (!js["scale"].isUndefined()) o.scale = js["scale"].as<double>();
   return o;
 }

@@ -412,3 +412,77 @@ test("order at 390 px: the position names of step 4 stay on one line", async () 
   for (const [text, n] of lines) assert.equal(n, 1, `"${text}" is on ${n} lines`);
   await page.close();
 });
+
+// The sinusoidal step: PE at a quarter, its note's numbers the fixture's (NumPy), in both
+// languages; the shuffled sentence's heatmaps drawn in the original order, so that a square
+// is the same pair of tokens in both.
+test("order, sinusoidal step: the note's numbers, and the shuffled heatmaps in the original order", async () => {
+  const f = fixture.order;
+  // at 2 decimals; an exact number without its trailing zeros, as the page writes it (0.2)
+  const two = (x) =>
+    Math.abs(x - Number(x.toFixed(2))) < 1e-12 ? String(Number(x.toFixed(2))) : x.toFixed(2);
+  const back = [0, 1, 2, 3, 4].map((i) => [4, 3, 0, 2, 1].indexOf(i)); // data.js's order
+  for (const lang of ["en", "zh"]) {
+    const page = await openApp(env, `scene=order&lang=${lang}&step=2`);
+    assertShown(await matrixNumbers(page, "xa"), f.xPlusPe, `${lang} X + ¼·PE`);
+    const note = await page.locator("[data-pe-note]").textContent();
+    const { full, quarter, none } = f.bookOnItself;
+    // the scale twice, 书 at full size, the scale again, 书 at a quarter, 书 without positions
+    const numbers = note.match(/\d+\.\d+/g);
+    assert.deepEqual(
+      numbers,
+      ["0.25", "0.25", two(full), "0.25", two(quarter), two(none)],
+      `${lang}: ${note}`,
+    );
+    assert.match(note, lang === "en" ? /at 0\.25 of its size/ : /按 0\.25 倍/);
+    const maps = page.locator(".head-heatmaps");
+    assert.equal(await maps.count(), 2);
+    const heads = await maps
+      .nth(1)
+      .locator("table")
+      .evaluateAll((tables) =>
+        tables.map((t) => ({
+          rows: [...t.querySelectorAll("th[scope=row]")].map((th) => th.textContent),
+          cells: [...t.querySelectorAll("tr")]
+            .slice(1)
+            .map((tr) => [...tr.querySelectorAll("td")].map((td) => Number(td.textContent))),
+        })),
+      );
+    const inOrder = await maps
+      .nth(0)
+      .locator("table")
+      .first()
+      .evaluate((t) => [...t.querySelectorAll("th[scope=row]")].map((th) => th.textContent));
+    assert.equal(heads.length, 4, "four heads");
+    assert.equal(heads[0].cells.flat().length, 25);
+    assert.deepEqual(heads[0].rows, inOrder, "the same row order as the sentence in order");
+    const expected = back.map((r) => back.map((c) => f.sinusoidal.weights1B[r][c]));
+    heads[0].cells.forEach((row, i) =>
+      row.forEach((w, j) =>
+        assert.ok(
+          Math.abs(w - expected[i][j]) <= 0.005 + 1e-12,
+          `${lang} head 1 [${i}][${j}]: ${w}`,
+        ),
+      ),
+    );
+    // A shuffled output's line says "changed" exactly where its number differs, as shown, from
+    // the same token's in order.
+    const lines = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-matrix="ob"] button.cell')].map((b) => {
+        b.click();
+        return [
+          b.textContent,
+          [...document.querySelectorAll(".derivation code")].at(-1).textContent,
+        ];
+      }),
+    );
+    assert.equal(lines.length, 35);
+    for (const [shown, said] of lines) {
+      const there = said.match(/(?:there its output is|那里它的输出是) (−?[\d.]+)/)[1];
+      const changed = /position changed it$|位置改变了它$/.test(said);
+      assert.equal(changed, there !== shown, `${shown}: ${said}`);
+    }
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});

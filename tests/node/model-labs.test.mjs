@@ -180,6 +180,7 @@ test("lab 4: shuffled without positions, with sinusoidal positions and RoPE, and
   );
   const sin = shown(scene, "sinusoidal");
   near(sin.pe, f.pe, "PE");
+  near(sin.xa, f.xPlusPe, "X + ¼·PE");
   near(sin.wa, f.sinusoidal.weights1A, "weights in order");
   near(sin.wb, f.sinusoidal.weights1B, "weights shuffled");
   near(sin.ob, f.sinusoidal.outputB, "outputs shuffled");

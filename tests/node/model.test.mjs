@@ -46,14 +46,18 @@ function ropeRow(x, pos) {
   return out;
 }
 
-function referenceMultiHead(x, { wq, wk, wv, wo }, { heads, kvHeads, causal, positions }) {
+function referenceMultiHead(
+  x,
+  { wq, wk, wv, wo },
+  { heads, kvHeads, causal, positions, peScale = 1 },
+) {
   const d = wq[0].length / heads;
   const input =
     positions === "sinusoidal"
       ? x.map((r, p) =>
           r.map((v, c) => {
             const angle = p / 10000 ** ((2 * Math.floor(c / 2)) / r.length);
-            return v + (c % 2 === 0 ? Math.sin(angle) : Math.cos(angle));
+            return v + peScale * (c % 2 === 0 ? Math.sin(angle) : Math.cos(angle));
           }),
         )
       : x;
@@ -83,7 +87,9 @@ test("multi-head attention equals the reference for h_kv = h, between and 1, wit
       for (const positions of ["none", "sinusoidal", "rope"]) {
         const x = randomMatrix(next, 5, 6, 1);
         const weights = randomLayer(next, 6, 4, kvHeads, 4);
-        const options = { heads: 4, kvHeads, causal, positions };
+        // a quarter of PE, as the word-order lab adds it, where there is PE
+        const peScale = positions === "sinusoidal" && kvHeads === 2 ? 0.25 : undefined;
+        const options = { heads: 4, kvHeads, causal, positions, peScale };
         const trace = core.multiHeadAttention(x, weights, options);
         const expected = referenceMultiHead(x, weights, options);
         const what = `h_kv ${kvHeads} ${causal ? "causal " : ""}${positions}`;
@@ -265,6 +271,14 @@ test("every error names the argument and the shapes; the module keeps working", 
   fails(
     () => core.multiHeadAttention(I, w, { heads: 1.5 }),
     "heads must be a whole number of at least 1, not 1.5",
+  );
+  fails(
+    () => core.multiHeadAttention(I, w, { positions: "sinusoidal", peScale: "¼" }),
+    "peScale must be a number",
+  );
+  fails(
+    () => core.multiHeadAttention(I, w, { positions: "sinusoidal", peScale: Infinity }),
+    "peScale must be a finite number",
   );
   fails(
     () => core.multiHeadAttention(I, w, { positions: "learned" }),

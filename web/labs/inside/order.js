@@ -7,6 +7,7 @@ import { plain, line, bounds, roundingOf, shownAt, shownDot, derivationOf } from
 import { xPlain, layers, order as shuffle } from "./data.js";
 import { matrix } from "../../steps.js";
 import { numbered } from "../kit.js";
+import { el } from "../../views.js";
 import {
   tokens,
   featureNames,
@@ -29,6 +30,13 @@ const positions = tokens.map((_, p) => p);
 // "m = 0" as one word, so that a narrow table does not break it over three lines
 const named = (name) => positions.map((p) => `${name}\u00a0=\u00a0${p}`);
 const kinds = { plain: "none", sinusoidal: "sinusoidal", rope: "rope" };
+// PE is added at a quarter of its size: at full size, on seven features and weights made by hand
+// for X, it drowns the words (the step's note says by how much, from the core).
+const peScale = 0.25;
+// The shuffled sentence's row r is the token in order shuffle[r]; back in order, token i is at
+// row backInOrder[i].
+const backInOrder = tokens.map((_, i) => shuffle.indexOf(i));
+const book = tokens.indexOf("书");
 
 // θ_i = 10000^(−2i/d), then angle = pos × θ_i, with θ written at the decimals the angle needs.
 function angleLines(pos, i, d, theta, angle, digits) {
@@ -69,6 +77,16 @@ function rotationWorked(row, rotary, i, j, digits) {
   const right = j % 2 === 0 ? [cos, -sin] : [sin, cos];
   return [shownDot([row[2 * pair], row[2 * pair + 1]], right, digits)];
 }
+
+// The shuffled sentence's weights put back in the original order, rows and columns, so that the
+// same square of two heatmaps is the same pair of tokens.
+const inOrder = (trace) => ({
+  ...trace,
+  heads: trace.heads.map((head) => ({
+    ...head,
+    weights: backInOrder.map((r) => backInOrder.map((c) => head.weights[r][c])),
+  })),
+});
 
 // Each side of a step: the original order (a) and the shuffled one (b).
 const outputs = (t, msg, features) => [
@@ -123,6 +141,14 @@ const views = {
         trace.sinusoidal.a.sinusoidal.encoding,
         positions.map((p) => msg.model.position(p)),
         numbered(features.length),
+        "result",
+      ),
+      matrix(
+        "xa",
+        msg.model.labels.xPlusPe(peScale),
+        trace.sinusoidal.a.x,
+        tokens,
+        features,
         "result",
       ),
       ...headWeights(trace.sinusoidal, msg),
@@ -227,14 +253,12 @@ const outputOf = (mid, i, j, { trace, inputs, state, stepId, msg }) => {
     }),
   ];
   if (mid === "ob") {
-    const same = fmt(t.a.output[shuffle[i]][j], digits);
-    const moved = msg.model.movedLine(
-      shuffledTokens[i],
-      i + 1,
-      shuffle[i] + 1,
-      same,
-      stepId === "plain",
-    );
+    const there = fmt(t.a.output[shuffle[i]][j], digits);
+    // without positions the row moved with its token; with them, this number may still read the
+    // same at the decimals shown
+    const how =
+      stepId === "plain" ? "moved" : there === fmt(side.output[i][j], digits) ? "same" : "changed";
+    const moved = msg.model.movedLine(shuffledTokens[i], i + 1, shuffle[i] + 1, there, how);
     lines.push(plain(moved));
   }
   return lines;
@@ -254,6 +278,19 @@ const positionLines = {
         state.digits,
         (p) => roundingOf(angle, p),
         (p) => `${fmt(angle, p)})`,
+      ),
+    ];
+  },
+  xa: (mid, i, j, { trace, inputs, state }) => {
+    const pe = trace.sinusoidal.a.sinusoidal.encoding[i][j];
+    const x = inputs.x[i][j];
+    return [
+      line(
+        `${cellRef("X", i, j)} + ${peScale}×${cellRef("PE", i, j)} = `,
+        trace.sinusoidal.a.x[i][j],
+        state.digits,
+        bounds.dot([1, peScale], [x, pe]),
+        (p) => `${factor(x, p)} + ${peScale}×${factor(pe, p)}`,
       ),
     ];
   },
@@ -277,12 +314,14 @@ export const orderLab = {
     const shuffled = shuffle.map((i) => x[i]);
     const trace = {};
     for (const [step, kind] of Object.entries(kinds)) {
-      const options = { heads: 4, positions: kind };
+      const options = { heads: 4, positions: kind, peScale };
       trace[step] = {
         a: core.multiHeadAttention(x, layer, options),
         b: core.multiHeadAttention(shuffled, layer, options),
       };
     }
+    // what PE at full size would do, for the sinusoidal step's note
+    trace.fullPe = core.multiHeadAttention(x, layer, { heads: 4, positions: "sinusoidal" });
     // at positions 0 … 4, one row per position
     const q = trace.plain.a.heads[0].q[distanceRows.q];
     const k = trace.plain.a.heads[0].k[distanceRows.k];
@@ -308,7 +347,7 @@ export const orderLab = {
 
   steps: () => [
     { id: "plain", panels: [] },
-    { id: "sinusoidal", panels: ["heatmaps"] },
+    { id: "sinusoidal", panels: ["peNote", "heatmaps"] },
     { id: "rope", panels: ["heatmaps"] },
     { id: "distance", panels: [] },
   ],
@@ -318,6 +357,7 @@ export const orderLab = {
   // A shuffled row lights up its token's row in order, and the other way round.
   highlights(mid, i, j, { stepId }) {
     const h = { [mid]: { rows: [], cols: [], cells: [[i, j]] } };
+    if (mid === "xa") h.pe = { rows: [], cols: [], cells: [[i, j]] };
     if (mid === "ob") h.oa = { rows: [shuffle[i]], cols: [], cells: [[shuffle[i], j]] };
     if (mid === "oa")
       h.ob = { rows: [shuffle.indexOf(i)], cols: [], cells: [[shuffle.indexOf(i), j]] };
@@ -356,6 +396,8 @@ export const orderLab = {
       return headWorked(mid === "wa" ? t.a : t.b, 0, "weights", i, j, digits);
     if (mid === "oa" || mid === "ob")
       return productWorked((mid === "oa" ? t.a : t.b).concat, inputs.wo, i, j, digits);
+    if (mid === "xa")
+      return [inputs.x[i][j] + peScale * shownAt(t.a.sinusoidal.encoding[i][j], digits)];
     if (mid === "pe") {
       const angle = shownAt(t.a.sinusoidal.angles[i][Math.floor(j / 2)], digits);
       return [j % 2 === 0 ? Math.sin(angle) : Math.cos(angle)];
@@ -375,13 +417,26 @@ export const orderLab = {
           ...ctx,
           title: (h) => `${ctx.msg.model.headTitle(h + 1, h + 1)}, ${ctx.msg.model.original}`,
         }),
-        headHeatmaps(t.b, {
+        headHeatmaps(inOrder(t.b), {
           ...ctx,
-          rows: shuffledTokens,
-          cols: shuffledTokens,
-          title: (h) => `${ctx.msg.model.headTitle(h + 1, h + 1)}, ${ctx.msg.model.shuffled}`,
+          title: (h) =>
+            `${ctx.msg.model.headTitle(h + 1, h + 1)}, ${ctx.msg.model.shuffledInOrder}`,
         }),
       ];
+    },
+    // How much PE at full size would drown the words: 书's weight on itself in head 1.
+    peNote: ({ trace, msg, state }) => {
+      const own = (t) => fmt(t.heads[0].weights[book][book], Math.min(state.digits, 2));
+      return el("p", {
+        class: "note",
+        "data-pe-note": "",
+        text: msg.model.peNote(
+          peScale,
+          own(trace.fullPe),
+          own(trace.sinusoidal.a),
+          own(trace.plain.a),
+        ),
+      });
     },
   },
 };

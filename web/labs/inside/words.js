@@ -84,9 +84,13 @@ const en = {
       kAt: "k (书) at n",
       qPlain: "q (我), not rotated",
       kPlain: "k (书), not rotated",
+      xPlusPe: (s) => `X + ${s}·PE`,
     },
     original: "in order",
     shuffled: "shuffled",
+    shuffledInOrder: "shuffled, drawn in the original order",
+    peNote: (s, full, here, none) =>
+      `PE is added here at ${s} of its size: X + ${s}·PE. At full size, on seven features and weights made by hand for X, it drowns the words: in head 1, 书 would put ${full} of its weight on itself; at ${s}, ${here}; without positions, ${none}. (A trained model learns its embeddings and weights with PE in place, in hundreds of dimensions.) The shuffled sentence's heatmaps are drawn in the original order, so that the same square is the same pair of tokens: where the two differ, position did it.`,
     position: (p) => `position ${p}`,
     cachedPad:
       "A cached step has no weights for tokens that had not arrived yet; they show as 0, as the causal mask makes them.",
@@ -97,10 +101,13 @@ const en = {
       `${name} is head 1's ${name === "q" ? "query" : "key"} of ${token}, columns 1–2 of row ${row} of ${name.toUpperCase()} = X·W_${name.toUpperCase()}, before any rotation:`,
     distanceLine: (m, n, d) =>
       `m − n = ${m} − ${n} = ${d} (every cell of this diagonal has this score)`,
-    movedLine: (token, r, i, value, same) =>
-      same
-        ? `${token} is row ${r} here and row ${i} in order; there its output is ${value}, the same number: the row moved with its token`
-        : `${token} is row ${r} here and row ${i} in order; there its output is ${value}: position changed it`,
+    movedLine: (token, r, i, value, how) =>
+      `${token} is row ${r} here and row ${i} in order; there its output is ${value}` +
+      {
+        moved: ", the same number: the row moved with its token",
+        same: ", the same number at these decimals: position changed it little or not at all",
+        changed: ": position changed it",
+      }[how],
   },
   steps: {
     inputs: {
@@ -154,7 +161,7 @@ const en = {
     },
     sinusoidal: {
       title: "Sinusoidal positions",
-      text: "“Attention Is All You Need” adds PE to X: PE[pos][2i] = sin(pos·θ_i), PE[pos][2i+1] = cos(pos·θ_i), θ_i = 10000^(−2i/d_model), pos = 0 for the first token. Now a token's row depends on where it stands: shuffled, the same token gets other weights.",
+      text: "“Attention Is All You Need” adds PE to X: PE[pos][2i] = sin(pos·θ_i), PE[pos][2i+1] = cos(pos·θ_i), θ_i = 10000^(−2i/d_model), pos = 0 for the first token (here a quarter of PE: the note below says why). Now a token's row depends on where it stands: shuffled, the same token gets other weights.",
     },
     rope: {
       title: "Rotary positions (RoPE)",
@@ -270,9 +277,13 @@ const zh = {
       kAt: "位置 n 上的 k（书）",
       qPlain: "q（我），未旋转",
       kPlain: "k（书），未旋转",
+      xPlusPe: (s) => `X + ${s}·PE`,
     },
     original: "原顺序",
     shuffled: "打乱后",
+    shuffledInOrder: "打乱后，按原顺序画",
+    peNote: (s, full, here, none) =>
+      `这里 PE 只按 ${s} 倍加上：X + ${s}·PE。按原大小加，在只有 7 个特征、又是为 X 手工设计的权重上，它会淹没词义：头 1 中，“书”会把 ${full} 的权重放在自己身上；按 ${s} 倍是 ${here}；没有位置时是 ${none}。（训练出来的模型是在有 PE 的情况下学习嵌入和权重的，维数有几百。）打乱后的句子，热力图按原顺序画出，同一个格子就是同一对 token：两者不同之处，就是位置造成的。`,
     position: (p) => `位置 ${p}`,
     cachedPad: "缓存的一步没有尚未到来的 token 的权重；这里显示为 0，和因果掩码给出的一样。",
     rotLine: (cell, a, b, angle) => `${cell}：这一对转过的角度是 ${angle}（位置 × θ）`,
@@ -280,10 +291,13 @@ const zh = {
     unrotatedLine: (name, token, row) =>
       `${name} 是头 1 中「${token}」的${name === "q" ? "查询" : "键"}：${name.toUpperCase()} = X·W_${name.toUpperCase()} 第 ${row} 行的第 1–2 列，还没有旋转：`,
     distanceLine: (m, n, d) => `m − n = ${m} − ${n} = ${d}（这条对角线上的格子分数都一样）`,
-    movedLine: (token, r, i, value, same) =>
-      same
-        ? `「${token}」这里是第 ${r} 行，原顺序中是第 ${i} 行；那里它的输出是 ${value}，同一个数：这一行跟着它的 token 移动`
-        : `「${token}」这里是第 ${r} 行，原顺序中是第 ${i} 行；那里它的输出是 ${value}：位置改变了它`,
+    movedLine: (token, r, i, value, how) =>
+      `「${token}」这里是第 ${r} 行，原顺序中是第 ${i} 行；那里它的输出是 ${value}` +
+      {
+        moved: "，同一个数：这一行跟着它的 token 移动",
+        same: "，在这个精度下是同一个数：位置对它的改变很小，或者没有",
+        changed: "：位置改变了它",
+      }[how],
   },
   steps: {
     inputs: {
@@ -337,7 +351,7 @@ const zh = {
     },
     sinusoidal: {
       title: "正弦位置编码",
-      text: "《Attention Is All You Need》把 PE 加到 X 上：PE[pos][2i] = sin(pos·θ_i)，PE[pos][2i+1] = cos(pos·θ_i)，θ_i = 10000^(−2i/d_model)，第一个 token 的 pos = 0。现在一行取决于 token 所在的位置：打乱后，同一个 token 得到不同的权重。",
+      text: "《Attention Is All You Need》把 PE 加到 X 上：PE[pos][2i] = sin(pos·θ_i)，PE[pos][2i+1] = cos(pos·θ_i)，θ_i = 10000^(−2i/d_model)，第一个 token 的 pos = 0（这里只加四分之一的 PE，下面的说明讲为什么）。现在一行取决于 token 所在的位置：打乱后，同一个 token 得到不同的权重。",
     },
     rope: {
       title: "旋转位置编码（RoPE）",
