@@ -9,9 +9,11 @@
 //                                          which loads when the lab first opens
 //   compute(core, scene, state)          → { inputs, trace }: the core's numbers for these
 //                                          inputs; throws the core's Error when it refuses them
-//   steps(scene, state)                  → [{ id, panels: [panel id…], inStep?: [panel id…] }]:
-//                                          the steps in order; `panels` are drawn beside the
-//                                          step, `inStep` inside it, after its matrices
+//   steps(scene, state)                  → [{ id, panels: [panel id…], inStep?: [panel id…],
+//                                          lead?: [panel id…] }]: the steps in order; `panels`
+//                                          are drawn beside the step, `inStep` inside it, after
+//                                          its matrices, `lead` inside it, before them (the
+//                                          picture of what the step does)
 //   view(stepId, ctx)                    → { matrices, focusMatrix }: pure, see steps.js
 //   params(scene)?                       → [{ id, kind: "range" | "toggle" | "text",
 //                                          initial, min?, max?, step?, values?, symbol?,

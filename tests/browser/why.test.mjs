@@ -318,3 +318,65 @@ test("a link's slider value off the slider's grid opens the lab on the grid", as
     await page.close();
   }
 });
+
+// The online softmax's picture: 书's row of keys in blocks of B, the current block outlined, and
+// m and ℓ after each block walked, checked against a float64 running max and sum written here
+// from the book scene's inputs (web/scenes.js's data, not the page's numbers).
+test("online softmax: the walk along 书's row, its blocks and m and ℓ, in both languages", async () => {
+  const { sceneById } = await import("../../web/scenes.js");
+  const { x, wq, wk } = sceneById.book.inputs;
+  const { tokens } = sceneById.book;
+  const times = (a, b) =>
+    a.map((row) => b[0].map((_, c) => row.reduce((s, v, r) => s + v * b[r][c], 0)));
+  const [q, k] = [times(x, wq), times(x, wk)];
+  const last = q.length - 1;
+  const s = k.map(
+    (kj) => q[last].reduce((sum, v, c) => sum + v * kj[c], 0) / Math.sqrt(q[0].length),
+  );
+  for (const [lang, block] of [
+    ["en", 3],
+    ["zh", 2],
+  ]) {
+    const blocks = Math.ceil(s.length / block);
+    for (let at = 0; at < blocks; at++) {
+      const page = await open(`scene=tiling&lang=${lang}&block=${block}&step=${at + 2}`);
+      const walk = page.locator("[data-walk]");
+      assert.equal(await walk.locator("rect.block").count(), blocks);
+      assert.equal(
+        await walk.locator("rect.block.current").getAttribute("data-block"),
+        String(at + 1),
+      );
+      assert.equal(await walk.locator("rect.block.done").count(), at);
+      assert.equal(await walk.locator("rect.block.ahead").count(), blocks - at - 1);
+      const items = await walk.locator("li").allTextContents();
+      assert.equal(items.length, at + 1);
+      items.forEach((text, b) => {
+        const seen = s.slice(0, (b + 1) * block);
+        const m = Math.max(...seen);
+        const l = seen.reduce((sum, v) => sum + Math.exp(v - m), 0);
+        const [mShown, lShown] = numbersIn(text).slice(-2);
+        assert.ok(
+          Math.abs(mShown - m) <= 0.5e-4 + 1e-12,
+          `${lang} B=${block} block ${b + 1}: ${text} (m ${m})`,
+        );
+        assert.ok(
+          Math.abs(lShown - l) <= 0.5e-4 + 1e-12,
+          `${lang} B=${block} block ${b + 1}: ${text} (ℓ ${l})`,
+        );
+        const keys = `${tokens[b * block]} … ${tokens[seen.length - 1]}`;
+        assert.ok(
+          text.startsWith(
+            lang === "en" ? `After block ${b + 1} (${keys})` : `第 ${b + 1} 块（${keys}）`,
+          ),
+          text,
+        );
+      });
+      assert.equal(
+        await walk.locator("li[aria-current]").getAttribute("data-block"),
+        String(at + 1),
+      );
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    }
+  }
+});

@@ -352,6 +352,23 @@ TEST(Positions, WithoutPositionsSelfAttentionIsPermutationEquivariant) {
   }
 }
 
+TEST(Positions, PeScaleAddsThatMuchOfTheEncodings) {
+  std::mt19937 gen(17);
+  const Mat X = random_matrix(gen, 5, 4);
+  const ModelWeights w = random_weights(gen, 4, 2, 2, 2);
+  ModelOptions quarter = options(2, 2, false, Positions::kSinusoidal);
+  quarter.pe_scale = 0.25;
+  const auto scaled = run(X, w, quarter);
+  const auto pe = attention::sinusoidal_positions({0, 1, 2, 3, 4}, 4);
+  ASSERT_TRUE(pe.ok());
+  const Mat by_hand = X + 0.25 * pe.value.encoding;
+  expect_near(scaled.x, by_hand, 1e-15, "X + 0.25·PE");
+  expect_near(scaled.output, run(by_hand, w, options(2, 2)).output, 1e-13, "the same layer");
+  quarter.pe_scale = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(attention::multi_head_attention(X, w, quarter).error,
+            "peScale must be a finite number");
+}
+
 // ---- errors ----
 
 TEST(ModelErrors, EveryMessageNamesTheArgumentAndTheShapes) {

@@ -175,6 +175,7 @@ export function stepPanel(ctx, params) {
         `${state.notice.link ? msg.ui.rejectedLink : msg.ui.rejected} ${noticeText(state.notice, msg)}`,
       ),
     params,
+    steps[state.step].lead?.map((id) => ctx.panel(id)),
     stepId === "inputs" && host.controls && el("p", { class: "hint", text: msg.ui.edit }),
     view.matrices.some((m) => ctx.concealed?.has(m.id)) &&
       el("p", { class: "hint concealed", text: msg.predict.concealed }),

@@ -2,7 +2,7 @@
 // the keys in blocks and keeps, for every query row, the running max m and the running sum ℓ;
 // when m grows it rescales what it has by exp(m_old − m_new). One step per block shows m, ℓ,
 // the rescale and the partial output; the last compares the result with the whole-row softmax.
-import { el } from "../../views.js";
+import { el, svg } from "../../views.js";
 import { cellRef, factor, fmt, rowRef } from "../../format.js";
 import { scenes } from "../../scenes.js";
 import { derivation as attentionDerivation, matrix } from "../../steps.js";
@@ -28,6 +28,87 @@ function differencePanel({ trace, msg }) {
   );
 }
 
+// The picture that leads every step: the focus row's keys along a strip, cut into blocks of B;
+// the blocks walked so far filled, the current one outlined, those ahead dashed; under it, m and
+// ℓ after each block walked, as the core kept them.
+function walkPanel({ trace, msg, state, stepId, labels }) {
+  const w = msg.tiling;
+  const i = n - 1;
+  const at =
+    stepId === "setup"
+      ? -1
+      : stepId === "result"
+        ? trace.blocks.length - 1
+        : Number(stepId.slice(5)) - 1;
+  const [cell, gap, height] = [40, 8, 30];
+  const x = (key) => 4 + key * cell + Math.floor(key / state.block) * gap;
+  const width = x(n - 1) + cell + 4;
+  const picture = svg("svg", {
+    viewBox: `0 0 ${width} ${height + 22}`,
+    class: "tiling-walk",
+    role: "img",
+    "aria-label": w.walkTitle(labels.queries[i], state.block),
+  });
+  trace.blocks.forEach((b, k) => {
+    const current = k === at && stepId !== "result";
+    const kind = current ? "current" : k <= at ? "done" : "ahead";
+    const left = x(b.start);
+    const right = x(b.end - 1) + cell;
+    picture.append(
+      svg("rect", {
+        x: left - 2,
+        y: 2,
+        width: right - left + 4,
+        height: height,
+        rx: 4,
+        class: `block ${kind}`,
+        "data-block": k + 1,
+      }),
+      svg("text", {
+        x: (left + right) / 2,
+        y: height + 18,
+        class: "tick middle",
+        text: current ? `▲ ${w.blockName(k + 1)}` : w.blockName(k + 1),
+      }),
+    );
+  });
+  labels.keys.forEach((token, key) =>
+    picture.append(
+      svg("text", {
+        x: x(key) + cell / 2,
+        y: 2 + height / 2 + 5,
+        class: "key middle",
+        text: token,
+      }),
+    ),
+  );
+  const walked = trace.blocks.slice(0, at + 1);
+  return el(
+    "figure",
+    { class: "walk", "data-walk": "" },
+    el("figcaption", { text: w.walkTitle(labels.queries[i], state.block) }),
+    picture,
+    walked.length > 0 &&
+      el(
+        "ol",
+        { class: "walk-steps" },
+        walked.map((b, k) =>
+          el("li", {
+            "aria-current": k === at && stepId !== "result" ? "step" : undefined,
+            "data-block": k + 1,
+            text: w.after(
+              k + 1,
+              labels.keys[b.start],
+              labels.keys[b.end - 1],
+              fmt(b.m[i], state.digits),
+              fmt(b.l[i], state.digits),
+            ),
+          }),
+        ),
+      ),
+  );
+}
+
 export const tilingLab = {
   id: "tiling",
   core: "labs",
@@ -47,12 +128,13 @@ export const tilingLab = {
   },
 
   steps: (scene, state) => [
-    { id: "setup", panels: [] },
+    { id: "setup", panels: [], lead: ["walk"] },
     ...Array.from({ length: blockCount(state.block) }, (_, b) => ({
       id: `block${b + 1}`,
       panels: [],
+      lead: ["walk"],
     })),
-    { id: "result", panels: [], inStep: ["difference"] },
+    { id: "result", panels: [], lead: ["walk"], inStep: ["difference"] },
   ],
 
   labels: (scene, msg) => ({
@@ -140,7 +222,7 @@ export const tilingLab = {
     return h;
   },
 
-  panels: { difference: differencePanel },
+  panels: { difference: differencePanel, walk: walkPanel },
 
   words: words(),
 };
@@ -337,6 +419,11 @@ function words() {
         nothingYet: "nothing was kept before the first block",
         allMasked: "every key so far is masked: m is still −∞",
         noKeyYet: "no key seen yet: ℓ is 0",
+        walkTitle: (token, block) =>
+          `The row of ${token}: its keys walked in blocks of B = ${block}, and m and ℓ after each block`,
+        blockName: (k) => `block ${k}`,
+        after: (k, first, last, m, l) =>
+          `After block ${k} (${first} … ${last}): m = ${m}, ℓ = ${l}`,
       },
     },
     zh: {
@@ -368,6 +455,10 @@ function words() {
         nothingYet: "第一块之前什么也没有保存",
         allMasked: "到目前为止的键都被遮住了：m 仍是 −∞",
         noKeyYet: "还没有看到任何键：ℓ 是 0",
+        walkTitle: (token, block) =>
+          `${token} 这一行：它的键按每块 B = ${block} 个走过，每块之后的 m 和 ℓ`,
+        blockName: (k) => `第 ${k} 块`,
+        after: (k, first, last, m, l) => `第 ${k} 块（${first} … ${last}）之后：m = ${m}，ℓ = ${l}`,
       },
     },
   };
