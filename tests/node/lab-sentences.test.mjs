@@ -124,8 +124,6 @@ const headLine = {
   en: String.raw`^head (?<h>\d+): its Q is columns (?<q1>\d+)–(?<q2>\d+) of Q; its K and V are columns (?<k1>\d+)–(?<k2>\d+) of K and V \(key-value head (?<g>\d+)\)$`,
   zh: String.raw`^第 (?<h>\d+) 个头：它的 Q 是 Q 的第 (?<q1>\d+)–(?<q2>\d+) 列；它的 K 和 V 是 K、V 的第 (?<k1>\d+)–(?<k2>\d+) 列（第 (?<g>\d+) 个键值头）$`,
 };
-// "Q2[1][1] = Q[1][3] = 0.5": a head's cell is a column of the whole Q (K, V)
-const columnLine = String.raw`^(?<name>[QKV])(?<h>\d+)\[(?<i>\d+)\]\[(?<j>\d+)\] = (?<whole>[QKV])\[(?<i2>\d+)\]\[(?<c>\d+)\] = (?<v>NUM)$`;
 
 // What head h (0-based) of H reads, with h_kv key-value heads of d columns: GQA's rule, head h
 // reads key-value head ⌊h·h_kv/H⌋; worked out here, and the core's kvHead must agree.
@@ -134,8 +132,7 @@ function headReads(h, H, hKv, d) {
   return { h: h + 1, g: g + 1, q1: h * d + 1, q2: (h + 1) * d, k1: g * d + 1, k2: (g + 1) * d };
 }
 
-// Every per-head matrix of a step: its intro says the head's columns, and a q, k or v cell
-// names the column of the whole matrix it is, with the core's number.
+// Every per-head matrix of a step: its intro says the head's columns.
 function checkHeads(L, stepId, t, { hKv, where }) {
   const H = t.heads.length;
   const d = t.dHead;
@@ -155,18 +152,6 @@ function checkHeads(L, stepId, t, { hKv, where }) {
       want,
       `${where} ${m.id}`,
     );
-    if (["q", "k", "v"].includes(parsed[2])) {
-      const offset = (parsed[2] === "q" ? want.q1 : want.k1) - 1;
-      const whole = parsed[2].toUpperCase();
-      const value = (t[`${parsed[2]}Rotated`]?.rotated ?? t[parsed[2]])[i][offset + j];
-      says(
-        pick(lines, (l) => l[1]),
-        { en: columnLine, zh: columnLine },
-        { name: whole, h: h + 1, i: i + 1, j: j + 1, whole, i2: i + 1, c: offset + j + 1 },
-        `${where} ${m.id}`,
-      );
-      assert.equal(read(lines.en[1], columnLine, where).v, fmt(value, L.state.digits));
-    }
     read++;
   }
   return read;
@@ -192,6 +177,64 @@ test("heads: each head's description names its own columns of Q, K and V, in bot
       `concat column ${j + 1}`,
     );
   }
+  // a column's name says its head: 2.1 is head 2's first column
+  const proj = L.at("en", "projections").view.matrices;
+  for (const id of ["q", "k", "v"]) {
+    proj
+      .find((m) => m.id === id)
+      .colLabels.forEach((name, c) =>
+        assert.equal(name, `${Math.floor(c / d) + 1}.${(c % d) + 1}`, `${id} column ${c + 1}`),
+      );
+  }
+  // the note: the position features turn by the angle it says, token by token
+  for (const lang of langs) {
+    const note = L.at(lang, "inputs").msg.model.positionsNote;
+    const angle = Number(read(note, String.raw`(?<a>\d+)°`, lang).a);
+    L.inputs.x.forEach((row, p) => {
+      const [cos, sin] = row.slice(-2);
+      assert.ok(Math.abs(cos - Math.cos((p * angle * Math.PI) / 180)) < 1e-3, `${lang} ${p}`);
+      assert.ok(Math.abs(sin - Math.sin((p * angle * Math.PI) / 180)) < 1e-3, `${lang} ${p}`);
+    });
+  }
+  // the weights step names who looks at whom: each named key is the row's largest weight
+  const names = says(
+    L.text("headWeights"),
+    {
+      en: String.raw`Head 1: (?<a>\S+) looks at (?<b>\S+) and (?<c>\S+) at (?<d>\S+) \(.*Head 3: (?<e>\S+) looks back at (?<f>\S+), (?<g>\S+) at (?<h>\S+)\. Head 4 .*: its weights are even`,
+      zh: String.raw`头 1：(?<a>\S+) 看向 (?<b>\S+)，(?<c>\S+) 看向 (?<d>\S+)（.*头 3：(?<e>\S+) 回看 (?<f>\S+)，(?<g>\S+) 看向 (?<h>\S+)。头 4 .*：权重是平均的`,
+    },
+    {},
+    "headWeights",
+  );
+  assert.deepEqual({ ...names.zh }, { ...names.en });
+  const rows = L.at("en", "headWeights").view.matrices[0].rowLabels;
+  const top = (h, from) => {
+    const w = L.trace.heads[h].weights[rows.indexOf(from)];
+    return rows[w.indexOf(Math.max(...w))];
+  };
+  const said = names.en;
+  for (const [h, from, to] of [
+    [0, said.a, said.b],
+    [0, said.c, said.d],
+    [2, said.e, said.f],
+    [2, said.g, said.h],
+  ]) {
+    assert.ok(rows.includes(from) && rows.includes(to), `${from}, ${to}`);
+    assert.equal(top(h, from), to, `head ${h + 1}: ${from} looks at ${to}`);
+  }
+  // head 2: the token before; 我's weight split between itself and the last token
+  rows.slice(1).forEach((from, i) => assert.equal(top(1, from), rows[i], `head 2: ${from}`));
+  const first = [...L.trace.heads[1].weights[0]]
+    .map((w, j) => [w, rows[j]])
+    .sort((a, b) => b[0] - a[0]);
+  assert.deepEqual(
+    first
+      .slice(0, 2)
+      .map((x) => x[1])
+      .sort(),
+    [rows[0], rows.at(-1)].sort(),
+  );
+  for (const w of L.trace.heads[3].weights) assert.ok(Math.max(...w) - Math.min(...w) < 1e-12);
   // the step's words: h·d_head columns, and the 7 features W_O brings them back to
   const cols = L.trace.q[0].length;
   says(
@@ -234,6 +277,28 @@ test("fewer K/V heads: who shares which key-value head, and which heads a shared
     }
     // a shared W_K (W_V) column: the mean of its group's heads of the four-head layer
     if (hKv === 4) continue;
+    if (hKv === 2) {
+      const said = says(
+        L.text(stepId),
+        {
+          en: String.raw`query heads (?<a>\d+) and (?<b>\d+) read key-value head (?<g1>\d+), heads (?<c>\d+) and (?<d>\d+) read key-value head (?<g2>\d+) \(`,
+          zh: String.raw`查询头 (?<a>\d+)、(?<b>\d+) 读键值头 (?<g1>\d+)，头 (?<c>\d+)、(?<d>\d+) 读键值头 (?<g2>\d+)（`,
+        },
+        {},
+        stepId,
+      );
+      for (const lang of langs) {
+        const g = said[lang];
+        for (const [h, kv] of [
+          [g.a, g.g1],
+          [g.b, g.g1],
+          [g.c, g.g2],
+          [g.d, g.g2],
+        ])
+          assert.equal(t.kvHead[h - 1] + 1, Number(kv), `${lang}: head ${h} reads ${kv}`);
+        assert.deepEqual([g.a, g.b, g.c, g.d].sort(), ["1", "2", "3", "4"]);
+      }
+    }
     const size = 4 / hKv;
     for (const mid of ["wk", "wv"]) {
       const cols = L.inputs.layers[hKv][mid][0].length;
@@ -262,6 +327,33 @@ test("fewer K/V heads: who shares which key-value head, and which heads a shared
       }
     }
   }
+});
+
+test("fewer K/V heads: the cache the words say is half and a quarter is, in the core's cache", () => {
+  const L = lab("gqa");
+  const said = says(
+    L.text("memory"),
+    {
+      en: String.raw`so h_kv = (?<half>\d+) keeps half and h_kv = (?<quarter>\d+) a quarter`,
+      zh: String.raw`所以 h_kv = (?<half>\d+) 只要一半，h_kv = (?<quarter>\d+) 只要四分之一`,
+    },
+    {},
+    "memory",
+  );
+  const size = (hKv) => L.trace[hKv].cache.k.length + L.trace[hKv].cache.v.length;
+  for (const lang of langs) {
+    assert.equal(2 * size(Number(said[lang].half)), size(4), lang);
+    assert.equal(4 * size(Number(said[lang].quarter)), size(4), lang);
+  }
+  // the table's rows: h_kv, and K's length = 5 tokens × the width of a row
+  const table = L.at("en", "memory").view.matrices[0];
+  table.rowLabels.forEach((label, r) => {
+    const hKv = Number(/\d+$/.exec(label)[0]);
+    const { width, k, v } = L.trace[hKv].cache;
+    assert.deepEqual(table.data[r], [width, k.length, v.length]);
+    assert.equal(width, 2 * hKv, `h_kv·d_head for h_kv ${hKv}`);
+    assert.equal(k.length, L.inputs.x.length * width);
+  });
 });
 
 test("KV cache: each token's words, the counter's factors and figures, the rows' steps are the core's", () => {
