@@ -22,6 +22,7 @@ import { evaluate } from "./shown.mjs";
 installTextDom();
 const core = await loadLabs();
 const ids = [
+  "scale",
   "heads",
   "gqa",
   "kvcache",
@@ -827,8 +828,18 @@ test("teach: the summary's weights are 书's on 读 at the first and last step, 
 
 // ---- Every lab: the same numbers in both languages ----------------------------------------
 
-// The numbers written with digits in a text, in order (a range 1–2 is two numbers).
-const numbersIn = (text) => (text.match(/−?\d+(?:\.\d+)?(?:e[−+]?\d+)?/g) ?? []).sort();
+// The numbers written with digits in a text, sorted (a range 1–2 is two numbers); the few that
+// English spells in words and Chinese in digits are written as digits first.
+const spelled = [
+  [/unit[- ]variance/g, "variance 1"], // 方差为 1
+  [/mostly zeros/g, "mostly 0"], // 大多是 0
+];
+const numbersIn = (text) =>
+  (
+    spelled
+      .reduce((t, [words, digits]) => t.replace(words, digits), text)
+      .match(/−?\d+(?:\.\d+)?(?:e[−+]?\d+)?/g) ?? []
+  ).sort();
 
 test("every step's words say the same numbers in English and in Chinese", () => {
   let compared = 0;
@@ -841,6 +852,7 @@ test("every step's words say the same numbers in English and in Chinese", () => 
     ["tiling", { block: 4 }],
     ["tiling", { block: 2, causal: true }],
     ["stability", {}],
+    ["scale", {}],
     ["sharpness", { steps: 5, at: 2 }],
     ["teach", { steps: 4, at: 3 }],
   ]) {
@@ -856,4 +868,40 @@ test("every step's words say the same numbers in English and in Chinese", () => 
     }
   }
   assert.ok(compared >= 35, `${compared} steps`);
+});
+
+test("every line of every cell's derivation says the same numbers in English and in Chinese", () => {
+  let lines = 0;
+  for (const [id, partial] of [
+    ["heads", {}],
+    ["gqa", {}],
+    ["kvcache", {}],
+    ["order", {}],
+    ["scaling", { dk: 8 }],
+    ["tiling", { block: 4, causal: true }],
+    ["stability", {}],
+    ["sharpness", { steps: 3, at: 2 }],
+    ["teach", { steps: 2, at: 1 }],
+  ]) {
+    const L = lab(id, partial);
+    for (const stepId of L.steps) {
+      for (const m of L.at("en", stepId).view.matrices) {
+        m.data.forEach((row, i) =>
+          row.forEach((_, j) => {
+            const both = L.lines(stepId, m.id, i, j);
+            assert.equal(both.zh.length, both.en.length, `${id} ${stepId} ${m.id}`);
+            both.en.forEach((en, k) => {
+              assert.deepEqual(
+                numbersIn(both.zh[k]),
+                numbersIn(en),
+                `${id} ${stepId} ${m.id}[${i + 1}][${j + 1}]:\n${en}\n${both.zh[k]}`,
+              );
+              lines++;
+            });
+          }),
+        );
+      }
+    }
+  }
+  assert.ok(lines > 2000, `${lines} lines`);
 });
