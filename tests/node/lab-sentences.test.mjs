@@ -138,7 +138,7 @@ function checkHeads(L, stepId, t, { hKv, where }) {
   const H = t.heads.length;
   const d = t.dHead;
   assert.equal(t.kvHead.length, H);
-  let read = 0;
+  let count = 0;
   for (const m of L.at("en", stepId).view.matrices) {
     const parsed = /^h(\d+)-(\w+)$/.exec(m.id);
     if (!parsed) continue;
@@ -153,9 +153,9 @@ function checkHeads(L, stepId, t, { hKv, where }) {
       want,
       `${where} ${m.id}`,
     );
-    read++;
+    count++;
   }
-  return read;
+  return count;
 }
 
 test("heads: each head's description names its own columns of Q, K and V, in both languages", () => {
@@ -533,6 +533,98 @@ test("word order: a moved row names its token's rows, the distance line its m an
       );
     }),
   );
+});
+
+test("word order: each position's angle, its sin or cos and its rotation, worked out here from the row's position", () => {
+  for (const digits of [2, 4]) {
+    const L = lab("order", { digits });
+    const room = 0.5 * 10 ** -digits + 1e-9;
+    // θ_i = 10000^(−2i/d), the angle pos·θ_i, as the step's words define them
+    const theta = (i, d) => 10000 ** ((-2 * i) / d);
+    let cells = 0;
+    // "pos·θ_0 = 2 × 1 = 2", "θ_0 = 10000^(−2×0/7) = 1"
+    const angleOf = (lines, pos, pair, d, where) => {
+      const t = lines.find((l) => l.startsWith(`θ_${pair} = `));
+      const g = read(
+        t,
+        String.raw`^θ_(?<i>\d+) = 10000\^\(−2×(?<i2>\d+)/(?<d>\d+)\) = (?<t>NUM)$`,
+        where,
+      );
+      assert.deepEqual([g.i, g.i2, g.d], [String(pair), String(pair), String(d)], `${where}: ${t}`);
+      const a = lines.find((l) => l.startsWith(`pos·θ_${pair} = `));
+      const h = read(a, String.raw`^pos·θ_\d+ = (?<pos>\d+) × (?<t>NUM) = (?<angle>NUM)$`, where);
+      assert.equal(Number(h.pos), pos, `${where}: ${a}`);
+      assert.ok(Math.abs(num(h.angle) - pos * theta(pair, d)) <= room, `${where}: ${a}`);
+      return pos * theta(pair, d);
+    };
+    // sinusoidal: PE[pos][2i] = sin(pos·θ_i), PE[pos][2i+1] = cos(pos·θ_i), d = d_model
+    const pe = L.at("en", "sinusoidal").view.matrices.find((m) => m.id === "pe");
+    assert.ok(pe, "the sinusoidal step shows PE");
+    const d = L.inputs.x[0].length;
+    pe.data.forEach((row, i) =>
+      row.forEach((value, j) => {
+        const pos = Number(/\d+$/.exec(pe.rowLabels[i])[0]);
+        const pair = Math.floor(j / 2);
+        const fn = j % 2 === 0 ? "sin" : "cos";
+        const exact = Math[fn](pos * theta(pair, d));
+        assert.ok(Math.abs(value - exact) < 1e-12, `the core's PE[${i + 1}][${j + 1}]`);
+        const lines = L.lines("sinusoidal", "pe", i, j);
+        for (const lang of langs) {
+          const where = `PE[${i + 1}][${j + 1}] (${lang})`;
+          const g = read(
+            lines[lang][0],
+            String.raw`^PE\[(?<i>\d+)\]\[(?<j>\d+)\] = (?<fn>sin|cos)\((?<pos>\d+) × θ_(?<pair>\d+)\)$`,
+            where,
+          );
+          assert.deepEqual(
+            [g.i, g.j, g.fn, g.pos, g.pair],
+            [String(i + 1), String(j + 1), fn, String(pos), String(pair)],
+            `${where}: ${lines[lang][0]}`,
+          );
+          const angle = angleOf(lines[lang], pos, pair, d, where);
+          const last = read(
+            lines[lang].at(-1),
+            String.raw`^(?<fn>sin|cos)\((?<angle>NUM)\) = (?<v>NUM)$`,
+            where,
+          );
+          assert.equal(last.fn, fn, where);
+          assert.ok(Math.abs(num(last.angle) - angle) <= room, `${where}: ${lines[lang].at(-1)}`);
+          assert.ok(Math.abs(num(last.v) - exact) <= room, `${where}: ${lines[lang].at(-1)}`);
+          cells++;
+        }
+      }),
+    );
+    // RoPE: a head's pair turned by pos·θ_0, d = d_head; in order the row is the position, in the
+    // distance step the row's name says it (m = 3)
+    for (const [stepId, ids] of [
+      ["rope", ["qa", "ka"]],
+      ["distance", ["qm", "kn"]],
+    ]) {
+      for (const m of L.at("en", stepId).view.matrices.filter((x) => ids.includes(x.id))) {
+        m.data.forEach((row, i) =>
+          row.forEach((_, j) => {
+            const pos = stepId === "rope" ? i : Number(/\d+$/.exec(m.rowLabels[i])[0]);
+            const lines = L.lines(stepId, m.id, i, j);
+            for (const lang of langs) {
+              const where = `${stepId} ${m.id}[${i + 1}][${j + 1}] (${lang})`;
+              const angle = angleOf(lines[lang], pos, 0, 2, where);
+              const cs = lines[lang].find((l) => l.startsWith("cos = "));
+              const g = read(
+                cs,
+                String.raw`^cos = (?<cos>NUM), sin = (?<sin>NUM) \((?<angle>NUM) rad\)$`,
+                where,
+              );
+              assert.ok(Math.abs(num(g.cos) - Math.cos(angle)) <= room, `${where}: ${cs}`);
+              assert.ok(Math.abs(num(g.sin) - Math.sin(angle)) <= room, `${where}: ${cs}`);
+              assert.ok(Math.abs(num(g.angle) - angle) <= room, `${where}: ${cs}`);
+              cells++;
+            }
+          }),
+        );
+      }
+    }
+    assert.ok(cells > 100, `${cells} cells read`);
+  }
 });
 
 // ---- Online softmax: a block's keys, m, ℓ and the rescale --------------------------------
