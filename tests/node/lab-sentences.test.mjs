@@ -110,7 +110,7 @@ function lab(id, partial = {}) {
         const c = at(lang, stepId);
         return c.lab.text ? c.lab.text(stepId, c) : c.msg.steps[stepId].text;
       }),
-    panel: (stepId, name) => both((lang) => c2el(at(lang, stepId), name)),
+    panel: (stepId, name) => both((lang) => panelOf(at(lang, stepId), name)),
     lines: (stepId, mid, i, j) =>
       both((lang) => {
         const c = at(lang, stepId);
@@ -118,7 +118,7 @@ function lab(id, partial = {}) {
       }),
   };
 }
-const c2el = (ctx, name) => ctx.lab.panels[name](ctx);
+const panelOf = (ctx, name) => ctx.lab.panels[name](ctx);
 const pick = (both, f) => Object.fromEntries(langs.map((lang) => [lang, f(both[lang])]));
 
 // ---- Inside a model: which columns a head reads -------------------------------------------
