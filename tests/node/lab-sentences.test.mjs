@@ -529,10 +529,10 @@ test("word order: a moved row names its token's rows, the distance line its m an
       says(
         pick(L.lines("distance", "scores", i, j), (l) => l.at(-1)),
         {
-          en: String.raw`^m − n = (?<m>\d+) − (?<n>\d+) = (?<d>NUM) \(every cell`,
-          zh: String.raw`^m − n = (?<m>\d+) − (?<n>\d+) = (?<d>NUM)（这条对角线`,
+          en: String.raw`^m − n = (?<m>\d+) − (?<n>\d+) = (?<d>NUM) \(every cell of this diagonal has this score; row (?<row>\d+) is m = (?<m2>\d+) and column (?<col>\d+) is n = (?<n2>\d+):`,
+          zh: String.raw`^m − n = (?<m>\d+) − (?<n>\d+) = (?<d>NUM)（这条对角线上的格子分数都一样；第 (?<row>\d+) 行是 m = (?<m2>\d+)，第 (?<col>\d+) 列是 n = (?<n2>\d+)：`,
         },
-        { m, n, d: fmt(m - n, 0) },
+        { m, n, d: fmt(m - n, 0), row: i + 1, m2: m, col: j + 1, n2: n },
         `distance [${i + 1}][${j + 1}]`,
       );
     }),

@@ -100,7 +100,7 @@ const en = {
     unrotatedLine: (name, token, row) =>
       `${name} is head 1's ${name === "q" ? "query" : "key"} of ${token}, columns 1–2 of row ${row} of ${name.toUpperCase()} = X·W_${name.toUpperCase()}, before any rotation:`,
     distanceLine: (m, n, d) =>
-      `m − n = ${m} − ${n} = ${d} (every cell of this diagonal has this score)`,
+      `m − n = ${m} − ${n} = ${d} (every cell of this diagonal has this score; row ${m + 1} is m = ${m} and column ${n + 1} is n = ${n}: positions count from 0, rows and columns from 1)`,
     movedLine: (token, r, i, value, how) =>
       `${token} is row ${r} here and row ${i} in order; there its output is ${value}` +
       {
@@ -290,7 +290,8 @@ const zh = {
     peLine: (cell, fn, p, theta) => `${cell} = ${fn}(${p} × ${theta})`,
     unrotatedLine: (name, token, row) =>
       `${name} 是头 1 中「${token}」的${name === "q" ? "查询" : "键"}：${name.toUpperCase()} = X·W_${name.toUpperCase()} 第 ${row} 行的第 1–2 列，还没有旋转：`,
-    distanceLine: (m, n, d) => `m − n = ${m} − ${n} = ${d}（这条对角线上的格子分数都一样）`,
+    distanceLine: (m, n, d) =>
+      `m − n = ${m} − ${n} = ${d}（这条对角线上的格子分数都一样；第 ${m + 1} 行是 m = ${m}，第 ${n + 1} 列是 n = ${n}：位置从 0 数起，行和列从 1 数起）`,
     movedLine: (token, r, i, value, how) =>
       `「${token}」这里是第 ${r} 行，原顺序中是第 ${i} 行；那里它的输出是 ${value}` +
       {
