@@ -410,6 +410,16 @@ test("order at 390 px: the position names of step 4 stay on one line", async () 
   );
   assert.equal(lines.length, 10);
   for (const [text, n] of lines) assert.equal(n, 1, `"${text}" is on ${n} lines`);
+  // scrolled sideways, the table keeps its row names in view
+  const [label, box] = await page.locator('[data-matrix="scores"] .scroll').evaluate((s) => {
+    s.scrollLeft = s.scrollWidth;
+    const th = s.querySelector("th[scope=row]").getBoundingClientRect();
+    return [th.left, s.getBoundingClientRect().left];
+  });
+  assert.ok(
+    Math.abs(label - box) < 1,
+    `the row names moved to ${label} px, the table starts at ${box} px`,
+  );
   await page.close();
 });
 
