@@ -56,12 +56,12 @@ function pageLayers(host, scenes, drafts) {
       draw: (c) => stepPanel(c, host.controls && paramControls(c)),
     },
     { deps: only("scene", "lang"), draw: aboutBelow },
-    { deps: only("scene", "lang", "step"), draw: (c) => host.nav && nextUp(c) },
     {
       deps: everything(...fixed, "reveal"),
       draw: (c) => host.controls && checkPanelFor(c, drafts),
     },
     { deps: everything(...fixed, "reveal"), draw: besidePanels },
+    { deps: only("scene", "lang", "step"), draw: (c) => host.nav && nextUp(c) },
     {
       deps: only("scene", "lang", "seed", "digits", "edits", "trace"),
       draw: (c) => host.controls && sceneControls(c),
