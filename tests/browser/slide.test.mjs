@@ -197,3 +197,151 @@ for (const viewport of viewports) {
     });
   }
 }
+
+// One element on the empty page, made in the page with these attributes, once it is ready.
+async function oneElement(page, attributes, style = "") {
+  await page.evaluate(
+    async ([attributes, style]) => {
+      await customElements.whenDefined("attention-walkthrough");
+      document.body.replaceChildren();
+      const walk = document.createElement("attention-walkthrough");
+      for (const [k, v] of Object.entries(attributes)) walk.setAttribute(k, v);
+      walk.style.cssText = style;
+      window.errors = [];
+      walk.addEventListener("error", (e) => window.errors.push(e.detail.message));
+      const ready = new Promise((done) => walk.addEventListener("ready", done, { once: true }));
+      document.body.append(walk);
+      await ready;
+    },
+    [attributes, style],
+  );
+  return page.locator("attention-walkthrough");
+}
+
+test('layout="compact" and the keyboard: arrows step, Tab reaches every control', async () => {
+  const page = await openPage(env.browser, `${env.url}${empty}`, { viewport: viewports[0] });
+  const walk = await oneElement(page, {
+    scene: "cup",
+    lang: "zh",
+    step: "3",
+    controls: "",
+    layout: "compact",
+  });
+  const counter = walk.locator("#counter");
+  await walk.locator("#forward").focus();
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await counter.textContent(), "第 4 步，共 6 步");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  assert.equal(await counter.textContent(), "第 2 步，共 6 步");
+  await page.keyboard.press("End");
+  assert.equal(await counter.textContent(), "第 6 步，共 6 步");
+  await page.keyboard.press("Home");
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await counter.textContent(), "第 2 步，共 6 步");
+
+  // Tab from the page's start goes through every control once, then out.
+  const stops = await page.evaluate(() => {
+    const root = document.querySelector("attention-walkthrough").shadowRoot;
+    const name = (n) => n.id || `${n.closest("[data-matrix]")?.dataset.matrix} cell`;
+    const all = root.querySelectorAll("button, input, select, textarea, a[href], [tabindex]");
+    return [...all].filter((n) => n.tabIndex >= 0 && !n.disabled && n.checkVisibility()).map(name);
+  });
+  // from a control of the page's own, just before the element
+  await page.evaluate(() => {
+    const before = document.createElement("button");
+    before.textContent = "before";
+    document.body.prepend(before);
+    before.focus();
+  });
+  const visited = [];
+  for (let n = 0; n < 40; n++) {
+    await page.keyboard.press("Tab");
+    const now = await page.evaluate(() => {
+      const walk = document.querySelector("attention-walkthrough");
+      const inside = walk.shadowRoot.activeElement;
+      if (document.activeElement !== walk || !inside) return null;
+      const box = inside.getBoundingClientRect();
+      return {
+        name: inside.id || `${inside.closest("[data-matrix]")?.dataset.matrix} cell`,
+        seen: box.bottom <= innerHeight && box.right <= innerWidth && box.top >= 0,
+      };
+    });
+    if (!now) break;
+    assert.ok(now.seen, `${now.name} is out of the window when it has the focus`);
+    visited.push(now.name);
+  }
+  assert.ok(stops.length >= 9, `the player and each matrix: ${stops}`);
+  assert.deepEqual(visited, stops);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('layout="compact" follows a height the author gives it; matrices take what is left', async () => {
+  const page = await openPage(env.browser, `${env.url}${empty}`, { viewport: viewports[0] });
+  for (const height of [300, 540]) {
+    const walk = await oneElement(
+      page,
+      { scene: "book", lang: "en", step: "5", controls: "", layout: "compact" },
+      `height: ${height}px`,
+    );
+    await page.evaluate(pickInPage, ["attention-walkthrough", null]);
+    const m = await walk.evaluate((host) => {
+      const root = host.shadowRoot;
+      const bottom = (s) => root.querySelector(s).getBoundingClientRect().bottom;
+      const row = root.querySelector(".matrices");
+      return {
+        host: host.getBoundingClientRect(),
+        inner: bottom(".walkthrough"),
+        forward: bottom("#forward"),
+        derivation: !!root.querySelector(".derivation"),
+        rowScrolls: row.scrollHeight > row.clientHeight + 1,
+      };
+    });
+    assert.equal(Math.round(m.host.height), height, "the element is as tall as its box");
+    assert.ok(m.inner <= m.host.bottom + 0.5, `${height}: its inside ends at ${m.inner}`);
+    assert.ok(m.forward <= m.host.bottom, `${height}: the player is in the box`);
+    assert.ok(m.derivation);
+    // 300 px is less than the 11 rows need: the row of matrices scrolls; 540 is enough.
+    assert.equal(m.rowScrolls, height === 300, `${height}: the row scrolls down`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("layout: live, keeps the step; a layout that does not exist is an error that names it", async () => {
+  const page = await openPage(env.browser, `${env.url}${empty}`, { viewport: viewports[1] });
+  const walk = await oneElement(page, { scene: "age", lang: "en", step: "4", controls: "" });
+  assert.equal(await walk.locator("#scene-title").count(), 1, "the normal layout has the intro");
+  // Sets (or removes) the attribute, then waits for the element to show `shown` (a selector).
+  const set = async (value, shown) => {
+    await page.evaluate((v) => {
+      const walk = document.querySelector("attention-walkthrough");
+      if (v === null) walk.removeAttribute("layout");
+      else walk.setAttribute("layout", v);
+    }, value);
+    await walk.locator(shown).waitFor();
+  };
+  await set("compact", ".slide-title");
+  assert.equal(await walk.locator("#scene-title").count(), 0, "a slide has its own title");
+  assert.equal(await walk.locator("#counter").textContent(), "Step 4 of 6");
+  assert.equal(await walk.locator(".player .slide-title").textContent(), "4. Softmax");
+  await set("slides", ".embed-error");
+  assert.deepEqual(await page.evaluate(() => window.errors), [
+    'layout: "slides" is not a layout (compact, or none)',
+  ]);
+  assert.equal(
+    await walk.locator(".embed-error").textContent(),
+    'attention-walkthrough: layout: "slides" is not a layout (compact, or none)',
+  );
+  await set(null, "#scene-title");
+  assert.equal(await walk.locator("#scene-title").count(), 1);
+  assert.equal(await walk.locator("#counter").textContent(), "Step 4 of 6", "from its attribute");
+  // The output, 19.47 (the article's weighted mean of the ages), in the compact layout too.
+  await set("compact", ".slide-title");
+  await page.evaluate(() => document.querySelector("attention-walkthrough").goTo(6));
+  assert.equal(await walk.locator('[data-matrix="output"] button.cell').textContent(), "19.4729");
+  // the error stays inside the element: nothing in the console
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
