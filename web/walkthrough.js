@@ -54,9 +54,9 @@ function pageLayers(host, scenes, drafts) {
       slide: true,
     },
     {
-      slide: true,
       deps: everything("speed", "seed"),
       draw: (c) => stepPanel(c, host.controls && paramControls(c)),
+      slide: true,
     },
     { deps: only("scene", "lang"), draw: aboutBelow },
     {

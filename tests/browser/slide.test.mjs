@@ -221,7 +221,7 @@ async function oneElement(page, attributes, style = "") {
 test('layout="compact" and the keyboard: arrows step, Tab reaches every control', async () => {
   const page = await openPage(env.browser, `${env.url}${empty}`, { viewport: viewports[0] });
   const walk = await oneElement(page, {
-    scene: "cup",
+    scene: "age",
     lang: "zh",
     step: "3",
     controls: "",
@@ -271,7 +271,17 @@ test('layout="compact" and the keyboard: arrows step, Tab reaches every control'
     assert.ok(now.seen, `${now.name} is out of the window when it has the focus`);
     visited.push(now.name);
   }
-  assert.ok(stops.length >= 9, `the player and each matrix: ${stops}`);
+  // the player, the scene's α and each matrix
+  assert.deepEqual(stops.slice(0, 7), [
+    "restart",
+    "back",
+    "play",
+    "forward",
+    "scrubber",
+    "speed",
+    "alpha",
+  ]);
+  assert.ok(stops.length >= 9, `and each matrix: ${stops}`);
   assert.deepEqual(visited, stops);
   assert.deepEqual(page.errors, []);
   await page.close();
