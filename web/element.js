@@ -8,7 +8,9 @@
 //   <attention-walkthrough scene="age" lang="zh" step="3" controls></attention-walkthrough>
 //
 // Attributes (all reactive): scene, lang, step (1-based), controls, nav, src (a scene JSON),
-// predict (with controls: each step's results stay hidden until the learner has answered).
+// predict (with controls: each step's results stay hidden until the learner has answered),
+// layout ("compact": one step that fits a 16:9 slide, and the element's height if it is given
+// one; docs/embedding.md says what it leaves out).
 // A <script type="application/json"> child is an inline custom scene. The scene property takes a
 // custom scene as an object too, which survives every template language (Vue, MDX, JSX): from it
 // the element reads no JSON text, and it comes before src and an inline script.
@@ -21,8 +23,12 @@ import { createWalkthrough, defaultLang, messages } from "./walkthrough.js";
 import { maxSceneLength, parseScene } from "./custom-scene.js";
 import hostCss from "./element.css";
 import css from "./style.css";
+import compactCss from "./compact.css";
 
 const teaching = scenes.filter((s) => !s.lazy);
+
+/** The layouts: the attribute's values; without it, the normal one. */
+const layouts = ["compact"];
 
 /** How long a scene from src may take to arrive, in ms. */
 const srcTimeout = 10_000;
@@ -32,7 +38,16 @@ let sheet;
 
 // Without a DOM (Node) the base is a plain class: the element is then never defined.
 class AttentionWalkthrough extends (globalThis.HTMLElement ?? class {}) {
-  static observedAttributes = ["scene", "lang", "step", "controls", "nav", "src", "predict"];
+  static observedAttributes = [
+    "scene",
+    "lang",
+    "step",
+    "controls",
+    "nav",
+    "src",
+    "predict",
+    "layout",
+  ];
 
   #root = this.attachShadow({ mode: "open" });
   #walk = null;
@@ -46,7 +61,7 @@ class AttentionWalkthrough extends (globalThis.HTMLElement ?? class {}) {
     super();
     if (!sheet) {
       sheet = new CSSStyleSheet();
-      sheet.replaceSync(hostCss + css);
+      sheet.replaceSync(hostCss + css + compactCss);
     }
     this.#root.adoptedStyleSheets = [sheet];
   }
@@ -74,10 +89,10 @@ class AttentionWalkthrough extends (globalThis.HTMLElement ?? class {}) {
     // After an error there is no walkthrough: any change is a fresh start.
     if (!this.#walk) this.#restart();
     else if (name === "lang") this.#walk.setLang(this.#lang());
-    else if (name === "predict") this.#walk.setPredict(this.hasAttribute("predict"));
+    else if (name === "predict") this.#walk.setPredict(this.#predict());
     else if (name === "step") {
       if (this.#step() !== this.#walk.state.step) this.#walk.goTo(this.#step());
-    } else this.#restart({ keep: name === "controls" || name === "nav" });
+    } else this.#restart({ keep: ["controls", "nav", "layout"].includes(name) });
   }
 
   /** The scene: a custom scene given as an object, or the scene attribute (an id). */
@@ -145,6 +160,21 @@ class AttentionWalkthrough extends (globalThis.HTMLElement ?? class {}) {
     return Object.hasOwn(messages, base) ? base : defaultLang();
   }
 
+  // The compact layout, or null for the normal one; any other value is an error.
+  #layout() {
+    const layout = this.getAttribute("layout");
+    if (layout === null || layout === "") return null;
+    if (!layouts.includes(layout)) {
+      throw new Error(`layout: "${layout}" is not a layout (${layouts.join(", ")}, or none)`);
+    }
+    return layout;
+  }
+
+  // Predict mode needs "check my numbers", which a compact layout leaves out.
+  #predict() {
+    return this.hasAttribute("predict") && this.getAttribute("layout") !== "compact";
+  }
+
   #step() {
     return Math.max(0, Math.round(Number(this.getAttribute("step")) || 1) - 1);
   }
@@ -153,6 +183,7 @@ class AttentionWalkthrough extends (globalThis.HTMLElement ?? class {}) {
   async #restart({ keep = false } = {}) {
     const loading = (this.#loading = Symbol());
     try {
+      const compact = this.#layout() === "compact";
       const core = await loadAttention();
       const custom = await this.#customScene();
       if (loading !== this.#loading || !this.isConnected) return;
@@ -175,10 +206,11 @@ class AttentionWalkthrough extends (globalThis.HTMLElement ?? class {}) {
           scene: id,
           lang: this.#lang(),
           step: previous?.step ?? this.#step(),
-          predict: this.hasAttribute("predict"),
+          predict: this.#predict(),
         },
         nav: this.hasAttribute("nav"),
         controls: this.hasAttribute("controls"),
+        compact,
         keyTarget: this.#root,
         onChange: (state, stepChanged) => {
           // A language picked inside (with nav) becomes the element's own.

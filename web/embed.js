@@ -1,6 +1,6 @@
 // embed.js: the inside of embed.html. Its URL sets the element's attributes (scene, lang,
-// step, src; controls=0, nav=1, predict=1); the host page drives it with postMessage and hears
-// its steps, errors and height. Every message either way carries
+// step, src, layout; controls=0, nav=1, predict=1); the host page drives it with postMessage and
+// hears its steps, errors and height. Every message either way carries
 // source: "attention-walkthrough".
 //
 // To the iframe: { type: "goTo", step } | { type: "play" } | { type: "pause" }
@@ -16,7 +16,7 @@
   const pinned = params.get("origin");
   const target = pinned ?? "*";
   const walk = document.querySelector("attention-walkthrough");
-  for (const name of ["scene", "lang", "step", "src"]) {
+  for (const name of ["scene", "lang", "step", "src", "layout"]) {
     if (params.has(name)) walk.setAttribute(name, params.get(name));
   }
   if (params.get("controls") !== "0") walk.setAttribute("controls", "");

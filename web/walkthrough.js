@@ -36,10 +36,11 @@ const hit = (deps, changed) =>
     : [...changed].some((k) => !deps.except.includes(k)));
 
 // The layers, in the page's order, and what each is drawn from. The step comes before
-// everything not needed to follow it, so that on a phone it is on the first screen.
+// everything not needed to follow it, so that on a phone it is on the first screen. The compact
+// layout (a slide) keeps only the player and the step.
 function pageLayers(host, scenes, drafts) {
   const fixed = ["speed", "seed", "playing"];
-  return [
+  const layers = [
     { where: "top", deps: only("scene", "lang"), draw: (c) => host.nav && header(c) },
     {
       where: "top",
@@ -50,10 +51,12 @@ function pageLayers(host, scenes, drafts) {
     {
       deps: only("scene", "lang", "step", "playing", "predict", "speed"),
       draw: (c) => host.controls && player(c),
+      slide: true,
     },
     {
       deps: everything("speed", "seed"),
       draw: (c) => stepPanel(c, host.controls && paramControls(c)),
+      slide: true,
     },
     { deps: only("scene", "lang"), draw: aboutBelow },
     {
@@ -71,6 +74,7 @@ function pageLayers(host, scenes, drafts) {
       draw: (c) => host.controls && exportPanel(c),
     },
   ];
+  return host.compact ? layers.filter((l) => l.slide) : layers;
 }
 
 // The pictures beside the step, when it has some.
@@ -112,13 +116,19 @@ function publicStateOf(store) {
  * resolveScene in lab.js), state (initial, partial),
  * page (the full page: it sets the document's title and language), nav (the title, the
  * language switch and the scene list; always on a page), controls (the player, the input
- * tools and "check my numbers"; always on a page), keyTarget (where keys are heard),
+ * tools and "check my numbers"; always on a page), compact (a slide's layout: the player and
+ * the step alone, see docs/embedding.md; never on a page), keyTarget (where keys are heard),
  * lessons (the curriculum's, from web/catalogue.js: the scene list groups the scenes by them,
  * and a scene's last step names the next one), onChange(state, stepChanged) after every render.
  */
 export function createWalkthrough(root, options) {
   const { core, scenes, page = false, keyTarget = root, onChange } = options;
-  const host = { page, nav: page || !!options.nav, controls: page || !!options.controls };
+  const host = {
+    page,
+    nav: page || !!options.nav,
+    controls: page || !!options.controls,
+    compact: !page && !!options.compact,
+  };
   const store = createStore({ core, scenes, partial: options.state });
   const { update } = store;
   const drafts = {}; // what the learner typed in "check my numbers", by scene and step
@@ -157,7 +167,7 @@ export function createWalkthrough(root, options) {
         document.documentElement.lang = msg.htmlLang;
         document.title = `${msg.title} · ${msg.scenes[scene.id].name}`;
       }
-      shell.className = page ? "walkthrough page" : "walkthrough";
+      shell.className = page ? "walkthrough page" : `walkthrough${host.compact ? " compact" : ""}`;
       shell.lang = msg.htmlLang;
     }
     for (const layer of layers) {

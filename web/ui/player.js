@@ -11,6 +11,14 @@ export function player(ctx) {
   return el(
     "section",
     { class: "player", "aria-label": msg.ui.scrubber },
+    // On a slide the step's title sits here, in the player's row (its heading stays for
+    // screen readers).
+    ctx.host.compact &&
+      el("span", {
+        class: "slide-title",
+        "aria-hidden": "true",
+        text: `${state.step + 1}. ${msg.steps[steps[state.step].id].title}`,
+      }),
     button("restart", msg.ui.restart, () => playback.go(0), { text: "↺" }),
     button("back", msg.ui.back, () => playback.go(state.step - 1), { text: "←" }),
     button("play", state.playing ? msg.ui.pause : msg.ui.play, () => playback.set(!state.playing), {
@@ -20,7 +28,9 @@ export function player(ctx) {
     button("forward", msg.ui.forward, () => playback.go(state.step + 1), { text: "→" }),
     // A scene without inputs (the scale lab's timings) has no numbers to predict, unless its
     // lab asks a question (the learn labs' descents).
-    (hasInputs(ctx.scene) || !!ctx.lab.question) &&
+    // A slide has no "check my numbers" to answer in: no predict mode there.
+    !ctx.host.compact &&
+      (hasInputs(ctx.scene) || !!ctx.lab.question) &&
       el("button", {
         type: "button",
         id: "predict",
@@ -49,6 +59,6 @@ export function player(ctx) {
       id: "counter",
       text: msg.ui.stepOf(state.step + 1, steps.length),
     }),
-    el("p", { class: "hint keys", text: msg.ui.keyboard }),
+    !ctx.host.compact && el("p", { class: "hint keys", text: msg.ui.keyboard }),
   );
 }

@@ -112,6 +112,18 @@ function derivationBox(ctx, hiddenFocus) {
   return box;
 }
 
+// A slide's matrices are one row that scrolls sideways, with the derivation and what follows
+// the matrices beside it (under it in a narrow box); elsewhere the derivation sits among the
+// matrices: after the picked cell's one on a phone, after them all on a wide screen.
+function slideBody(matrices, derivation, after) {
+  return el(
+    "div",
+    { class: "slide-body" },
+    el("div", { class: "matrices scroll" }, matrices),
+    el("div", { class: "slide-side" }, derivation, after),
+  );
+}
+
 /** The step, with the scene's own controls (`params`) above its matrices. */
 export function stepPanel(ctx, params) {
   const { lab, scene, msg, state, steps, stepId, view, focus, host, update } = ctx;
@@ -155,6 +167,11 @@ export function stepPanel(ctx, params) {
     figure.style.order = String(2 * k);
     return figure;
   });
+  const derivation = derivationBox(ctx, hiddenFocus);
+  const after = [
+    !focus && view.focusMatrix && el("p", { class: "hint", text: msg.ui.focusHint }),
+    steps[state.step].inStep?.map((id) => ctx.panel(id)),
+  ];
   return el(
     "section",
     { class: "step", "aria-labelledby": "step-title" },
@@ -162,6 +179,7 @@ export function stepPanel(ctx, params) {
     el("p", { class: "step-text", text }),
     words.line && el("p", { class: "step-line" }, el("code", { text: words.line })),
     words.why &&
+      !host.compact &&
       el(
         "details",
         { class: "why" },
@@ -179,8 +197,8 @@ export function stepPanel(ctx, params) {
     stepId === "inputs" && host.controls && el("p", { class: "hint", text: msg.ui.edit }),
     view.matrices.some((m) => ctx.concealed?.has(m.id)) &&
       el("p", { class: "hint concealed", text: msg.predict.concealed }),
-    el("div", { class: "matrices" }, matrices, derivationBox(ctx, hiddenFocus)),
-    !focus && view.focusMatrix && el("p", { class: "hint", text: msg.ui.focusHint }),
-    steps[state.step].inStep?.map((id) => ctx.panel(id)),
+    host.compact
+      ? slideBody(matrices, derivation, after)
+      : [el("div", { class: "matrices" }, matrices, derivation), after],
   );
 }
