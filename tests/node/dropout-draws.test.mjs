@@ -28,28 +28,14 @@ import assert from "node:assert/strict";
 import { installTextDom, textOf } from "./text-dom.mjs";
 import { loadLabs } from "../../web/attention.js";
 import { resolveScene } from "../../web/lab.js";
-import { wordsFor } from "../../web/words.js";
 import { scenes as listed } from "../../web/catalogue.js";
-import { initialState } from "../../web/state.js";
 import { fmt } from "../../web/format.js";
+import { splitmix64 as stream } from "./reference.mjs";
+import { labAt } from "./lab-context.mjs";
 
 installTextDom();
 const core = await loadLabs();
 const scene = await resolveScene(listed.find((s) => s.id === "dropout"));
-
-// splitmix64 in BigInt, written here from the rule above: uniform() in [0, 1).
-function stream(seed) {
-  const mask = (1n << 64n) - 1n;
-  let state = BigInt(seed) & mask;
-  return () => {
-    state = (state + 0x9e3779b97f4a7c15n) & mask;
-    let z = state;
-    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & mask;
-    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & mask;
-    z ^= z >> 31n;
-    return Number(z >> 11n) / 2 ** 53;
-  };
-}
 
 // Softmax weights of q·k/√d and the output weights·V, in float64 loops.
 function plainAttention(q, k, v) {
@@ -143,26 +129,7 @@ test("one draw and four by hand, 1 query × 3 keys: the reference here and the c
 
 // The lab at p and seed: its steps' contexts in both languages.
 function lab(partial) {
-  const state = initialState([scene], { scene: "dropout", lang: "en", ...partial });
-  const { inputs, trace } = scene.lab.compute(core, scene, state);
-  const at = (lang, stepId) => {
-    const msg = wordsFor(lang, scene);
-    const labels = scene.lab.labels(scene, msg, trace, inputs);
-    const ctx = {
-      scene,
-      lab: scene.lab,
-      state: { ...state, lang },
-      msg,
-      trace,
-      inputs,
-      labels,
-      stepId,
-      focus: null,
-    };
-    ctx.view = scene.lab.view(stepId, ctx);
-    return ctx;
-  };
-  return { state, inputs, trace, at };
+  return labAt(core, scene, partial);
 }
 
 const NUM = String.raw`−?\d+(?:\.\d+)?`;

@@ -14,11 +14,11 @@ import { installTextDom, textOf } from "./text-dom.mjs";
 import "./model-files.mjs";
 import { loadLabs } from "../../web/attention.js";
 import { resolveScene } from "../../web/lab.js";
-import { wordsFor } from "../../web/words.js";
 import { scenes as listed } from "../../web/catalogue.js";
-import { initialState } from "../../web/state.js";
 import { fmt } from "../../web/format.js";
 import { evaluate } from "./shown.mjs";
+import { wordsFor } from "../../web/words.js";
+import { labAt } from "./lab-context.mjs";
 
 installTextDom();
 const core = await loadLabs();
@@ -77,26 +77,7 @@ function says(texts, sources, expected, where) {
 // A lab at a state: its steps, and each step's context, words, panels and derivations by language.
 function lab(id, partial = {}) {
   const scene = labScenes[id];
-  const state = initialState([scene], { scene: id, lang: "en", ...partial });
-  const { inputs, trace } = scene.lab.compute(core, scene, state);
-  const at = (lang, stepId) => {
-    const msg = wordsFor(lang, scene);
-    const labels = scene.lab.labels?.(scene, msg, trace, inputs) ?? {};
-    const ctx = {
-      scene,
-      lab: scene.lab,
-      state: { ...state, lang },
-      msg,
-      trace,
-      inputs,
-      labels,
-      stepId,
-      focus: null,
-      editable: { ...scene.inputs, ...state.edits },
-    };
-    ctx.view = scene.lab.view(stepId, ctx);
-    return ctx;
-  };
+  const { state, inputs, trace, at } = labAt(core, scene, partial);
   const both = (f) => Object.fromEntries(langs.map((lang) => [lang, f(lang)]));
   return {
     scene,
