@@ -131,9 +131,22 @@ async function writeFirstView({ metafile, outputFiles }) {
   };
   visit(app);
   const renames = [...first].map(([path, name]) => [basename(path), name]);
+  // The streaming loader finds the .wasm next to itself (import.meta.url), where it was built,
+  // wherever the bundle puts it.
+  const stream = new URL("generated/attention-core-stream.mjs", web).pathname;
+  const streamIn = Object.keys(outputs).filter((path) =>
+    Object.keys(outputs[path].inputs).some((input) => resolve(input) === stream),
+  );
+  const wasmUrl = 'new URL("attention-core.wasm",import.meta.url)';
   for (const file of outputFiles) {
     let text = file.text;
     for (const [from, to] of renames) text = text.replaceAll(from, to);
+    if (streamIn.includes(file.path)) {
+      if (text.split(wasmUrl).length !== 2)
+        throw new Error(`bundle: ${file.path} should have ${wasmUrl} once`);
+      const where = relative(dirname(file.path), resolve(out.pathname, "attention-core.wasm"));
+      text = text.replace(wasmUrl, `new URL(${JSON.stringify(where)},import.meta.url)`);
+    }
     const path = first.has(file.path)
       ? resolve(dirname(file.path), first.get(file.path))
       : file.path;
