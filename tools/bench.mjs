@@ -4,7 +4,8 @@
 //      loops, tfjs-backend-wasm and onnxruntime-web (wasm, 1 thread), with a probe of this
 //      machine's wasm SIMD multiply-add peak run between them;
 //   2. the core module: its size, its cold instantiation, its heap at 8,192 tokens;
-//   3. the page's first view in headless Chromium, on localhost and on a phone profile;
+//   3. the page's first view in headless Chromium, on localhost and on a phone profile, with
+//      its milestones (first-view.mjs);
 //   4. the real model's training: natively, beside PyTorch, and in the page (model-bench.mjs).
 // Writes a table to stdout and everything to build/bench.json.
 import { execFileSync } from "node:child_process";
@@ -20,6 +21,7 @@ import { random } from "../web/random.js";
 import { start } from "../tests/browser/browser.mjs";
 import { attentionModel } from "./onnx.mjs";
 import { modelBench } from "./model-bench.mjs";
+import { firstViewBench } from "./first-view.mjs";
 
 const require = createRequire(import.meta.url);
 const report = { machine: machine(), when: new Date().toISOString(), shapes: [] };
@@ -315,81 +317,11 @@ const after = core.memory();
 console.log(JSON.stringify({ heapTopGrowth: after.heapTop - before.heapTop, memoryGrowth: after.heapBytes - before.heapBytes, inputsAndOutput: 4 * 4 * x.length${weights ? " + 4 * 8192 * 8192" : ""} }));`);
 }
 
-// ---- 3. the page's first view ----
+// ---- 3. the page's first view: tools/first-view.mjs ----
 
-// Where a first view's time goes, from the page's own clock (ms since navigation): the HTML,
-// app.js in (the page and the core, one request), the module and its chunks run
-// (DOMContentLoaded), and the first numbers drawn.
-async function milestones(page) {
-  return page.evaluate(() => {
-    const [nav] = performance.getEntriesByType("navigation");
-    const app = performance.getEntriesByType("resource").find((r) => /\/app\.js$/.test(r.name));
-    return {
-      html: Math.round(nav.responseEnd),
-      appJs: Math.round(app?.responseEnd ?? 0),
-      started: Math.round(nav.domContentLoadedEventEnd),
-      numbers: Math.round(performance.now()),
-    };
-  });
-}
-
-async function firstViews(env, { phone }) {
-  const loads = [];
-  const parts = [];
-  let bytes = 0;
-  for (let rep = 0; rep < 6; rep++) {
-    const context = await env.browser.newContext(
-      phone
-        ? {
-            viewport: { width: 390, height: 844 },
-            deviceScaleFactor: 3,
-            isMobile: true,
-            hasTouch: true,
-          }
-        : {},
-    );
-    const page = await context.newPage();
-    if (phone) {
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-      await cdp.send("Network.enable");
-      await cdp.send("Network.emulateNetworkConditions", {
-        offline: false,
-        latency: 150,
-        downloadThroughput: (1.6e6 / 8) * 0.9,
-        uploadThroughput: (750e3 / 8) * 0.9,
-      });
-    }
-    const bodies = [];
-    page.on("response", (r) => bodies.push(r.body().catch(() => Buffer.alloc(0))));
-    const t0 = Date.now();
-    await page.goto(`${env.url}?scene=classroom&step=7&lang=en`);
-    await page.waitForSelector('[data-matrix="output"] button.cell');
-    loads.push(Date.now() - t0);
-    parts.push(await milestones(page));
-    bytes = (await Promise.all(bodies)).reduce(
-      (sum, b) => sum + gzipSync(b, { level: 9 }).length,
-      0,
-    );
-    await context.close();
-  }
-  const [cold, ...warm] = loads;
-  const at = Object.fromEntries(
-    Object.keys(parts[0]).map((k) => [k, median(parts.slice(1).map((p) => p[k]))]),
-  );
-  return {
-    coldMs: cold,
-    medianMs: median(warm),
-    loadsMs: loads,
-    transferredGzipped: bytes,
-    milestonesMs: at,
-  };
-}
 const env = await start();
-report.page = {
-  localhost: await firstViews(env, { phone: false }),
-  phone: await firstViews(env, { phone: true }),
-};
+const firstView = await firstViewBench([env]);
+report.page = firstView.report;
 const model = await modelBench(env);
 report.model = model.report;
 await env.close();
@@ -448,12 +380,7 @@ for (const [k, h] of Object.entries(report.heapAt8192)) {
     `heap growth at 1x1x8192x64, ${k === "weights" ? "with" : "without"} the weights: top +${(h.heapTopGrowth / 2 ** 20).toFixed(1)} MiB, memory +${(h.memoryGrowth / 2 ** 20).toFixed(1)} MiB (inputs, output${k === "weights" ? " and weights" : ""}: ${(h.inputsAndOutput / 2 ** 20).toFixed(1)} MiB)`,
   );
 }
-for (const [k, p] of Object.entries(report.page)) {
-  lines.push(
-    `page first view with real numbers, ${k === "phone" ? "phone profile (390 px, 4× CPU throttling, Fast 3G)" : "localhost"}: median ${p.medianMs} ms (${p.loadsMs.join(", ")}; the first in a just-started browser), ${(p.transferredGzipped / 1024).toFixed(1)} KB gzipped`,
-    `  medians, ms from navigation: HTML in ${p.milestonesMs.html}, app.js in ${p.milestonesMs.appJs}, page and chunks run (DOMContentLoaded) ${p.milestonesMs.started}, numbers drawn ${p.milestonesMs.numbers}`,
-  );
-}
+lines.push(...firstView.lines);
 lines.push(...model.lines);
 const table = lines.join("\n");
 console.log(table);

@@ -1,31 +1,49 @@
 // bundle.mjs: builds into web/generated/ (ignored by git), after the WASM core is built:
-//   app.js                      the page (web/index.html) as one ES module: one request, not 14;
-//   chunks/                     and what a lab loads when it opens
+//   app.js                      the page (web/index.html) as an ES module, which imports
+//   chunks/first-view-*.js      what the first view shares with the labs (the page preloads them),
+//   chunks/                     and what a lab loads when it opens; the page's core is
+//                               attention-core-stream.mjs with attention-core.wasm (embed-core.mjs)
 //   attention-walkthrough.js    one classic script: the element, the page logic and the core
 //   attention-walkthrough.mjs   the element as an ES module that imports the core (see below)
 //   attention-walkthrough.html  one self-contained page that works from file://
 import { build } from "esbuild";
-import { readFile, rm, writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, relative, resolve } from "node:path";
 
 const web = new URL("../web/", import.meta.url);
 const out = new URL("generated/", web);
+const wrapper = new URL("attention.js", web).pathname;
 
 const common = { bundle: true, target: "es2022", minify: true, legalComments: "none" };
 
 // The page's labs, and the labs module, are chunks that load when a lab opens. Chunks are
-// named by their hash: the last build's would otherwise pile up.
+// named by their hash: the last build's would otherwise pile up. The page's core is
+// attention-core-stream.mjs (the loader; the WASM streams in from attention-core.wasm), not the
+// module with the bytes inlined, which stays a chunk that loads only where streaming cannot.
+const streamingCore = {
+  name: "streaming-core",
+  setup(b) {
+    b.onResolve({ filter: /attention-core\.mjs$/ }, (args) =>
+      args.importer === wrapper
+        ? { path: new URL("generated/attention-core-stream.mjs", web).pathname }
+        : undefined,
+    );
+  },
+};
 await rm(new URL("chunks/", out), { recursive: true, force: true });
-await build({
+const page = await build({
   ...common,
   entryPoints: [new URL("app.js", web).pathname],
   outdir: out.pathname,
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
   format: "esm",
+  plugins: [streamingCore],
+  metafile: true,
+  write: false,
   logLevel: "warning",
 });
-
+await writeFirstView(page);
 // The element shows no labs: what only a lab loads stays out of its one script, as a module
 // that says so if it is ever imported (so that the script itself still bundles).
 const noLabs = {
@@ -56,7 +74,6 @@ await build({
 // "attention-by-hand/element" under the `import` condition (bundlers, Node): web/attention.js
 // stays an import, of the package's own file, so an author who imports the core too gets one
 // core and one WASM instance.
-const wrapper = new URL("attention.js", web).pathname;
 const sharedCore = {
   name: "shared-core",
   setup(b) {
@@ -86,3 +103,68 @@ await writeFile(
   new URL("attention-walkthrough.html", out),
   template.replace("/* the bundle goes here */", () => inline),
 );
+
+/**
+ * Writes the page's build. The chunks that app.js imports statically (modules that the first
+ * view shares with the labs) get names that do not change with their contents,
+ * chunks/first-view-<module>.js, so that web/index.html can preload them beside app.js and the
+ * core's .wasm (one round trip, not a second after app.js); the build fails if its hints and
+ * the chunks differ.
+ */
+async function writeFirstView({ metafile, outputFiles }) {
+  const outputs = Object.fromEntries(
+    Object.entries(metafile.outputs).map(([path, o]) => [resolve(path), o]),
+  );
+  const app = resolve(out.pathname, "app.js");
+  const first = new Map(); // a static chunk's path → its new name
+  const visit = (path) => {
+    for (const i of outputs[path].imports) {
+      const chunk = resolve(i.path);
+      if (i.kind !== "import-statement" || first.has(chunk)) continue;
+      const module = basename(Object.keys(outputs[chunk].inputs)[0]).replace(/\.m?js$/, "");
+      let name = `first-view-${module}.js`;
+      for (let n = 2; [...first.values()].includes(name); n++)
+        name = `first-view-${module}-${n}.js`;
+      first.set(chunk, name);
+      visit(chunk);
+    }
+  };
+  visit(app);
+  const renames = [...first].map(([path, name]) => [basename(path), name]);
+  // The streaming loader finds the .wasm next to itself (import.meta.url), where it was built,
+  // wherever the bundle puts it.
+  const stream = new URL("generated/attention-core-stream.mjs", web).pathname;
+  const streamIn = Object.keys(outputs).filter((path) =>
+    Object.keys(outputs[path].inputs).some((input) => resolve(input) === stream),
+  );
+  const wasmUrl = 'new URL("attention-core.wasm",import.meta.url)';
+  for (const file of outputFiles) {
+    let text = file.text;
+    for (const [from, to] of renames) text = text.replaceAll(from, to);
+    if (streamIn.includes(file.path)) {
+      if (text.split(wasmUrl).length !== 2)
+        throw new Error(`bundle: ${file.path} should have ${wasmUrl} once`);
+      const where = relative(dirname(file.path), resolve(out.pathname, "attention-core.wasm"));
+      text = text.replace(wasmUrl, `new URL(${JSON.stringify(where)},import.meta.url)`);
+    }
+    const path = first.has(file.path)
+      ? resolve(dirname(file.path), first.get(file.path))
+      : file.path;
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, text);
+  }
+  const html = (await readFile(new URL("index.html", web), "utf8")).replace(/\s+/g, " ");
+  const hinted = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
+  const wanted = [
+    "generated/app.js",
+    ...[...first].map(([path, name]) => relative(web.pathname, resolve(dirname(path), name))),
+  ];
+  const wasm =
+    '<link rel="preload" href="generated/attention-core.wasm" as="fetch" type="application/wasm" crossorigin />';
+  if (hinted.sort().join() !== wanted.sort().join() || !html.includes(wasm))
+    throw new Error(
+      `web/index.html: its <head> must preload what the first view loads:\n${wanted
+        .map((href) => `    <link rel="modulepreload" href="${href}" />`)
+        .join("\n")}\n    ${wasm}\n(it has ${hinted.join(", ") || "none"})`,
+    );
+}

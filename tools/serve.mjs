@@ -60,9 +60,9 @@ export function serve(root, port = 0, headers = {}, routes = {}) {
     try {
       const body = await readFile(file);
       const type = types[extname(file)] ?? "application/octet-stream";
-      // Text is sent gzipped to a browser that accepts it, as any static host does.
+      // Text and WASM are sent gzipped to a browser that accepts them, as static hosts do.
       const gzip =
-        /^(text|application\/json|image\/svg)/.test(type) &&
+        /^(text|application\/json|application\/wasm|image\/svg)/.test(type) &&
         /\bgzip\b/.test(request.headers["accept-encoding"] ?? "");
       response.writeHead(200, {
         "content-type": type,

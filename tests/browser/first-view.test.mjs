@@ -1,0 +1,114 @@
+// first-view.test.mjs: what the page's first view fetches. Over HTTP the core's WASM comes from
+// its own file (application/wasm, once) and compiles while it streams in; everything the first
+// view loads is preloaded by web/index.html and none of it is a lab's; where the .wasm cannot
+// stream, the core's inlined bytes still give the same numbers. (How fast: `make bench`.)
+import { readFileSync } from "node:fs";
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { start, openPage } from "./browser.mjs";
+import { policy } from "../../tools/serve.mjs";
+
+const web = new URL("../../web/", import.meta.url);
+const html = readFileSync(new URL("index.html", web), "utf8").replace(/\s+/g, " ");
+const preloaded = [...html.matchAll(/<link rel="(?:modulepreload|preload)" href="([^"]+)"/g)].map(
+  (m) => `/${m[1]}`,
+);
+// The age scene at its last step: 19.4729, the key-value lookup by hand (docs/scenes.md).
+const query = "?scene=age&lang=zh&step=6";
+
+let env;
+before(async () => (env = await start()));
+after(() => env.close());
+
+// Runs in the page first: what its WebAssembly was compiled from, a streamed response's URL or
+// "bytes".
+function compiledFrom() {
+  const from = [];
+  Object.defineProperty(window, "compiledFrom", { value: from });
+  for (const name of ["compile", "compileStreaming", "instantiate", "instantiateStreaming"]) {
+    const original = WebAssembly[name];
+    WebAssembly[name] = function (source, ...rest) {
+      if (name.endsWith("Streaming")) Promise.resolve(source).then((r) => from.push(r.url));
+      else if (!(source instanceof WebAssembly.Module)) from.push("bytes");
+      return original.call(this, source, ...rest);
+    };
+  }
+}
+
+// The page at ?query on env, with the responses it got until its first view was drawn.
+async function firstView(env) {
+  const page = await openPage(env.browser, "about:blank");
+  await page.addInitScript(compiledFrom);
+  const responses = [];
+  page.on("response", (r) => responses.push(r));
+  await page.goto(`${env.url}${query}`);
+  await page.waitForSelector("#app[data-ready]");
+  const output = await page
+    .locator('[data-matrix="output"] button.cell')
+    .evaluateAll((cells) => cells.map((c) => c.textContent));
+  return {
+    page,
+    output,
+    responses,
+    paths: responses.map((r) => new URL(r.url()).pathname),
+    compiledFrom: await page.evaluate(() => window.compiledFrom),
+  };
+}
+
+test("over HTTP the core's .wasm is fetched once, as application/wasm, and the age scene shows 19.4729", async () => {
+  const { page, output, responses, paths, compiledFrom } = await firstView(env);
+  assert.deepEqual(output, ["19.4729"]);
+  assert.deepEqual(compiledFrom, [`${env.url}generated/attention-core.wasm`]);
+  const wasm = responses.filter((r) => r.url().endsWith("/generated/attention-core.wasm"));
+  assert.equal(wasm.length, 1, paths.join(" "));
+  assert.equal(wasm[0].headers()["content-type"], "application/wasm");
+  assert.equal(wasm[0].status(), 200);
+  // the module with the bytes inlined is not loaded as well
+  assert.ok(!paths.some((p) => /attention-core-\w+\.js$/.test(p)), paths.join(" "));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("the first view fetches what index.html preloads, all of it, and no lab's code", async () => {
+  const { page, paths } = await firstView(env);
+  const scripts = paths.filter((p) => /\.(m?js|wasm)$/.test(p));
+  assert.deepEqual([...scripts].sort(), [...preloaded].sort());
+  assert.deepEqual(
+    paths.filter((p) => !scripts.includes(p)),
+    ["/", "/style.css"],
+  );
+  // the labs' chunks are named after their modules (heads-…, model-…, attention-labs-…)
+  const labs = readFileSync(new URL("catalogue.js", web), "utf8").match(/labs\/[\w/]+\.js/g);
+  assert.ok(labs.length >= 10);
+  for (const lab of [...labs, "labs/attention-labs.js"]) {
+    const name = lab.split("/").at(-1).replace(/\.js$/, "");
+    assert.ok(!paths.some((p) => p.includes(`/${name}-`)), `${name} fetched: ${paths.join(" ")}`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("where the .wasm cannot stream (served as octet-stream), the inlined core gives the same numbers", async () => {
+  const wasm = readFileSync(new URL("generated/attention-core.wasm", web));
+  const octets = await start(
+    undefined,
+    { "content-security-policy": policy() },
+    {
+      "/generated/attention-core.wasm": (request, response) =>
+        response.writeHead(200, { "content-type": "application/octet-stream" }).end(wasm),
+    },
+  );
+  try {
+    const { page, output, paths, compiledFrom } = await firstView(octets);
+    assert.deepEqual(output, ["19.4729"]);
+    assert.deepEqual(compiledFrom, [`${octets.url}generated/attention-core.wasm`, "bytes"]);
+    assert.ok(
+      paths.some((p) => /\/chunks\/attention-core-\w+\.js$/.test(p)),
+      paths.join(" "),
+    );
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  } finally {
+    await octets.close();
+  }
+});
