@@ -29,10 +29,11 @@ apt_test=(g++ googletest libgtest-dev nlohmann-json3-dev clang-format clang libc
   # the real model's corpus (Tang poems, song ci, classical quotations): the tests and make train
   fortunes-zh)
 # npm: the demo installs only the bundler (the workspace tools/demo); the tests install the
-# root's devDependencies too; the bench every workspace (tools/bench: its peers).
+# root's devDependencies and the tutorial hosts they build (tools/hosts: VitePress, reveal.js)
+# too; the bench every workspace (tools/bench: its peers).
 case "$target" in
   demo) packages=("${apt_demo[@]}") npm_args=(--workspace tools/demo) ;;
-  test) packages=("${apt_demo[@]}" "${apt_test[@]}") npm_args=(--workspace tools/demo --include-workspace-root) ;;
+  test) packages=("${apt_demo[@]}" "${apt_test[@]}") npm_args=(--workspace tools/demo --workspace tools/hosts --include-workspace-root) ;;
   bench) packages=("${apt_demo[@]}" "${apt_test[@]}") npm_args=(--workspaces --include-workspace-root) ;;
 esac
 # Node: Debian's emscripten brings nodejs; npm is a separate package unless Node came from

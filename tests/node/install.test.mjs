@@ -36,16 +36,25 @@ test("make test installs what every suite needs; make bench adds the bench's pee
     assert.ok(t.apt.includes(p), p);
   }
   assert.deepEqual(b.apt, t.apt);
-  assert.equal(t.npm, "npm ci --workspace tools/demo --include-workspace-root");
+  assert.equal(
+    t.npm,
+    "npm ci --workspace tools/demo --workspace tools/hosts --include-workspace-root",
+  );
   assert.equal(b.npm, "npm ci --workspaces --include-workspace-root");
   const peers = ["@tensorflow/tfjs-backend-wasm", "@tensorflow/tfjs-core", "onnxruntime-web"];
   assert.deepEqual(Object.keys(json("tools/bench/package.json").dependencies), peers);
   const rootDeps = Object.keys(json("package.json").devDependencies);
   for (const p of [...peers, "esbuild"]) assert.ok(!rootDeps.includes(p), `the root has ${p}`);
-  assert.deepEqual(json("package.json").workspaces, ["tools/demo", "tools/bench"]);
-  // the lock file knows both workspaces
+  // the tutorial hosts that tests/browser/hosts.test.mjs builds, at exact versions
+  const hosts = json("tools/hosts/package.json").dependencies;
+  assert.deepEqual(Object.keys(hosts), ["reveal.js", "vitepress", "vue"]);
+  for (const [name, version] of Object.entries(hosts))
+    assert.match(version, /^\d+\.\d+\.\d+$/, name);
+  const workspaces = ["tools/demo", "tools/bench", "tools/hosts"];
+  assert.deepEqual(json("package.json").workspaces, workspaces);
+  // the lock file knows every workspace
   const lock = json("package-lock.json");
-  assert.ok(lock.packages["tools/demo"] && lock.packages["tools/bench"]);
+  for (const w of workspaces) assert.ok(lock.packages[w], w);
 });
 
 test("an unknown target is refused by name", () => {
