@@ -68,6 +68,7 @@ const vitepressConfig = `export default {
   base: "/vitepress/",
   // no favicon to ask the server for (Chromium would log its 404 as an error)
   head: [["link", { rel: "icon", href: "data:," }]],
+  vite: { logLevel: "warn" },
   vue: {
     template: {
       compilerOptions: { isCustomElement: (tag) => tag === "attention-walkthrough" },
@@ -91,8 +92,16 @@ The dictionary, at its output.
 [Your own scene](./custom)
 `;
 
+// The Vue wrapper of docs/embedding.md, as it is written there.
+const vueWrapper = readFileSync(join(repo, "docs/embedding.md"), "utf8").match(
+  /```vue\n([^`]*defineEmits[^`]*)```/,
+)[1];
+
 const vitepressCustom = `<script setup>
+import { ref } from "vue";
 import weather from "./weather.json";
+import Walkthrough from "./Walkthrough.vue";
+const heard = ref("");
 </script>
 
 # Your own scene
@@ -104,6 +113,12 @@ As an object, through the scene property:
 From a JSON file:
 
 <attention-walkthrough id="file" src="/vitepress/weather.json" lang="en" step="6"></attention-walkthrough>
+
+Through the docs' Vue wrapper:
+
+<Walkthrough id="wrapped" scene="age" lang="en" :step="2" :controls="false" @stepchange="(d) => (heard = d.step + ' of ' + d.total)" />
+
+<p id="heard">{{ heard }}</p>
 `;
 
 // --- the reveal.js deck: built with Vite, the element on its second slide ------------------
@@ -155,6 +170,7 @@ before(async () => {
   writeFileSync(join(docs, ".vitepress/theme/index.js"), vitepressTheme);
   writeFileSync(join(docs, "index.md"), vitepressHome);
   writeFileSync(join(docs, "custom.md"), vitepressCustom);
+  writeFileSync(join(docs, "Walkthrough.vue"), vueWrapper);
   writeFileSync(join(docs, "weather.json"), sceneText);
   writeFileSync(join(docs, "public/weather.json"), sceneText);
 
@@ -178,6 +194,13 @@ before(async () => {
 after(async () => {
   await env?.close();
   remove?.();
+});
+
+test("docs: the React wrapper is the one tsc compiles (tests/node/types-check-react.tsx)", () => {
+  const docs = readFileSync(join(repo, "docs/embedding.md"), "utf8");
+  const wrapper = docs.match(/```tsx\n([^`]*)```/)[1];
+  const checked = readFileSync(join(repo, "tests/node/types-check-react.tsx"), "utf8");
+  assert.ok(checked.includes(wrapper), "types-check-react.tsx holds the docs' wrapper whole");
 });
 
 test("VitePress: the server's HTML holds the element, not a comment", () => {
@@ -206,6 +229,14 @@ test("VitePress: numbers, custom scenes by property and src, one instance across
     assert.equal(await element.locator("#scene-title").textContent(), scene.title.en, id);
     assert.deepEqual(await outputCells(element).allTextContents(), [weatherOutput.toFixed(4)], id);
   }
+  // the wrapper: its props become attributes (false: none), the element's stepchange its event
+  const wrapped = page.locator("#wrapped");
+  await page.waitForFunction(() => document.getElementById("wrapped").state);
+  assert.equal(await wrapped.getAttribute("step"), "2");
+  assert.equal(await wrapped.getAttribute("controls"), null, ':controls="false" is no attribute');
+  await page.evaluate(() => document.getElementById("wrapped").goTo(4));
+  await page.locator("#heard", { hasText: "4 of" }).waitFor();
+  assert.equal(await wrapped.getAttribute("step"), "4");
   assert.equal(await page.evaluate(() => window.sameWindow), true, "client-side navigation");
   assert.equal(await page.evaluate(() => window.instances), 1, "one WASM instance");
 
