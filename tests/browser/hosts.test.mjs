@@ -7,59 +7,23 @@
 // and no hydration mismatch is reported.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build as vite } from "vite";
 import { build as vitepress } from "vitepress";
 import { openPage, start } from "./browser.mjs";
 import { packInto, repo } from "./pack.mjs";
 
-// The dictionary scene at its output step (docs/scenes.md), as bundlers.test.mjs reads it.
-const dictionaryOutput = ["9.6804", "42.9798"];
-
-// The custom scene of the docs, web/example-scene.json: one query, three keys, a value each.
-const sceneText = readFileSync(join(repo, "web/example-scene.json"), "utf8");
-const scene = JSON.parse(sceneText);
-// Its output, by hand: softmax(q·kᵀ / √2) · v.
-const weatherOutput = (() => {
-  const [q] = scene.inputs.q;
-  const scores = scene.inputs.k.map((k) => (q[0] * k[0] + q[1] * k[1]) / Math.sqrt(2));
-  const e = scores.map(Math.exp);
-  const sum = e.reduce((a, b) => a + b, 0);
-  return e.reduce((out, w, i) => out + (w / sum) * scene.inputs.v[i][0], 0);
-})();
-
-// Records what a host's page logs: errors, and any warning or error about hydration.
-function listen(page) {
-  page.logged = [];
-  page.on("console", (m) => {
-    if (m.type() === "error" || /hydrat/i.test(m.text()))
-      page.logged.push(`${m.text()} ${m.location().url}`);
-  });
-  page.on("response", (r) => r.status() >= 400 && page.logged.push(`${r.status()} ${r.url()}`));
-}
-
-// Counts WebAssembly instances made in a page, however they are made.
-async function countInstances(page) {
-  await page.addInitScript(() => {
-    window.instances = 0;
-    for (const name of ["instantiate", "instantiateStreaming"]) {
-      const original = WebAssembly[name];
-      WebAssembly[name] = function (...args) {
-        window.instances += 1;
-        return original.apply(this, args);
-      };
-    }
-    WebAssembly.Instance = new Proxy(WebAssembly.Instance, {
-      construct(target, args) {
-        window.instances += 1;
-        return Reflect.construct(target, args);
-      },
-    });
-  });
-}
-
-const outputCells = (element) => element.locator('[data-matrix="output"] button.cell');
+import {
+  countInstances,
+  dictionaryOutput,
+  linkHosts,
+  listen,
+  outputCells,
+  scene,
+  sceneText,
+  weatherOutput,
+} from "./hosts.mjs";
 
 // --- the VitePress site: two pages, the element imported once by the theme ---------------
 
@@ -157,11 +121,7 @@ window.deck.initialize();
 let env, app, remove;
 before(async () => {
   ({ app, remove } = packInto("attention-by-hand-hosts-"));
-  // The hosts, as the author's own dependencies: the workspace's packages, linked.
-  const hosts = JSON.parse(readFileSync(join(repo, "tools/hosts/package.json"), "utf8"));
-  for (const name of Object.keys(hosts.dependencies)) {
-    symlinkSync(join(repo, "node_modules", name), join(app, "node_modules", name), "dir");
-  }
+  linkHosts(app, "tools/hosts");
 
   const docs = join(app, "docs");
   mkdirSync(join(docs, ".vitepress/theme"), { recursive: true });

@@ -29,7 +29,7 @@ test("make demo installs Emscripten, Eigen, CMake, Node and the bundler, and not
   assert.deepEqual(Object.keys(json("tools/demo/package.json").dependencies), ["esbuild"]);
 });
 
-test("make test installs what every suite needs; make bench adds the bench's peers", () => {
+test("make test installs what every suite needs; make test-hosts the heavier hosts; make bench adds the bench's peers", () => {
   const t = plan("test");
   const b = plan("bench");
   for (const p of ["python3-torch", "chromium", "googletest", "clang", "emscripten"]) {
@@ -45,12 +45,20 @@ test("make test installs what every suite needs; make bench adds the bench's pee
   assert.deepEqual(Object.keys(json("tools/bench/package.json").dependencies), peers);
   const rootDeps = Object.keys(json("package.json").devDependencies);
   for (const p of [...peers, "esbuild"]) assert.ok(!rootDeps.includes(p), `the root has ${p}`);
+  // make test-hosts adds the heavier hosts, and they are no part of make test
+  const h = plan("hosts");
+  assert.deepEqual(h.apt, t.apt);
+  assert.equal(
+    h.npm,
+    "npm ci --workspace tools/demo --workspace tools/hosts --workspace tools/hosts-more --include-workspace-root",
+  );
+  assert.deepEqual(Object.keys(json("tools/hosts-more/package.json").dependencies), ["astro"]);
   // the tutorial hosts that tests/browser/hosts.test.mjs builds, at exact versions
   const hosts = json("tools/hosts/package.json").dependencies;
   assert.deepEqual(Object.keys(hosts), ["reveal.js", "vitepress", "vue"]);
   for (const [name, version] of Object.entries(hosts))
     assert.match(version, /^\d+\.\d+\.\d+$/, name);
-  const workspaces = ["tools/demo", "tools/bench", "tools/hosts"];
+  const workspaces = ["tools/demo", "tools/bench", "tools/hosts", "tools/hosts-more"];
   assert.deepEqual(json("package.json").workspaces, workspaces);
   // the lock file knows every workspace
   const lock = json("package-lock.json");
@@ -60,5 +68,5 @@ test("make test installs what every suite needs; make bench adds the bench's pee
 test("an unknown target is refused by name", () => {
   const r = spawnSync(script, ["everything", "--dry-run"], { cwd: root, encoding: "utf8" });
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /the target is demo, test or bench, not 'everything'/);
+  assert.match(r.stderr, /the target is demo, test, hosts or bench, not 'everything'/);
 });
