@@ -13,7 +13,6 @@ import { build as vite } from "vite";
 import { build as vitepress } from "vitepress";
 import { openPage, start } from "./browser.mjs";
 import { packInto, repo } from "./pack.mjs";
-
 import {
   countInstances,
   dictionaryOutput,
