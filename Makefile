@@ -99,7 +99,8 @@ test-node: wasm streams
 test-browser: bundle
 	$(SUITE) browser $(BROWSER_TEST) tests/browser/
 
-# The heavier tutorial hosts (Astro 5), not part of make test: tests/hosts/ (about 15 s here).
+# The heavier tutorial hosts (Astro 5, Docusaurus 3 with React 19), not part of make test:
+# tests/hosts/ (about 1.5 to 2 minutes here, most of it Docusaurus's webpack build).
 test-hosts: deps-hosts bundle
 	$(SUITE) hosts $(BROWSER_TEST) tests/hosts/
 

@@ -7,7 +7,8 @@
 #   test   every suite: the native toolchain, GoogleTest, clang for the sanitizers, Chromium,
 #          NumPy and PyTorch for the exported scripts, the real model's corpus (fortunes-zh),
 #          and the test tools from npm
-#   hosts  the tests' needs, and the heavier tutorial hosts of make test-hosts (Astro 5)
+#   hosts  the tests' needs, and the heavier tutorial hosts of make test-hosts (Astro 5,
+#          Docusaurus 3 with React 19)
 #   bench  the hosts' needs, and the bench's peers (tfjs, onnxruntime-web)
 # --dry-run prints the plan (every package of the target, and what is missing here) and
 # installs nothing.

@@ -52,7 +52,8 @@ test("make test installs what every suite needs; make test-hosts the heavier hos
     h.npm,
     "npm ci --workspace tools/demo --workspace tools/hosts --workspace tools/hosts-more --include-workspace-root",
   );
-  assert.deepEqual(Object.keys(json("tools/hosts-more/package.json").dependencies), ["astro"]);
+  const heavier = ["@docusaurus/core", "@docusaurus/preset-classic", "@mdx-js/react", "astro"];
+  for (const p of heavier) assert.ok(json("tools/hosts-more/package.json").dependencies[p], p);
   // the tutorial hosts that tests/browser/hosts.test.mjs builds, at exact versions
   const hosts = json("tools/hosts/package.json").dependencies;
   assert.deepEqual(Object.keys(hosts), ["reveal.js", "vitepress", "vue"]);
