@@ -100,7 +100,7 @@ test-browser: bundle
 	$(SUITE) browser $(BROWSER_TEST) tests/browser/
 
 # The heavier tutorial hosts (Astro 5, Docusaurus 3 with React 19), not part of make test:
-# tests/hosts/ (about 1.5 to 2 minutes here, most of it Docusaurus's webpack build).
+# tests/hosts/ (2 to 6 minutes here by the machine's load, most of it Docusaurus's webpack).
 test-hosts: deps-hosts bundle
 	$(SUITE) hosts $(BROWSER_TEST) tests/hosts/
 
