@@ -2,8 +2,8 @@
 # install what they need and is missing first (tools/install-deps.sh demo, test or bench): the
 # demo only what the page needs.
 .PHONY: demo test suites build deps deps-demo deps-bench wasm native sanitize bundle format \
-	format-check test-native test-sanitize test-fuzz test-node test-browser fuzz mutate bench clean \
-	train streams
+	format-check test-native test-sanitize test-fuzz test-node test-browser test-hosts deps-hosts \
+	fuzz mutate bench clean train streams
 
 NODE_TEST := node --test --test-reporter=tap --test-concurrency=1
 # The browser files run two at a time (each its own server and Chromium): most of their time is
@@ -36,6 +36,9 @@ deps:
 
 deps-demo:
 	@tools/install-deps.sh demo
+
+deps-hosts:
+	@tools/install-deps.sh hosts
 
 deps-bench:
 	@tools/install-deps.sh bench
@@ -95,6 +98,11 @@ test-node: wasm streams
 
 test-browser: bundle
 	$(SUITE) browser $(BROWSER_TEST) tests/browser/
+
+# The heavier tutorial hosts (Astro 5, Docusaurus 3 with React 19), not part of make test:
+# tests/hosts/ (2 to 6 minutes here by the machine's load, most of it Docusaurus's webpack).
+test-hosts: deps-hosts bundle
+	$(SUITE) hosts $(BROWSER_TEST) tests/hosts/
 
 # Mutation testing, not part of make test: the committed C++ mutants, one at a time, then
 # Stryker over the JS wrapper and the page's pure modules.

@@ -7,15 +7,17 @@
 #   test   every suite: the native toolchain, GoogleTest, clang for the sanitizers, Chromium,
 #          NumPy and PyTorch for the exported scripts, the real model's corpus (fortunes-zh),
 #          and the test tools from npm
-#   bench  the tests' needs, and the bench's peers (tfjs, onnxruntime-web)
+#   hosts  the tests' needs, and the heavier tutorial hosts of make test-hosts (Astro 5,
+#          Docusaurus 3 with React 19)
+#   bench  the hosts' needs, and the bench's peers (tfjs, onnxruntime-web)
 # --dry-run prints the plan (every package of the target, and what is missing here) and
 # installs nothing.
 set -euo pipefail
 
 target=${1:-test}
 dry=${2:-}
-case "$target" in demo | test | bench) ;; *)
-  echo "install-deps: the target is demo, test or bench, not '$target'" >&2
+case "$target" in demo | test | hosts | bench) ;; *)
+  echo "install-deps: the target is demo, test, hosts or bench, not '$target'" >&2
   exit 2
   ;;
 esac
@@ -29,10 +31,13 @@ apt_test=(g++ googletest libgtest-dev nlohmann-json3-dev clang-format clang libc
   # the real model's corpus (Tang poems, song ci, classical quotations): the tests and make train
   fortunes-zh)
 # npm: the demo installs only the bundler (the workspace tools/demo); the tests install the
-# root's devDependencies too; the bench every workspace (tools/bench: its peers).
+# root's devDependencies and the tutorial hosts they build (tools/hosts: VitePress, reveal.js)
+# too; make test-hosts the heavier hosts (tools/hosts-more); the bench every workspace
+# (tools/bench: its peers).
 case "$target" in
   demo) packages=("${apt_demo[@]}") npm_args=(--workspace tools/demo) ;;
-  test) packages=("${apt_demo[@]}" "${apt_test[@]}") npm_args=(--workspace tools/demo --include-workspace-root) ;;
+  test) packages=("${apt_demo[@]}" "${apt_test[@]}") npm_args=(--workspace tools/demo --workspace tools/hosts --include-workspace-root) ;;
+  hosts) packages=("${apt_demo[@]}" "${apt_test[@]}") npm_args=(--workspace tools/demo --workspace tools/hosts --workspace tools/hosts-more --include-workspace-root) ;;
   bench) packages=("${apt_demo[@]}" "${apt_test[@]}") npm_args=(--workspaces --include-workspace-root) ;;
 esac
 # Node: Debian's emscripten brings nodejs; npm is a separate package unless Node came from
@@ -47,7 +52,7 @@ done
 # What is installed from npm, and for which target: a stamp beside node_modules. A later
 # target's install covers the earlier ones; a newer lock file means installing again.
 stamp=node_modules/.installed-for
-rank() { case "$1" in demo) echo 1 ;; test) echo 2 ;; bench) echo 3 ;; *) echo 0 ;; esac; }
+rank() { case "$1" in demo) echo 1 ;; test) echo 2 ;; hosts) echo 3 ;; bench) echo 4 ;; *) echo 0 ;; esac; }
 have=$(cat "$stamp" 2>/dev/null || true)
 npm_needed=no
 if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ "$(rank "$have")" -lt "$(rank "$target")" ]; then

@@ -11,9 +11,13 @@ export const repo = fileURLToPath(new URL("../../", import.meta.url));
 /** Runs a command; its standard output, as text. */
 export const run = (command, args, cwd) => execFileSync(command, args, { cwd, encoding: "utf8" });
 
-/** Packs and installs; returns { folder, app, remove }: app is the project, inside folder. */
-export function packInto(prefix) {
-  const folder = mkdtempSync(join(tmpdir(), prefix));
+/**
+ * Packs and installs; returns { folder, app, remove }: app is the project, inside folder, which
+ * is made in base (the system's temporary folder unless given).
+ */
+export function packInto(prefix, base = tmpdir()) {
+  mkdirSync(base, { recursive: true });
+  const folder = mkdtempSync(join(base, prefix));
   const app = join(folder, "app");
   run("npm", ["pack", "--silent", "--pack-destination", folder], repo);
   const tarball = readdirSync(folder).find((f) => f.endsWith(".tgz"));

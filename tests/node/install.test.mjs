@@ -29,27 +29,45 @@ test("make demo installs Emscripten, Eigen, CMake, Node and the bundler, and not
   assert.deepEqual(Object.keys(json("tools/demo/package.json").dependencies), ["esbuild"]);
 });
 
-test("make test installs what every suite needs; make bench adds the bench's peers", () => {
+test("make test installs what every suite needs; make test-hosts the heavier hosts; make bench adds the bench's peers", () => {
   const t = plan("test");
   const b = plan("bench");
   for (const p of ["python3-torch", "chromium", "googletest", "clang", "emscripten"]) {
     assert.ok(t.apt.includes(p), p);
   }
   assert.deepEqual(b.apt, t.apt);
-  assert.equal(t.npm, "npm ci --workspace tools/demo --include-workspace-root");
+  assert.equal(
+    t.npm,
+    "npm ci --workspace tools/demo --workspace tools/hosts --include-workspace-root",
+  );
   assert.equal(b.npm, "npm ci --workspaces --include-workspace-root");
   const peers = ["@tensorflow/tfjs-backend-wasm", "@tensorflow/tfjs-core", "onnxruntime-web"];
   assert.deepEqual(Object.keys(json("tools/bench/package.json").dependencies), peers);
   const rootDeps = Object.keys(json("package.json").devDependencies);
   for (const p of [...peers, "esbuild"]) assert.ok(!rootDeps.includes(p), `the root has ${p}`);
-  assert.deepEqual(json("package.json").workspaces, ["tools/demo", "tools/bench"]);
-  // the lock file knows both workspaces
+  // make test-hosts adds the heavier hosts, and they are no part of make test
+  const h = plan("hosts");
+  assert.deepEqual(h.apt, t.apt);
+  assert.equal(
+    h.npm,
+    "npm ci --workspace tools/demo --workspace tools/hosts --workspace tools/hosts-more --include-workspace-root",
+  );
+  const heavier = ["@docusaurus/core", "@docusaurus/preset-classic", "@mdx-js/react", "astro"];
+  for (const p of heavier) assert.ok(json("tools/hosts-more/package.json").dependencies[p], p);
+  // the tutorial hosts that tests/browser/hosts.test.mjs builds, at exact versions
+  const hosts = json("tools/hosts/package.json").dependencies;
+  assert.deepEqual(Object.keys(hosts), ["reveal.js", "vitepress", "vue"]);
+  for (const [name, version] of Object.entries(hosts))
+    assert.match(version, /^\d+\.\d+\.\d+$/, name);
+  const workspaces = ["tools/demo", "tools/bench", "tools/hosts", "tools/hosts-more"];
+  assert.deepEqual(json("package.json").workspaces, workspaces);
+  // the lock file knows every workspace
   const lock = json("package-lock.json");
-  assert.ok(lock.packages["tools/demo"] && lock.packages["tools/bench"]);
+  for (const w of workspaces) assert.ok(lock.packages[w], w);
 });
 
 test("an unknown target is refused by name", () => {
   const r = spawnSync(script, ["everything", "--dry-run"], { cwd: root, encoding: "utf8" });
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /the target is demo, test or bench, not 'everything'/);
+  assert.match(r.stderr, /the target is demo, test, hosts or bench, not 'everything'/);
 });
