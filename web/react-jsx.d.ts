@@ -21,6 +21,8 @@ export interface AttentionWalkthroughProps extends DetailedHTMLProps<
   nav?: boolean;
   /** The URL of a custom scene's JSON. */
   src?: string;
+  /** "compact": the player and the step alone, to fit a slide. */
+  layout?: "compact";
 }
 
 declare module "react" {
