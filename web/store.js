@@ -13,7 +13,7 @@ const tracked = (s) => Object.keys(s);
 /**
  * The store of one walkthrough: core (from loadAttention), scenes (the list it may show, the
  * first resolved), partial (the initial state). listen(fn) is called after every change with
- * (changed: Set of state keys, "trace" when the numbers changed, { announce }).
+ * (changed: Set of state keys, "trace" when the numbers changed, { announce, arrive }).
  */
 export function createStore({ core, scenes, partial }) {
   const byId = Object.fromEntries(scenes.map((s) => [s.id, s]));
@@ -42,9 +42,10 @@ export function createStore({ core, scenes, partial }) {
    * The one way the state changes. `change` is merged into the state: `edits` entries replace
    * (null removes) single inputs; `scene` starts that scene afresh. When the inputs change, the
    * lab recomputes them through the core; if the core refuses, the state stays as it was and
-   * says why. Then the listeners hear what changed; `announce` reads the step out.
+   * says why. Then the listeners hear what changed, and how: `announce` reads the step out,
+   * `arrive` takes the learner to the top of a scene opened from a link.
    */
-  function update(change, { announce = false } = {}) {
+  function update(change, how = {}) {
     // A lazy scene (a lab) loads its code first, then opens; if it cannot load, the page says
     // why and stays where it is.
     if (byId[change.scene]?.lazy) {
@@ -52,7 +53,7 @@ export function createStore({ core, scenes, partial }) {
       resolveScene(entry).then(
         (scene) => {
           if (byId[entry.id] === entry) byId[entry.id] = scene;
-          update(change, { announce });
+          update(change, how);
         },
         (error) => update({ notice: { core: error.message } }),
       );
@@ -67,7 +68,7 @@ export function createStore({ core, scenes, partial }) {
     if (good !== beforeGood) changed.add("trace");
     // A change of nothing asks for the whole page again (a panel's own choice, say).
     if (Object.keys(change).length === 0) changed.add("*");
-    for (const listen of listeners) listen(changed, { announce });
+    for (const listen of listeners) listen(changed, how);
   }
 
   // ---- start: the initial state, and numbers for it ----

@@ -13,7 +13,7 @@ import { messages } from "./state.js";
 import { createPlayback } from "./playback.js";
 import { el } from "./views.js";
 import { header } from "./ui/header.js";
-import { sceneList, nextUp } from "./ui/scene-list.js";
+import { sceneList, nextUp, showCurrent } from "./ui/scene-list.js";
 import { intro, aboutBelow } from "./ui/intro.js";
 import { sceneControls, paramControls } from "./ui/controls.js";
 import { markScrollers } from "./ui/scroll-cue.js";
@@ -159,7 +159,7 @@ export function createWalkthrough(root, options) {
   const main = el(page ? "main" : "div", { id: "main", tabindex: -1 });
   const live = el("p", { id: "announce", class: "visually-hidden", "aria-live": "polite" });
 
-  function render(changed, { announce = false } = {}) {
+  function render(changed, { announce = false, arrive = false } = {}) {
     const ctx = contextNow();
     const { msg, scene, steps, stepId, state } = ctx;
     if (changed.has("*") || changed.has("lang") || changed.has("scene")) {
@@ -184,6 +184,9 @@ export function createWalkthrough(root, options) {
       }
     }
     markScrollers(root, msg.ui.scrollHint);
+    if (changed.has("*") || changed.has("scene")) showCurrent(root);
+    // from a link at the foot of a scene: the new scene's title, in view and focused
+    if (arrive) root.querySelector("#scene-title")?.focus();
     if (announce) {
       const text = root.querySelector(".step-text").textContent;
       live.textContent = `${msg.ui.stepOf(state.step + 1, steps.length)}: ${msg.steps[stepId].title}. ${text}`;

@@ -100,6 +100,9 @@ const deckPage = `<!doctype html>
         <section>
           <attention-walkthrough id="deck" scene="dictionary" lang="en" step="6" controls></attention-walkthrough>
         </section>
+        <section>
+          <attention-walkthrough id="slide" scene="book" lang="zh" step="4" layout="compact"></attention-walkthrough>
+        </section>
         <section><h2>The end</h2></section>
       </div>
     </div>
@@ -262,6 +265,34 @@ test("reveal.js: the numbers, and keys typed in the element turn no slide", asyn
   await page.locator("body").click({ position: { x: 5, y: 5 } });
   await page.keyboard.press("ArrowRight");
   assert.equal(await indices(), 2, "the deck still turns its slides");
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(page.logged, []);
+  await page.close();
+});
+
+// A slide holds a whole step in the compact layout: the book scene's 11×11 softmax step, in
+// Chinese, with a cell picked, inside the deck's 16:9 window.
+test("reveal.js: the compact layout fits its slide, a cell's derivation included", async () => {
+  const page = await openPage(env.browser, `${env.url}deck/index.html#/2`, {
+    viewport: { width: 1280, height: 720 },
+  });
+  listen(page);
+  await page.waitForFunction(() => window.deck?.isReady());
+  const element = page.locator("#slide");
+  const cells = element.locator("[data-matrix]:not(.role-input) button.cell");
+  await cells.first().waitFor();
+  await cells.last().click();
+  await element.locator(".derivation code").first().waitFor();
+  const [box, slide] = await page.evaluate(() => {
+    const rect = (e) => e.getBoundingClientRect();
+    return [rect(document.getElementById("slide")), rect(document.querySelector(".reveal"))];
+  });
+  assert.ok(
+    box.top >= slide.top && box.bottom <= slide.bottom,
+    `${JSON.stringify(box)} in ${JSON.stringify(slide)}`,
+  );
+  assert.ok(box.left >= slide.left && box.right <= slide.right, "and across");
+  assert.equal(await page.evaluate(() => window.deck.getIndices().h), 2);
   assert.deepEqual(page.errors, []);
   assert.deepEqual(page.logged, []);
   await page.close();

@@ -697,6 +697,27 @@ test("each scene's last step names the next one in the path, and the link opens 
   await page.waitForFunction(() => document.querySelector("#scene-title")?.textContent !== "");
   assert.equal(await page.locator("#scene-age").getAttribute("aria-current"), "page");
   assert.equal(await page.locator(".next-up").count(), 0, "not on the first step");
+  // the learner lands on the new scene's title, focused and in view, from the mouse or the keys
+  const arrived = (p) =>
+    p.evaluate(() => {
+      const title = document.getElementById("scene-title");
+      const box = title.getBoundingClientRect();
+      return [document.activeElement === title, box.top >= 0 && box.bottom <= innerHeight];
+    });
+  assert.deepEqual(await arrived(page), [true, true]);
+  const phone = await open("scene=cup&lang=zh&step=7", { viewport: { width: 390, height: 844 } });
+  await phone.locator(".next-up a").focus();
+  await phone.keyboard.press("Enter");
+  await phone.waitForFunction(() => document.querySelector("#scene-heads")?.ariaCurrent === "page");
+  assert.deepEqual(await arrived(phone), [true, true]);
+  // and the sideways row of scenes shows the one it is in
+  const shown = await phone.evaluate(() => {
+    const row = document.querySelector("nav ol.lessons").getBoundingClientRect();
+    const button = document.getElementById("scene-heads").getBoundingClientRect();
+    return button.left >= row.left && button.right <= row.right;
+  });
+  assert.ok(shown, "the current scene is in view in the scene list");
+  await phone.close();
   const zh = await open("scene=cup&lang=zh&step=7");
   assert.equal(await text(zh, ".next-up"), "下一课 2 模型里面：多头");
   const end = await open("scene=model&lang=en&step=99");

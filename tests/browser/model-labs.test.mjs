@@ -436,6 +436,19 @@ test("order, sinusoidal step: the note's numbers, and the shuffled heatmaps in t
     const page = await openApp(env, `scene=order&lang=${lang}&step=2`);
     assertShown(await matrixNumbers(page, "xa"), f.xPlusPe, `${lang} X + ¼·PE`);
     const note = await page.locator("[data-pe-note]").textContent();
+    // the note leads the step, before its tables, where the step's text points to it
+    const [noteTop, tableTop] = await page.evaluate(() => [
+      document.querySelector("[data-pe-note]").getBoundingClientRect().top,
+      document.querySelector("[data-matrix]").getBoundingClientRect().top,
+    ]);
+    assert.ok(noteTop < tableTop, `the note at ${noteTop} px, the first table at ${tableTop} px`);
+    // the inside labs' source is the sentence, not the article's content
+    assert.match(
+      await page.locator(".about-wide .source").textContent(),
+      lang === "en"
+        ? /the sentence 我在图书馆读书 is shortened from/
+        : /“我在图书馆读书”这句话缩短自/,
+    );
     const { full, quarter, none } = f.bookOnItself;
     // the scale twice, 书 at full size, the scale again, 书 at a quarter, 书 without positions
     const numbers = note.match(/\d+\.\d+/g);

@@ -363,7 +363,8 @@ test("online softmax: the walk along 书's row, its blocks and m and ℓ, in bot
           Math.abs(lShown - l) <= 0.5e-4 + 1e-12,
           `${lang} B=${block} block ${b + 1}: ${text} (ℓ ${l})`,
         );
-        const keys = `${tokens[b * block]} … ${tokens[seen.length - 1]}`;
+        const [first, lastKey] = [tokens[b * block], tokens[seen.length - 1]];
+        const keys = first === lastKey ? first : `${first} … ${lastKey}`;
         assert.ok(
           text.startsWith(
             lang === "en" ? `After block ${b + 1} (${keys})` : `第 ${b + 1} 块（${keys}）`,

@@ -647,17 +647,23 @@ test("online softmax: each block's words name its first and last key, and m, ℓ
           const l = seen.reduce((a, x) => a + Math.exp(x - m), 0);
           const where = `B = ${block} block ${b + 1}${causal ? " causal" : ""}`;
           const text = L.text(`block${b + 1}`);
+          // a block of one key names it once
+          const one = end - start === 1;
           says(
             text,
-            {
-              en: String.raw`^Keys (?<from>\d+) to (?<to>\d+) \((?<first>[^ …]+) … (?<last>[^ )]+)\)\. For (?<token>\S+): m = (?<m>NUM), ℓ = (?<l>NUM);`,
-              zh: String.raw`^第 (?<from>\d+) 到第 (?<to>\d+) 个键（(?<first>[^ …]+) … (?<last>[^ ）]+)）。\s*对 (?<token>\S+)：m = (?<m>NUM)，ℓ = (?<l>NUM)；`,
-            },
+            one
+              ? {
+                  en: String.raw`^Key (?<from>\d+) \((?<first>[^ )]+)\)\. For (?<token>\S+): m = (?<m>NUM), ℓ = (?<l>NUM);`,
+                  zh: String.raw`^第 (?<from>\d+) 个键（(?<first>[^ ）]+)）。\s*对 (?<token>\S+)：m = (?<m>NUM)，ℓ = (?<l>NUM)；`,
+                }
+              : {
+                  en: String.raw`^Keys (?<from>\d+) to (?<to>\d+) \((?<first>[^ …]+) … (?<last>[^ )]+)\)\. For (?<token>\S+): m = (?<m>NUM), ℓ = (?<l>NUM);`,
+                  zh: String.raw`^第 (?<from>\d+) 到第 (?<to>\d+) 个键（(?<first>[^ …]+) … (?<last>[^ ）]+)）。\s*对 (?<token>\S+)：m = (?<m>NUM)，ℓ = (?<l>NUM)；`,
+                },
             {
               from: start + 1,
-              to: end,
+              ...(one ? {} : { to: end, last: tokens[end - 1] }),
               first: tokens[start],
-              last: tokens[end - 1],
               token: tokens[last],
               m: { near: m, digits },
               l: { near: l, digits },

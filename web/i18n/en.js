@@ -103,6 +103,9 @@ export default {
         text: "注意力提示 (Attention Cues)",
       },
     },
+    "004-sentence": {
+      text: "the sentence 我在图书馆读书 is shortened from one in a Chinese article (untitled and unsigned in our copy) on the two kinds of attention cues; the layer, its weights and this lab are this project's own.",
+    },
   },
   views: {
     heatmap: "Weights as a heatmap",
@@ -206,8 +209,8 @@ export default {
     apple: "apple",
     banana: "banana",
     chair: "chair",
-    involuntary: "no task (involuntary)",
-    voluntary: "I want to read (voluntary)",
+    involuntary: "no task",
+    voluntary: "I want to read",
   },
   dims: {
     zhang: "surname Zhang",
@@ -237,7 +240,7 @@ export default {
       result: (token, row, value, output) =>
         `Each word's output mixes every word's value, weighted by attention: ${token}'s own value is ${row} = ${value}, and its output is ${output}.`,
       flat: (token, [a, b, c], other) =>
-        `Why the article's numbers are so flat: every entry of X, W_Q and W_K is below 1 and d_k = 2, so each score is the sum of two small products. ${token}'s three scores, before the scale, are ${a}, ${b} and ${c}: keys that close stay nearly equal under any softmax, so ${token}'s row barely changes even with a sharper query. ${other}'s row is where a sharper query shows.`,
+        `Why the article's numbers are so flat: every entry of X, W_Q and W_K is below 1 and d_k = 2, so each score is the sum of two small products. ${token}'s three scores, before the scale, are ${a}, ${b} and ${c}: scores that close give nearly equal weights, and it takes a much sharper query to pull them apart. ${other}'s row is where a sharper query shows first.`,
       also: (token, row, value, output, xRow, x) =>
         `The article's second example, ${token}: its input ${xRow} = ${x}, its value ${row} = ${value}, and its output ${output}.`,
       meaning: (token) =>

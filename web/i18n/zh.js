@@ -141,6 +141,9 @@ export default {
         text: "注意力提示",
       },
     },
+    "004-sentence": {
+      text: "“我在图书馆读书”这句话缩短自一篇讲两种注意力提示的中文文章（我们的副本无标题、无署名）；这一层、它的权重和这个实验都是本项目自己做的。",
+    },
   },
   views: {
     heatmap: "权重热力图",
@@ -243,8 +246,8 @@ export default {
     apple: "苹果 apple",
     banana: "香蕉 banana",
     chair: "椅子 chair",
-    involuntary: "没有任务（非自主性提示）",
-    voluntary: "我要读书（自主性提示）",
+    involuntary: "没有任务",
+    voluntary: "我要读书",
   },
   dims: {
     zhang: "姓张",
@@ -274,7 +277,7 @@ export default {
       result: (token, row, value, output) =>
         `每个词的输出都按注意力权重混合了所有词的值：“${token}”自己的值是 ${row} = ${value}，它的输出是 ${output}。`,
       flat: (token, [a, b, c], other) =>
-        `原文的数为什么这么“平”：X、W_Q 和 W_K 的每个元素都小于 1，d_k = 2，所以每个分数都是两个小乘积之和。“${token}”的三个分数（缩放之前）是 ${a}、${b} 和 ${c}：这么接近的分数，怎样做 softmax 都差不多相等，所以即使查询更尖锐，“${token}”这一行也几乎不变。更尖锐的查询要看“${other}”那一行。`,
+        `原文的数为什么这么“平”：X、W_Q 和 W_K 的每个元素都小于 1，d_k = 2，所以每个分数都是两个小乘积之和。“${token}”的三个分数（缩放之前）是 ${a}、${b} 和 ${c}：这么接近的分数，softmax 之后的权重也差不多相等，要很尖锐的查询才能把它们拉开。更尖锐的查询最先在“${other}”那一行显出来。`,
       also: (token, row, value, output, xRow, x) =>
         `原文的第二个例子“${token}”：它的输入 ${xRow} = ${x}，值 ${row} = ${value}，输出 ${output}。`,
       meaning: (token) =>

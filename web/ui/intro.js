@@ -37,7 +37,7 @@ export function intro(ctx) {
   return el(
     "section",
     { class: "intro", "aria-labelledby": "scene-title" },
-    el("h2", { id: "scene-title", text: words.title }),
+    el("h2", { id: "scene-title", tabindex: -1, text: words.title }),
     el("div", { class: "about-wide" }, about(ctx)),
     edited
       ? el("p", { class: "note edited", text: msg.ui.edited })

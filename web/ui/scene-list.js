@@ -15,9 +15,18 @@ export function sceneLink({ msg, state, scenes, update }, id) {
     text: name,
     onclick: (event) => {
       event.preventDefault();
-      update({ scene: id }, { announce: true });
+      update({ scene: id }, { announce: true, arrive: true });
     },
   });
+}
+
+/** The scene list's sideways row (a phone's) scrolled so that the current scene is in view. */
+export function showCurrent(root) {
+  const current = root.querySelector('nav [aria-current="page"]');
+  const row = current?.closest(".scroll");
+  if (!row || row.scrollWidth <= row.clientWidth) return;
+  const [box, button] = [row.getBoundingClientRect(), current.getBoundingClientRect()];
+  row.scrollLeft += button.left - box.left - (box.width - button.width) / 2;
 }
 
 const sceneButton = ({ state, update }, s) =>

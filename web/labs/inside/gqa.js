@@ -175,7 +175,7 @@ export const gqaLab = {
 
 export const gqaScene = {
   id: "gqa",
-  source: "004",
+  source: "004-sentence",
   handMade: true,
   lab: gqaLab,
   inputs: { x: sceneX },

@@ -214,7 +214,7 @@ export const headsLab = {
 
 export const headsScene = {
   id: "heads",
-  source: "004",
+  source: "004-sentence",
   handMade: true,
   lab: headsLab,
   inputs: { x },

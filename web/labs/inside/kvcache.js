@@ -337,7 +337,7 @@ export const kvcacheLab = {
 
 export const kvcacheScene = {
   id: "kvcache",
-  source: "004",
+  source: "004-sentence",
   handMade: true,
   lab: kvcacheLab,
   inputs: { x },

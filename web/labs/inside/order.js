@@ -271,6 +271,7 @@ const positionLines = {
     const angle = s.angles[i][pair];
     return [
       plain(msg.model.peLine(cellRef("PE", i, j), fn, i, `θ_${pair}`)),
+      plain(msg.model.peIndexLine(i, j, pair)),
       ...angleLines(i, pair, inputs.x[0].length, s.theta[pair], angle, state.digits),
       line(
         `${fn}(`,
@@ -347,7 +348,7 @@ export const orderLab = {
 
   steps: () => [
     { id: "plain", panels: [] },
-    { id: "sinusoidal", panels: ["peNote", "heatmaps"] },
+    { id: "sinusoidal", panels: ["heatmaps"], lead: ["peNote"] },
     { id: "rope", panels: ["heatmaps"] },
     { id: "distance", panels: [] },
   ],
@@ -443,7 +444,7 @@ export const orderLab = {
 
 export const orderScene = {
   id: "order",
-  source: "004",
+  source: "004-sentence",
   handMade: true,
   lab: orderLab,
   inputs: { x: xPlain },

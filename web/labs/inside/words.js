@@ -97,6 +97,8 @@ const en = {
     rotLine: (cell, a, b, angle) =>
       `${cell}: the pair is rotated by the angle ${angle} (position × θ)`,
     peLine: (cell, fn, p, theta) => `${cell} = ${fn}(${p} × ${theta})`,
+    peIndexLine: (i, j, pair) =>
+      `row ${i + 1} is pos = ${i}; column ${j + 1} is the ${j % 2 === 0 ? "sin" : "cos"} of pair i = ${pair}: positions and i count from 0, rows and columns from 1`,
     unrotatedLine: (name, token, row) =>
       `${name} is head 1's ${name === "q" ? "query" : "key"} of ${token}, columns 1–2 of row ${row} of ${name.toUpperCase()} = X·W_${name.toUpperCase()}, before any rotation:`,
     distanceLine: (m, n, d) =>
@@ -161,7 +163,7 @@ const en = {
     },
     sinusoidal: {
       title: "Sinusoidal positions",
-      text: "“Attention Is All You Need” adds PE to X: PE[pos][2i] = sin(pos·θ_i), PE[pos][2i+1] = cos(pos·θ_i), θ_i = 10000^(−2i/d_model), pos = 0 for the first token (here a quarter of PE: the note below says why). Now a token's row depends on where it stands: shuffled, the same token gets other weights.",
+      text: "“Attention Is All You Need” adds PE to X: PE[pos][2i] = sin(pos·θ_i), PE[pos][2i+1] = cos(pos·θ_i), θ_i = 10000^(−2i/d_model), pos = 0 for the first token (here a quarter of PE: the note below this text says why). Now a token's row depends on where it stands: shuffled, the same token gets other weights.",
     },
     rope: {
       title: "Rotary positions (RoPE)",
@@ -288,6 +290,8 @@ const zh = {
     cachedPad: "缓存的一步没有尚未到来的 token 的权重；这里显示为 0，和因果掩码给出的一样。",
     rotLine: (cell, a, b, angle) => `${cell}：这一对转过的角度是 ${angle}（位置 × θ）`,
     peLine: (cell, fn, p, theta) => `${cell} = ${fn}(${p} × ${theta})`,
+    peIndexLine: (i, j, pair) =>
+      `第 ${i + 1} 行是 pos = ${i}；第 ${j + 1} 列是第 i = ${pair} 对的 ${j % 2 === 0 ? "sin" : "cos"}：位置和 i 从 0 数起，行和列从 1 数起`,
     unrotatedLine: (name, token, row) =>
       `${name} 是头 1 中「${token}」的${name === "q" ? "查询" : "键"}：${name.toUpperCase()} = X·W_${name.toUpperCase()} 第 ${row} 行的第 1–2 列，还没有旋转：`,
     distanceLine: (m, n, d) =>
@@ -352,7 +356,7 @@ const zh = {
     },
     sinusoidal: {
       title: "正弦位置编码",
-      text: "《Attention Is All You Need》把 PE 加到 X 上：PE[pos][2i] = sin(pos·θ_i)，PE[pos][2i+1] = cos(pos·θ_i)，θ_i = 10000^(−2i/d_model)，第一个 token 的 pos = 0（这里只加四分之一的 PE，下面的说明讲为什么）。现在一行取决于 token 所在的位置：打乱后，同一个 token 得到不同的权重。",
+      text: "《Attention Is All You Need》把 PE 加到 X 上：PE[pos][2i] = sin(pos·θ_i)，PE[pos][2i+1] = cos(pos·θ_i)，θ_i = 10000^(−2i/d_model)，第一个 token 的 pos = 0（这里只加四分之一的 PE，紧接着的说明讲为什么）。现在一行取决于 token 所在的位置：打乱后，同一个 token 得到不同的权重。",
     },
     rope: {
       title: "旋转位置编码（RoPE）",

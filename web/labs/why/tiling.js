@@ -68,7 +68,7 @@ function walkPanel({ trace, msg, state, stepId, labels }) {
         x: (left + right) / 2,
         y: height + 18,
         class: "tick middle",
-        text: current ? `▲ ${w.blockName(k + 1)}` : w.blockName(k + 1),
+        text: `${current ? "▲ " : ""}${b.end - b.start > 1 ? w.blockName(k + 1) : k + 1}`,
       }),
     );
   });
@@ -87,7 +87,17 @@ function walkPanel({ trace, msg, state, stepId, labels }) {
     "figure",
     { class: "walk", "data-walk": "" },
     el("figcaption", { text: w.walkTitle(labels.queries[i], state.block) }),
-    picture,
+    // on a phone the strip scrolls sideways, from the keyboard too
+    el(
+      "div",
+      {
+        class: "scroll",
+        tabindex: 0,
+        role: "region",
+        "aria-label": w.walkTitle(labels.queries[i], state.block),
+      },
+      picture,
+    ),
     walked.length > 0 &&
       el(
         "ol",
@@ -198,7 +208,7 @@ export const tilingLab = {
       fmt(b.l[i], state.digits),
       at === 0 ? w.first : b.rescale[i] === 1 ? w.stayed : w.grew(fmt(b.rescale[i], state.digits)),
     );
-    return `${w.block(b.start + 1, b.end, first, last)} ${row}`;
+    return `${w.block(b.start + 1, b.end, first, last)}${row}`;
   },
 
   derivation(mid, i, j, { trace, inputs, msg, state, stepId }) {
@@ -402,7 +412,8 @@ function words() {
       tiling: {
         setup: (block, count) =>
           `K and V of the book sentence, 11 tokens. With B = ${block} keys per block the core walks them in ${count} blocks. Change B to walk them differently; the result will not change.`,
-        block: (from, to, first, last) => `Keys ${from} to ${to} (${first} … ${last}).`,
+        block: (from, to, first, last) =>
+          from === to ? `Key ${from} (${first}). ` : `Keys ${from} to ${to} (${first} … ${last}). `,
         row: (token, m, l, what) => `For ${token}: m = ${m}, ℓ = ${l}; ${what}`,
         first: "the first block sets m and ℓ (what came before was nothing, rescaled by 0).",
         grew: (r) =>
@@ -423,7 +434,7 @@ function words() {
           `The row of ${token}: its keys walked in blocks of B = ${block}, and m and ℓ after each block`,
         blockName: (k) => `block ${k}`,
         after: (k, first, last, m, l) =>
-          `After block ${k} (${first} … ${last}): m = ${m}, ℓ = ${l}`,
+          `After block ${k} (${first === last ? first : `${first} … ${last}`}): m = ${m}, ℓ = ${l}`,
       },
     },
     zh: {
@@ -440,7 +451,10 @@ function words() {
       tiling: {
         setup: (block, count) =>
           `“书”这句话（11 个词）的 K 和 V。每块 B = ${block} 个键，核心分 ${count} 块走完。改变 B 换一种走法；结果不会变。`,
-        block: (from, to, first, last) => `第 ${from} 到第 ${to} 个键（${first} … ${last}）。`,
+        block: (from, to, first, last) =>
+          from === to
+            ? `第 ${from} 个键（${first}）。`
+            : `第 ${from} 到第 ${to} 个键（${first} … ${last}）。`,
         row: (token, m, l, what) => `对 ${token}：m = ${m}，ℓ = ${l}；${what}`,
         first: "第一块确定 m 和 ℓ（之前什么都没有，乘以 0）。",
         grew: (r) => `最大值变大了，所以 ℓ 和已有的输出先乘以 exp(m_old − m) = ${r}。`,
@@ -458,7 +472,8 @@ function words() {
         walkTitle: (token, block) =>
           `${token} 这一行：它的键按每块 B = ${block} 个走过，每块之后的 m 和 ℓ`,
         blockName: (k) => `第 ${k} 块`,
-        after: (k, first, last, m, l) => `第 ${k} 块（${first} … ${last}）之后：m = ${m}，ℓ = ${l}`,
+        after: (k, first, last, m, l) =>
+          `第 ${k} 块（${first === last ? first : `${first} … ${last}`}）之后：m = ${m}，ℓ = ${l}`,
       },
     },
   };
