@@ -488,20 +488,33 @@ test("order, sinusoidal step: the note's numbers, and the shuffled heatmaps in t
         ),
       ),
     );
+    // A weight starts from its score, q·k, which no table of this step shows
+    await page.locator('[data-matrix="wb"] button[data-i="0"][data-j="0"]').click();
+    const weightLines = await page.locator(".derivation code").allTextContents();
+    assert.match(weightLines[1], /^scores\[1\]\[1\] = Q\[1\]·K\[1\] = /, weightLines.join(" | "));
+    assert.ok(checkLine(weightLines[1], 4).holds, weightLines[1]);
     // A shuffled output's line says "changed" exactly where its number differs, as shown, from
     // the same token's in order.
-    const lines = await page.evaluate(() =>
-      [...document.querySelectorAll('[data-matrix="ob"] button.cell')].map((b) => {
-        b.click();
-        return [
-          b.textContent,
-          [...document.querySelectorAll(".derivation code")].at(-1).textContent,
-        ];
-      }),
-    );
+    const lines = await page.evaluate(() => {
+      // each cell found again after the last click, which may have drawn the step again
+      const cell = (i, j) =>
+        document.querySelector(`[data-matrix="ob"] button[data-i="${i}"][data-j="${j}"]`);
+      const out = [];
+      for (let i = 0; cell(i, 0); i++) {
+        for (let j = 0; cell(i, j); j++) {
+          // as a pointer does: the focus moves to the cell, then it is clicked
+          cell(i, j).focus();
+          cell(i, j).click();
+          const said = [...document.querySelectorAll(".derivation code")].at(-1).textContent;
+          out.push([cell(i, j).textContent, said]);
+        }
+      }
+      return out;
+    });
     assert.equal(lines.length, 35);
     for (const [shown, said] of lines) {
-      const there = said.match(/(?:there its output is|那里它的输出是) (−?[\d.]+)/)[1];
+      const there =
+        said.match(/(?:there its output is|那里它的输出是) (−?[\d.]+)/)?.[1] ?? assert.fail(said);
       const changed = /position changed it$|位置改变了它$/.test(said);
       assert.equal(changed, there !== shown, `${shown}: ${said}`);
     }

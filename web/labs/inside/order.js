@@ -234,7 +234,9 @@ const rotated = (mid, i, j, { trace, state, stepId }) => {
 };
 const weightsOf = (mid, i, j, ctx) => {
   const t = ctx.trace[ctx.stepId];
-  return headDerivation(mid === "wa" ? t.a : t.b, 0, "weights", i, j, ctx).lines;
+  // no table of these steps shows the scores: the weight's lines start from q·k
+  return headDerivation(mid === "wa" ? t.a : t.b, 0, "weights", i, j, { ...ctx, fromScores: true })
+    .lines;
 };
 // outputs: concat·W_O; a shuffled row is its token's row in order
 const outputOf = (mid, i, j, { trace, inputs, state, stepId, msg }) => {

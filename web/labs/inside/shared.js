@@ -65,7 +65,15 @@ export function parseHeadId(id) {
  * output): a line that says which columns the head reads, then the attention lab's own lines
  * on the head's trace.
  */
-export function headDerivation(trace, head, mid, i, j, { msg, state, causal = false }) {
+// `fromScores`: a weight's lines start from its score, q·k, where no table of the step shows it.
+export function headDerivation(
+  trace,
+  head,
+  mid,
+  i,
+  j,
+  { msg, state, causal = false, fromScores = false },
+) {
   const t = trace.heads[head];
   const d = trace.dHead;
   const g = trace.kvHead[head];
@@ -86,6 +94,7 @@ export function headDerivation(trace, head, mid, i, j, { msg, state, causal = fa
   const context = { trace: t, inputs: {}, msg, digits: state.digits, causal };
   const lines = [intro];
   if (mid === "weights" && !t.blockedRows.includes(i)) {
+    if (fromScores) lines.push(...attentionDerivation("scores", i, j, context).lines);
     lines.push(...attentionDerivation("scaled", i, j, context).lines);
   }
   lines.push(...attentionDerivation(mid, i, j, context).lines);
