@@ -184,7 +184,7 @@ export function createWalkthrough(root, options) {
       }
     }
     markScrollers(root, msg.ui.scrollHint);
-    if (changed.has("*") || changed.has("scene")) showCurrent(root);
+    if (["*", "scene", "step"].some((k) => changed.has(k))) showCurrent(root);
     // from a link at the foot of a scene: the new scene's title, in view and focused
     if (arrive) root.querySelector("#scene-title")?.focus();
     if (announce) {

@@ -389,4 +389,15 @@ test("online softmax: the walk along 书's row, its blocks and m and ℓ, in bot
     assert.deepEqual(page.errors, []);
     await page.close();
   }
+  // On a phone the strip scrolls sideways, and keeps the current block in view
+  const phone = await open("scene=tiling&lang=zh&block=1&step=11", {
+    viewport: { width: 390, height: 844 },
+  });
+  const inView = await phone.evaluate(() => {
+    const row = document.querySelector("[data-walk] .scroll").getBoundingClientRect();
+    const block = document.querySelector("[data-walk] [data-current]").getBoundingClientRect();
+    return block.left >= row.left && block.right <= row.right;
+  });
+  assert.ok(inView, "block 10 of 11 in view at 390 px");
+  await phone.close();
 });

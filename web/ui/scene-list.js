@@ -20,13 +20,18 @@ export function sceneLink({ msg, state, scenes, update }, id) {
   });
 }
 
-/** The scene list's sideways row (a phone's) scrolled so that the current scene is in view. */
+/**
+ * Each sideways row that holds the page's current place, scrolled so that it is in view: the
+ * scene in the scene list (a phone's one row), and whatever a step marks as its own current one
+ * (data-current, as the online softmax's block).
+ */
 export function showCurrent(root) {
-  const current = root.querySelector('nav [aria-current="page"]');
-  const row = current?.closest(".scroll");
-  if (!row || row.scrollWidth <= row.clientWidth) return;
-  const [box, button] = [row.getBoundingClientRect(), current.getBoundingClientRect()];
-  row.scrollLeft += button.left - box.left - (box.width - button.width) / 2;
+  for (const current of root.querySelectorAll('nav [aria-current="page"], [data-current]')) {
+    const row = current.closest(".scroll");
+    if (!row || row.scrollWidth <= row.clientWidth) continue;
+    const [box, item] = [row.getBoundingClientRect(), current.getBoundingClientRect()];
+    row.scrollLeft += item.left - box.left - (box.width - item.width) / 2;
+  }
 }
 
 const sceneButton = ({ state, update }, s) =>

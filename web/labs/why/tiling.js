@@ -63,6 +63,7 @@ function walkPanel({ trace, msg, state, stepId, labels }) {
         rx: 4,
         class: `block ${kind}`,
         "data-block": k + 1,
+        ...(current && { "data-current": "" }),
       }),
       svg("text", {
         x: (left + right) / 2,
