@@ -401,3 +401,13 @@ test("online softmax: the walk along 书's row, its blocks and m and ℓ, in bot
   assert.ok(inView, "block 10 of 11 in view at 390 px");
   await phone.close();
 });
+
+// What a screen reader hears follows a slider, as the step's words do.
+test("Why √d_k: the spoken step text follows the slider", async () => {
+  const page = await open("scene=scaling&lang=en");
+  await page.locator("#dk").focus();
+  await page.keyboard.press("End");
+  assert.match(await page.locator("#announce").textContent(), /with d_k = 512 random entries/);
+  assert.match(await page.locator(".step-text").textContent(), /with d_k = 512 random entries/);
+  await page.close();
+});

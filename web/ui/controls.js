@@ -67,8 +67,12 @@ function paramControl({ msg, state, update }, param) {
       id: param.id,
       ...slider,
       "aria-valuetext": values && `${param.symbol} = ${value}`,
+      // the step's words follow the slider, and so does what a screen reader hears
       oninput: (e) =>
-        update({ [param.id]: values ? values[Number(e.target.value)] : Number(e.target.value) }),
+        update(
+          { [param.id]: values ? values[Number(e.target.value)] : Number(e.target.value) },
+          { announce: true },
+        ),
     }),
     el("output", { for: param.id, text: `${param.symbol} = ${value}` }),
   );
