@@ -1,6 +1,7 @@
 // hosts.mjs: what the tests of tutorial hosts share (hosts.test.mjs here, tests/hosts/ for
 // the heavier ones): the numbers a page must show, worked out apart from the project, the
 // host's packages linked into the author's project, and what a page logs and instantiates.
+import assert from "node:assert/strict";
 import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { repo } from "./pack.mjs";
@@ -58,4 +59,26 @@ export function linkHosts(app, workspace) {
   for (const name of Object.keys(hosts.dependencies)) {
     symlinkSync(join(repo, "node_modules", name), join(app, "node_modules", name), "dir");
   }
+}
+
+/**
+ * A host's page as an author's reader meets it: the home page's element (#home) shows the
+ * dictionary's numbers; a click on the link "Your own scene" (inside `within`, when given) goes to
+ * the custom page in the same window, where each element of `ids` shows the custom scene.
+ */
+export async function readsHomeThenCustom(page, url, ids, within = page) {
+  await page.goto(url);
+  const home = page.locator("#home");
+  await outputCells(home).first().waitFor();
+  assert.deepEqual(await outputCells(home).allTextContents(), dictionaryOutput);
+  await page.evaluate(() => (window.sameWindow = true));
+  await within.getByRole("link", { name: "Your own scene" }).click();
+  await page.waitForURL(/custom/);
+  for (const id of ids) {
+    const element = page.locator(`#${id}`);
+    await outputCells(element).first().waitFor();
+    assert.equal(await element.locator("#scene-title").textContent(), scene.title.en, id);
+    assert.deepEqual(await outputCells(element).allTextContents(), [weatherOutput.toFixed(4)], id);
+  }
+  assert.equal(await page.evaluate(() => window.sameWindow), true, "client-side navigation");
 }

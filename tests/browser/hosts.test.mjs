@@ -19,6 +19,7 @@ import {
   linkHosts,
   listen,
   outputCells,
+  readsHomeThenCustom,
   scene,
   sceneText,
   weatherOutput,
@@ -175,22 +176,8 @@ test("VitePress: numbers, custom scenes by property and src, one instance across
   const page = await env.browser.newPage();
   listen(page);
   await countInstances(page);
-  await page.goto(`${env.url}vitepress/`);
-
-  const home = page.locator("#home");
-  await outputCells(home).first().waitFor();
-  assert.deepEqual(await outputCells(home).allTextContents(), dictionaryOutput);
-
   // a client-side navigation keeps the window (and what the test put on it)
-  await page.evaluate(() => (window.sameWindow = true));
-  await page.getByRole("link", { name: "Your own scene" }).click();
-  await page.waitForURL(/custom/);
-  for (const id of ["object", "file"]) {
-    const element = page.locator(`#${id}`);
-    await outputCells(element).first().waitFor();
-    assert.equal(await element.locator("#scene-title").textContent(), scene.title.en, id);
-    assert.deepEqual(await outputCells(element).allTextContents(), [weatherOutput.toFixed(4)], id);
-  }
+  await readsHomeThenCustom(page, `${env.url}vitepress/`, ["object", "file"]);
   // the wrapper: its props become attributes (false: none), the element's stepchange its event
   const wrapped = page.locator("#wrapped");
   await page.waitForFunction(() => document.getElementById("wrapped").state);
@@ -199,13 +186,12 @@ test("VitePress: numbers, custom scenes by property and src, one instance across
   await page.evaluate(() => document.getElementById("wrapped").goTo(4));
   await page.locator("#heard", { hasText: "4 of" }).waitFor();
   assert.equal(await wrapped.getAttribute("step"), "4");
-  assert.equal(await page.evaluate(() => window.sameWindow), true, "client-side navigation");
   assert.equal(await page.evaluate(() => window.instances), 1, "one WASM instance");
 
   // and back: the home page's element again, still one instance
   await page.goBack();
-  await outputCells(home).first().waitFor();
-  assert.deepEqual(await outputCells(home).allTextContents(), dictionaryOutput);
+  await outputCells(page.locator("#home")).first().waitFor();
+  assert.deepEqual(await outputCells(page.locator("#home")).allTextContents(), dictionaryOutput);
   assert.equal(await page.evaluate(() => window.instances), 1, "one WASM instance");
   assert.deepEqual(page.logged, []);
   await page.close();

@@ -13,9 +13,9 @@ import {
   dictionaryOutput,
   listen,
   outputCells,
+  readsHomeThenCustom,
   scene,
   sceneText,
-  weatherOutput,
 } from "../browser/hosts.mjs";
 import { packInto, repo } from "../browser/pack.mjs";
 
@@ -95,27 +95,12 @@ test("Astro: numbers, custom scenes by src and inline JSON, one instance across 
   const page = await env.browser.newPage();
   listen(page);
   await countInstances(page);
-  await page.goto(`${env.url}astro/`);
-
-  const first = page.locator("#home");
-  await outputCells(first).first().waitFor();
-  assert.deepEqual(await outputCells(first).allTextContents(), dictionaryOutput);
-
-  await page.evaluate(() => (window.sameWindow = true));
-  await page.getByRole("link", { name: "Your own scene" }).click();
-  await page.waitForURL(/custom/);
-  for (const id of ["file", "inline"]) {
-    const element = page.locator(`#${id}`);
-    await outputCells(element).first().waitFor();
-    assert.equal(await element.locator("#scene-title").textContent(), scene.title.en, id);
-    assert.deepEqual(await outputCells(element).allTextContents(), [weatherOutput.toFixed(4)], id);
-  }
-  assert.equal(await page.evaluate(() => window.sameWindow), true, "client-side navigation");
+  await readsHomeThenCustom(page, `${env.url}astro/`, ["file", "inline"]);
   assert.equal(await page.evaluate(() => window.instances), 1, "one WASM instance");
 
   await page.goBack();
-  await outputCells(first).first().waitFor();
-  assert.deepEqual(await outputCells(first).allTextContents(), dictionaryOutput);
+  await outputCells(page.locator("#home")).first().waitFor();
+  assert.deepEqual(await outputCells(page.locator("#home")).allTextContents(), dictionaryOutput);
   assert.equal(await page.evaluate(() => window.instances), 1, "one WASM instance");
   assert.deepEqual(page.logged, []);
   await page.close();

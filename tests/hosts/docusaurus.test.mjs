@@ -14,9 +14,9 @@ import {
   dictionaryOutput,
   listen,
   outputCells,
+  readsHomeThenCustom,
   scene,
   sceneText,
-  weatherOutput,
 } from "../browser/hosts.mjs";
 import { packInto, repo, run } from "../browser/pack.mjs";
 
@@ -103,21 +103,12 @@ test("Docusaurus: numbers, scene={…} and src, the docs' React wrapper, one ins
   listen(page);
   page.on("pageerror", (e) => page.logged.push(e.message));
   await countInstances(page);
-  await page.goto(`${env.url}docusaurus/`);
-
-  const first = page.locator("#home");
-  await outputCells(first).first().waitFor();
-  assert.deepEqual(await outputCells(first).allTextContents(), dictionaryOutput);
-
-  await page.evaluate(() => (window.sameWindow = true));
-  await page.locator("article").getByRole("link", { name: "Your own scene" }).click();
-  await page.waitForURL(/custom/);
-  for (const id of ["object", "file"]) {
-    const element = page.locator(`#${id}`);
-    await outputCells(element).first().waitFor();
-    assert.equal(await element.locator("#scene-title").textContent(), scene.title.en, id);
-    assert.deepEqual(await outputCells(element).allTextContents(), [weatherOutput.toFixed(4)], id);
-  }
+  await readsHomeThenCustom(
+    page,
+    `${env.url}docusaurus/`,
+    ["object", "file"],
+    page.locator("article"),
+  );
   // the wrapper: its props become attributes (false: none), the element's stepchange its event
   const wrapped = page.locator("#wrapped");
   await page.waitForFunction(() => document.getElementById("wrapped").state);
@@ -125,12 +116,11 @@ test("Docusaurus: numbers, scene={…} and src, the docs' React wrapper, one ins
   assert.equal(await wrapped.getAttribute("controls"), null, "controls={false} is no attribute");
   await page.evaluate(() => document.getElementById("wrapped").goTo(4));
   await page.locator("#heard", { hasText: "step 4" }).waitFor();
-  assert.equal(await page.evaluate(() => window.sameWindow), true, "client-side navigation");
   assert.equal(await page.evaluate(() => window.instances), 1, "one WASM instance");
 
   await page.goBack();
-  await outputCells(first).first().waitFor();
-  assert.deepEqual(await outputCells(first).allTextContents(), dictionaryOutput);
+  await outputCells(page.locator("#home")).first().waitFor();
+  assert.deepEqual(await outputCells(page.locator("#home")).allTextContents(), dictionaryOutput);
   assert.equal(await page.evaluate(() => window.instances), 1, "one WASM instance");
   assert.deepEqual(page.logged, []);
   await page.close();
