@@ -82,3 +82,13 @@ export async function readsHomeThenCustom(page, url, ids, within = page) {
   }
   assert.equal(await page.evaluate(() => window.sameWindow), true, "client-side navigation");
 }
+
+/** Back to the home page: its numbers again, still one WASM instance, and nothing logged. */
+export async function backHome(page) {
+  assert.equal(await page.evaluate(() => window.instances), 1, "one WASM instance");
+  await page.goBack();
+  await outputCells(page.locator("#home")).first().waitFor();
+  assert.deepEqual(await outputCells(page.locator("#home")).allTextContents(), dictionaryOutput);
+  assert.equal(await page.evaluate(() => window.instances), 1, "one WASM instance");
+  assert.deepEqual(page.logged, []);
+}
