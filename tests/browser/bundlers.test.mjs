@@ -14,6 +14,7 @@ import { build as vite } from "vite";
 import webpack from "webpack";
 import { start } from "./browser.mjs";
 import { packInto } from "./pack.mjs";
+import { countInstances } from "./hosts.mjs";
 
 const policy =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
@@ -125,22 +126,9 @@ for (const [name, bundle] of Object.entries(bundlers)) {
     tab.on("pageerror", (e) => errors.push(e.message));
     const loaded = [];
     tab.on("response", (r) => r.request().resourceType() === "script" && loaded.push(r.text()));
+    await countInstances(tab);
     await tab.addInitScript(() => {
-      window.instances = 0;
       window.violations = [];
-      for (const name of ["instantiate", "instantiateStreaming"]) {
-        const original = WebAssembly[name];
-        WebAssembly[name] = function (...args) {
-          window.instances += 1;
-          return original.apply(this, args);
-        };
-      }
-      WebAssembly.Instance = new Proxy(WebAssembly.Instance, {
-        construct(target, args) {
-          window.instances += 1;
-          return Reflect.construct(target, args);
-        },
-      });
       document.addEventListener("securitypolicyviolation", (e) =>
         window.violations.push(`${e.violatedDirective} ${e.blockedURI}`),
       );

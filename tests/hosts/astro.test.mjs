@@ -3,7 +3,6 @@
 // dictionary's output numbers, a custom scene through src= and as inline JSON, one WASM
 // instance across Astro's client-side navigation (its ClientRouter), no console error.
 import { test, before, after } from "node:test";
-import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "astro";
