@@ -455,8 +455,10 @@ test("the classroom's nearly equal weights are explained, and a sharper query te
     /我's three scores, before the scale, are 0\.26, 0\.25 and 0\.24/,
   );
   assert.equal(await text(page, "#sharpen"), "Try a sharper query: W_Q × 20");
+  const flatEn = await text(page, ".flat-why");
   const zh = await open("scene=classroom&lang=zh&step=5");
-  assert.match(await text(zh, ".flat-why"), /“我”的三个分数（缩放之前）是 0\.26、0\.25 和 0\.24/);
+  const flatZh = await text(zh, ".flat-why");
+  assert.match(flatZh, /“我”的三个分数（缩放之前）是 0\.26、0\.25 和 0\.24/);
   await zh.close();
   await page.locator("#sharpen").click();
   assert.equal(await page.locator(".note-box").count(), 0);
@@ -469,6 +471,11 @@ test("the classroom's nearly equal weights are explained, and a sharper query te
   shown.forEach((row, i) => row.forEach((w, j) => assert.ok(Math.abs(w - expected[i][j]) < 1e-9)));
   // 你 looks mostly at itself now: 0.80 (NumPy: 0.796)
   assert.ok(Math.max(...expected[2]) > 0.75, "visibly sharp");
+  // and 我's row moves too, so the note must not say that a sharper query leaves it alone
+  assert.ok(Math.max(...expected[0]) - Math.min(...expected[0]) > 0.05, "我's row moves");
+  for (const note of [flatEn, flatZh]) {
+    assert.doesNotMatch(note, /barely changes|几乎不变|under any softmax|怎样做 softmax/, note);
+  }
   assert.ok(Math.abs(shown[2][2] - 0.796) < 0.001);
   await page.close();
 });

@@ -169,6 +169,12 @@ test("cup: salience picks the red cup, the task 我要读书 picks the book, the
     /Without a task, the query looks most at the red coffee cup.*looks most at the book.*the red coffee cup comes second/,
   );
   assert.match(await en.locator("#scene-title").textContent(), /red coffee cup/);
+  // d2l's mapping: a query is the task (or none), never the involuntary cue, which is the keys'
+  for (const p of [page, en]) {
+    const queries = await p.locator(".heatmap th[scope=row]").allTextContents();
+    assert.equal(queries.length, 2);
+    for (const q of queries) assert.doesNotMatch(q, /involuntary|voluntary|自主/, q);
+  }
   // Without its pull toward what stands out, the task's second choice is the paper, and the
   // sentence no longer says that the cup pulls.
   const edited = await open("scene=cup&lang=en&step=7&q=3,0,0,0;0,2,2,0");
