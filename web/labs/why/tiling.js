@@ -17,6 +17,14 @@ const blockCount = (block) => Math.ceil(n / block);
 
 const column = (values) => values.map((x) => [x]);
 
+// The block a step shows, from 0: blockN is N − 1, the result the last, the setup none (−1).
+const blockIndex = (stepId, trace) =>
+  stepId === "setup"
+    ? -1
+    : stepId === "result"
+      ? trace.blocks.length - 1
+      : Number(stepId.slice(5)) - 1;
+
 function differencePanel({ trace, msg }) {
   const w = msg.tiling;
   return el(
@@ -34,12 +42,7 @@ function differencePanel({ trace, msg }) {
 function walkPanel({ trace, msg, state, stepId, labels }) {
   const w = msg.tiling;
   const i = n - 1;
-  const at =
-    stepId === "setup"
-      ? -1
-      : stepId === "result"
-        ? trace.blocks.length - 1
-        : Number(stepId.slice(5)) - 1;
+  const at = blockIndex(stepId, trace);
   const [cell, gap, height] = [40, 8, 30];
   const x = (key) => 4 + key * cell + Math.floor(key / state.block) * gap;
   const width = x(n - 1) + cell + 4;
@@ -176,7 +179,7 @@ export const tilingLab = {
         ],
       };
     }
-    const b = trace.blocks[Number(stepId.slice(5)) - 1];
+    const b = trace.blocks[blockIndex(stepId, trace)];
     const keys = labels.keys.slice(b.start, b.end);
     const rescale = msg.tiling.rescale;
     const one = ["m", "ℓ", rescale];
@@ -198,7 +201,7 @@ export const tilingLab = {
     const w = msg.tiling;
     if (stepId === "setup") return w.setup(state.block, trace.blocks.length);
     if (stepId === "result") return w.result;
-    const at = Number(stepId.slice(5)) - 1;
+    const at = blockIndex(stepId, trace);
     const b = trace.blocks[at];
     const i = n - 1;
     const first = labels.keys[b.start];
@@ -356,7 +359,7 @@ function normalised({ i, j, b, f, w, digits }, name) {
 
 // What a cell of block `stepId` is worked from: its block and the one before it.
 function blockCell(mid, i, j, { trace, inputs, msg, digits, stepId }) {
-  const at = stepId === "result" ? trace.blocks.length - 1 : Number(stepId.slice(5)) - 1;
+  const at = blockIndex(stepId, trace);
   const b = trace.blocks[at];
   const before = trace.blocks[at - 1];
   return {
