@@ -49,7 +49,7 @@ function pageLayers(host, scenes, drafts) {
     },
     { deps: only("scene", "lang", "edits"), draw: intro },
     {
-      deps: only("scene", "lang", "step", "playing", "predict", "speed"),
+      deps: only("scene", "lang", "step", "steps", "playing", "predict", "speed"),
       draw: (c) => host.controls && player(c),
       slide: true,
     },
@@ -134,6 +134,7 @@ export function createWalkthrough(root, options) {
   const drafts = {}; // what the learner typed in "check my numbers", by scene and step
   let focusAfter = null; // a cell { m, i, j } to focus after the next render
   let lastStep;
+  let stepCount; // how many steps the scene has: a lab's own control can change it
   const playback = createPlayback({
     state: () => store.state,
     update,
@@ -162,6 +163,9 @@ export function createWalkthrough(root, options) {
   function render(changed, { announce = false, arrive = false } = {}) {
     const ctx = contextNow();
     const { msg, scene, steps, stepId, state } = ctx;
+    // the player's counter and scrubber follow the number of steps (the online softmax's B)
+    if (steps.length !== stepCount) changed = new Set([...changed, "steps"]);
+    stepCount = steps.length;
     if (changed.has("*") || changed.has("lang") || changed.has("scene")) {
       if (page) {
         document.documentElement.lang = msg.htmlLang;

@@ -411,3 +411,16 @@ test("Why √d_k: the spoken step text follows the slider", async () => {
   assert.match(await page.locator(".step-text").textContent(), /with d_k = 512 random entries/);
   await page.close();
 });
+
+// The player follows the number of steps, which the online softmax's B decides (11 keys).
+test("online softmax: the counter and the scrubber follow B", async () => {
+  const page = await open("scene=tiling&lang=en&step=3");
+  assert.equal(await counter(page), "Step 3 of 6");
+  await page.locator("#block").focus();
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  assert.equal(await page.locator("output[for=block]").textContent(), "B = 1");
+  assert.equal(await counter(page), "Step 3 of 13");
+  assert.equal(await page.locator("#scrubber").getAttribute("max"), "13");
+  await page.close();
+});
