@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "fields.hpp"
+
 namespace attention {
 
 using Index = Eigen::Index;
@@ -83,6 +85,24 @@ struct Trace {
   Matrix<T> output;  // (n_q, d_v)  (dropped or weights)·V
   std::vector<Index> blocked_rows;
   T scale = 0;
+
+  static constexpr const char* kName = "Trace";
+  static constexpr auto fields() {
+    return std::tuple{field("q", &Trace::q),
+                      field("k", &Trace::k),
+                      field("v", &Trace::v),
+                      field("scores", &Trace::scores),
+                      field("scaled", &Trace::scaled),
+                      field("masked", &Trace::masked),
+                      field("row_max", &Trace::row_max),
+                      field("exp", &Trace::exp),
+                      field("row_sum", &Trace::row_sum),
+                      field("weights", &Trace::weights),
+                      field("dropped", &Trace::dropped),
+                      field("output", &Trace::output),
+                      field("blocked_rows", &Trace::blocked_rows),
+                      field("scale", &Trace::scale)};
+  }
 };
 
 template <typename T>
@@ -103,7 +123,7 @@ Result<Trace<T>> self_attention(const MatrixRef<T>& X, const MatrixRef<T>& W_Q,
                                 const MatrixRef<T>& W_K, const MatrixRef<T>& W_V,
                                 const Options& options = {});
 
-// The shape of seed 000's calculate_attention: [batch, heads, seq, dim].
+// The shape of article 000's calculate_attention: [batch, heads, seq, dim].
 // 64-bit, so that products of the dimensions are checked against the limits without overflow
 // in wasm32.
 struct BatchShape {

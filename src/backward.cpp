@@ -229,9 +229,9 @@ Result<AttentionBackward> self_attention_backward(
 }
 
 Result<MultiHeadBackward> multi_head_backward(const MatrixRef<double>& X,
-                                              const ModelWeights& weights,
+                                              const MultiHeadWeights& weights,
                                               const MatrixRef<double>& d_output,
-                                              const ModelOptions& options) {
+                                              const MultiHeadOptions& options) {
   Result<MultiHeadTrace> forward = multi_head_attention(X, weights, options);
   if (!forward.ok()) return {{}, forward.error};
   MultiHeadBackward out{std::move(forward.value), {}};

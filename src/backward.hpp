@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "attention.hpp"
-#include "model.hpp"
+#include "multihead.hpp"
 
 namespace attention {
 
@@ -42,12 +42,36 @@ struct AttentionGradients {
   // self_attention_backward only
   Matrix<double> x;              // (n, d_model)
   Matrix<double> w_q, w_k, w_v;  // (d_model, d_k), (d_model, d_k), (d_model, d_v)
+
+  static constexpr const char* kName = "AttentionGradients";
+  static constexpr auto fields() {
+    return std::tuple{field("output", &AttentionGradients::output),
+                      field("dropped", &AttentionGradients::dropped),
+                      field("weights", &AttentionGradients::weights),
+                      field("row_dot", &AttentionGradients::row_dot),
+                      field("masked", &AttentionGradients::masked),
+                      field("scaled", &AttentionGradients::scaled),
+                      field("scores", &AttentionGradients::scores),
+                      field("q", &AttentionGradients::q),
+                      field("k", &AttentionGradients::k),
+                      field("v", &AttentionGradients::v),
+                      field("x", &AttentionGradients::x),
+                      field("wq", &AttentionGradients::w_q),
+                      field("wk", &AttentionGradients::w_k),
+                      field("wv", &AttentionGradients::w_v)};
+  }
 };
 
 // The forward trace and the gradients of one call.
 struct AttentionBackward {
   Trace<double> trace;
   AttentionGradients gradients;
+
+  static constexpr const char* kName = "AttentionBackward";
+  static constexpr auto fields() {
+    return std::tuple{field("trace", &AttentionBackward::trace),
+                      field("gradients", &AttentionBackward::gradients)};
+  }
 };
 
 // What the loss gives directly: dL/d(output) (n_q, d_v), and optionally dL/d(weights) (n_q, n_k)
@@ -67,7 +91,7 @@ Result<AttentionBackward> self_attention_backward(
     const MatrixRef<double>& X, const MatrixRef<double>& W_Q, const MatrixRef<double>& W_K,
     const MatrixRef<double>& W_V, const LossGradients& loss, const Options& options = {});
 
-// The gradients of a multi-head layer (model.hpp), dO (n, d_model) given:
+// The gradients of a multi-head layer (multihead.hpp), dO (n, d_model) given:
 //   d(concat) = dO·W_Oᵀ, dW_O = concatᵀ·dO; each head's attention gradients on its own q, k
 //   and v (after RoPE); the heads' dK and dV summed over the query heads that share a
 //   key-value head; RoPE's rotation transposed; then the projections as above.
@@ -80,16 +104,39 @@ struct MultiHeadGradients {
   Matrix<double> q, k, v;                // d of X·W_Q (n, h·d_head), X·W_K and X·W_V
   Matrix<double> w_q, w_k, w_v;          // (d_model, h·d_head), (d_model, h_kv·d_head) ×2
   Matrix<double> x;                      // (n, d_model): also d of X + PE with sinusoidal positions
+
+  static constexpr const char* kName = "MultiHeadGradients";
+  static constexpr auto fields() {
+    return std::tuple{field("output", &MultiHeadGradients::output),
+                      field("wo", &MultiHeadGradients::w_o),
+                      field("concat", &MultiHeadGradients::concat),
+                      field("q_rotated", &MultiHeadGradients::q_rotated),
+                      field("k_rotated", &MultiHeadGradients::k_rotated),
+                      field("q", &MultiHeadGradients::q),
+                      field("k", &MultiHeadGradients::k),
+                      field("v", &MultiHeadGradients::v),
+                      field("wq", &MultiHeadGradients::w_q),
+                      field("wk", &MultiHeadGradients::w_k),
+                      field("wv", &MultiHeadGradients::w_v),
+                      field("x", &MultiHeadGradients::x),
+                      field("heads", &MultiHeadGradients::head)};
+  }
 };
 
 struct MultiHeadBackward {
   MultiHeadTrace trace;
   MultiHeadGradients gradients;
+
+  static constexpr const char* kName = "MultiHeadBackward";
+  static constexpr auto fields() {
+    return std::tuple{field("trace", &MultiHeadBackward::trace),
+                      field("gradients", &MultiHeadBackward::gradients)};
+  }
 };
 
 Result<MultiHeadBackward> multi_head_backward(const MatrixRef<double>& X,
-                                              const ModelWeights& weights,
+                                              const MultiHeadWeights& weights,
                                               const MatrixRef<double>& d_output,
-                                              const ModelOptions& options = {});
+                                              const MultiHeadOptions& options = {});
 
 }  // namespace attention

@@ -1,7 +1,7 @@
 // gpt.cpp: the small transformer of gpt.hpp. Each layer is a forward function and a backward
 // function with the same names; the backward reads what the forward saved. Products, the
 // logits' e^x and GELU's tanh are Eigen's and std's, except for float in WebAssembly, where they
-// are model_kernel.hpp's SIMD kernels; each (sequence, head) attends over its own T×T block.
+// are gpt_kernel.hpp's SIMD kernels; each (sequence, head) attends over its own T×T block.
 #include "gpt.hpp"
 
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "model_kernel.hpp"
+#include "gpt_kernel.hpp"
 #include "random.hpp"
 #include "support.hpp"
 
@@ -636,6 +636,17 @@ Result<double> gpt_train_step(GptTrainer<T>& t) {
 }
 
 template <typename T>
+Result<GptLossGradient<T>> gpt_loss_gradient(const GptConfig& c, const std::vector<T>& params,
+                                             const std::vector<std::int32_t>& tokens, Index batch,
+                                             const std::vector<std::int32_t>& targets) {
+  const auto r = gpt_forward<T>(c, params, tokens, batch, targets);
+  if (!r.ok()) return {{}, r.error};
+  auto g = gpt_backward<T>(c, params, r.value, tokens, targets);
+  if (!g.ok()) return {{}, g.error};
+  return {{r.value.loss, std::move(g.value)}, {}};
+}
+
+template <typename T>
 Result<double> gpt_stream_loss(const GptConfig& c, const std::vector<T>& params,
                                const std::vector<std::int32_t>& stream) {
   double sum = 0;
@@ -699,6 +710,9 @@ Result<std::vector<std::int32_t>> gpt_generate(const GptConfig& c, const std::ve
                                              double, std::int64_t, std::uint64_t, std::vector<T>); \
   template Result<double> gpt_train_step(GptTrainer<T>&);                                          \
   template Result<std::optional<double>> gpt_train_slice(GptTrainer<T>&, Index);                   \
+  template Result<GptLossGradient<T>> gpt_loss_gradient(const GptConfig&, const std::vector<T>&,   \
+                                                        const std::vector<std::int32_t>&, Index,   \
+                                                        const std::vector<std::int32_t>&);         \
   template Result<double> gpt_stream_loss(const GptConfig&, const std::vector<T>&,                 \
                                           const std::vector<std::int32_t>&);                       \
   template Result<std::vector<std::int32_t>> gpt_generate(                                         \

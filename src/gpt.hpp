@@ -32,6 +32,13 @@ struct GptTensor {
   Index rows = 0, cols = 0;
   std::int64_t offset = 0;
   bool decay = false;  // AdamW's weight decay applies (the matrices)
+
+  static constexpr const char* kName = "GptTensor";
+  static constexpr auto fields() {
+    return std::tuple{field("name", &GptTensor::name), field("rows", &GptTensor::rows),
+                      field("cols", &GptTensor::cols), field("offset", &GptTensor::offset),
+                      field("decay", &GptTensor::decay)};
+  }
 };
 
 // The parameters' layout for a configuration: wte (V, C); per layer ln1_g, ln1_b (C), w_q,
@@ -44,7 +51,7 @@ std::int64_t gpt_size(const GptConfig& config);  // how many parameters
 std::string check_gpt_config(const GptConfig& config);
 
 // What a forward pass keeps for its backward, and for the page: B sequences of T tokens, N =
-// B·T rows.
+// B·T rows. Its fields() are what leaves the core; the rest stays for the backward pass.
 template <typename T>
 struct GptLayerTrace {
   Matrix<T> x;               // (N, C) the residual stream into the layer
@@ -60,6 +67,13 @@ struct GptLayerTrace {
   Matrix<T> fc;              // (N, 4C) h2·W_fc + b_fc
   Matrix<T> gelu_t;          // (N, 4C) tanh(√(2/π)(fc + 0.044715fc³)), for gelu and its slope
   Matrix<T> gelu;            // (N, 4C) gelu(fc)
+
+  static constexpr const char* kName = "GptLayer";
+  static constexpr auto fields() {
+    return std::tuple{field("q", &GptLayerTrace::q), field("k", &GptLayerTrace::k),
+                      field("v", &GptLayerTrace::v), field("scores", &GptLayerTrace::s),
+                      field("weights", &GptLayerTrace::p)};
+  }
 };
 
 template <typename T>
@@ -73,6 +87,13 @@ struct GptTrace {
   Matrix<T> probs;         // (N, V) softmax of each row
   Vector<T> top, sum;      // (N) each logits row's largest, and Σ e^(logit − largest)
   double loss = 0;         // mean −log probs[target] over the rows with a target
+
+  static constexpr const char* kName = "GptForward";
+  static constexpr auto fields() {
+    return std::tuple{field("layers", &GptTrace::layers), field("logits", &GptTrace::logits),
+                      field("probs", &GptTrace::probs),   field("top", &GptTrace::top),
+                      field("sum", &GptTrace::sum),       field("loss", &GptTrace::loss)};
+  }
 };
 
 // tokens (B·T, row-major by sequence), ids from 0 to V−1; targets the same size, −1 where a
@@ -88,6 +109,24 @@ Result<std::vector<T>> gpt_backward(const GptConfig& config, const std::vector<T
                                     const GptTrace<T>& trace,
                                     const std::vector<std::int32_t>& tokens,
                                     const std::vector<std::int32_t>& targets);
+
+// The forward's mean loss and its gradient for every parameter, in the flat layout: one call.
+template <typename T>
+struct GptLossGradient {
+  double loss = 0;
+  std::vector<T> gradients;  // (gpt_size)
+
+  static constexpr const char* kName = "GptGradients";
+  static constexpr auto fields() {
+    return std::tuple{field("loss", &GptLossGradient::loss),
+                      field("gradients", &GptLossGradient::gradients)};
+  }
+};
+
+template <typename T>
+Result<GptLossGradient<T>> gpt_loss_gradient(const GptConfig& config, const std::vector<T>& params,
+                                             const std::vector<std::int32_t>& tokens, Index batch,
+                                             const std::vector<std::int32_t>& targets);
 
 // Seeded initial parameters: N(0, 0.02) for the embedding and the matrices (the residual
 // projections w_o and w_proj scaled by 1/√(2L)), LayerNorm gains 1, biases 0.

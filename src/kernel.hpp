@@ -60,7 +60,7 @@ inline float to_float32(double x) {
 }
 
 // 2^x for x ≤ 0, four lanes at once, as the kernel computes it (for its test, and the model's
-// kernels in model_kernel.cpp).
+// kernels in gpt_kernel.cpp).
 void exp2_negative(const float* x, float* out, std::int64_t n);
 
 }  // namespace attention::fast

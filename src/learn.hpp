@@ -19,6 +19,14 @@ struct SharpnessStep {
   double d_alpha = 0;    // dL/dα
   double next = 0;       // α_t − η·dL/dα
   AttentionBackward at;  // the lookup of α·q and its gradients for dL/d(output)
+
+  static constexpr const char* kName = "SharpnessStep";
+  static constexpr auto fields() {
+    return std::tuple{
+        field("alpha", &SharpnessStep::alpha),       field("loss", &SharpnessStep::loss),
+        field("d_output", &SharpnessStep::d_output), field("d_alpha", &SharpnessStep::d_alpha),
+        field("next", &SharpnessStep::next),         inlined(&SharpnessStep::at)};
+  }
 };
 
 // q (1, d_k), K (n_k, d_k), V (n_k, 1): steps from α = alpha, with learning rate eta. steps
@@ -38,12 +46,24 @@ struct TeachStep {
   Matrix<double> w_q, w_k;  // (d_model, d_k) before this step
   double loss = 0;
   AttentionBackward at;
+
+  static constexpr const char* kName = "TeachStep";
+  static constexpr auto fields() {
+    return std::tuple{field("wq", &TeachStep::w_q), field("wk", &TeachStep::w_k),
+                      field("loss", &TeachStep::loss), inlined(&TeachStep::at)};
+  }
 };
 
 struct TeachRun {
   std::vector<TeachStep> steps;
   Matrix<double> w_q, w_k;  // after the last step
   Trace<double> after;      // the self-attention with them
+
+  static constexpr const char* kName = "TeachRun";
+  static constexpr auto fields() {
+    return std::tuple{field("steps", &TeachRun::steps), field("wq", &TeachRun::w_q),
+                      field("wk", &TeachRun::w_k), field("after", &TeachRun::after)};
+  }
 };
 
 // X (n, d_model), W_Q and W_K (d_model, d_k) to start from, W_V (d_model, d_v) kept; row and

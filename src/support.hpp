@@ -1,7 +1,7 @@
 // support.hpp: what every part of the core says and checks the same way. Numbers, shapes and
 // cells as messages write them (rows and columns counted from 1, as the page counts them), the
 // size limits, finite inputs, and arithmetic that overflows on finite input. attention.cpp,
-// model.cpp, why.cpp and the gradients all word their errors through these.
+// multihead.cpp, why.cpp and the gradients all word their errors through these.
 #pragma once
 
 #include <cmath>

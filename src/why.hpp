@@ -27,6 +27,16 @@ struct TiledBlock {
   Matrix<double> acc;        // (n_q, d_v)  acc·rescale + p·V_block: unnormalised output
   Matrix<double> partial;    // (n_q, d_v)  acc / ℓ: the output if these were all the keys
                              //             (0 while ℓ is 0)
+
+  static constexpr const char* kName = "TiledBlock";
+  static constexpr auto fields() {
+    return std::tuple{
+        field("start", &TiledBlock::start),   field("end", &TiledBlock::end),
+        field("logits", &TiledBlock::logits), field("block_max", &TiledBlock::block_max),
+        field("m", &TiledBlock::m),           field("rescale", &TiledBlock::rescale),
+        field("p", &TiledBlock::p),           field("l", &TiledBlock::l),
+        field("acc", &TiledBlock::acc),       field("partial", &TiledBlock::partial)};
+  }
 };
 
 struct TiledTrace {
@@ -37,6 +47,17 @@ struct TiledTrace {
   Matrix<double> full;              // (n_q, d_v)  attend()'s output: the whole row at once
   double max_difference = 0;        // the largest |output − full|
   std::vector<Index> blocked_rows;  // rows whose keys are all masked (ℓ = 0): output 0
+
+  static constexpr const char* kName = "TiledTrace";
+  static constexpr auto fields() {
+    return std::tuple{field("block", &TiledTrace::block),
+                      field("scale", &TiledTrace::scale),
+                      field("blocks", &TiledTrace::blocks),
+                      field("output", &TiledTrace::output),
+                      field("full", &TiledTrace::full),
+                      field("max_difference", &TiledTrace::max_difference),
+                      field("blocked_rows", &TiledTrace::blocked_rows)};
+  }
 };
 
 // Q (n_q, d_k), K (n_k, d_k), V (n_k, d_v); block from 1 to n_k. Options as attend()'s, with
@@ -54,6 +75,11 @@ struct ScalingBatch {
   Matrix<double> q;  // (rows, d_k)
   Matrix<double>
       k;  // (rows·n_keys, d_k): the keys of query r are rows r·n_keys … r·n_keys + n_keys − 1
+
+  static constexpr const char* kName = "ScalingBatch";
+  static constexpr auto fields() {
+    return std::tuple{field("q", &ScalingBatch::q), field("k", &ScalingBatch::k)};
+  }
 };
 
 Result<ScalingBatch> scaling_batch(Index d_k, Index n_keys, Index rows, std::uint64_t seed);
@@ -74,6 +100,26 @@ struct ScalingStats {
   Vector<double> example_scores;   // (n_keys) the first query's q·k
   Vector<double> example_unscaled;  // (n_keys) softmax(q·k)
   Vector<double> example_scaled;    // (n_keys) softmax(q·k/√d_k)
+
+  static constexpr const char* kName = "ScalingStats";
+  static constexpr auto fields() {
+    return std::tuple{field("d_k", &ScalingStats::d_k),
+                      field("n_keys", &ScalingStats::n_keys),
+                      field("rows", &ScalingStats::rows),
+                      field("scale", &ScalingStats::scale),
+                      field("score_mean", &ScalingStats::score_mean),
+                      field("score_variance", &ScalingStats::score_variance),
+                      field("scaled_variance", &ScalingStats::scaled_variance),
+                      field("max_weight_unscaled", &ScalingStats::max_weight_unscaled),
+                      field("max_weight_scaled", &ScalingStats::max_weight_scaled),
+                      field("one_hot_unscaled", &ScalingStats::one_hot_unscaled),
+                      field("one_hot_scaled", &ScalingStats::one_hot_scaled),
+                      field("example_q", &ScalingStats::example_q),
+                      field("example_k", &ScalingStats::example_k),
+                      field("example_scores", &ScalingStats::example_scores),
+                      field("example_unscaled", &ScalingStats::example_unscaled),
+                      field("example_scaled", &ScalingStats::example_scaled)};
+  }
 };
 
 Result<ScalingStats> scaling_stats(Index d_k, Index n_keys, Index rows, std::uint64_t seed);
@@ -95,6 +141,21 @@ struct DropoutStats {
   std::vector<Index> counts;        // 1, 2, 5, 10, 20, 50 … up to draws (and draws itself)
   std::vector<double> differences;  // for each count, the largest |average of that many
                                     // draws' outputs − output|
+
+  static constexpr const char* kName = "DropoutStats";
+  static constexpr auto fields() {
+    return std::tuple{field("weights", &DropoutStats::weights),
+                      field("output", &DropoutStats::output),
+                      field("dropped", &DropoutStats::dropped),
+                      field("dropped_row_sums", &DropoutStats::dropped_row_sums),
+                      field("draw_output", &DropoutStats::draw_output),
+                      field("mean_dropped", &DropoutStats::mean_dropped),
+                      field("kept", &DropoutStats::kept),
+                      field("mean_output", &DropoutStats::mean_output),
+                      field("max_difference", &DropoutStats::max_difference),
+                      field("counts", &DropoutStats::counts),
+                      field("differences", &DropoutStats::differences)};
+  }
 };
 
 // Draw t (0-based) uses the seed options.seed + t; options.dropout_p must be above 0. draws

@@ -6,7 +6,7 @@
 //   2. the core module: its size, its cold instantiation, its heap at 8,192 tokens;
 //   3. the page's first view in headless Chromium, on localhost and on a phone profile, with
 //      its milestones (first-view.mjs);
-//   4. the real model's training: natively, beside PyTorch, and in the page (model-bench.mjs).
+//   4. the real model's training: natively, beside PyTorch, and in the page (gpt-bench.mjs).
 // Writes a table to stdout and everything to build/bench.json.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -20,7 +20,7 @@ import { loadAttention } from "../web/attention.js";
 import { random } from "../web/random.js";
 import { start } from "../tests/browser/browser.mjs";
 import { attentionModel } from "./onnx.mjs";
-import { modelBench } from "./model-bench.mjs";
+import { modelBench } from "./gpt-bench.mjs";
 import { firstViewBench } from "./first-view.mjs";
 
 const require = createRequire(import.meta.url);

@@ -1,5 +1,5 @@
 // gpt-bench.cpp: the real model's training speed natively, for `make bench`
-// (tools/model-bench.mjs). One thread, float32, built with the same flags as `make train`. It
+// (tools/gpt-bench.mjs). One thread, float32, built with the same flags as `make train`. It
 // measures this machine's Eigen float32 matrix-multiply rate (the best of a few runs of a 512³
 // product and of the model's own shapes), then the training step (gpt_train_step) on random tokens,
 // and prints JSON: the step's median time, tokens per second, its matrix-product FLOPs and the

@@ -1,5 +1,5 @@
 # gpt-bench.py: the real model's training step in PyTorch, float32, one thread, for `make bench`
-# (tools/model-bench.mjs), beside the core's (tools/gpt-bench.cpp): the same shapes, random
+# (tools/gpt-bench.mjs), beside the core's (tools/gpt-bench.cpp): the same shapes, random
 # tokens, forward, backward and AdamW. Debian's PyTorch uses a reference BLAS, so this is a
 # figure to stand beside ours, not a fair race. Prints JSON: the step's median time and tokens
 # per second.

@@ -22,6 +22,7 @@
 
 #include "corpus.hpp"
 #include "gpt.hpp"
+#include "gpt_file.hpp"
 
 namespace {
 
@@ -117,39 +118,15 @@ double stream_loss(const GptConfig& c, const std::vector<T>& params,
   return attention::gpt_stream_loss<T>(c, params, stream).value;
 }
 
-// int8 with a float32 scale per row for the matrices; float32 for the vectors.
+// The weights file (src/gpt_file.hpp), and the parameters the page will read back from it.
 template <typename T>
-std::vector<char> quantized(const GptConfig& c, const std::vector<T>& params,
-                            std::vector<T>& restored) {
-  std::vector<char> out;
-  restored.assign(params.size(), T(0));
-  const auto put = [&](const void* p, std::size_t n) {
-    out.insert(out.end(), static_cast<const char*>(p), static_cast<const char*>(p) + n);
-  };
-  for (const auto& t : attention::gpt_layout(c)) {
-    for (Index r = 0; r < t.rows; ++r) {
-      const std::int64_t row = t.offset + std::int64_t(r) * t.cols;
-      if (t.rows == 1) {
-        for (Index j = 0; j < t.cols; ++j) {
-          const float f = float(params[size_t(row + j)]);
-          put(&f, 4);
-          restored[size_t(row + j)] = T(f);
-        }
-        continue;
-      }
-      double top = 0;
-      for (Index j = 0; j < t.cols; ++j)
-        top = std::max(top, std::fabs(double(params[size_t(row + j)])));
-      const float scale = float(top > 0 ? top / 127 : 1);
-      put(&scale, 4);
-      for (Index j = 0; j < t.cols; ++j) {
-        const auto q = std::int8_t(std::lround(double(params[size_t(row + j)]) / scale));
-        put(&q, 1);
-        restored[size_t(row + j)] = T(double(q) * scale);
-      }
-    }
-  }
-  return out;
+std::vector<std::uint8_t> quantized(const GptConfig& c, const std::vector<T>& params,
+                                    std::vector<T>& restored) {
+  const std::vector<std::uint8_t> bin =
+      attention::gpt_quantize(c, std::vector<float>(params.begin(), params.end()));
+  const std::vector<float> read = attention::gpt_dequantize(c, bin).value;
+  restored.assign(read.begin(), read.end());
+  return bin;
 }
 
 // What each head does, measured: over the regular held-out poems (5 or 7 characters a line),
@@ -336,7 +313,7 @@ int run(const Args& a) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::vector<T> restored;
-  const std::vector<char> bin = quantized(c, best, restored);
+  const std::vector<std::uint8_t> bin = quantized(c, best, restored);
   const double held = stream_loss(c, best, held_stream);
   const double held_int8 = stream_loss(c, restored, held_stream);
   std::fprintf(stderr,
@@ -352,7 +329,7 @@ int run(const Args& a) {
     return 0;
   }
   std::ofstream weights(a.out + "/tang.bin", std::ios::binary);
-  weights.write(bin.data(), long(bin.size()));
+  weights.write(reinterpret_cast<const char*>(bin.data()), long(bin.size()));
   weights.close();
   check_written(weights, a.out + "/tang.bin");
   std::string chars;

@@ -6,8 +6,8 @@ export type Matrix = number[][];
 export interface AttentionOptions {
   /** Multiplies the scores; the default is 1/√d_k. */
   scale?: number;
-  /** "causal" lets query i see keys 0..i; a boolean n_q×n_k matrix is true where query i may see key j. */
-  mask?: "causal" | boolean[][];
+  /** "causal" lets query i see keys 0..i; a boolean n_q×n_k matrix is true (or 1) where query i may see key j. */
+  mask?: "causal" | boolean[][] | (0 | 1)[][];
   /**
    * What a masked score becomes: -Infinity (the default: exp gives 0, and a row whose keys are all
    * masked is blocked, weights 0 and output 0), or a finite number such as -1e9 (then such a row
@@ -20,11 +20,17 @@ export interface AttentionOptions {
 
 /** Every named step of softmax(Q·Kᵀ·scale)·V. */
 export interface Trace {
+  /** (n, d_k) X·W_Q: selfAttention's only (see SelfAttentionTrace) */
+  q?: Matrix;
+  /** (n, d_k) X·W_K: selfAttention's only */
+  k?: Matrix;
+  /** (n, d_v) X·W_V: selfAttention's only */
+  v?: Matrix;
   /** (n_q, n_k) Q·Kᵀ */
   scores: Matrix;
   /** (n_q, n_k) scores × scale */
   scaled: Matrix;
-  /** (n_q, n_k) scaled with −Infinity where blocked; present only with a mask. */
+  /** (n_q, n_k) scaled, with the mask value (maskValue, −Infinity by default) where a key is hidden; present only with a mask. */
   masked?: Matrix;
   /** (n_q) the largest logit of each row, subtracted before exp. */
   rowMax: number[];
@@ -53,7 +59,7 @@ export interface SelfAttentionTrace extends Trace {
   v: Matrix;
 }
 
-/** [batch, heads, seq, dim], as in seed 000's calculate_attention. */
+/** [batch, heads, seq, dim], as in article 000's calculate_attention. */
 export interface BatchShape {
   batch: number;
   heads: number;
@@ -185,6 +191,14 @@ export interface ScalingOptions {
   seed?: number;
 }
 
+/** The seeded batch behind scalingStats. */
+export interface ScalingBatch {
+  /** (rows, dK) unit-variance queries */
+  q: Matrix;
+  /** (rows·nKeys, dK) the keys: query r's are rows r·nKeys … r·nKeys + nKeys − 1 */
+  k: Matrix;
+}
+
 export interface ScalingStats {
   dK: number;
   nKeys: number;
@@ -240,7 +254,7 @@ export interface WhyLabs {
     options: Omit<AttentionOptions, "dropout"> & { block: number },
   ): TiledTrace;
   /** The seeded unit-variance batch behind scalingStats: q (rows×dK), k (rows·nKeys×dK). */
-  scalingBatch(options: ScalingOptions): { q: Matrix; k: Matrix };
+  scalingBatch(options: ScalingOptions): ScalingBatch;
   scalingStats(options: ScalingOptions): ScalingStats;
   /** Draw t uses seed + t; p in (0, 1); draws 1..100000. */
   dropoutStats(
@@ -252,7 +266,7 @@ export interface WhyLabs {
 }
 // ---- Labs: attention inside a model ----
 
-export interface ModelWeights {
+export interface MultiHeadWeights {
   /** (d_model, h·d_head) */
   wq: Matrix;
   /** (d_model, h_kv·d_head) */
@@ -263,12 +277,12 @@ export interface ModelWeights {
   wo: Matrix;
 }
 
-export interface ModelOptions {
+export interface MultiHeadOptions {
   /** h, the query heads. Default 1. d_head is W_Q's columns / h. */
   heads?: number;
   /** h_kv, the key-value heads; it must divide h. Default h; 1 is multi-query attention. Query head i reads key-value head ⌊i·h_kv/h⌋. */
   kvHeads?: number;
-  /** Query i sees keys 1..i. (decodeStep is always causal.) */
+  /** Query i sees keys 0..i (decodeStep is always causal). */
   causal?: boolean;
   /** The same as causal: true. */
   mask?: "causal";
@@ -395,6 +409,11 @@ export interface AttentionGradients {
   q: Matrix;
   k: Matrix;
   v: Matrix;
+  /** (n, d_model) selfAttentionBackward's only, as wq, wk and wv (see SelfAttentionGradients) */
+  x?: Matrix;
+  wq?: Matrix;
+  wk?: Matrix;
+  wv?: Matrix;
 }
 
 /** selfAttentionBackward's: also the input's and the weights'. */
@@ -427,6 +446,18 @@ export interface MultiHeadGradients {
   x: Matrix;
 }
 
+/** One attention call's trace and its gradients. */
+export interface AttentionBackward {
+  trace: Trace;
+  gradients: AttentionGradients;
+}
+
+/** A multi-head layer's trace and its gradients. */
+export interface MultiHeadBackward {
+  trace: MultiHeadTrace;
+  gradients: MultiHeadGradients;
+}
+
 /** A backward call's options: attention's, and a loss's own dL/d(weights) (n_q, n_k). */
 export interface BackwardOptions extends AttentionOptions {
   dWeights?: Matrix;
@@ -440,7 +471,7 @@ export interface LearnLabs {
     v: Matrix,
     dOutput: Matrix,
     options?: BackwardOptions,
-  ): { trace: Trace; gradients: AttentionGradients };
+  ): AttentionBackward;
   selfAttentionBackward(
     x: Matrix,
     wq: Matrix,
@@ -451,10 +482,10 @@ export interface LearnLabs {
   ): { trace: SelfAttentionTrace; gradients: SelfAttentionGradients };
   multiHeadBackward(
     x: Matrix,
-    weights: ModelWeights,
+    weights: MultiHeadWeights,
     dOutput: Matrix,
-    options?: ModelOptions,
-  ): { trace: MultiHeadTrace; gradients: MultiHeadGradients };
+    options?: MultiHeadOptions,
+  ): MultiHeadBackward;
   /**
    * Gradient descent on α, which multiplies the query q (1, dK) of a lookup with one value
    * column: L = (output − target)², α ← α − eta·dL/dα, `steps` times from `alpha`.
@@ -491,15 +522,21 @@ export interface SharpnessStep {
   gradients: AttentionGradients;
 }
 
+/** One step of teachDescent: the weights before it, the loss, the trace and the gradients. */
+export interface TeachStep {
+  /** (d_model, d_k) W_Q before this step */
+  wq: Matrix;
+  /** (d_model, d_k) W_K before this step */
+  wk: Matrix;
+  /** −log weights[row][key] */
+  loss: number;
+  trace: SelfAttentionTrace;
+  gradients: SelfAttentionGradients;
+}
+
 /** teachDescent's run: each step's weights, loss, trace and gradients; the weights after it. */
 export interface TeachRun {
-  steps: {
-    wq: Matrix;
-    wk: Matrix;
-    loss: number;
-    trace: SelfAttentionTrace;
-    gradients: SelfAttentionGradients;
-  }[];
+  steps: TeachStep[];
   wq: Matrix;
   wk: Matrix;
   after: { trace: SelfAttentionTrace };
@@ -534,20 +571,23 @@ export interface GptTensor {
   decay: boolean;
 }
 
+/** One layer of a forward pass: what the page shows of it. */
+export interface GptLayer {
+  /** (T, C) the queries after RoPE, the heads side by side */
+  q: Matrix;
+  /** (T, C) the keys after RoPE */
+  k: Matrix;
+  /** (T, C) the values */
+  v: Matrix;
+  /** per head (T, T): q·k/√d_head; above the diagonal unused */
+  scores: Matrix[];
+  /** per head (T, T): the causal softmax of the scores */
+  weights: Matrix[];
+}
+
 /** One sequence of T tokens through the model. */
 export interface GptForward {
-  layers: {
-    /** (T, C) the queries after RoPE, the heads side by side */
-    q: Matrix;
-    /** (T, C) the keys after RoPE */
-    k: Matrix;
-    /** (T, C) the values */
-    v: Matrix;
-    /** per head (T, T): q·k/√d_head; above the diagonal unused */
-    scores: Matrix[];
-    /** per head (T, T): the causal softmax of the scores */
-    weights: Matrix[];
-  }[];
+  layers: GptLayer[];
   /** (T, V) x·wteᵀ, the embedding tied */
   logits: Matrix;
   /** (T, V) each row's softmax: the next token's probabilities */
@@ -560,19 +600,40 @@ export interface GptForward {
   loss: number;
 }
 
+/** The mean loss of a batch and its gradient for every parameter, flat, in gptLayout's order. */
+export interface GptGradients {
+  loss: number;
+  gradients: Float32Array | Float64Array;
+}
+
+/** What n training steps did. */
+export interface GptTrainSteps {
+  /** (n) each step's batch loss, before its update */
+  losses: number[];
+  /** the steps taken so far */
+  step: number;
+}
+
+/** What part of a step did: the batch loss when it ended the step. */
+export interface GptTrainSlice {
+  loss?: number;
+  /** the steps taken so far */
+  step: number;
+}
+
 /** A training run in the module's memory, float32, from seeded random weights. */
 export interface GptTrainer {
   config: GptConfig;
-  /** n AdamW steps: each step's batch loss before its update; the steps taken so far */
-  step(n: number): { losses: number[]; step: number };
-  /** Part of a step: the next `sequences` of its batch; the batch loss when that ends it. */
-  slice(sequences: number): { step: number; loss?: number };
+  /** n AdamW steps */
+  step(n: number): GptTrainSteps;
+  /** Part of a step: the next `sequences` of its batch. */
+  slice(sequences: number): GptTrainSlice;
   params(): Float32Array;
   close(): void;
 }
 
 /** A real model: the small transformer trained on Tang poems, and its training. */
-export interface ModelLabs {
+export interface GptLabs {
   gptLayout(config: GptConfig): GptTensor[];
   /** The shipped weights file: int8 with a float32 scale per matrix row, vectors float32. */
   gptModel(config: GptConfig, bytes: Uint8Array): GptModel & { params: Float32Array };
@@ -587,7 +648,7 @@ export interface ModelLabs {
     tokens: ArrayLike<number>,
     targets: ArrayLike<number>,
     options?: { batch?: number; precise?: boolean },
-  ): { loss: number; gradients: Float32Array | Float64Array };
+  ): GptGradients;
   /** Up to `count` tokens after the prompt; it stops after the end token (id 0). */
   gptGenerate(
     model: GptModel,
@@ -603,18 +664,22 @@ export interface ModelLabs {
 }
 
 /** The labs module: the core's functions and the labs' (a second instance, with its own memory). */
-export interface LabsCore extends Attention, WhyLabs, LearnLabs, ModelLabs {
+export interface LabsCore extends Attention, WhyLabs, LearnLabs, GptLabs {
   /** X (n, d_model): h heads of d_head = W_Q's columns / h, h_kv key-value heads, concat·W_O. */
-  multiHeadAttention(x: Matrix, weights: ModelWeights, options?: ModelOptions): MultiHeadTrace;
+  multiHeadAttention(
+    x: Matrix,
+    weights: MultiHeadWeights,
+    options?: MultiHeadOptions,
+  ): MultiHeadTrace;
   /** One decoding step: x is the next token's row; cache null for the first token. */
   decodeStep(
     cache: KvCache | null | undefined,
     x: number[],
-    weights: ModelWeights,
-    options?: ModelOptions,
+    weights: MultiHeadWeights,
+    options?: MultiHeadOptions,
   ): DecodeStep;
   /** A decoder that keeps its cache (plain JS typed arrays) between steps. */
-  decoder(weights: ModelWeights, options?: ModelOptions): Decoder;
+  decoder(weights: MultiHeadWeights, options?: MultiHeadOptions): Decoder;
   sinusoidalPositions(
     positions: number[],
     dModel: number,

@@ -21,14 +21,26 @@ export function loadLabs() {
     // the core's functions, then each lab's section below
     return {
       ...wrap(core),
-      ...wrapModel(core),
+      ...insideLabs(core),
       ...whyLabs(core),
       ...learnLabs(core),
-      ...descentLabs(core),
-      ...modelLabs(core),
+      ...gptLabs(core),
     };
   });
   return loadingLabs;
+}
+
+// A value as a message quotes it: numbers as JS writes them (NaN, Infinity), the rest as JSON.
+const quote = (x) => (typeof x === "number" ? String(x) : JSON.stringify(x));
+
+// The one check of a whole number (a count, a size, an index, a seed): a safe integer of at
+// least `least`, returned as it was given.
+function whole(name, x, least = 0) {
+  if (!Number.isSafeInteger(x) || x < least) {
+    const bound = least > 0 ? ` of at least ${least}` : "";
+    throw new Error(`${name} must be a whole number${bound}, not ${quote(x)}`);
+  }
+  return x;
 }
 
 // rows: number[][] → { rows, cols, data: Float64Array }, or an Error naming the bad entry.
@@ -45,7 +57,7 @@ function packMatrix(name, rows) {
     }
     row.forEach((x, j) => {
       if (typeof x !== "number") {
-        throw new Error(`${name}[${i + 1}][${j + 1}] is ${JSON.stringify(x)}, not a number`);
+        throw new Error(`${name}[${i + 1}][${j + 1}] is ${quote(x)}, not a number`);
       }
       data[i * cols + j] = x;
     });
@@ -57,6 +69,30 @@ function unpackMatrix({ rows, cols, data }) {
   return Array.from({ length: rows }, (_, i) =>
     Array.from(data.subarray(i * cols, (i + 1) * cols)),
   );
+}
+
+// Results arrive as the core declares them (src/fields.hpp, walked by src/wasm/convert.hpp):
+// objects of camelCase fields, matrices as { rows, cols, data }, vectors as typed arrays.
+// unpack() makes every matrix arrays of rows and every vector an array of numbers, except the
+// fields named here, which stay as the core gave them:
+const staysTyped = new Set([
+  // the KV cache is the caller's own typed arrays, handed back at the next step unchanged
+  "kCache",
+  "vCache",
+  // a model's gradient: one flat Float32Array in gptLayout's order (195,392 numbers for the
+  // shipped model), as the parameters are
+  "gradients",
+]);
+
+const isMatrix = (x) =>
+  ArrayBuffer.isView(x.data) && Object.keys(x).length === 3 && "rows" in x && "cols" in x;
+
+function unpack(value, name) {
+  if (ArrayBuffer.isView(value)) return staysTyped.has(name) ? value : Array.from(value);
+  if (Array.isArray(value)) return value.map((one) => unpack(one));
+  if (typeof value !== "object" || value === null) return value;
+  if (isMatrix(value)) return staysTyped.has(name) ? value : unpackMatrix(value);
+  return Object.fromEntries(Object.entries(value).map(([key, one]) => [key, unpack(one, key)]));
 }
 
 // options → what the bindings read: { scale?, causal, mask?, maskValue?, dropoutP, seed }
@@ -78,20 +114,17 @@ function packOptions({ scale, mask, causal = false, dropout, maskValue } = {}) {
       ),
     );
     if (cells.data.some((x) => x !== 0 && x !== 1)) {
-      throw new Error("mask must hold only true and false");
+      throw new Error("mask must hold only true and false (or 1 and 0)");
     }
     packed.mask = { ...cells, data: Uint8Array.from(cells.data) };
   } else if (mask !== undefined && mask !== "causal") {
-    throw new Error("mask must be 'causal' or an n_q×n_k array of booleans");
+    throw new Error("mask must be 'causal' or an n_q×n_k array of booleans (or of 1s and 0s)");
   }
   if (dropout !== undefined) {
     const { p, seed = 0 } = dropout;
     if (typeof p !== "number") throw new Error("dropout.p must be a number");
-    if (!Number.isSafeInteger(seed) || seed < 0) {
-      throw new Error("dropout.seed must be a whole number from 0 to 2^53");
-    }
     packed.dropoutP = p;
-    packed.seed = seed;
+    packed.seed = whole("dropout.seed", seed);
   }
   return packed;
 }
@@ -111,32 +144,10 @@ function check(result) {
   return result;
 }
 
-const matrixSteps = [
-  "q",
-  "k",
-  "v",
-  "scores",
-  "scaled",
-  "masked",
-  "exp",
-  "weights",
-  "dropped",
-  "output",
-];
+// A core call's result, unpacked, or its error thrown.
+const unpacked = (result) => unpack(check(result));
 
-function unpackTrace(raw) {
-  const trace = {};
-  for (const step of matrixSteps) {
-    if (raw[step] !== undefined) trace[step] = unpackMatrix(raw[step]);
-  }
-  trace.rowMax = Array.from(raw.rowMax);
-  trace.rowSum = Array.from(raw.rowSum);
-  trace.blockedRows = Array.from(raw.blockedRows);
-  trace.scale = raw.scale;
-  return trace;
-}
-
-// The batched call's layout, as the core defines it (batchLayout in bindings.cpp): the
+// The batched call's layout, as the core defines it (batchLayout in src/wasm/core.cpp): the
 // request's fields, doubles in their order, and the planned buffers' addresses. A request is
 // written by name; a field that one side has and the other lacks is an error at the call.
 function batchLayoutOf(core) {
@@ -159,28 +170,24 @@ function wrap(core) {
   const { buffers, request: batchRequest } = batchLayoutOf(core);
   return {
     attention(q, k, v, options) {
-      return unpackTrace(
-        check(
-          core.attend(
-            packMatrix("Q", q),
-            packMatrix("K", k),
-            packMatrix("V", v),
-            packOptions(options),
-          ),
+      return unpacked(
+        core.attend(
+          packMatrix("Q", q),
+          packMatrix("K", k),
+          packMatrix("V", v),
+          packOptions(options),
         ),
       );
     },
 
     selfAttention(x, wq, wk, wv, options) {
-      return unpackTrace(
-        check(
-          core.selfAttention(
-            packMatrix("X", x),
-            packMatrix("W_Q", wq),
-            packMatrix("W_K", wk),
-            packMatrix("W_V", wv),
-            packOptions(options),
-          ),
+      return unpacked(
+        core.selfAttention(
+          packMatrix("X", x),
+          packMatrix("W_Q", wq),
+          packMatrix("W_K", wk),
+          packMatrix("W_V", wv),
+          packOptions(options),
         ),
       );
     },
@@ -189,11 +196,7 @@ function wrap(core) {
       checkFloat32("Q", q);
       checkFloat32("K", k);
       checkFloat32("V", v);
-      for (const dim of batchDims) {
-        if (!Number.isSafeInteger(shape?.[dim]) || shape[dim] < 0) {
-          throw new Error(`shape.${dim} must be a whole number, not ${shape?.[dim]}`);
-        }
-      }
+      for (const dim of batchDims) whole(`shape.${dim}`, shape?.[dim]);
       const { weights = true, reference = false, copy = true } = options;
       checkFlag("weights", weights);
       checkFlag("reference", reference);
@@ -257,23 +260,17 @@ function wrap(core) {
   };
 }
 
-// ---- Labs: attention inside a model: multi-head and grouped-query attention, the KV
-// cache, positions ----
+// ---- Lesson 2, inside a model (src/wasm/inside.cpp): multi-head and grouped-query
+// attention, the KV cache, positions ----
 
 const positionKinds = { none: 0, sinusoidal: 1, rope: 2 };
 
-function checkWhole(name, x, least) {
-  if (!Number.isSafeInteger(x) || x < least) {
-    throw new Error(`${name} must be a whole number of at least ${least}, not ${x}`);
-  }
-}
-
 // { heads, kvHeads, causal, mask, positions, base, peScale, scale } → what the bindings read
-function packModelOptions(options = {}) {
+function packMultiHeadOptions(options = {}) {
   const { heads = 1, kvHeads = heads, positions = "none", base = 10000, peScale = 1 } = options;
   const { scale } = options;
-  checkWhole("heads", heads, 1);
-  checkWhole("kvHeads", kvHeads, 1);
+  whole("heads", heads, 1);
+  whole("kvHeads", kvHeads, 1);
   if (!(positions in positionKinds)) {
     throw new Error(`positions must be "none", "sinusoidal" or "rope", not ${positions}`);
   }
@@ -309,39 +306,6 @@ function packWeights(weights) {
   };
 }
 
-function unpackAngles(raw) {
-  const out = {
-    positions: Array.from(raw.positions),
-    theta: Array.from(raw.theta),
-    angles: unpackMatrix(raw.angles),
-    cos: unpackMatrix(raw.cos),
-    sin: unpackMatrix(raw.sin),
-  };
-  if (raw.encoding) out.encoding = unpackMatrix(raw.encoding);
-  if (raw.rotated) out.rotated = unpackMatrix(raw.rotated);
-  return out;
-}
-
-function unpackMultiHead(raw) {
-  const trace = {
-    h: raw.h,
-    hKv: raw.hKv,
-    dHead: raw.dHead,
-    kvHead: Array.from(raw.kvHead),
-    x: unpackMatrix(raw.x),
-    q: unpackMatrix(raw.q),
-    k: unpackMatrix(raw.k),
-    v: unpackMatrix(raw.v),
-    heads: raw.heads.map(unpackTrace),
-    concat: unpackMatrix(raw.concat),
-    output: unpackMatrix(raw.output),
-  };
-  if (raw.sinusoidal) trace.sinusoidal = unpackAngles(raw.sinusoidal);
-  if (raw.qRotated) trace.qRotated = unpackAngles(raw.qRotated);
-  if (raw.kRotated) trace.kRotated = unpackAngles(raw.kRotated);
-  return trace;
-}
-
 // A cache is JS's own: { k, v: Float64Array (length × width, row-major), length, width }.
 function packCache(cache) {
   if (cache === undefined || cache === null) {
@@ -351,8 +315,8 @@ function packCache(cache) {
     ];
   }
   const { k, v, length, width } = cache;
-  checkWhole("cache.length", length, 0);
-  checkWhole("cache.width", width, 0);
+  whole("cache.length", length);
+  whole("cache.width", width);
   return [
     ["k", k],
     ["v", v],
@@ -367,16 +331,19 @@ function packCache(cache) {
   });
 }
 
-function wrapModel(core) {
-  const model = {
+function checkPositions(positions) {
+  if (!Array.isArray(positions)) throw new Error("positions must be an array of numbers");
+  return Float64Array.from(positions);
+}
+
+function insideLabs(core) {
+  const labs = {
     multiHeadAttention(x, weights, options) {
-      return unpackMultiHead(
-        check(
-          core.multiHeadAttention(
-            packMatrix("X", x),
-            packWeights(weights),
-            packModelOptions(options),
-          ),
+      return unpacked(
+        core.multiHeadAttention(
+          packMatrix("X", x),
+          packWeights(weights),
+          packMultiHeadOptions(options),
         ),
       );
     },
@@ -384,28 +351,20 @@ function wrapModel(core) {
     decodeStep(cache, x, weights, options) {
       if (!Array.isArray(x)) throw new Error("x must be one token's row, an array of numbers");
       const [k, v] = packCache(cache);
-      const raw = check(
+      const step = unpacked(
         core.decodeStep(
           packMatrix("x", [x]),
           k,
           v,
           packWeights(weights),
-          packModelOptions(options),
+          packMultiHeadOptions(options),
         ),
       );
-      const trace = unpackMultiHead(raw.trace);
+      const { kCache, vCache, ...rest } = step;
       return {
-        cache: {
-          k: raw.kCache.data,
-          v: raw.vCache.data,
-          length: raw.kCache.rows,
-          width: raw.kCache.cols,
-        },
-        position: raw.position,
-        output: trace.output[0],
-        trace,
-        cost: { ...raw.cost },
-        full: { ...raw.full },
+        ...rest,
+        cache: { k: kCache.data, v: vCache.data, length: kCache.rows, width: kCache.cols },
+        output: step.trace.output[0],
       };
     },
 
@@ -413,7 +372,7 @@ function wrapModel(core) {
       let cache = null;
       return {
         step(x) {
-          const result = model.decodeStep(cache, x, weights, options);
+          const result = labs.decodeStep(cache, x, weights, options);
           cache = result.cache;
           return result;
         },
@@ -430,150 +389,93 @@ function wrapModel(core) {
     },
 
     sinusoidalPositions(positions, dModel, { base = 10000 } = {}) {
-      if (!Array.isArray(positions)) throw new Error("positions must be an array of numbers");
-      checkWhole("dModel", dModel, 1);
+      const at = checkPositions(positions);
+      whole("dModel", dModel, 1);
       if (typeof base !== "number") throw new Error("base must be a number");
-      return unpackAngles(
-        check(core.sinusoidalPositions(Float64Array.from(positions), dModel, base)),
-      );
+      return unpacked(core.sinusoidalPositions(at, dModel, base));
     },
 
     rotary(m, positions, dHead, { base = 10000 } = {}) {
-      if (!Array.isArray(positions)) throw new Error("positions must be an array of numbers");
-      checkWhole("dHead", dHead, 1);
+      const at = checkPositions(positions);
+      whole("dHead", dHead, 1);
       if (typeof base !== "number") throw new Error("base must be a number");
-      return unpackAngles(
-        check(core.rotary(packMatrix("M", m), Float64Array.from(positions), dHead, base)),
-      );
+      return unpacked(core.rotary(packMatrix("M", m), at, dHead, base));
     },
   };
-  return model;
+  return labs;
 }
 
-// ---- Labs: why it is built this way: tiling, the 1/√d_k statistics, dropout ----
-
-function wholeNumber(name, x) {
-  if (!Number.isSafeInteger(x) || x < 0) {
-    throw new Error(`${name} must be a whole number, not ${JSON.stringify(x)}`);
-  }
-  return x;
-}
-
-const vectors = (raw, names) => Object.fromEntries(names.map((n) => [n, Array.from(raw[n])]));
+// ---- Lesson 3, why it is built this way (src/wasm/why.cpp): tiling, the 1/√d_k
+// statistics, dropout ----
 
 function whyLabs(core) {
   return {
     /** Online softmax over blocks of keys: m, ℓ and the partial output after every block. */
     tiledAttention(q, k, v, { block, ...options } = {}) {
-      const raw = check(
+      return unpacked(
         core.tiledAttention(
           packMatrix("Q", q),
           packMatrix("K", k),
           packMatrix("V", v),
-          wholeNumber("block", block),
+          whole("block", block),
           packOptions(options),
         ),
       );
-      const blocks = [];
-      for (let b = 0; b < raw.blocks.length; ++b) {
-        const one = raw.blocks[b];
-        blocks.push({
-          start: one.start,
-          end: one.end,
-          logits: unpackMatrix(one.logits),
-          p: unpackMatrix(one.p),
-          acc: unpackMatrix(one.acc),
-          partial: unpackMatrix(one.partial),
-          ...vectors(one, ["blockMax", "m", "rescale", "l"]),
-        });
-      }
-      return {
-        block: raw.block,
-        scale: raw.scale,
-        blocks,
-        output: unpackMatrix(raw.output),
-        full: unpackMatrix(raw.full),
-        maxDifference: raw.maxDifference,
-        blockedRows: Array.from(raw.blockedRows),
-      };
     },
 
     /** The seeded unit-variance q (rows×dK) and keys (rows·nKeys×dK) behind scalingStats. */
     scalingBatch({ dK, nKeys = 8, rows = 100, seed = 1 } = {}) {
-      const raw = check(
+      return unpacked(
         core.scalingBatch(
-          wholeNumber("dK", dK),
-          wholeNumber("nKeys", nKeys),
-          wholeNumber("rows", rows),
-          wholeNumber("seed", seed),
+          whole("dK", dK),
+          whole("nKeys", nKeys),
+          whole("rows", rows),
+          whole("seed", seed),
         ),
       );
-      return { q: unpackMatrix(raw.q), k: unpackMatrix(raw.k) };
     },
 
     /** The spread of q·k and the mean largest softmax weight, with and without 1/√dK. */
     scalingStats({ dK, nKeys = 8, rows = 100, seed = 1 } = {}) {
-      const raw = check(
+      return unpacked(
         core.scalingStats(
-          wholeNumber("dK", dK),
-          wholeNumber("nKeys", nKeys),
-          wholeNumber("rows", rows),
-          wholeNumber("seed", seed),
+          whole("dK", dK),
+          whole("nKeys", nKeys),
+          whole("rows", rows),
+          whole("seed", seed),
         ),
       );
-      const { exampleQ, exampleK, exampleScores, exampleUnscaled, exampleScaled, ...numbers } = raw;
-      return {
-        ...numbers,
-        exampleK: unpackMatrix(exampleK),
-        ...vectors(raw, ["exampleQ", "exampleScores", "exampleUnscaled", "exampleScaled"]),
-      };
     },
 
     /** Dropout: one draw (seed), and the average of draws draws (seeds seed, seed + 1 …). */
     dropoutStats(q, k, v, { p, seed = 0, draws = 1000, ...options } = {}) {
-      const raw = check(
+      return unpacked(
         core.dropoutStats(
           packMatrix("Q", q),
           packMatrix("K", k),
           packMatrix("V", v),
           packOptions({ ...options, dropout: { p, seed } }),
-          wholeNumber("draws", draws),
+          whole("draws", draws),
         ),
       );
-      const matrices = [
-        "weights",
-        "output",
-        "dropped",
-        "drawOutput",
-        "meanDropped",
-        "meanOutput",
-        "kept",
-      ];
-      return {
-        ...Object.fromEntries(matrices.map((m) => [m, unpackMatrix(raw[m])])),
-        ...vectors(raw, ["droppedRowSums", "counts", "differences"]),
-        maxDifference: raw.maxDifference,
-      };
     },
   };
 }
 
-// ---- Labs: how attention learns: the gradients, given dL/d(output) ----
-
-// { output, weights, scaled, … } of raw gradients → arrays of rows, rowDot as numbers
-function unpackGradients(raw) {
-  const out = {};
-  for (const [name, value] of Object.entries(raw)) {
-    out[name] = ArrayBuffer.isView(value) ? Array.from(value) : unpackMatrix(value);
-  }
-  return out;
-}
+// ---- Lesson 4, how attention learns (src/wasm/learn.cpp): the gradients, given
+// dL/d(output), and gradient descent as the labs run it ----
 
 // dL/d(output), and a loss's own dL/d(weights) when it has one → what the bindings read
 function packLoss(dOutput, dWeights) {
   const loss = { output: packMatrix("dOutput", dOutput) };
   if (dWeights !== undefined) loss.weights = packMatrix("dWeights", dWeights);
   return loss;
+}
+
+function checkNumbers(numbers) {
+  for (const [name, x] of Object.entries(numbers)) {
+    if (typeof x !== "number") throw new Error(`${name} must be a number, not ${quote(x)}`);
+  }
 }
 
 function learnLabs(core) {
@@ -583,7 +485,7 @@ function learnLabs(core) {
      * on the weights themselves adds its own dL/d(weights) as options.dWeights.
      */
     attentionBackward(q, k, v, dOutput, { dWeights, ...options } = {}) {
-      const raw = check(
+      return unpacked(
         core.attentionBackward(
           packMatrix("Q", q),
           packMatrix("K", k),
@@ -592,12 +494,11 @@ function learnLabs(core) {
           packOptions(options),
         ),
       );
-      return { trace: unpackTrace(raw.trace), gradients: unpackGradients(raw.gradients) };
     },
 
     /** The same for selfAttention(): also dL/dX, dL/dW_Q, dL/dW_K and dL/dW_V. */
     selfAttentionBackward(x, wq, wk, wv, dOutput, { dWeights, ...options } = {}) {
-      const raw = check(
+      return unpacked(
         core.selfAttentionBackward(
           packMatrix("X", x),
           packMatrix("W_Q", wq),
@@ -607,41 +508,27 @@ function learnLabs(core) {
           packOptions(options),
         ),
       );
-      return { trace: unpackTrace(raw.trace), gradients: unpackGradients(raw.gradients) };
     },
 
     /** multiHeadAttention()'s trace and the layer's gradients: dW_O, each head's, dX … */
     multiHeadBackward(x, weights, dOutput, options) {
-      const raw = check(
+      return unpacked(
         core.multiHeadBackward(
           packMatrix("X", x),
           packWeights(weights),
           packMatrix("dOutput", dOutput),
-          packModelOptions(options),
+          packMultiHeadOptions(options),
         ),
       );
-      const { heads, ...layer } = raw.gradients;
-      return {
-        trace: unpackMultiHead(raw.trace),
-        gradients: { ...unpackGradients(layer), heads: heads.map(unpackGradients) },
-      };
     },
-  };
-}
 
-// ---- Labs: how it learns, gradient descent as the labs run it ----
-
-function descentLabs(core) {
-  return {
     /**
      * Gradient descent on α, which multiplies the query q (1, dK) of a lookup with one value
      * column: L = (output − target)², α ← α − eta·dL/dα, `steps` times from `alpha`.
      */
-    sharpnessDescent(q, k, v, { target, alpha, eta, steps }) {
-      for (const [name, x] of Object.entries({ target, alpha, eta })) {
-        if (typeof x !== "number") throw new Error(`${name} must be a number`);
-      }
-      const raw = check(
+    sharpnessDescent(q, k, v, { target, alpha, eta, steps } = {}) {
+      checkNumbers({ target, alpha, eta });
+      return unpacked(
         core.sharpnessDescent(
           packMatrix("Q", q),
           packMatrix("K", k),
@@ -649,51 +536,36 @@ function descentLabs(core) {
           target,
           alpha,
           eta,
-          wholeNumber("steps", steps),
+          whole("steps", steps),
         ),
       );
-      return raw.map(({ trace, gradients, ...numbers }) => ({
-        ...numbers,
-        trace: unpackTrace(trace),
-        gradients: unpackGradients(gradients),
-      }));
     },
 
     /**
      * Gradient descent on W_Q and W_K of self-attention (W_V kept), on the cross-entropy
      * −log weights[row][key] (row and key from 0), `steps` times with learning rate eta.
      */
-    teachDescent(x, wq, wk, wv, { row, key, eta, steps }) {
-      if (typeof eta !== "number") throw new Error("eta must be a number");
-      const raw = check(
+    teachDescent(x, wq, wk, wv, { row, key, eta, steps } = {}) {
+      checkNumbers({ eta });
+      const run = unpacked(
         core.teachDescent(
           packMatrix("X", x),
           packMatrix("W_Q", wq),
           packMatrix("W_K", wk),
           packMatrix("W_V", wv),
-          wholeNumber("row", row),
-          wholeNumber("key", key),
+          whole("row", row),
+          whole("key", key),
           eta,
-          wholeNumber("steps", steps),
+          whole("steps", steps),
         ),
       );
-      return {
-        steps: raw.steps.map(({ trace, gradients, wq: q, wk: k, loss }) => ({
-          wq: unpackMatrix(q),
-          wk: unpackMatrix(k),
-          loss,
-          trace: unpackTrace(trace),
-          gradients: unpackGradients(gradients),
-        })),
-        wq: unpackMatrix(raw.wq),
-        wk: unpackMatrix(raw.wk),
-        after: { trace: unpackTrace(raw.after) },
-      };
+      return { ...run, after: { trace: run.after } };
     },
   };
 }
 
-// ---- A real model: the small transformer trained on Tang poems ----
+// ---- Lesson 5, a real model (src/wasm/gpt.cpp): the small transformer trained on Tang
+// poems ----
 
 const gptFields = ["vocab", "context", "dModel", "layers", "heads"];
 
@@ -701,37 +573,63 @@ const gptFields = ["vocab", "context", "dModel", "layers", "heads"];
 function packGptConfig(config) {
   if (typeof config !== "object" || config === null) throw new Error("config must be an object");
   const packed = {};
-  for (const name of gptFields) packed[name] = wholeNumber(`config.${name}`, config[name]);
+  for (const name of gptFields) packed[name] = whole(`config.${name}`, config[name]);
   const base = config.base ?? 10000;
   if (typeof base !== "number") throw new Error("config.base must be a number");
   return { ...packed, base };
 }
 
-function packTokens(name, tokens) {
+// Token ids, each checked as the number the caller gave (a whole number from 0 to vocab − 1;
+// targets may also be −1, "no target") before they are packed, so that none is wrapped.
+function packTokens(name, tokens, vocab, { noTarget = false } = {}) {
   if (!Array.isArray(tokens) && !ArrayBuffer.isView(tokens)) {
     throw new Error(`${name} must be an array of token ids`);
   }
-  const ids = Int32Array.from(tokens);
+  const least = noTarget ? -1 : 0;
   Array.from(tokens).forEach((t, i) => {
-    if (!Number.isInteger(t))
-      throw new Error(`${name}[${i + 1}] is ${JSON.stringify(t)}, not an id`);
+    if (!Number.isInteger(t) || t < least || t >= vocab) {
+      const range = `an id from ${least} to ${vocab - 1}`;
+      throw new Error(`${name}[${i + 1}] is ${quote(t)}, not ${range}`);
+    }
   });
-  return ids;
+  return Int32Array.from(tokens);
 }
 
-function packParams(model) {
-  if (!(model?.params instanceof Float32Array) && !(model?.params instanceof Float64Array)) {
+// The parameters, checked finite where they enter; a bad one is named by its tensor and cell.
+function packParams(core, model, config) {
+  const params = model?.params;
+  if (!(params instanceof Float32Array) && !(params instanceof Float64Array)) {
     throw new Error("model.params must be a Float32Array or a Float64Array");
   }
-  return model.params;
+  const bad = params.findIndex((x) => !Number.isFinite(x));
+  if (bad >= 0) {
+    const layout = check(core.gptLayout(config));
+    const t = layout.findLast((one) => one.offset <= bad);
+    const cell = t && bad < t.offset + t.rows * t.cols ? t : null;
+    const at = bad - (cell?.offset ?? 0);
+    const where = cell ? ` (${t.name}[${Math.floor(at / t.cols) + 1}][${(at % t.cols) + 1}])` : "";
+    throw new Error(`model.params[${bad}]${where} is ${params[bad]}, not a finite number`);
+  }
+  return params;
 }
 
-function modelLabs(core) {
-  const run = (model, f) => check(f(packGptConfig(model?.config), packParams(model)));
+// A trainer lives in the core between calls (src/wasm/gpt.cpp says why); one whose object is
+// collected without close() is closed here.
+const trainerRegistry = (core) =>
+  typeof FinalizationRegistry === "function"
+    ? new FinalizationRegistry((id) => core.gptTrainClose(id))
+    : { register() {}, unregister() {} };
+
+function gptLabs(core) {
+  const run = (model, f) => {
+    const config = packGptConfig(model?.config);
+    return check(f(config, packParams(core, model, config)));
+  };
+  const trainers = trainerRegistry(core);
   return {
     /** Where each parameter lives in the flat buffer: [{ name, rows, cols, offset, decay }]. */
     gptLayout(config) {
-      return check(core.gptLayout(packGptConfig(config)));
+      return unpacked(core.gptLayout(packGptConfig(config)));
     },
 
     /** The shipped weights file (int8 with a float32 scale per matrix row) → { config, params }. */
@@ -748,47 +646,39 @@ function modelLabs(core) {
      */
     gptForward(model, tokens, { targets, precise = false } = {}) {
       checkFlag("precise", precise);
-      const ids = packTokens("tokens", tokens);
-      const wanted = targets === undefined ? undefined : packTokens("targets", targets);
-      const raw = run(model, (c, p) => core.gptForward(c, p, ids, wanted, precise));
-      return {
-        layers: raw.layers.map(({ q, k, v, scores, weights }) => ({
-          q: unpackMatrix(q),
-          k: unpackMatrix(k),
-          v: unpackMatrix(v),
-          scores: scores.map(unpackMatrix),
-          weights: weights.map(unpackMatrix),
-        })),
-        logits: unpackMatrix(raw.logits),
-        probs: unpackMatrix(raw.probs),
-        top: Array.from(raw.top),
-        sum: Array.from(raw.sum),
-        loss: raw.loss,
-      };
+      const { vocab } = packGptConfig(model?.config);
+      const ids = packTokens("tokens", tokens, vocab);
+      if (ids.length === 0) throw new Error("tokens is empty: give it at least one token id");
+      const wanted =
+        targets === undefined
+          ? undefined
+          : packTokens("targets", targets, vocab, { noTarget: true });
+      return unpack(run(model, (c, p) => core.gptForward(c, p, ids, wanted, precise)));
     },
 
     /** The mean loss of `batch` sequences and its gradient, flat, in gptLayout's order. */
     gptGradients(model, tokens, targets, { batch = 1, precise = false } = {}) {
       checkFlag("precise", precise);
-      const ids = packTokens("tokens", tokens);
-      const wanted = packTokens("targets", targets);
-      return run(model, (c, p) =>
-        core.gptGradients(c, p, ids, wholeNumber("batch", batch), wanted, precise),
+      const { vocab } = packGptConfig(model?.config);
+      const ids = packTokens("tokens", tokens, vocab);
+      const wanted = packTokens("targets", targets, vocab, { noTarget: true });
+      return unpack(
+        run(model, (c, p) => core.gptGradients(c, p, ids, whole("batch", batch), wanted, precise)),
       );
     },
 
     /** Up to `count` tokens after the prompt, sampled at `temperature` with a seeded stream. */
-    gptGenerate(model, prompt, { count, temperature = 1, seed = 1 }) {
+    gptGenerate(model, prompt, { count, temperature = 1, seed = 1 } = {}) {
       if (typeof temperature !== "number") throw new Error("temperature must be a number");
-      const ids = packTokens("prompt", prompt);
-      const n = wholeNumber("count", count);
-      const s = wholeNumber("seed", seed);
-      return Array.from(run(model, (c, p) => core.gptGenerate(c, p, ids, n, temperature, s)));
+      const ids = packTokens("prompt", prompt, packGptConfig(model?.config).vocab);
+      const n = whole("count", count);
+      const s = whole("seed", seed);
+      return unpack(run(model, (c, p) => core.gptGenerate(c, p, ids, n, temperature, s)));
     },
 
     /** The mean loss over a stream, in windows of the context, each predicting the next id. */
     gptStreamLoss(model, stream) {
-      const ids = packTokens("stream", stream);
+      const ids = packTokens("stream", stream, packGptConfig(model?.config).vocab);
       return run(model, (c, p) => core.gptStreamLoss(c, p, ids)).loss;
     },
 
@@ -796,32 +686,39 @@ function modelLabs(core) {
      * A training run in float32, from seeded random weights: step(n) takes n AdamW steps and
      * returns their losses; params() the weights now; close() frees it.
      */
-    gptTrainer(config, data, { batch = 16, lr = 3e-3, total, seed = 1 }) {
+    gptTrainer(config, data, { batch = 16, lr = 3e-3, total, seed = 1 } = {}) {
       if (typeof lr !== "number") throw new Error("lr must be a number");
       const packed = packGptConfig(config);
       const { id } = check(
         core.gptTrainOpen(
           packed,
-          packTokens("data", data),
-          wholeNumber("batch", batch),
+          packTokens("data", data, packed.vocab),
+          whole("batch", batch),
           lr,
-          wholeNumber("total", total),
-          wholeNumber("seed", seed),
+          whole("total", total),
+          whole("seed", seed),
         ),
       );
-      return {
+      const trainer = {
         config: packed,
         step(n) {
-          const raw = check(core.gptTrainSteps(id, wholeNumber("n", n)));
-          return { losses: Array.from(raw.losses), step: raw.step };
+          return unpacked(core.gptTrainSteps(id, whole("n", n)));
         },
         /** Part of a step: the next `sequences` of its batch; the loss when the step ends. */
         slice(sequences) {
-          return check(core.gptTrainSlice(id, wholeNumber("sequences", sequences)));
+          return check(core.gptTrainSlice(id, whole("sequences", sequences)));
         },
         params: () => check(core.gptTrainParams(id)),
-        close: () => core.gptTrainClose(id),
+        close() {
+          trainers.unregister(trainer);
+          core.gptTrainClose(id);
+        },
       };
+      trainers.register(trainer, id, trainer);
+      return trainer;
     },
+
+    /** How many trainers are open in the core: for the tests of their lifetime. */
+    gptTrainersOpen: () => core.gptTrainersOpen(),
   };
 }

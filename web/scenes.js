@@ -26,7 +26,7 @@ const desk = [
   [1, 0, 0, 1],
 ];
 
-// What seed 002 printed for the classroom scene's weights and output.
+// What article 002 printed for the classroom scene's weights and output.
 const printedWeights = [
   [0.33614837, 0.33310516, 0.33074647],
   [0.32184448, 0.33343385, 0.34472167],

@@ -10,10 +10,14 @@
 // The gradients (backward.hpp), asked for after a forward call that succeeded: every gradient is
 // finite or the call is an error; a weight of 0 passes no gradient to its logit; each row of
 // d(logits) sums to 0 (to rounding); the trace is the forward's.
-// The labs' entry points (model.hpp, why.hpp) keep their own promises: multi-head outputs are
+// The labs' entry points (multihead.hpp, why.hpp) keep their own promises: multi-head outputs are
 // the heads' outputs times W_O; a decoding step extends the cache it was given; position
 // encodings stay within [−1, 1] and rotations keep each pair's length; the tiled softmax
 // equals the whole row's; statistics are finite and within their ranges.
+// The small model (gpt.hpp, gpt_file.hpp): any configuration is refused or valid; any token id
+// outside the vocabulary is refused; an accepted forward pass has finite logits, probability
+// rows that sum to 1 and a finite loss; any bytes as a weights file are refused or read as
+// finite parameters of the right size; a trainer's steps on a tiny model give finite losses.
 // Built with clang's -fsanitize=fuzzer,address,undefined (CMake option ATTENTION_FUZZ).
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -27,7 +31,9 @@
 
 #include "attention.hpp"
 #include "backward.hpp"
-#include "model.hpp"
+#include "gpt.hpp"
+#include "gpt_file.hpp"
+#include "multihead.hpp"
 #include "why.hpp"
 
 namespace {
@@ -355,8 +361,8 @@ void require_finite(const attention::Matrix<double>& m, const char* what) {
 }
 
 struct Layer {
-  attention::ModelWeights weights;
-  attention::ModelOptions options;
+  attention::MultiHeadWeights weights;
+  attention::MultiHeadOptions options;
   Index d_model = 0;
 };
 
@@ -379,13 +385,13 @@ Layer layer(FuzzedDataProvider& in) {
   return l;
 }
 
-bool finite(const attention::ModelWeights& w) {
+bool finite(const attention::MultiHeadWeights& w) {
   return w.W_Q.allFinite() && w.W_K.allFinite() && w.W_V.allFinite() && w.W_O.allFinite();
 }
 
 // A multi-head trace: every head keeps the promises of one head, reads the key-value head
 // ⌊i·h_kv/h⌋, and the output is the heads' outputs side by side times W_O.
-void check_layer(const attention::MultiHeadTrace& t, const attention::ModelWeights& w,
+void check_layer(const attention::MultiHeadTrace& t, const attention::MultiHeadWeights& w,
                  bool causal) {
   for (const auto* m : {&t.x, &t.q, &t.k, &t.v, &t.concat, &t.output}) require_finite(*m, "layer");
   if (t.head.size() != size_t(t.heads) || t.kv_head.size() != size_t(t.heads))
@@ -564,11 +570,100 @@ void fuzz_statistics(FuzzedDataProvider& in) {
     fail("the last difference is not the max difference");
 }
 
+// A configuration: mostly a small valid one, sometimes one at or past a limit, or with an odd
+// d_head.
+attention::GptConfig gpt_config(FuzzedDataProvider& in) {
+  attention::GptConfig c{
+      in.ConsumeIntegralInRange<Index>(1, 9), in.ConsumeIntegralInRange<Index>(1, 6),
+      2 * in.ConsumeIntegralInRange<Index>(1, 4), in.ConsumeIntegralInRange<Index>(1, 2), 1};
+  switch (in.ConsumeIntegralInRange<int>(0, 15)) {
+    case 0:
+      c.vocab = in.ConsumeIntegralInRange<Index>(-2, 70000);
+      break;
+    case 1:
+      c.d_model = in.ConsumeIntegralInRange<Index>(-1, 2000);
+      break;
+    case 2:
+      c.heads = in.ConsumeIntegralInRange<Index>(-1, 9);
+      break;
+    case 3:
+      c.base = in.ConsumeFloatingPoint<double>();
+      break;
+    default:
+      if (c.d_model % 4 == 0 && in.ConsumeBool()) c.heads = 2;
+  }
+  return c;
+}
+
+std::vector<std::int32_t> ids(FuzzedDataProvider& in, size_t n, Index vocab) {
+  std::vector<std::int32_t> out(n);
+  for (auto& t : out) {
+    t = in.ConsumeIntegralInRange<int>(0, 7) == 0
+            ? in.ConsumeIntegral<std::int32_t>()
+            : in.ConsumeIntegralInRange<std::int32_t>(-1, std::int32_t(std::max<Index>(vocab, 1)));
+  }
+  return out;
+}
+
+void fuzz_gpt(FuzzedDataProvider& in) {
+  const attention::GptConfig c = gpt_config(in);
+  const bool valid = attention::check_gpt_config(c).empty();
+  switch (in.ConsumeIntegralInRange<int>(0, 2)) {
+    case 0: {  // a weights file of any bytes
+      const auto bytes = in.ConsumeBytes<std::uint8_t>(in.ConsumeIntegralInRange<size_t>(0, 4096));
+      const auto r = attention::gpt_dequantize(c, bytes);
+      if (!r.ok()) return;
+      if (!valid) fail("a weights file was read for a configuration that is not valid");
+      if (std::int64_t(r.value.size()) != attention::gpt_size(c))
+        fail("the parameters have the wrong size");
+      for (float x : r.value)
+        if (!std::isfinite(x)) fail("a weights file gave a parameter that is not finite");
+      return;
+    }
+    case 1: {  // a forward pass
+      if (!valid) return;
+      std::vector<float> params = attention::gpt_init<float>(c, in.ConsumeIntegral<std::uint8_t>());
+      if (in.ConsumeIntegralInRange<int>(0, 7) == 0 && !params.empty())
+        params[in.ConsumeIntegralInRange<size_t>(0, params.size() - 1)] = float(value(in));
+      const size_t n = in.ConsumeIntegralInRange<size_t>(0, 8);
+      const auto tokens = ids(in, n, c.vocab);
+      const auto targets = in.ConsumeBool() ? ids(in, n, c.vocab) : std::vector<std::int32_t>{};
+      const auto r = attention::gpt_forward<float>(c, params, tokens, 1, targets);
+      if (!r.ok()) return;
+      for (std::int32_t t : tokens)
+        if (t < 0 || t >= c.vocab) fail("a token outside the vocabulary was accepted");
+      for (std::int32_t t : targets)
+        if (t < -1 || t >= c.vocab) fail("a target outside the vocabulary was accepted");
+      if (!r.value.logits.allFinite()) fail("a logit is not finite");
+      for (Index i = 0; i < r.value.probs.rows(); ++i)
+        if (std::fabs(double(r.value.probs.row(i).sum()) - 1) > 1e-4)
+          fail("a probability row does not sum to 1");
+      if (!std::isfinite(r.value.loss) || r.value.loss < 0)
+        fail("the loss is not finite and at least 0");
+      return;
+    }
+    default: {  // a few training steps
+      if (!valid || c.vocab * c.d_model > 64) return;
+      auto data = ids(in, in.ConsumeIntegralInRange<size_t>(0, 40), c.vocab);
+      auto trainer =
+          attention::gpt_trainer<float>(c, data, in.ConsumeIntegralInRange<Index>(0, 3),
+                                        in.ConsumeFloatingPointInRange<double>(0, 0.1), 4, 1);
+      if (!trainer.ok()) return;
+      for (std::int32_t t : data)
+        if (t < 0 || t >= c.vocab) fail("a training token outside the vocabulary was accepted");
+      for (int s = 0; s < 2; ++s) {
+        const auto loss = attention::gpt_train_step(trainer.value);
+        if (loss.ok() && !std::isfinite(loss.value)) fail("a training loss is not finite");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
-  switch (in.ConsumeIntegralInRange<int>(0, 7)) {
+  switch (in.ConsumeIntegralInRange<int>(0, 8)) {
     case 0:
       fuzz_attend(in);
       break;
@@ -589,6 +684,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
       break;
     case 7:
       fuzz_statistics(in);
+      break;
+    case 8:
+      fuzz_gpt(in);
       break;
     default:
       fuzz_batched(in);

@@ -23,8 +23,8 @@ namespace {
 
 using attention::Index;
 using attention::MaskKind;
-using attention::ModelOptions;
-using attention::ModelWeights;
+using attention::MultiHeadOptions;
+using attention::MultiHeadWeights;
 using attention::Options;
 using attention::Positions;
 using Mat = attention::Matrix<double>;
@@ -241,11 +241,11 @@ TEST(Backward, MultiHeadWithSharedHeadsAndPositionsEqualsFiniteDifferences) {
   for (const Layout& l : layouts) {
     const Index n = 4, d_model = 5;
     const Mat X = random_matrix(gen, n, d_model), G = random_matrix(gen, n, d_model);
-    const ModelWeights w{random_matrix(gen, d_model, l.h * l.d_head),
-                         random_matrix(gen, d_model, l.h_kv * l.d_head),
-                         random_matrix(gen, d_model, l.h_kv * l.d_head),
-                         random_matrix(gen, l.h * l.d_head, d_model)};
-    ModelOptions o;
+    const MultiHeadWeights w{random_matrix(gen, d_model, l.h * l.d_head),
+                             random_matrix(gen, d_model, l.h_kv * l.d_head),
+                             random_matrix(gen, d_model, l.h_kv * l.d_head),
+                             random_matrix(gen, l.h * l.d_head, d_model)};
+    MultiHeadOptions o;
     o.heads = l.h;
     o.kv_heads = l.h_kv;
     o.positions = l.positions;
@@ -253,24 +253,24 @@ TEST(Backward, MultiHeadWithSharedHeadsAndPositionsEqualsFiniteDifferences) {
     const auto r = attention::multi_head_backward(X, w, G, o);
     ASSERT_TRUE(r.ok()) << r.error;
     const auto& g = r.value.gradients;
-    const auto L = [&](const Mat& x, const ModelWeights& weights) {
+    const auto L = [&](const Mat& x, const MultiHeadWeights& weights) {
       return loss(G, attention::multi_head_attention(x, weights, o).value.output);
     };
     const std::string name = "h " + std::to_string(l.h) + ", h_kv " + std::to_string(l.h_kv) +
                              ", positions " + std::to_string(int(l.positions));
     expect_gradient(
         X, [&](const Mat& x) { return L(x, w); }, g.x, name + " dX");
-    const auto with = [&](Mat ModelWeights::*member) {
+    const auto with = [&](Mat MultiHeadWeights::*member) {
       return [&, member](const Mat& m) {
-        ModelWeights changed = w;
+        MultiHeadWeights changed = w;
         changed.*member = m;
         return L(X, changed);
       };
     };
-    expect_gradient(w.W_Q, with(&ModelWeights::W_Q), g.w_q, name + " dW_Q");
-    expect_gradient(w.W_K, with(&ModelWeights::W_K), g.w_k, name + " dW_K");
-    expect_gradient(w.W_V, with(&ModelWeights::W_V), g.w_v, name + " dW_V");
-    expect_gradient(w.W_O, with(&ModelWeights::W_O), g.w_o, name + " dW_O");
+    expect_gradient(w.W_Q, with(&MultiHeadWeights::W_Q), g.w_q, name + " dW_Q");
+    expect_gradient(w.W_K, with(&MultiHeadWeights::W_K), g.w_k, name + " dW_K");
+    expect_gradient(w.W_V, with(&MultiHeadWeights::W_V), g.w_v, name + " dW_V");
+    expect_gradient(w.W_O, with(&MultiHeadWeights::W_O), g.w_o, name + " dW_O");
     ASSERT_EQ(g.head.size(), size_t(l.h));
     EXPECT_EQ(g.q_rotated.size() > 0, l.positions == Positions::kRotary) << name;
   }
@@ -391,9 +391,9 @@ TEST(Backward, ErrorsNameTheGradientTheStepAndTheCell) {
   EXPECT_EQ(attention::attend_backward(Q, K, Mat::Constant(3, 1, 1e10), {huge, {}}).error,
             "dL/d(weights)[1][1] = dL/d(output)[1]·V[1] overflows to Infinity; the inputs are "
             "finite but too large for double (at most 1.8e308)");
-  attention::ModelOptions o;
+  attention::MultiHeadOptions o;
   o.heads = 2;
-  const ModelWeights w{Mat::Ones(2, 2), Mat::Ones(2, 2), Mat::Ones(2, 2), Mat::Ones(2, 2)};
+  const MultiHeadWeights w{Mat::Ones(2, 2), Mat::Ones(2, 2), Mat::Ones(2, 2), Mat::Ones(2, 2)};
   EXPECT_EQ(attention::multi_head_backward(Mat::Ones(3, 2), w, Mat::Ones(3, 3), o).error,
             "dL/d(output) is 3×3 but output is 3×2 (one gradient per number)");
 }

@@ -154,6 +154,15 @@ test("masks: causal gives −∞ above the diagonal; an explicit all-false row i
   assert.deepEqual(explicit.weights[1], [0, 0, 0]);
   assert.deepEqual(explicit.output[1], [0, 0]);
   assert.equal(explicit.weights[2][1], 0);
+  // 1s and 0s are read as true and false, as docs/api.md says: the same trace
+  const numeric = core.attention(s.q, s.k, s.v, {
+    mask: [
+      [1, 1, 1],
+      [0, 0, 0],
+      [1, 0, 1],
+    ],
+  });
+  assert.deepEqual(numeric, explicit);
 });
 
 test("options: a custom scale, and dropout with a seed", () => {
@@ -229,7 +238,7 @@ test("errors name the argument and the shapes", () => {
     [() => core.attention([[1, "2"]], k, v), 'Q[1][2] is "2", not a number'],
     [
       () => core.attention(q, k, v, { mask: "future" }),
-      "mask must be 'causal' or an n_q×n_k array of booleans",
+      "mask must be 'causal' or an n_q×n_k array of booleans (or of 1s and 0s)",
     ],
     [
       () => core.selfAttention([[1, 0]], [[1, 0, 0]], [[1]], [[1]]),
@@ -354,16 +363,19 @@ test("every option is checked before the core sees it, and its error names the o
   for (const [call, message] of [
     [() => core.attention(q, k, v, { maskValue: "-1e9" }), "maskValue must be a number"],
     [() => core.attention(q, k, v, { scale: "2" }), "scale must be a number"],
-    [() => core.attention(q, k, v, { mask: [[true, 2]] }), "mask must hold only true and false"],
+    [
+      () => core.attention(q, k, v, { mask: [[true, 2]] }),
+      "mask must hold only true and false (or 1 and 0)",
+    ],
     [() => core.attention(q, k, v, { mask: [[true, "no"]] }), 'mask[1][2] is "no", not a number'],
     [
       () => core.attention(q, k, v, { mask: "future" }),
-      "mask must be 'causal' or an n_q×n_k array of booleans",
+      "mask must be 'causal' or an n_q×n_k array of booleans (or of 1s and 0s)",
     ],
     [() => core.attention(q, k, v, { dropout: { p: "0.5" } }), "dropout.p must be a number"],
     ...[-1, 1.5, 2 ** 53].map((seed) => [
       () => core.attention(q, k, v, { dropout: { p: 0.5, seed } }),
-      "dropout.seed must be a whole number from 0 to 2^53",
+      `dropout.seed must be a whole number, not ${seed}`,
     ]),
     [() => batched(undefined), "shape.batch must be a whole number, not undefined"],
     [() => batched({ ...shape, dV: undefined }), "shape.dV must be a whole number, not undefined"],

@@ -212,7 +212,7 @@ test("overflow and non-finite inputs: the reference's messages, with the batch a
 });
 
 test("the batched call's layout is the core's, and the wrapper writes every field of it", async () => {
-  // The raw module, as bindings.cpp lays the call out: the request's doubles and the buffers.
+  // The raw module, as src/wasm/core.cpp lays the call out: the request's doubles and the buffers.
   const { default: createAttentionCore } = await import("../../web/generated/attention-core.mjs");
   const raw = await createAttentionCore();
   const layout = raw.batchLayout();

@@ -1,5 +1,5 @@
 // labs/inside/data.js: the hand-built layer that the four model labs share, as data.
-// 我在图书馆读书 ("I read in the library"), shortened from seed 004's sentence
+// 我在图书馆读书 ("I read in the library"), shortened from article 004's sentence
 // 我昨天在图书馆读了一本很有趣的书. Every derived number comes from the core; only inputs live here.
 // tests/fixtures/model_labs.py holds the same inputs and works the expected numbers out in
 // float64 NumPy, apart from the core.

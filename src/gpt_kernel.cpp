@@ -1,11 +1,11 @@
-// model_kernel.cpp: c = a·b in blocks, as GotoBLAS does: for each block of kKc terms, b is packed
+// gpt_kernel.cpp: c = a·b in blocks, as GotoBLAS does: for each block of kKc terms, b is packed
 // into panels of 8 columns; for each block of kMc rows, a is packed into groups of 4 rows; then a
 // micro-kernel multiplies one group by one panel: 4 rows × 8 columns, 8 accumulators, written
 // for V8's register allocator as the attention kernel's are (kernel.cpp). Edges are padded with
 // zeros in the packs and go through a 4×8 scratch. Its a is interleaved (one pointer), where the
 // attention kernel's weights·V reads four row pointers: that one, tried here, made a training
 // step about 10% slower in Node (58-66 ms against 65-74).
-#include "model_kernel.hpp"
+#include "gpt_kernel.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// model_kernel.hpp: the float32 kernels of the model's training in WebAssembly, on four-lane
+// gpt_kernel.hpp: the float32 kernels of the model's training in WebAssembly, on four-lane
 // SIMD (simd.hpp): a matrix product, e^x and tanh. Eigen 3.4 has no WebAssembly SIMD of its own,
 // and its products run about 2.5x slower there (docs/performance.md). The native build keeps
 // Eigen's and std's, and tests these against a float64 reference.

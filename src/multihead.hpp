@@ -1,4 +1,4 @@
-// model.hpp: attention as it sits inside a model. Multi-head self-attention with grouped-query
+// multihead.hpp: attention as it sits inside a model. Multi-head self-attention with grouped-query
 // heads (h_kv key-value heads shared by h query heads), one decoding step against a KV cache,
 // and word order: sinusoidal position encodings added to X, or rotary encodings (RoPE) applied
 // to Q and K. Double precision, for teaching: every intermediate number is kept in the trace.
@@ -21,7 +21,7 @@ enum class Positions {
   kRotary,      // RoPE: the pairs (2i, 2i+1) of every head's q and k rows rotated by pos·θ_i
 };
 
-struct ModelOptions {
+struct MultiHeadOptions {
   Index heads = 1;     // h, the query heads
   Index kv_heads = 0;  // h_kv, the key-value heads; 0 means h. h_kv must divide h
   bool causal = false;
@@ -32,7 +32,7 @@ struct ModelOptions {
 };
 
 // The weights of one multi-head attention layer.
-struct ModelWeights {
+struct MultiHeadWeights {
   Matrix<double> W_Q;  // (d_model, h·d_head)
   Matrix<double> W_K;  // (d_model, h_kv·d_head)
   Matrix<double> W_V;  // (d_model, h_kv·d_head)
@@ -45,6 +45,14 @@ struct PositionTrace {
   Vector<double> theta;           // (⌈d/2⌉) θ_i
   Matrix<double> angles;          // (n, ⌈d/2⌉) pos·θ_i
   Matrix<double> cos, sin;        // (n, ⌈d/2⌉) cos and sin of the angles
+
+  static constexpr const char* kName = "PositionAngles";
+  static constexpr auto fields() {
+    return std::tuple{field("positions", &PositionTrace::positions),
+                      field("theta", &PositionTrace::theta),
+                      field("angles", &PositionTrace::angles), field("cos", &PositionTrace::cos),
+                      field("sin", &PositionTrace::sin)};
+  }
 };
 
 // Sinusoidal encodings ("Attention Is All You Need"): PE(pos, 2i) = sin(pos·θ_i),
@@ -52,6 +60,12 @@ struct PositionTrace {
 struct SinusoidalTrace {
   PositionTrace angles;
   Matrix<double> encoding;  // (n, d_model)
+
+  static constexpr const char* kName = "SinusoidalTrace";
+  static constexpr auto fields() {
+    return std::tuple{inlined(&SinusoidalTrace::angles),
+                      field("encoding", &SinusoidalTrace::encoding)};
+  }
 };
 
 // RoPE on the interleaved pairs (2i, 2i+1) of each block of d_head columns (RoFormer):
@@ -60,6 +74,11 @@ struct SinusoidalTrace {
 struct RotaryTrace {
   PositionTrace angles;    // (n, d_head/2)
   Matrix<double> rotated;  // the same shape as the input
+
+  static constexpr const char* kName = "RotaryTrace";
+  static constexpr auto fields() {
+    return std::tuple{inlined(&RotaryTrace::angles), field("rotated", &RotaryTrace::rotated)};
+  }
 };
 
 struct MultiHeadTrace {
@@ -78,11 +97,30 @@ struct MultiHeadTrace {
   std::vector<Trace<double>> head;
   Matrix<double> concat;  // (n, h·d_head) the heads' outputs side by side
   Matrix<double> output;  // (n, d_model)  concat·W_O
+
+  static constexpr const char* kName = "MultiHeadTrace";
+  static constexpr auto fields() {
+    return std::tuple{field("h", &MultiHeadTrace::heads),
+                      field("h_kv", &MultiHeadTrace::kv_heads),
+                      field("d_head", &MultiHeadTrace::d_head),
+                      field("kv_head", &MultiHeadTrace::kv_head),
+                      field("x", &MultiHeadTrace::x),
+                      field("sinusoidal", &MultiHeadTrace::sinusoidal),
+                      field("q", &MultiHeadTrace::q),
+                      field("k", &MultiHeadTrace::k),
+                      field("v", &MultiHeadTrace::v),
+                      field("q_rotated", &MultiHeadTrace::q_rotated),
+                      field("k_rotated", &MultiHeadTrace::k_rotated),
+                      field("heads", &MultiHeadTrace::head),
+                      field("concat", &MultiHeadTrace::concat),
+                      field("output", &MultiHeadTrace::output)};
+  }
 };
 
 // X (n, d_model) → the multi-head trace.
-Result<MultiHeadTrace> multi_head_attention(const MatrixRef<double>& X, const ModelWeights& weights,
-                                            const ModelOptions& options = {});
+Result<MultiHeadTrace> multi_head_attention(const MatrixRef<double>& X,
+                                            const MultiHeadWeights& weights,
+                                            const MultiHeadOptions& options = {});
 
 // Multiply-adds of matrix products (exp, the softmax's sums and the rotations not counted).
 struct Cost {
@@ -91,6 +129,13 @@ struct Cost {
   std::int64_t weighted_sum = 0;  // weights·V over the same pairs
   std::int64_t output = 0;        // concat·W_O
   std::int64_t total = 0;
+
+  static constexpr const char* kName = "Cost";
+  static constexpr auto fields() {
+    return std::tuple{field("projections", &Cost::projections), field("scores", &Cost::scores),
+                      field("weighted_sum", &Cost::weighted_sum), field("output", &Cost::output),
+                      field("total", &Cost::total)};
+  }
 };
 
 // One decoding step: token number length+1 arrives; its K and V rows join the cache and its
@@ -102,13 +147,21 @@ struct DecodeStep {
   MultiHeadTrace trace;    // the new token's row only: q, k, v (1, …), heads with 1 query row
   Cost cost;               // what this step did
   Cost full;               // what a causal pass over all length+1 tokens does
+
+  static constexpr const char* kName = "DecodeStep";
+  static constexpr auto fields() {
+    return std::tuple{
+        field("position", &DecodeStep::position), field("k_cache", &DecodeStep::k_cache),
+        field("v_cache", &DecodeStep::v_cache),   field("trace", &DecodeStep::trace),
+        field("cost", &DecodeStep::cost),         field("full", &DecodeStep::full)};
+  }
 };
 
 // x (1, d_model), k_cache and v_cache (length, h_kv·d_head), length ≥ 0. options.causal is
 // implied (the new token sees the cache and itself).
 Result<DecodeStep> decode_step(const MatrixRef<double>& x, const MatrixRef<double>& k_cache,
-                               const MatrixRef<double>& v_cache, const ModelWeights& weights,
-                               const ModelOptions& options = {});
+                               const MatrixRef<double>& v_cache, const MultiHeadWeights& weights,
+                               const MultiHeadOptions& options = {});
 
 // The encodings alone, for the page's word-order lab: rows at `positions`, d columns.
 Result<SinusoidalTrace> sinusoidal_positions(const std::vector<double>& positions, Index d_model,

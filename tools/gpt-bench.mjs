@@ -1,4 +1,4 @@
-// model-bench.mjs: the real model's speed, for `make bench` (tools/bench.mjs):
+// gpt-bench.mjs: the real model's speed, for `make bench` (tools/bench.mjs):
 //   natively, a training step of the shipped configuration on one thread (tools/gpt-bench.cpp):
 //   tokens per second and the fraction of this machine's measured float32 matrix-multiply rate
 //   it reaches; beside it Debian's PyTorch 1.13 doing the same step (tools/gpt-bench.py);

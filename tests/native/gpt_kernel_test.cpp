@@ -1,8 +1,8 @@
-// model_kernel_test.cpp: the model's SIMD kernels (model_kernel.cpp, built here on the vector
+// gpt_kernel_test.cpp: the model's SIMD kernels (gpt_kernel.cpp, built here on the vector
 // extensions of simd.hpp) against float64 written here: the product on ragged shapes around its
 // 4×8 tiles and its blocks of 256 terms and 64 rows, transposed and strided views, c = a·b and
 // c += a·b; e^(x − top) and tanh over their ranges.
-#include "model_kernel.hpp"
+#include "gpt_kernel.hpp"
 
 #include <gtest/gtest.h>
 

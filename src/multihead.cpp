@@ -1,7 +1,7 @@
-// model.cpp: multi-head and grouped-query attention, a decoding step on a KV cache, and
+// multihead.cpp: multi-head and grouped-query attention, a decoding step on a KV cache, and
 // position encodings, built on attend() from attention.cpp: every head is one scaled
 // dot-product attention with its own trace.
-#include "model.hpp"
+#include "multihead.hpp"
 
 #include <cmath>
 #include <string>
@@ -14,7 +14,7 @@ namespace attention {
 namespace {
 
 // h, h_kv, the base and the scale.
-std::string check_options(const ModelOptions& o) {
+std::string check_options(const MultiHeadOptions& o) {
   if (o.heads < 1) return "h is " + std::to_string(o.heads) + "; it must be at least 1 head";
   if (o.kv_heads < 0 || o.kv_heads > o.heads || o.heads % o.kv_heads != 0) {
     return "h_kv is " + std::to_string(o.kv_heads) +
@@ -28,7 +28,7 @@ std::string check_options(const ModelOptions& o) {
 }
 
 // The weights against X's d_model and the options; sets d_head.
-std::string check_weights(Index d_model, const ModelWeights& w, const ModelOptions& o,
+std::string check_weights(Index d_model, const MultiHeadWeights& w, const MultiHeadOptions& o,
                           Index& d_head) {
   for (auto [name, m] : {std::pair{"W_Q", &w.W_Q}, std::pair{"W_K", &w.W_K},
                          std::pair{"W_V", &w.W_V}, std::pair{"W_O", &w.W_O}}) {
@@ -126,7 +126,7 @@ std::vector<double> range(Index from, Index n) {
 
 // The layer on the rows of t.x, at `positions`, after `k_cache` and `v_cache` (rows before
 // them, already projected and rotated). Numbered as on the page.
-std::string run_layer(MultiHeadTrace& t, const ModelWeights& w, const ModelOptions& o,
+std::string run_layer(MultiHeadTrace& t, const MultiHeadWeights& w, const MultiHeadOptions& o,
                       const std::vector<double>& positions, const MatrixRef<double>& k_cache,
                       const MatrixRef<double>& v_cache, bool causal) {
   const Index d = t.d_head;
@@ -179,8 +179,8 @@ std::string run_layer(MultiHeadTrace& t, const ModelWeights& w, const ModelOptio
 }
 
 // Checks, then the trace with its shapes and the input rows (positions added).
-std::string start(MultiHeadTrace& t, const MatrixRef<double>& X, const ModelWeights& w,
-                  ModelOptions& o, Index first_position) {
+std::string start(MultiHeadTrace& t, const MatrixRef<double>& X, const MultiHeadWeights& w,
+                  MultiHeadOptions& o, Index first_position) {
   if (auto error = check_options(o); !error.empty()) return error;
   if (auto error = check_input<double>("X", X); !error.empty()) return error;
   if (auto error = check_weights(X.cols(), w, o, t.d_head); !error.empty()) return error;
@@ -195,16 +195,17 @@ std::string start(MultiHeadTrace& t, const MatrixRef<double>& X, const ModelWeig
   return {};
 }
 
-ModelOptions with_kv_heads(ModelOptions o) {
+MultiHeadOptions with_kv_heads(MultiHeadOptions o) {
   if (o.kv_heads == 0) o.kv_heads = o.heads;
   return o;
 }
 
 }  // namespace
 
-Result<MultiHeadTrace> multi_head_attention(const MatrixRef<double>& X, const ModelWeights& weights,
-                                            const ModelOptions& options) {
-  ModelOptions o = with_kv_heads(options);
+Result<MultiHeadTrace> multi_head_attention(const MatrixRef<double>& X,
+                                            const MultiHeadWeights& weights,
+                                            const MultiHeadOptions& options) {
+  MultiHeadOptions o = with_kv_heads(options);
   MultiHeadTrace t;
   if (auto error = start(t, X, weights, o, 0); !error.empty()) return {{}, error};
   const Matrix<double> none(0, o.kv_heads * t.d_head);
@@ -216,9 +217,9 @@ Result<MultiHeadTrace> multi_head_attention(const MatrixRef<double>& X, const Mo
 }
 
 Result<DecodeStep> decode_step(const MatrixRef<double>& x, const MatrixRef<double>& k_cache,
-                               const MatrixRef<double>& v_cache, const ModelWeights& weights,
-                               const ModelOptions& options) {
-  ModelOptions o = with_kv_heads(options);
+                               const MatrixRef<double>& v_cache, const MultiHeadWeights& weights,
+                               const MultiHeadOptions& options) {
+  MultiHeadOptions o = with_kv_heads(options);
   DecodeStep step;
   MultiHeadTrace& t = step.trace;
   const Index length = k_cache.rows();

@@ -1,7 +1,7 @@
-// model_test.cpp: multi-head, grouped-query and multi-query attention, the KV cache and the
+// multihead_test.cpp: multi-head, grouped-query and multi-query attention, the KV cache and the
 // position encodings, against float64 references written here with plain loops, against
 // PyTorch's own output (tests/fixtures/pytorch-mha.json), hand values and properties.
-#include "model.hpp"
+#include "multihead.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,8 +15,8 @@
 namespace {
 
 using attention::Index;
-using attention::ModelOptions;
-using attention::ModelWeights;
+using attention::MultiHeadOptions;
+using attention::MultiHeadWeights;
 using attention::Positions;
 using Mat = attention::Matrix<double>;
 
@@ -34,7 +34,7 @@ Mat matrix(const nlohmann::json& rows) {
   return m;
 }
 
-ModelWeights random_weights(std::mt19937& gen, Index d_model, Index h, Index h_kv, Index d) {
+MultiHeadWeights random_weights(std::mt19937& gen, Index d_model, Index h, Index h_kv, Index d) {
   return {random_matrix(gen, d_model, h * d), random_matrix(gen, d_model, h_kv * d),
           random_matrix(gen, d_model, h_kv * d), random_matrix(gen, h * d, d_model)};
 }
@@ -71,7 +71,7 @@ std::vector<double> rope_row(std::vector<double> x, double pos) {
 // Multi-head attention by the definition: head i projects X with its own d columns of W_Q and
 // the columns of key-value head ⌊i·h_kv/h⌋ of W_K and W_V, runs softmax(q·kᵀ/√d)·v, and the
 // heads' outputs, side by side, times W_O are the output.
-Mat reference_mha(const Mat& X_in, const ModelWeights& w, Index h, Index h_kv, bool causal,
+Mat reference_mha(const Mat& X_in, const MultiHeadWeights& w, Index h, Index h_kv, bool causal,
                   Positions positions) {
   const Index n = X_in.rows(), d_model = X_in.cols(), d = w.W_Q.cols() / h;
   Mat X = X_in;
@@ -115,15 +115,15 @@ Mat reference_mha(const Mat& X_in, const ModelWeights& w, Index h, Index h_kv, b
   return out;
 }
 
-attention::MultiHeadTrace run(const Mat& X, const ModelWeights& w, const ModelOptions& o) {
+attention::MultiHeadTrace run(const Mat& X, const MultiHeadWeights& w, const MultiHeadOptions& o) {
   auto result = attention::multi_head_attention(X, w, o);
   EXPECT_TRUE(result.ok()) << result.error;
   return result.value;
 }
 
-ModelOptions options(Index h, Index h_kv, bool causal = false,
-                     Positions positions = Positions::kNone) {
-  ModelOptions o;
+MultiHeadOptions options(Index h, Index h_kv, bool causal = false,
+                         Positions positions = Positions::kNone) {
+  MultiHeadOptions o;
   o.heads = h;
   o.kv_heads = h_kv;
   o.causal = causal;
@@ -139,7 +139,7 @@ TEST(MultiHead, EqualsTheReferenceForEveryNumberOfKeyValueHeads) {
     for (bool causal : {false, true}) {
       for (Positions p : {Positions::kNone, Positions::kSinusoidal, Positions::kRotary}) {
         const Mat X = random_matrix(gen, 6, 5);
-        const ModelWeights w = random_weights(gen, 5, 4, h_kv, 4);
+        const MultiHeadWeights w = random_weights(gen, 5, 4, h_kv, 4);
         const auto t = run(X, w, options(4, h_kv, causal, p));
         const std::string what = "h_kv " + std::to_string(h_kv) + (causal ? " causal" : "") +
                                  " positions " + std::to_string(int(p));
@@ -155,7 +155,7 @@ TEST(MultiHead, IsPerHeadSingleAttentionThenConcatTimesWO) {
   std::mt19937 gen(10);
   for (Index h_kv : {6, 3, 2, 1}) {
     const Mat X = random_matrix(gen, 4, 6);
-    const ModelWeights w = random_weights(gen, 6, 6, h_kv, 3);
+    const MultiHeadWeights w = random_weights(gen, 6, 6, h_kv, 3);
     const auto t = run(X, w, options(6, h_kv));
     Mat concat(4, 18);
     for (Index i = 0; i < 6; ++i) {
@@ -209,7 +209,7 @@ TEST(MultiHead, EqualsPyTorchsMultiheadAttention) {
   std::ifstream in(FIXTURES_DIR "/pytorch-mha.json");
   const auto cases = nlohmann::json::parse(in);
   for (const auto& c : cases["cases"]) {
-    const ModelWeights w{matrix(c["wq"]), matrix(c["wk"]), matrix(c["wv"]), matrix(c["wo"])};
+    const MultiHeadWeights w{matrix(c["wq"]), matrix(c["wk"]), matrix(c["wv"]), matrix(c["wo"])};
     const auto t = run(matrix(c["x"]), w, options(c["heads"], 0, c["causal"]));
     expect_near(t.output, matrix(c["output"]), 1e-12, "output");
     for (size_t i = 0; i < t.head.size(); ++i) {
@@ -226,8 +226,8 @@ TEST(KvCache, EveryStepEqualsTheFullCausalPass) {
     for (Positions p : {Positions::kNone, Positions::kSinusoidal, Positions::kRotary}) {
       const Index n = 12;
       const Mat X = random_matrix(gen, n, 8);
-      const ModelWeights w = random_weights(gen, 8, 4, h_kv, 2);
-      const ModelOptions o = options(4, h_kv, true, p);
+      const MultiHeadWeights w = random_weights(gen, 8, 4, h_kv, 2);
+      const MultiHeadOptions o = options(4, h_kv, true, p);
       const Mat full = reference_mha(X, w, 4, h_kv, true, p);
       Mat K(0, h_kv * 2), V(0, h_kv * 2);
       for (Index t = 0; t < n; ++t) {
@@ -251,7 +251,7 @@ TEST(KvCache, EveryStepEqualsTheFullCausalPass) {
 TEST(KvCache, CountsMultiplyAddsAgainstAFullRecompute) {
   // d_model 4, h 2, h_kv 1, d_head 2; the 3rd token (2 in the cache): n = 3
   std::mt19937 gen(13);
-  const ModelWeights w = random_weights(gen, 4, 2, 1, 2);
+  const MultiHeadWeights w = random_weights(gen, 4, 2, 1, 2);
   auto step = attention::decode_step(random_matrix(gen, 1, 4), random_matrix(gen, 2, 2),
                                      random_matrix(gen, 2, 2), w, options(2, 1));
   ASSERT_TRUE(step.ok()) << step.error;
@@ -331,7 +331,7 @@ TEST(Positions, RotaryScoreDependsOnlyOnTheDistance) {
 TEST(Positions, WithoutPositionsSelfAttentionIsPermutationEquivariant) {
   std::mt19937 gen(15);
   const Mat X = random_matrix(gen, 6, 4);
-  const ModelWeights w = random_weights(gen, 4, 2, 2, 2);
+  const MultiHeadWeights w = random_weights(gen, 4, 2, 2, 2);
   std::vector<Index> order(6);
   std::iota(order.begin(), order.end(), 0);
   std::shuffle(order.begin(), order.end(), gen);
@@ -355,8 +355,8 @@ TEST(Positions, WithoutPositionsSelfAttentionIsPermutationEquivariant) {
 TEST(Positions, PeScaleAddsThatMuchOfTheEncodings) {
   std::mt19937 gen(17);
   const Mat X = random_matrix(gen, 5, 4);
-  const ModelWeights w = random_weights(gen, 4, 2, 2, 2);
-  ModelOptions quarter = options(2, 2, false, Positions::kSinusoidal);
+  const MultiHeadWeights w = random_weights(gen, 4, 2, 2, 2);
+  MultiHeadOptions quarter = options(2, 2, false, Positions::kSinusoidal);
   quarter.pe_scale = 0.25;
   const auto scaled = run(X, w, quarter);
   const auto pe = attention::sinusoidal_positions({0, 1, 2, 3, 4}, 4);
@@ -374,8 +374,8 @@ TEST(Positions, PeScaleAddsThatMuchOfTheEncodings) {
 TEST(ModelErrors, EveryMessageNamesTheArgumentAndTheShapes) {
   std::mt19937 gen(16);
   const Mat X = random_matrix(gen, 3, 4);
-  const ModelWeights w = random_weights(gen, 4, 4, 2, 2);
-  const auto error = [&](ModelWeights weights, ModelOptions o) {
+  const MultiHeadWeights w = random_weights(gen, 4, 4, 2, 2);
+  const auto error = [&](MultiHeadWeights weights, MultiHeadOptions o) {
     return attention::multi_head_attention(X, weights, o).error;
   };
   EXPECT_EQ(error(w, options(4, 4)),
@@ -386,7 +386,7 @@ TEST(ModelErrors, EveryMessageNamesTheArgumentAndTheShapes) {
   EXPECT_EQ(error(w, options(0, 0)), "h is 0; it must be at least 1 head");
   EXPECT_EQ(error(w, options(3, 1)),
             "W_Q has 8 columns, which is not h·d_head for h = 3 heads (a multiple of 3)");
-  ModelWeights bad = w;
+  MultiHeadWeights bad = w;
   bad.W_O = random_matrix(gen, 6, 4);
   EXPECT_EQ(error(bad, options(4, 2)),
             "W_O has 6 rows but h·d_head is 8 (one row per column of the concatenation)");
@@ -400,7 +400,7 @@ TEST(ModelErrors, EveryMessageNamesTheArgumentAndTheShapes) {
   bad = w;
   bad.W_Q(1, 2) = NAN;
   EXPECT_EQ(error(bad, options(4, 2)), "W_Q[2][3] is NaN; every input must be finite");
-  const ModelWeights odd = random_weights(gen, 4, 2, 2, 3);
+  const MultiHeadWeights odd = random_weights(gen, 4, 2, 2, 3);
   EXPECT_EQ(error(odd, options(2, 2, false, Positions::kRotary)),
             "RoPE rotates pairs of columns, so d_head must be even, but it is 3");
   // overflow inside a head names the head
@@ -412,7 +412,7 @@ TEST(ModelErrors, EveryMessageNamesTheArgumentAndTheShapes) {
 
 TEST(ModelErrors, DecodeStepCacheShapes) {
   std::mt19937 gen(17);
-  const ModelWeights w = random_weights(gen, 4, 4, 2, 2);
+  const MultiHeadWeights w = random_weights(gen, 4, 4, 2, 2);
   const Mat x = random_matrix(gen, 1, 4);
   const auto error = [&](const Mat& xs, const Mat& K, const Mat& V) {
     return attention::decode_step(xs, K, V, w, options(4, 2)).error;

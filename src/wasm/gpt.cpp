@@ -1,0 +1,180 @@
+// gpt.cpp: lesson 5's bindings, the small transformer (gpt.hpp): its layout, its weights file,
+// a forward pass, the loss's gradient, generation, and training sessions.
+//
+// The one exception to the boundary's rule that JS owns every state: a training session lives
+// here, by number, between the page's frames (its parameters, AdamW's moments and the step
+// under way, 2.3 MB for the shipped model, would otherwise cross the boundary a few times a
+// frame). web/attention.js closes it on close(), and when its JS object is collected without
+// close() (a FinalizationRegistry); tests/node/gpt-sessions.test.mjs checks that both free it.
+#include "../gpt.hpp"
+
+#include <map>
+
+#include "../gpt_file.hpp"
+#include "convert.hpp"
+
+namespace {
+
+using attention::Index;
+using namespace attention::wasm;
+using attention::field;
+
+// { vocab, context, dModel, layers, heads, base }
+attention::GptConfig read_gpt_config(const val& js) {
+  return {js["vocab"].as<Index>(),  js["context"].as<Index>(), js["dModel"].as<Index>(),
+          js["layers"].as<Index>(), js["heads"].as<Index>(),   js["base"].as<double>()};
+}
+
+// What a training session's calls return.
+struct TrainerOpened {
+  int id = 0;
+  static constexpr const char* kName = "GptTrainerOpened";
+  static constexpr auto fields() { return std::tuple{field("id", &TrainerOpened::id)}; }
+};
+
+struct TrainSteps {
+  std::vector<double> losses;  // (n) each step's batch loss, before its update
+  std::int64_t step = 0;       // steps taken so far
+  static constexpr const char* kName = "GptTrainSteps";
+  static constexpr auto fields() {
+    return std::tuple{field("losses", &TrainSteps::losses), field("step", &TrainSteps::step)};
+  }
+};
+
+struct TrainSlice {
+  std::optional<double> loss;  // the batch's loss, when this slice ended a step
+  std::int64_t step = 0;
+  static constexpr const char* kName = "GptTrainSlice";
+  static constexpr auto fields() {
+    return std::tuple{field("loss", &TrainSlice::loss), field("step", &TrainSlice::step)};
+  }
+};
+
+struct StreamLoss {
+  double loss = 0;
+  static constexpr const char* kName = "GptStreamLoss";
+  static constexpr auto fields() { return std::tuple{field("loss", &StreamLoss::loss)}; }
+};
+
+// The parameters' layout: [{ name, rows, cols, offset, decay }], in the flat buffer's order.
+val gpt_layout(val config) {
+  const attention::GptConfig c = read_gpt_config(config);
+  if (auto e = attention::check_gpt_config(c); !e.empty()) return error(e);
+  return to_js(attention::gpt_layout(c));
+}
+
+val gpt_dequantize(val config, val bytes) {
+  return to_js(
+      attention::gpt_dequantize(read_gpt_config(config), read_numbers<std::uint8_t>(bytes)));
+}
+
+template <typename T>
+val gpt_forward_as(const attention::GptConfig& c, const val& params, const val& tokens,
+                   const val& targets) {
+  const auto wanted =
+      targets.isUndefined() ? std::vector<std::int32_t>{} : read_numbers<std::int32_t>(targets);
+  return to_js(attention::gpt_forward<T>(c, read_numbers<T>(params),
+                                         read_numbers<std::int32_t>(tokens), 1, wanted));
+}
+
+// One sequence: per layer q, k, v and each head's scores and weights; the logits and
+// probabilities of the next token at every position; the loss when there are targets.
+val gpt_forward(val config, val params, val tokens, val targets, bool precise) {
+  const attention::GptConfig c = read_gpt_config(config);
+  return precise ? gpt_forward_as<double>(c, params, tokens, targets)
+                 : gpt_forward_as<float>(c, params, tokens, targets);
+}
+
+template <typename T>
+val gpt_gradients_as(const attention::GptConfig& c, const val& params, const val& tokens,
+                     double batch, const val& targets) {
+  return to_js(attention::gpt_loss_gradient<T>(c, read_numbers<T>(params),
+                                               read_numbers<std::int32_t>(tokens), Index(batch),
+                                               read_numbers<std::int32_t>(targets)));
+}
+
+val gpt_gradients(val config, val params, val tokens, double batch, val targets, bool precise) {
+  const attention::GptConfig c = read_gpt_config(config);
+  return precise ? gpt_gradients_as<double>(c, params, tokens, batch, targets)
+                 : gpt_gradients_as<float>(c, params, tokens, batch, targets);
+}
+
+val gpt_generate(val config, val params, val prompt, double steps, double temperature,
+                 double seed) {
+  return to_js(attention::gpt_generate<float>(read_gpt_config(config), read_numbers<float>(params),
+                                              read_numbers<std::int32_t>(prompt), Index(steps),
+                                              temperature, std::uint64_t(seed)));
+}
+
+val gpt_stream_loss(val config, val params, val stream) {
+  const auto r = attention::gpt_stream_loss<float>(
+      read_gpt_config(config), read_numbers<float>(params), read_numbers<std::int32_t>(stream));
+  return r.ok() ? to_js(StreamLoss{r.value}) : error(r.error);
+}
+
+// Training sessions, by number (see the top of this file).
+std::map<int, attention::GptTrainer<float>> trainers;
+int next_trainer = 1;
+
+val no_trainer(int id) { return error("no trainer " + std::to_string(id) + " is open"); }
+
+val gpt_train_open(val config, val data, double batch, double lr, double total, double seed) {
+  auto r =
+      attention::gpt_trainer<float>(read_gpt_config(config), read_numbers<std::int32_t>(data),
+                                    Index(batch), lr, std::int64_t(total), std::uint64_t(seed));
+  if (!r.ok()) return error(r.error);
+  const int id = next_trainer++;
+  trainers.emplace(id, std::move(r.value));
+  return to_js(TrainerOpened{id});
+}
+
+val gpt_train_steps(int id, double steps) {
+  const auto found = trainers.find(id);
+  if (found == trainers.end()) return no_trainer(id);
+  TrainSteps out;
+  for (Index s = 0; s < Index(steps); ++s) {
+    const auto loss = attention::gpt_train_step(found->second);
+    if (!loss.ok()) return error(loss.error);
+    out.losses.push_back(loss.value);
+  }
+  out.step = found->second.steps;
+  return to_js(out);
+}
+
+// Part of a step: the next `sequences` of its batch; the loss when that ends the step.
+val gpt_train_slice(int id, double sequences) {
+  const auto found = trainers.find(id);
+  if (found == trainers.end()) return no_trainer(id);
+  const auto r = attention::gpt_train_slice(found->second, Index(sequences));
+  if (!r.ok()) return error(r.error);
+  return to_js(TrainSlice{r.value, found->second.steps});
+}
+
+val gpt_train_params(int id) {
+  const auto found = trainers.find(id);
+  return found == trainers.end() ? no_trainer(id) : to_js(found->second.params);
+}
+
+void gpt_train_close(int id) { trainers.erase(id); }
+
+double gpt_trainers_open() { return double(trainers.size()); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_gpt) {
+  emscripten::function("gptLayout", &gpt_layout);
+  emscripten::function("gptDequantize", &gpt_dequantize);
+  emscripten::function("gptForward", &gpt_forward);
+  emscripten::function("gptGradients", &gpt_gradients);
+  emscripten::function("gptGenerate", &gpt_generate);
+  emscripten::function("gptStreamLoss", &gpt_stream_loss);
+  emscripten::function("gptTrainOpen", &gpt_train_open);
+  emscripten::function("gptTrainSteps", &gpt_train_steps);
+  emscripten::function("gptTrainSlice", &gpt_train_slice);
+  emscripten::function("gptTrainParams", &gpt_train_params);
+  emscripten::function("gptTrainClose", &gpt_train_close);
+  emscripten::function("gptTrainersOpen", &gpt_trainers_open);
+  register_results<std::vector<attention::GptTensor>, attention::GptTrace<float>,
+                   attention::GptLossGradient<float>, TrainerOpened, TrainSteps, TrainSlice,
+                   StreamLoss>();
+}

@@ -1,0 +1,13 @@
+// inside.hpp: what lesson 2's bindings read that learn.cpp reads too: a multi-head layer's
+// options and weights, as web/attention.js packs them.
+#pragma once
+
+#include "../multihead.hpp"
+#include "convert.hpp"
+
+namespace attention::wasm {
+
+MultiHeadOptions read_model_options(const val& js);
+MultiHeadWeights read_weights(const val& w);
+
+}  // namespace attention::wasm
