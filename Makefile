@@ -2,8 +2,8 @@
 # install what they need and is missing first (tools/install-deps.sh demo, test or bench): the
 # demo only what the page needs.
 .PHONY: demo test suites build deps deps-demo deps-bench wasm native sanitize bundle format \
-	format-check test-native test-sanitize test-fuzz test-node test-browser test-hosts deps-hosts \
-	fuzz mutate bench clean train streams
+	format-check test-native test-sanitize test-fuzz test-node test-python test-browser \
+	test-hosts deps-hosts fuzz mutate bench clean train streams
 
 NODE_TEST := node --test --test-reporter=tap --test-concurrency=1
 # The browser files run two at a time (each its own server and Chromium): most of their time is
@@ -11,7 +11,7 @@ NODE_TEST := node --test --test-reporter=tap --test-concurrency=1
 BROWSER_TEST := node --test --test-reporter=tap --test-concurrency=2
 # Every suite runs through tools/suite.mjs, which reads its counts and fails when it ran none.
 SUITE := node tools/suite.mjs
-SUITES := native sanitize fuzz node browser
+SUITES := native sanitize fuzz node python browser
 # How long `make test` fuzzes; `make fuzz` fuzzes until Ctrl+C, or for FUZZ_SECONDS when given.
 TEST_FUZZ_SECONDS := 60
 FUZZ := build/sanitize/attention_fuzz -timeout=120 -rss_limit_mb=4096 -print_final_stats=1 \
@@ -95,6 +95,11 @@ fuzz: sanitize
 test-node: wasm streams
 	npx tsc -p tsconfig.json
 	$(SUITE) node $(NODE_TEST) tests/node/
+
+# The core for Python (python/attention_by_hand/, its module built with the native tests), under
+# Debian's own python3 and pytest.
+test-python: native wasm
+	$(SUITE) python /usr/bin/python3 -m pytest -p no:cacheprovider -q python/tests
 
 test-browser: bundle
 	$(SUITE) browser $(BROWSER_TEST) tests/browser/

@@ -28,6 +28,8 @@ apt_test=(g++ googletest libgtest-dev nlohmann-json3-dev clang-format clang libc
   # the exported NumPy and PyTorch scripts run on Debian's python3: PyTorch 1.13 pulls in 207
   # packages, 171 MB to download and 734 MB on disk (6 minutes on the development machine)
   python3-numpy python3-torch
+  # the core for Python (make test's python suite): pybind11 for its module, pytest to test it
+  pybind11-dev python3-pytest
   # the real model's corpus (Tang poems, song ci, classical quotations): the tests and make train
   fortunes-zh)
 # npm: the demo installs only the bundler (the workspace tools/demo); the tests install the

@@ -3,7 +3,7 @@
 // build/results/<name>.json for `tools/summary.mjs`, with the seconds it took. A suite that runs no test fails.
 // Usage: node tools/suite.mjs <name> <command> [args...]
 // Understood outputs: TAP summaries (`# tests N`, `# pass N`, from node --test), CTest's
-// `N% tests passed, F tests failed out of T`, and libFuzzer's `Done N runs`.
+// `N% tests passed, F tests failed out of T`, libFuzzer's `Done N runs`, and pytest's last line.
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 
@@ -25,6 +25,13 @@ function counts(text) {
   if (ctest) return { ran: Number(ctest[3]), passed: Number(ctest[3]) - Number(ctest[2]) };
   const fuzz = last(/^Done (\d+) runs in/gm);
   if (fuzz !== null) return { ran: fuzz, passed: fuzz };
+  // pytest's last line: "==== 3 failed, 40 passed, 1 skipped in 2.10s ====" (skips not run)
+  const pytest = [...text.matchAll(/^=+ (.*\b(?:passed|failed|error)\b.*) in [\d.]+s/gm)].at(-1);
+  if (pytest) {
+    const n = (word) => Number(pytest[1].match(new RegExp(`(\\d+) ${word}`))?.[1] ?? 0);
+    const passed = n("passed");
+    return { ran: passed + n("failed") + n("errors?"), passed };
+  }
   return null;
 }
 

@@ -2,7 +2,9 @@
 //   (a) every relative link, [text](path) or ![alt](path), names a file or folder of this
 //       repository (not a built or ignored one, nothing outside it), and every #anchor names a
 //       heading of the file it points to, slugged as GitHub slugs headings;
-//   (b) the README is at most 200 lines;
+//   (b) the README is at most 200 lines, and its layout block names every file and folder of
+//       src/, web/, python/, tests/ and tools/ (a file by its name, or by its stem and its extension on
+//       one line: "attention.hpp, .cpp"), and its name column only files that exist;
 //   (c) every code block meant to run runs. A fenced block says so in its info string:
 //         ```js run       a Node ES module, run with `node --input-type=module` from the
 //                         repository root, so `import "attention-by-hand"` is this package
@@ -167,6 +169,73 @@ test("the link checker refuses what it should", () => {
 test("the README is at most 200 lines", () => {
   const lines = text["README.md"].replace(/\n$/, "").split("\n").length;
   assert.ok(lines <= 200, `README.md has ${lines} lines; move detail into docs/`);
+});
+
+/** The README's layout block: for each top folder, its lines. */
+export function layoutSections(readme) {
+  const block =
+    readme
+      .split(/^## Layout$/m)[1]
+      ?.split("```text\n")[1]
+      ?.split("```")[0] ?? "";
+  const sections = {};
+  let current = null;
+  for (const line of block.split("\n")) {
+    const top = line.match(/^(\w+)\/(\s|$)/);
+    if (top) current = sections[top[1]] = [];
+    if (current) current.push(line);
+  }
+  return sections;
+}
+
+/** Whether the lines name a file: its name, or its stem and extension on one line. */
+export function names(lines, file) {
+  const dot = file.indexOf(".");
+  const [stem, ext] = dot > 0 ? [file.slice(0, dot), file.slice(dot)] : [file, ""];
+  const word = (w) => new RegExp(`(^|[\\s,(/])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`);
+  return lines.some(
+    (line) => word(file).test(line) || (ext && word(stem).test(line) && line.includes(ext)),
+  );
+}
+
+test("the README's layout names every file of src/, web/, python/, tests/ and tools/, and nothing else", () => {
+  const sections = layoutSections(text["README.md"]);
+  assert.deepEqual(Object.keys(sections).sort(), ["python", "src", "tests", "tools", "web"]);
+  const ignored = new Set(["generated", "node_modules", "__pycache__", ".pytest_cache"]);
+  for (const [folder, lines] of Object.entries(sections)) {
+    const entries = readdirSync(join(root, folder), { withFileTypes: true });
+    for (const entry of entries) {
+      if (ignored.has(entry.name)) continue;
+      const name = entry.isDirectory() ? `${entry.name}/` : entry.name;
+      if (folder === "tests" && !entry.isDirectory()) continue;
+      assert.ok(names(lines, name), `README.md's layout does not name ${folder}/${name}`);
+    }
+    // the name column: the first 25 characters of a line
+    for (const line of lines.map((l) => l.slice(0, 25))) {
+      for (const [file] of line.matchAll(
+        /[\w./-]+\.(?:hpp|cpp|mjs|js|css|html|json|ts|cjs|sh|py)\b/g,
+      )) {
+        if (file.startsWith(".") || file.startsWith("generated/")) continue;
+        const found = file.includes("/")
+          ? existsSync(join(root, folder, file))
+          : readdirSync(join(root, folder), { recursive: true }).some(
+              (path) => !/node_modules|generated/.test(path) && path.split("/").at(-1) === file,
+            );
+        assert.ok(found, `README.md's layout names ${folder}/${file}, which does not exist`);
+      }
+    }
+  }
+});
+
+test("the layout checker refuses what it should", () => {
+  assert.ok(names(["  attention.hpp, .cpp    the steps"], "attention.cpp"));
+  assert.ok(names(["  store.js, focus.js"], "focus.js"));
+  assert.ok(!names(["  attention.hpp    the steps"], "attention.cpp"));
+  assert.ok(!names(["  restore.js"], "store.js"));
+  assert.deepEqual(
+    Object.keys(layoutSections("## Layout\n\n```text\nsrc/  a\n  x.cpp\nweb/  b\n```\n")),
+    ["src", "web"],
+  );
 });
 
 // ---- (c) code blocks ----

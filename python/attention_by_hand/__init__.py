@@ -1,0 +1,354 @@
+"""attention-by-hand's C++ core in Python: scaled dot-product attention as a trace of named
+steps (scores, scaled, masked, row_max, exp, row_sum, weights, dropped, output, blocked_rows),
+its gradients, multi-head attention with grouped-query heads and positions, the KV cache, the
+float32 batched path, and the small transformer trained on Tang poems.
+
+Every function checks its arguments and raises ValueError (a wrong value or shape) or TypeError
+(a wrong kind of thing) with the core's own words; the interpreter stays usable after any number
+of errors. Matrices can be NumPy arrays, nested lists, or anything with __array__ (a PyTorch
+tensor); results are dicts of NumPy arrays, whose keys are also attributes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _core
+
+__all__ = [
+    "attention",
+    "self_attention",
+    "attention_batched",
+    "multi_head_attention",
+    "decode_step",
+    "Decoder",
+    "attention_backward",
+    "self_attention_backward",
+    "multi_head_backward",
+    "gpt_layout",
+    "gpt_model",
+    "gpt_forward",
+    "gpt_generate",
+    "Result",
+    "show",
+]
+
+MatrixLike = Any  # a 2-D array, nested lists, or anything with __array__
+
+
+class Result(dict):
+    """A result of the core: its fields by name, as keys (trace["weights"]) and as attributes
+    (trace.weights)."""
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def _wrap(value: Any) -> Any:
+    if isinstance(value, dict):
+        if "error" in value:
+            raise ValueError(value["error"])
+        return Result({k: _wrap(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return [_wrap(v) for v in value]
+    return value
+
+
+def _array(name: str, x: Any) -> np.ndarray:
+    """x as a NumPy array of numbers, or a TypeError/ValueError that names it."""
+    if hasattr(x, "detach") and hasattr(x, "cpu"):  # a PyTorch tensor, with or without grad
+        x = x.detach().cpu()
+    if isinstance(x, (list, tuple)):
+        rows = [r for r in x if isinstance(r, (list, tuple))]
+        if rows and len(rows) == len(x):
+            for i, row in enumerate(x):
+                if len(row) != len(x[0]):
+                    numbers = "number" if len(row) == 1 else "numbers"
+                    raise ValueError(
+                        f"{name} row {i + 1} has {len(row)} {numbers} but row 1 has {len(x[0])}"
+                    )
+    elif not isinstance(x, np.ndarray) and not hasattr(x, "__array__"):
+        raise TypeError(f"{name} must be an array, a list of rows or a tensor, not {type(x).__name__}")
+    try:
+        a = np.asarray(x)
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"{name} is not an array of numbers: {e}") from None
+    if a.dtype.kind not in "biuf":
+        raise TypeError(f"{name} holds {a.dtype} values, not numbers")
+    return a
+
+
+def _matrix(name: str, x: MatrixLike) -> np.ndarray:
+    a = _array(name, x)
+    if a.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (rows × columns), not {a.ndim}-D of shape {a.shape}")
+    return np.ascontiguousarray(a, dtype=np.float64)
+
+
+def _number(name: str, x: Any) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number, not {type(x).__name__}")
+    return float(x)
+
+
+def _whole(name: str, x: Any, least: int = 0) -> int:
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < least:
+        bound = f" of at least {least}" if least > 0 else ""
+        raise ValueError(f"{name} must be a whole number{bound}, not {x!r}")
+    return int(x)
+
+
+def _options(mask: Any, causal: bool, scale: Optional[float], dropout: Any, mask_value: Any) -> dict:
+    options: dict = {"causal": bool(causal), "dropout_p": 0.0, "seed": 0}
+    if isinstance(mask, str):
+        if mask != "causal":
+            raise ValueError(f"mask must be 'causal' or an n_q×n_k array of booleans, not {mask!r}")
+        options["causal"] = True
+    elif mask is not None:
+        m = _array("mask", mask)
+        if m.ndim != 2:
+            raise ValueError(f"mask must be 2-D (n_q × n_k), not {m.ndim}-D")
+        if m.dtype != np.bool_:
+            if not np.isin(m, (0, 1)).all():
+                raise ValueError("mask must hold only true and false (or 1 and 0)")
+        options["mask"] = np.ascontiguousarray(m, dtype=np.bool_)
+    if scale is not None:
+        options["scale"] = _number("scale", scale)
+    if mask_value is not None:
+        options["mask_value"] = _number("mask_value", mask_value)
+    if dropout is not None:
+        p, seed = (dropout.get("p"), dropout.get("seed", 0)) if isinstance(dropout, dict) else (dropout, 0)
+        options["dropout_p"] = _number("dropout p", p)
+        options["seed"] = _whole("dropout seed", seed)
+    return options
+
+
+def attention(
+    q: MatrixLike,
+    k: MatrixLike,
+    v: MatrixLike,
+    *,
+    mask: Any = None,
+    causal: bool = False,
+    scale: Optional[float] = None,
+    dropout: Union[None, float, dict] = None,
+    mask_value: Optional[float] = None,
+) -> Result:
+    """softmax(Q·Kᵀ·scale)·V, every step: Q (n_q, d_k), K (n_k, d_k), V (n_k, d_v).
+
+    mask: "causal" (query i sees keys 0..i) or an (n_q, n_k) array of booleans, true where query
+    i may see key j. scale: 1/√d_k unless given. dropout: p, or {"p": p, "seed": s}. mask_value:
+    what a masked score becomes (−∞ unless given). Returns the trace: scores, scaled, masked
+    (with a mask), row_max, exp, row_sum, weights, dropped (with dropout), output, blocked_rows,
+    scale.
+    """
+    options = _options(mask, causal, scale, dropout, mask_value)
+    return _wrap(_core.attend(_matrix("Q", q), _matrix("K", k), _matrix("V", v), options))
+
+
+def self_attention(x: MatrixLike, wq: MatrixLike, wk: MatrixLike, wv: MatrixLike, **options: Any) -> Result:
+    """Q = X·W_Q, K = X·W_K, V = X·W_V, then attention(Q, K, V, **options): the trace with q, k, v."""
+    packed = _options(options.pop("mask", None), options.pop("causal", False), options.pop("scale", None),
+                      options.pop("dropout", None), options.pop("mask_value", None))
+    if options:
+        raise TypeError(f"self_attention() has no option {sorted(options)[0]!r}")
+    return _wrap(_core.self_attention(_matrix("X", x), _matrix("W_Q", wq), _matrix("W_K", wk),
+                                      _matrix("W_V", wv), packed))
+
+
+def attention_batched(
+    q: Any, k: Any, v: Any, *, causal: bool = False, scale: Optional[float] = None,
+    weights: bool = True, reference: bool = False,
+) -> Result:
+    """The float32 fast path over [batch, heads, seq, dim] arrays: {"output": (b, h, n_q, d_v),
+    "weights": (b, h, n_q, n_k)} as float32 arrays. reference: Eigen, head by head."""
+    arrays = []
+    for name, x in (("Q", q), ("K", k), ("V", v)):
+        a = _array(name, x)
+        if a.ndim != 4:
+            raise ValueError(f"{name} must be 4-D [batch, heads, seq, dim], not {a.ndim}-D of shape {a.shape}")
+        arrays.append(np.ascontiguousarray(a, dtype=np.float32))
+    Q, K, V = arrays
+    b, h, n_q, d_k = Q.shape
+    n_k, d_v = K.shape[2], V.shape[3]
+    for name, a, want in (("K", K, (b, h, n_k, d_k)), ("V", V, (b, h, n_k, d_v))):
+        if a.shape != want:
+            raise ValueError(f"{name} has shape {a.shape} but Q's [batch, heads, ·, d_k] needs {want}")
+    options = _options(None, causal, scale, None, None)
+    raw = _wrap(_core.attend_batched(Q.ravel(), K.ravel(), V.ravel(), [b, h, n_q, n_k, d_k, d_v], options,
+                                     bool(weights), bool(reference)))
+    out = Result(output=raw["output"].reshape(b, h, n_q, d_v))
+    if weights:
+        out["weights"] = raw["weights"].reshape(b, h, n_q, n_k)
+    return out
+
+
+_positions = {"none": 0, "sinusoidal": 1, "rope": 2}
+
+
+def _layer(weights: dict, heads: int, kv_heads: Optional[int], causal: bool, positions: str,
+           base: float, pe_scale: float, scale: Optional[float]) -> tuple:
+    if not isinstance(weights, dict):
+        raise TypeError("weights must be a dict {'wq', 'wk', 'wv', 'wo'}")
+    if positions not in _positions:
+        raise ValueError(f"positions must be 'none', 'sinusoidal' or 'rope', not {positions!r}")
+    options = {"heads": _whole("heads", heads, 1), "kv_heads": _whole("kv_heads", heads if kv_heads is None else kv_heads, 1),
+               "causal": bool(causal), "positions": _positions[positions], "base": _number("base", base),
+               "pe_scale": _number("pe_scale", pe_scale)}
+    if scale is not None:
+        options["scale"] = _number("scale", scale)
+    names = {"wq": "W_Q", "wk": "W_K", "wv": "W_V", "wo": "W_O"}
+    return tuple(_matrix(names[n], weights.get(n)) for n in names), options
+
+
+def multi_head_attention(
+    x: MatrixLike, weights: dict, *, heads: int = 1, kv_heads: Optional[int] = None, causal: bool = False,
+    positions: str = "none", base: float = 10000, pe_scale: float = 1, scale: Optional[float] = None,
+) -> Result:
+    """A multi-head layer on X (n, d_model): h heads of d_head = W_Q's columns / h, kv_heads
+    key-value heads (grouped-query; 1 is multi-query), positions "none", "sinusoidal" or "rope";
+    weights {"wq", "wk", "wv", "wo"}. Returns the trace: x, q, k, v, heads (one attention trace
+    each), concat, output, kv_head, and the positions' angles."""
+    w, options = _layer(weights, heads, kv_heads, causal, positions, base, pe_scale, scale)
+    return _wrap(_core.multi_head_attention(_matrix("X", x), *w, options))
+
+
+def decode_step(cache: Optional[Result], x: Any, weights: dict, **layer: Any) -> Result:
+    """One step of the KV cache: x is the next token's row (d_model); cache is the last step's
+    result, or None for the first token. Returns position, k_cache, v_cache, trace, cost, full."""
+    w, options = _layer(weights, **{"heads": 1, "kv_heads": None, "causal": True, "positions": "none", "base": 10000,
+                                    "pe_scale": 1, "scale": None, **layer})
+    row = _array("x", x)
+    if row.ndim != 1:
+        raise ValueError(f"x must be one token's row (1-D), not {row.ndim}-D")
+    width = w[1].shape[1]
+    k = np.zeros((0, width)) if cache is None else _matrix("cache k_cache", cache["k_cache"])
+    v = np.zeros((0, w[2].shape[1])) if cache is None else _matrix("cache v_cache", cache["v_cache"])
+    return _wrap(_core.decode_step(_matrix("x", row[None, :]), k, v, *w, options))
+
+
+class Decoder:
+    """A decoder that keeps its KV cache between steps: step(x) → decode_step's result."""
+
+    def __init__(self, weights: dict, **layer: Any) -> None:
+        self.weights, self.layer, self.cache = weights, layer, None
+
+    def step(self, x: Any) -> Result:
+        result = decode_step(self.cache, x, self.weights, **self.layer)
+        self.cache = result
+        return result
+
+    def reset(self) -> None:
+        self.cache = None
+
+
+def attention_backward(q: MatrixLike, k: MatrixLike, v: MatrixLike, d_output: MatrixLike, *,
+                       d_weights: Optional[MatrixLike] = None, mask: Any = None, causal: bool = False,
+                       scale: Optional[float] = None, dropout: Any = None, mask_value: Optional[float] = None) -> Result:
+    """attention()'s trace and dL/d of every step and input, given dL/d(output) (and a loss's own
+    dL/d(weights)): {"trace", "gradients"}."""
+    options = _options(mask, causal, scale, dropout, mask_value)
+    dw = None if d_weights is None else _matrix("d_weights", d_weights)
+    return _wrap(_core.attend_backward(_matrix("Q", q), _matrix("K", k), _matrix("V", v),
+                                       _matrix("d_output", d_output), dw, options))
+
+
+def self_attention_backward(x: MatrixLike, wq: MatrixLike, wk: MatrixLike, wv: MatrixLike, d_output: MatrixLike, *,
+                            d_weights: Optional[MatrixLike] = None, mask: Any = None, causal: bool = False,
+                            scale: Optional[float] = None, dropout: Any = None,
+                            mask_value: Optional[float] = None) -> Result:
+    """The same for self_attention(): also dL/dX, dL/dW_Q, dL/dW_K and dL/dW_V (x, wq, wk, wv)."""
+    options = _options(mask, causal, scale, dropout, mask_value)
+    dw = None if d_weights is None else _matrix("d_weights", d_weights)
+    return _wrap(_core.self_attention_backward(_matrix("X", x), _matrix("W_Q", wq), _matrix("W_K", wk),
+                                               _matrix("W_V", wv), _matrix("d_output", d_output), dw, options))
+
+
+def multi_head_backward(x: MatrixLike, weights: dict, d_output: MatrixLike, **layer: Any) -> Result:
+    """multi_head_attention()'s trace and the layer's gradients, given dL/d(output)."""
+    w, options = _layer(weights, **{"heads": 1, "kv_heads": None, "causal": False, "positions": "none",
+                                    "base": 10000, "pe_scale": 1, "scale": None, **layer})
+    return _wrap(_core.multi_head_backward(_matrix("X", x), *w, _matrix("d_output", d_output), options))
+
+
+# ---- the small transformer ----
+
+_config_fields = ("vocab", "context", "d_model", "layers", "heads")
+
+
+def _config(config: dict) -> dict:
+    if not isinstance(config, dict):
+        raise TypeError("config must be a dict {vocab, context, d_model, layers, heads, base?}")
+    # tang.json spells d_model as dModel, as the page does
+    c = {name: config.get(name, config.get("dModel") if name == "d_model" else None) for name in _config_fields}
+    out = {name: _whole(f"config {name}", value, 1) for name, value in c.items()}
+    out["base"] = _number("config base", config.get("base", 10000))
+    return out
+
+
+def gpt_layout(config: dict) -> list:
+    """Where each parameter lives in the flat buffer: [{name, rows, cols, offset, decay}]."""
+    return _wrap(_core.gpt_layout(_config(config)))
+
+
+def gpt_model(config: dict, weights: Union[bytes, str]) -> Result:
+    """A model from its weights file (bytes, or a path: web/labs/model/tang.bin) and its
+    configuration: {"config", "params"} with float32 params in gpt_layout's order."""
+    if isinstance(weights, str):
+        with open(weights, "rb") as f:
+            weights = f.read()
+    if not isinstance(weights, (bytes, bytearray)):
+        raise TypeError("weights must be the file's bytes or its path")
+    c = _config(config)
+    return Result(config=c, params=_wrap(_core.gpt_dequantize(c, bytes(weights))))
+
+
+def _ids(name: str, tokens: Sequence[int], vocab: int, least: int = 0) -> np.ndarray:
+    a = _array(name, tokens)
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, a list of token ids")
+    for i, t in enumerate(a.tolist()):
+        if not float(t).is_integer() or t < least or t >= vocab:
+            raise ValueError(f"{name}[{i + 1}] is {t!r}, not an id from {least} to {vocab - 1}")
+    return np.ascontiguousarray(a, dtype=np.int32)
+
+
+def _params(model: dict) -> tuple:
+    if not isinstance(model, dict) or "params" not in model or "config" not in model:
+        raise TypeError("model must be gpt_model()'s result: {'config', 'params'}")
+    params = _array("model params", model["params"])
+    bad = np.flatnonzero(~np.isfinite(params))
+    if bad.size:
+        raise ValueError(f"model params[{bad[0]}] is {params[bad[0]]}, not a finite number")
+    c = _config(model["config"])
+    return c, np.ascontiguousarray(params, dtype=np.float32)
+
+
+def gpt_forward(model: dict, tokens: Sequence[int], *, targets: Optional[Sequence[int]] = None) -> Result:
+    """One sequence through the model (float32): per layer q, k, v and each head's scores and
+    weights; the logits and probabilities of the next token at every position; with targets (−1
+    where none), the mean loss."""
+    c, p = _params(model)
+    ids = _ids("tokens", tokens, c["vocab"])
+    if ids.size == 0:
+        raise ValueError("tokens is empty: give it at least one token id")
+    wanted = None if targets is None else _ids("targets", targets, c["vocab"], least=-1)
+    return _wrap(_core.gpt_forward(c, p, ids, wanted))
+
+
+def gpt_generate(model: dict, prompt: Sequence[int], *, count: int, temperature: float = 1, seed: int = 1) -> list:
+    """Up to count tokens after the prompt, sampled from softmax(logits/temperature) with a
+    seeded stream (the largest at temperature 0); it stops after the end token (id 0)."""
+    c, p = _params(model)
+    ids = _ids("prompt", prompt, c["vocab"])
+    out = _wrap(_core.gpt_generate(c, p, ids, _whole("count", count), _number("temperature", temperature),
+                                   _whole("seed", seed)))
+    return [int(t) for t in out]
+
+
+from .show import show  # noqa: E402  (it reads _matrix and _array above)

@@ -1,0 +1,179 @@
+// module.cpp: attention_by_hand._core, the core for Python (pybind11): the same entry points as
+// the JS bindings in src/wasm/, through the same field declarations. python/attention_by_hand/
+// checks every argument and shapes it (float64, 2-D, C-contiguous); this file reads what that
+// layer passes and converts each result once (convert.hpp). Options arrive as a dict:
+// { scale?, causal, mask?, mask_value?, dropout_p, seed } for attention, { heads, kv_heads,
+// causal, positions: 0 none | 1 sinusoidal | 2 rotary, base, pe_scale, scale? } for a layer.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../attention.hpp"
+#include "../backward.hpp"
+#include "../gpt.hpp"
+#include "../gpt_file.hpp"
+#include "../multihead.hpp"
+#include "convert.hpp"
+
+namespace {
+
+using attention::Index;
+using attention::Matrix;
+using namespace attention::python;
+
+template <typename T>
+T get(const py::dict& d, const char* key, T fallback) {
+  return d.contains(key) && !d[key].is_none() ? d[key].cast<T>() : fallback;
+}
+
+attention::Options read_options(const py::dict& d) {
+  attention::Options o;
+  if (d.contains("scale") && !d["scale"].is_none()) o.scale = d["scale"].cast<double>();
+  if (get(d, "causal", false)) o.mask_kind = attention::MaskKind::kCausal;
+  if (d.contains("mask") && !d["mask"].is_none()) {
+    const auto mask = d["mask"].cast<py::array_t<bool, py::array::c_style>>();
+    o.mask_kind = attention::MaskKind::kExplicit;
+    o.mask.resize(Index(mask.shape(0)), Index(mask.shape(1)));
+    for (Index i = 0; i < o.mask.size(); ++i) o.mask.data()[i] = mask.data()[i];
+  }
+  o.mask_value = get(d, "mask_value", o.mask_value);
+  o.dropout_p = get(d, "dropout_p", 0.0);
+  o.seed = get<std::uint64_t>(d, "seed", 0);
+  return o;
+}
+
+attention::MultiHeadOptions read_layer_options(const py::dict& d) {
+  attention::MultiHeadOptions o;
+  o.heads = get<Index>(d, "heads", 1);
+  o.kv_heads = get<Index>(d, "kv_heads", 0);
+  o.causal = get(d, "causal", false);
+  o.positions = static_cast<attention::Positions>(get(d, "positions", 0));
+  o.base = get(d, "base", 10000.0);
+  o.pe_scale = get(d, "pe_scale", 1.0);
+  if (d.contains("scale") && !d["scale"].is_none()) o.scale = d["scale"].cast<double>();
+  return o;
+}
+
+attention::MultiHeadWeights read_weights(const Array& wq, const Array& wk, const Array& wv,
+                                         const Array& wo) {
+  return {Matrix<double>(view(wq)), Matrix<double>(view(wk)), Matrix<double>(view(wv)),
+          Matrix<double>(view(wo))};
+}
+
+attention::GptConfig read_config(const py::dict& d) {
+  return {get<Index>(d, "vocab", 0),  get<Index>(d, "context", 0), get<Index>(d, "d_model", 0),
+          get<Index>(d, "layers", 0), get<Index>(d, "heads", 0),   get(d, "base", 10000.0)};
+}
+
+template <typename T>
+std::vector<T> numbers(const py::array_t<T, py::array::c_style | py::array::forcecast>& a) {
+  return std::vector<T>(a.data(), a.data() + a.size());
+}
+
+using Floats = py::array_t<float, py::array::c_style | py::array::forcecast>;
+using Ids = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>;
+
+py::object attend(const Array& q, const Array& k, const Array& v, const py::dict& options) {
+  return to_py(attention::attend<double>(view(q), view(k), view(v), read_options(options)));
+}
+
+py::object self_attention(const Array& x, const Array& wq, const Array& wk, const Array& wv,
+                          const py::dict& options) {
+  return to_py(attention::self_attention<double>(view(x), view(wq), view(wk), view(wv),
+                                                 read_options(options)));
+}
+
+// q, k, v flat float32 in [batch, heads, seq, dim] order; shape (batch, heads, n_q, n_k, d_k,
+// d_v): { output, weights? } flat.
+py::object attend_batched(const Floats& q, const Floats& k, const Floats& v,
+                          const std::vector<std::int64_t>& shape, const py::dict& options,
+                          bool weights, bool reference) {
+  const attention::BatchShape s{shape[0], shape[1], shape[2], shape[3], shape[4], shape[5]};
+  const auto r = attention::attend_batched(numbers(q), numbers(k), numbers(v), s,
+                                           read_options(options), {weights, reference});
+  if (!r.ok()) return error(r.error);
+  py::dict out;
+  out["output"] = to_py(r.value.output);
+  if (weights) out["weights"] = to_py(r.value.weights);
+  return std::move(out);
+}
+
+py::object multi_head_attention(const Array& x, const Array& wq, const Array& wk, const Array& wv,
+                                const Array& wo, const py::dict& options) {
+  return to_py(attention::multi_head_attention(view(x), read_weights(wq, wk, wv, wo),
+                                               read_layer_options(options)));
+}
+
+py::object decode_step(const Array& x, const Array& k_cache, const Array& v_cache, const Array& wq,
+                       const Array& wk, const Array& wv, const Array& wo, const py::dict& options) {
+  return to_py(attention::decode_step(view(x), view(k_cache), view(v_cache),
+                                      read_weights(wq, wk, wv, wo), read_layer_options(options)));
+}
+
+attention::LossGradients read_loss(const Array& d_output, const std::optional<Array>& d_weights) {
+  attention::LossGradients loss{Matrix<double>(view(d_output)), {}};
+  if (d_weights) loss.weights = view(*d_weights);
+  return loss;
+}
+
+py::object attend_backward(const Array& q, const Array& k, const Array& v, const Array& d_output,
+                           const std::optional<Array>& d_weights, const py::dict& options) {
+  return to_py(attention::attend_backward(view(q), view(k), view(v), read_loss(d_output, d_weights),
+                                          read_options(options)));
+}
+
+py::object self_attention_backward(const Array& x, const Array& wq, const Array& wk,
+                                   const Array& wv, const Array& d_output,
+                                   const std::optional<Array>& d_weights, const py::dict& options) {
+  return to_py(attention::self_attention_backward(view(x), view(wq), view(wk), view(wv),
+                                                  read_loss(d_output, d_weights),
+                                                  read_options(options)));
+}
+
+py::object multi_head_backward(const Array& x, const Array& wq, const Array& wk, const Array& wv,
+                               const Array& wo, const Array& d_output, const py::dict& options) {
+  return to_py(attention::multi_head_backward(view(x), read_weights(wq, wk, wv, wo), view(d_output),
+                                              read_layer_options(options)));
+}
+
+py::object gpt_layout(const py::dict& config) {
+  const attention::GptConfig c = read_config(config);
+  if (auto e = attention::check_gpt_config(c); !e.empty()) return error(e);
+  return to_py(attention::gpt_layout(c));
+}
+
+py::object gpt_dequantize(const py::dict& config, const py::bytes& file) {
+  const std::string bytes = file;
+  return to_py(attention::gpt_dequantize(read_config(config),
+                                         std::vector<std::uint8_t>(bytes.begin(), bytes.end())));
+}
+
+py::object gpt_forward(const py::dict& config, const Floats& params, const Ids& tokens,
+                       const std::optional<Ids>& targets) {
+  return to_py(attention::gpt_forward<float>(read_config(config), numbers(params), numbers(tokens),
+                                             1, targets ? numbers(*targets) : std::vector<int>{}));
+}
+
+py::object gpt_generate(const py::dict& config, const Floats& params, const Ids& prompt,
+                        Index count, double temperature, std::uint64_t seed) {
+  return to_py(attention::gpt_generate<float>(read_config(config), numbers(params), numbers(prompt),
+                                              count, temperature, seed));
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "The attention-by-hand core (C++, Eigen): use the attention_by_hand package.";
+  m.def("attend", &attend);
+  m.def("self_attention", &self_attention);
+  m.def("attend_batched", &attend_batched);
+  m.def("multi_head_attention", &multi_head_attention);
+  m.def("decode_step", &decode_step);
+  m.def("attend_backward", &attend_backward);
+  m.def("self_attention_backward", &self_attention_backward);
+  m.def("multi_head_backward", &multi_head_backward);
+  m.def("gpt_layout", &gpt_layout);
+  m.def("gpt_dequantize", &gpt_dequantize);
+  m.def("gpt_forward", &gpt_forward);
+  m.def("gpt_generate", &gpt_generate);
+}

@@ -1,0 +1,71 @@
+// notebook.test.mjs: attention_by_hand.show() as a notebook displays it. Its HTML (the element's
+// script and WASM core inlined) is opened in Chromium with every request refused, as offline:
+// a scene and a custom q, k, v side by side in one page, each showing the numbers that the
+// Python trace of the same matrices has (the same core, in WASM and natively), and one element
+// registration for both.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { start, openPage } from "./browser.mjs";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+let env;
+before(async () => (env = await start()));
+after(() => env.close());
+
+// Runs Python with the package from the tree; prints JSON.
+function python(code) {
+  const out = execFileSync("/usr/bin/python3", ["-c", code], {
+    cwd: root,
+    env: { ...process.env, PYTHONPATH: `${root}python` },
+    encoding: "utf8",
+  });
+  return JSON.parse(out);
+}
+
+const { html, output, weights } = python(`
+import json, attention_by_hand as abh
+q = [[1, 0.5], [0, 2]]
+k = [[1, 0], [0.5, 1], [2, -1]]
+v = [[1], [2], [3]]
+page = abh.show(scene="age", lang="en", step=6)._repr_html_() + abh.show(q=q, k=k, v=v, tokens=None, queries=["a", "b"], keys=["x", "y", "z"], values=["n"], lang="en", step=6)._repr_html_()
+t = abh.attention(q, k, v)
+print(json.dumps({"html": page, "output": t.output.tolist(), "weights": t.weights.tolist()}))
+`);
+
+test("show() displays offline: a scene and your own q, k, v, each with the core's numbers", async () => {
+  const page = await openPage(env.browser, "about:blank");
+  const requests = [];
+  await page.route("**/*", (route) => {
+    requests.push(route.request().url());
+    return route.abort();
+  });
+  await page.setContent(`<!doctype html><meta charset="utf-8"><body>${html}</body>`);
+  const elements = page.locator("attention-walkthrough");
+  assert.equal(await elements.count(), 2);
+  const outputs = (i) =>
+    elements.nth(i).locator('[data-matrix="output"] button.cell').allTextContents();
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll("attention-walkthrough")].every((e) =>
+      e.querySelector('[data-matrix="output"] button.cell'),
+    ),
+  );
+  // the age scene's output, 19.4729 (docs/scenes.md)
+  assert.deepEqual((await outputs(0)).map(Number), [19.4729]);
+  // the custom matrices: the page's 4 decimals are the Python trace's, rounded
+  assert.deepEqual(
+    (await outputs(1)).map(Number),
+    output.flat().map((x) => Number(x.toFixed(4))),
+  );
+  const shown = await elements
+    .nth(1)
+    .locator('[data-matrix="weights"] button.cell')
+    .allTextContents();
+  assert.deepEqual(
+    shown.map(Number),
+    weights.flat().map((x) => Number(x.toFixed(4))),
+  );
+  assert.deepEqual(requests, [], "nothing fetched");
+  assert.deepEqual(page.errors, []);
+});
