@@ -47,7 +47,7 @@ function pageLayers(host, scenes, drafts) {
       deps: only("scene", "lang"),
       draw: (c) => host.nav && scenes.length > 1 && sceneList(c),
     },
-    { deps: only("scene", "lang", "edits"), draw: intro },
+    { deps: only("scene", "lang", "edits", "step"), draw: intro },
     {
       deps: only("scene", "lang", "step", "steps", "playing", "predict", "speed"),
       draw: (c) => host.controls && player(c),

@@ -78,6 +78,14 @@ export default {
     removeRow: "Remove the last row",
     addColumn: "Add a column",
     removeColumn: "Remove the last column",
+    // the matrices whose shape changes with it: [[names, "rows" | "cols"]]
+    alsoChange: (others, grow) =>
+      `; also ${others
+        .map(([names, along]) => {
+          const unit = along === "rows" ? "row" : "column";
+          return `${grow ? `a ${unit} in` : `the last ${unit} of`} ${names.join(", ")}`;
+        })
+        .join(" and ")}`,
     notANumber: (text) => `“${text}” is not a number.`,
     tooBig: ({ id, rows, cols }) =>
       `The link's ${id} is ${rows}×${cols}; a matrix to work by hand has at most 16 rows and 16 columns.`,
@@ -89,6 +97,21 @@ export default {
     about: "About this scene",
   },
   // Where the scenes come from. Our copies of the articles carry no title or author.
+  // What attention is for, before the first matrix (ui/purpose.js): its picture is the
+  // classroom's analogy.
+  purpose: {
+    title: "What attention is for",
+    text: [
+      "Each word gathers what it needs from the other words. It asks a question (its query, Q); every word shows a label (its key, K); and it takes in each word's content (its value, V), more where the label matches the question better. That mix is the word's output.",
+      "Below, the same for the three words 我爱你 (I love you), one number at a time.",
+    ],
+    you: "you",
+    query: "who I look for",
+    key: "name tag",
+    value: "their words",
+    caption:
+      "Like looking for someone in a classroom: who you have in mind is your query, each student's name tag a key, what each says a value. The better a tag matches, the thicker the line, and the more of their words you take in.",
+  },
   sources: {
     "000": {
       text: "a Chinese article (untitled and unsigned in our copy) that explains attention as looking up a dictionary, with every number worked by hand.",
@@ -123,7 +146,13 @@ export default {
   steps: {
     inputs: {
       title: "Inputs",
-      text: "The numbers we start from. Every later number is computed from these by the core.",
+      // What this scene's rows and columns are, by their names.
+      self: (words, features) =>
+        `X's rows are words, ${words}; its columns are features: ${features}. W_Q, W_K and W_V make each word's query, key and value.`,
+      lookup: (queries, keys, values, features) =>
+        `Q's rows are the queries, ${queries}; K's rows are the keys, ${keys}; V's rows what each key holds: ${values}. The columns of Q and K are features: ${features}.`,
+      unnamed: (n) => (n === 1 ? "1 number with no name" : `${n} numbers with no names`),
+      range: (n, first, last) => `the ${n} from ${first} to ${last}`,
     },
     projections: {
       title: "Projections",

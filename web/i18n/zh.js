@@ -116,6 +116,14 @@ export default {
     removeRow: "删去最后一行",
     addColumn: "加一列",
     removeColumn: "删去最后一列",
+    // 跟着它一起改形状的矩阵：[[名字, "rows" | "cols"]]
+    alsoChange: (others, grow) =>
+      `；同时${others
+        .map(([names, along]) => {
+          const unit = along === "rows" ? "行" : "列";
+          return `${names.join("、")}${grow ? `也加一${unit}` : `也删去最后一${unit}`}`;
+        })
+        .join("，")}`,
     notANumber: (text) => `“${text}”不是数字。`,
     tooBig: ({ id, rows, cols }) =>
       `链接里的 ${id} 是 ${rows}×${cols}；手算用的矩阵最多 16 行、16 列。`,
@@ -127,6 +135,20 @@ export default {
     about: "关于这个场景",
   },
   // 场景的出处。我们手上的文章副本没有标题，也没有署名。
+  // 注意力是做什么的，在第一个矩阵之前（ui/purpose.js）：图就是教室找人的类比。
+  purpose: {
+    title: "注意力是做什么的",
+    text: [
+      "每个词都从别的词那里收集它需要的东西。它提一个问题（查询 Q），每个词亮出一个标签（键 K），它按标签和问题匹配得好不好，取走每个词的内容（值 V）：匹配得越好，取得越多。取来的这份混合，就是这个词的输出。",
+      "下面对“我爱你”三个字做同样的事，一次算一个数。",
+    ],
+    you: "你",
+    query: "要找的人",
+    key: "名牌",
+    value: "说的话",
+    caption:
+      "就像在教室里找人：你心里要找的人是查询，每个同学的名牌是键，每个人说的话是值。名牌越匹配，线越粗，你听进去的话就越多。",
+  },
   sources: {
     "000": {
       text: "一篇中文文章（我们的副本无标题、无署名），用“查字典”作比喻，全程手算讲解注意力。",
@@ -161,7 +183,13 @@ export default {
   steps: {
     inputs: {
       title: "输入",
-      text: "这些是起始数据。之后的每个数都由核心从这些数算出。",
+      // 这个场景的行和列各是什么，用它们的名字说。
+      self: (words, features) =>
+        `X 的每一行是一个词：${words}；每一列是一个特征：${features}。W_Q、W_K、W_V 由它算出每个词的查询、键和值。`,
+      lookup: (queries, keys, values, features) =>
+        `Q 的行是查询：${queries}；K 的行是键：${keys}；V 的行是每个键存的内容：${values}。Q 和 K 的列是特征：${features}。`,
+      unnamed: (n) => `${n} 个没有名字的数`,
+      range: (n, first, last) => `从${first}到${last}的 ${n} 个词`,
     },
     projections: {
       title: "线性投影",
