@@ -36,6 +36,15 @@ const differenceBound = (w, a, b) => (p) => {
   return uw * Math.abs(a - b) + Math.abs(w) * (ua + ub) + uw * (ua + ub);
 };
 
+// Target 19.2: whether α went past the minimum, read from the core's gradients. At α = 1 it is
+// below it (dL/dα < 0); the first step with dL/dα > 0 has α above it, and moves α back down.
+function overshoot(path, w, d) {
+  const past = path.findIndex((s) => s.dAlpha > 0);
+  if (past < 0) return w.creep(path.length);
+  const s = path[past];
+  return w.overshoot(past + 1, fmt(s.alpha, d), fmt(s.dAlpha, d), fmt(s.next, d));
+}
+
 function summaryPanel({ trace, state, msg }) {
   const w = msg.sharpness;
   const d = state.digits;
@@ -57,6 +66,7 @@ function summaryPanel({ trace, state, msg }) {
       ),
     }),
     el("p", { text: state.finite ? w.finiteNote : w.openNote }),
+    state.finite && el("p", { id: "sharpness-overshoot", text: overshoot(trace.path, w, d) }),
     el(
       "p",
       {},
@@ -213,7 +223,7 @@ export const sharpnessLab = {
     { id: "task", panels: [], inStep: ["trainer"] },
     { id: "chain", panels: [], inStep: ["trainer"] },
     { id: "update", panels: [], inStep: ["trainer"] },
-    { id: "curve", panels: ["curve"], inStep: ["summary"] },
+    { id: "curve", panels: ["alpha", "curve"], inStep: ["summary"] },
   ],
 
   labels: (scene, msg) => ({
@@ -348,6 +358,13 @@ export const sharpnessLab = {
   panels: {
     trainer: trainerPanel,
     summary: summaryPanel,
+    alpha: (ctx) =>
+      curvePanel(
+        ctx,
+        [{ label: "α", values: ctx.trace.path.map((s) => s.alpha) }],
+        ctx.msg.sharpness.alphaTitle,
+        "alpha-plot",
+      ),
     curve: (ctx) =>
       curvePanel(
         ctx,
@@ -380,7 +397,7 @@ export const sharpnessLab = {
         curve: {
           title: "Step after step",
           text: () =>
-            "The loss and the gradient over the steps. The table under the plot has the core's numbers.",
+            "α itself, the loss and the gradient over the steps. The tables under the plots have the core's numbers.",
         },
       },
       scenes: {
@@ -398,6 +415,11 @@ export const sharpnessLab = {
           "dL/dα = dL/d(scores) · d(scores)/dα, and scores = α × (q·K[j]), so d(scores)/dα = q·K[j] = K[j][1] (q = [1, 0, 0]).",
         question: "In this step, which way does α move?",
         curveTitle: "The loss and its gradient, step by step",
+        alphaTitle: "α, step by step",
+        overshoot: (t, alpha, g, next) =>
+          `At step ${t}, α = ${alpha} has gone past the minimum: dL/dα = ${g} is positive, so this step moves α back down, to ${next}. The plot of α shows the jump and the way back.`,
+        creep: (n) =>
+          `dL/dα is negative at ${n === 1 ? "the one step" : `each of the ${n} steps`}: α only grows, toward the minimum, and never passes it.`,
         newAlpha: "α new",
         summary: (n, alpha, first, last, g0, g1) =>
           `At step ${n}, the last, α = ${alpha}; from step 1 to step ${n} the loss went from ${first} to ${last} and dL/dα from ${g0} to ${g1}.`,
@@ -427,7 +449,7 @@ export const sharpnessLab = {
         },
         curve: {
           title: "一步接一步",
-          text: () => "各步的损失和梯度。图下的表格是核心算出的数。",
+          text: () => "各步的 α 本身、损失和梯度。图下的表格是核心算出的数。",
         },
       },
       scenes: {
@@ -445,6 +467,11 @@ export const sharpnessLab = {
           "dL/dα = dL/d(分数) · d(分数)/dα，而 分数 = α × (q·K[j])，所以 d(分数)/dα = q·K[j] = K[j][1]（q = [1, 0, 0]）。",
         question: "这一步里，α 往哪边动？",
         curveTitle: "损失和它的梯度，一步一步",
+        alphaTitle: "α，一步一步",
+        overshoot: (t, alpha, g, next) =>
+          `第 ${t} 步时 α = ${alpha}，已经越过了最小值：dL/dα = ${g} 是正的，所以这一步把 α 往回拉，拉到 ${next}。α 的图上看得到这一跳和折回。`,
+        creep: (n) =>
+          `${n === 1 ? "这一步" : `${n} 步里每一步`}的 dL/dα 都是负的：α 只往大走，朝最小值靠近，从不越过它。`,
         newAlpha: "新的 α",
         summary: (n, alpha, first, last, g0, g1) =>
           `最后一步（第 ${n} 步）α = ${alpha}；从第 1 步到第 ${n} 步，损失从 ${first} 变为 ${last}，dL/dα 从 ${g0} 变为 ${g1}。`,
