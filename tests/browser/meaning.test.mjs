@@ -3,7 +3,9 @@
 // fit the first screen at 390×844 in Chinese and at 1440×900 in English, and the first matrix
 // follows them; a later step or another scene goes straight to its numbers. Step 1 of each
 // walkthrough says what its rows and columns are, by their names; the shape buttons say what
-// they do, and which other matrices change with them, in words a screen reader reads.
+// they do, and which other matrices change with them, in words a screen reader reads. After the
+// last lesson's last step, a recap, with the small model's sizes read from its own tang.json.
+import { readFileSync } from "node:fs";
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { start, openApp } from "./browser.mjs";
@@ -131,4 +133,47 @@ test("the shape buttons say what they do, and which other matrices change with t
   assert.ok(names.includes("K: 加一行；同时V也加一行"), names.join(" | "));
   assert.ok(names.includes("V: 删去最后一列"), names.join(" | "));
   await zh.close();
+});
+
+test("after the last lesson's last step, a recap: what the learner can compute, what a full-size model adds, where next", async () => {
+  const tang = JSON.parse(readFileSync(new URL("../../web/labs/model/tang.json", import.meta.url)));
+  const { layers, heads, dModel, vocab } = tang.config;
+  for (const [lang, small, words] of [
+    [
+      "en",
+      `The model of the last lesson has ${layers} layers of ${heads} heads each, vectors ${dModel} numbers wide, and a vocabulary of ${vocab} single characters.`,
+      [/What you can now compute by hand/, /BPE/, /more text/, /d2l\.ai/],
+    ],
+    [
+      "zh",
+      `上一课的模型有 ${layers} 层，每层 ${heads} 个头，向量宽 ${dModel} 个数，词表是 ${vocab} 个单字。`,
+      [/现在你能手算的/, /BPE/, /文本也多得多/, /动手学深度学习/],
+    ],
+  ]) {
+    const page = await openApp(env, `scene=model&lang=${lang}`);
+    const last = Number((await page.locator("#counter").textContent()).match(/\d+/g).at(-1));
+    assert.equal(await page.locator(".recap").count(), 0, `${lang}: a recap at step 1`);
+    await page.keyboard.press("End");
+    await page.waitForSelector(".recap");
+    assert.match(await page.locator("#counter").textContent(), new RegExp(`${last}\\D+${last}`));
+    assert.equal(await page.locator("#recap-small").textContent(), small);
+    const text = await page.locator(".recap").textContent();
+    for (const w of words) assert.match(text, w, lang);
+    const links = await page.locator(".recap a").evaluateAll((a) => a.map((x) => x.href));
+    assert.ok(
+      links.some((h) => h.startsWith("https://d2l.ai/")),
+      links.join(" "),
+    );
+    assert.ok(
+      links.some((h) => h.startsWith("https://zh-v2.d2l.ai/")),
+      links.join(" "),
+    );
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+  // no recap at the end of any other scene
+  const page = await openApp(env, "scene=teach&lang=en");
+  await page.keyboard.press("End");
+  assert.equal(await page.locator(".recap").count(), 0);
+  await page.close();
 });

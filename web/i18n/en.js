@@ -112,6 +112,38 @@ export default {
     caption:
       "Like looking for someone in a classroom: who you have in mind is your query, each student's name tag a key, what each says a value. The better a tag matches, the thicker the line, and the more of their words you take in.",
   },
+  // The end of the path, after the last lesson (ui/recap.js).
+  recap: {
+    title: "The end of the path: what you have learned",
+    canTitle: "What you can now compute by hand",
+    can: [
+      "A score for each query and key: their dot product, Q·Kᵀ, scaled by 1/√d_k so that long rows do not saturate the softmax.",
+      "A mask: −∞ where a query may not look, so that the key there gets weight 0.",
+      "The softmax of a row, its largest number subtracted first, and the weighted sum of the values: output = weights·V.",
+      "The projections Q = X·W_Q, K = X·W_K and V = X·W_V, several heads side by side, and a KV cache that keeps the keys and values of the tokens already seen.",
+      "Gradient descent through all of it: dL/dα, or dL/dW_Q and dL/dW_K, and the update W ← W − η·dL/dW.",
+    ],
+    fullTitle: "What a full-size model adds",
+    small: ({ layers, heads, dModel, vocab }) =>
+      `The model of the last lesson has ${layers} layers of ${heads} heads each, vectors ${dModel} numbers wide, and a vocabulary of ${vocab} single characters.`,
+    full: "A full-size language model is the same attention, much larger: a dozen layers or many more, more heads, vectors hundreds or thousands of numbers wide; tokens cut by BPE (byte-pair encoding: pieces of words that often occur together merged into one token, rather than one character each); and far more text to learn from, a large share of the web rather than a few books of poems. Each of its attention layers still computes softmax(Q·Kᵀ/√d_k)·V, as you did here.",
+    nextTitle: "Where to go next",
+    next: [
+      {
+        text: "The three Chinese articles the walkthroughs come from: each scene names its own under “Source”.",
+      },
+      {
+        text: "Dive into Deep Learning's chapter on attention, worked in code:",
+        href: "https://d2l.ai/chapter_attention-mechanisms-and-transformers/index.html",
+        link: "d2l.ai: Attention Mechanisms and Transformers",
+      },
+      {
+        text: "The same chapter in Chinese:",
+        href: "https://zh-v2.d2l.ai/chapter_attention-mechanisms/index.html",
+        link: "zh-v2.d2l.ai：注意力机制",
+      },
+    ],
+  },
   sources: {
     "000": {
       text: "a Chinese article (untitled and unsigned in our copy) that explains attention as looking up a dictionary, with every number worked by hand.",
