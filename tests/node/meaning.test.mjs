@@ -130,22 +130,25 @@ test("teach 书 to read: every sentence is true of the step shown, before and af
         assert.doesNotMatch(start.en, /^Step \d+ of \d+, η = [\d.]+\. Before training/, where);
       }
       // why the softmax's gradient has its form: the rate at 读 is 1 minus its weight, and at
-      // the word with most of the rest, that word's weight
+      // the word with most of the rest, that word's weight: the step's operands, as worked out here
       const others = w.map((x, j) => (j === 4 ? -1 : x));
       const top = others.indexOf(Math.max(...others));
       const tokens = ["我", "昨天", "在", "图书馆", "读", "了", "一本", "很", "有趣", "的", "书"];
       const g = read(
         L.text("gradient"),
         {
-          en: String.raw`raising 读's score lowers the loss at the rate (?<rate>NUM) \(1 minus 读's weight\), and raising (?<top>\S+)'s raises it at the rate (?<topRate>NUM), \S+'s weight\. For a cross-entropy`,
-          zh: String.raw`提高“读”的分数，损失以 (?<rate>NUM) 的速率下降（1 减去“读”的权重），提高“(?<top>[^”]+)”的分数，损失以 (?<topRate>NUM) 的速率上升`,
+          en: String.raw`raising 读's score lowers the loss at the rate 1 minus 读's weight, (?<w>NUM), and raising (?<top>\S+)'s raises it at the rate of \S+'s weight, (?<topWeight>NUM)\. For a cross-entropy`,
+          zh: String.raw`提高“读”的分数，损失下降的速率是 1 减去“读”的权重 (?<w>NUM)，提高“(?<top>[^”]+)”的分数，损失上升的速率是“[^”]+”的权重 (?<topWeight>NUM)。`,
         },
         where,
       );
       for (const lang of langs) {
-        assert.ok(Math.abs(num(g[lang].rate) - (1 - w[4])) <= 0.5e-4 + 1e-9, `${where} ${lang}`);
+        assert.equal(g[lang].w, fmt(w[4], 4), `${where} ${lang}`);
         assert.equal(g[lang].top, tokens[top], `${where} ${lang}`);
-        assert.ok(Math.abs(num(g[lang].topRate) - w[top]) <= 0.5e-4 + 1e-9, `${where} ${lang}`);
+        assert.equal(g[lang].topWeight, fmt(w[top], 4), `${where} ${lang}`);
+        // and the rates are the core's dL/d(scaled) there: 读's weight − 1 and the top's weight
+        const d = steps[at - 1].gradients.scaled[10];
+        assert.ok(Math.abs(d[4] - (w[4] - 1)) < 1e-12 && Math.abs(d[top] - w[top]) < 1e-12);
       }
       const curve = L.text("curve");
       const fell = steps.at(-1).loss < steps[0].loss;

@@ -30,7 +30,8 @@ function startWeights(core, state) {
 
 // What a step's words say, from the core's numbers at the step shown: where it started, how
 // many updates the weights have had, 书's weight on 读, whether the loss fell while it grew, and
-// dL/d(scaled) at 读 and at the other word 书 gives most weight (why the gradient has its form).
+// 书's weights on 读 and on the other word it gives most weight to (why the gradient has its
+// form: they are this step's operands, so predict mode and the worksheet give no result away).
 function stepFacts(trace, state) {
   const t = stepShown(state);
   const [first, last] = [trace.steps[0], trace.steps[trace.steps.length - 1]];
@@ -40,11 +41,10 @@ function stepFacts(trace, state) {
     (best, w, j) => (j !== read && (best < 0 || w > row[best]) ? j : best),
     -1,
   );
-  const dScaled = trace.steps[t].gradients.scaled[reader];
   return {
-    rate: fmt(-dScaled[read], state.digits),
+    readWeight: fmt(row[read], state.digits),
     top: book.tokens[top],
-    topRate: fmt(dScaled[top], state.digits),
+    topWeight: fmt(row[top], state.digits),
     hand: state.hand,
     t,
     weight: weight(trace.steps[t]),
@@ -407,8 +407,8 @@ export const teachLab = {
         },
         gradient: {
           title: "The gradient of every entry of W_Q and W_K",
-          text: ({ rate, top, topRate }) =>
-            `Why it has this form: 书's weights add up to 1, so raising one of its scores gives that word more weight and takes weight from every other word in proportion to its own; raising 读's score lowers the loss at the rate ${rate} (1 minus 读's weight), and raising ${top}'s raises it at the rate ${topRate}, ${top}'s weight. For a cross-entropy, dL/d(scaled) of 书's row is its weights minus 1 at 读. Back through the scores and the projections: dL/dW_Q = Xᵀ·dL/dQ and dL/dW_K = Xᵀ·dL/dK. Pick an entry to see it as the sum of its terms.`,
+          text: ({ readWeight, top, topWeight }) =>
+            `Why it has this form: 书's weights add up to 1, so raising one of its scores gives that word more weight and takes weight from every other word in proportion to its own; raising 读's score lowers the loss at the rate 1 minus 读's weight, ${readWeight}, and raising ${top}'s raises it at the rate of ${top}'s weight, ${topWeight}. For a cross-entropy, dL/d(scaled) of 书's row is its weights minus 1 at 读. Back through the scores and the projections: dL/dW_Q = Xᵀ·dL/dQ and dL/dW_K = Xᵀ·dL/dK. Pick an entry to see it as the sum of its terms.`,
         },
         update: {
           title: "One step: W ← W − η·dL/dW",
@@ -470,8 +470,8 @@ export const teachLab = {
         },
         gradient: {
           title: "W_Q 和 W_K 每个元素的梯度",
-          text: ({ rate, top, topRate }) =>
-            `为什么是这个形式：“书”的权重加起来是 1，所以提高它的一个分数，就给那个词更多权重，并按各自权重的比例从其他每个词那里拿走；提高“读”的分数，损失以 ${rate} 的速率下降（1 减去“读”的权重），提高“${top}”的分数，损失以 ${topRate} 的速率上升，正是“${top}”的权重。对交叉熵来说，“书”这一行的 dL/d(scaled) 就是它的权重，在“读”那一格减去 1。再经过分数和投影往回传：dL/dW_Q = Xᵀ·dL/dQ，dL/dW_K = Xᵀ·dL/dK。点击一个元素，看它由哪些项相加而来。`,
+          text: ({ readWeight, top, topWeight }) =>
+            `为什么是这个形式：“书”的权重加起来是 1，所以提高它的一个分数，就给那个词更多权重，并按各自权重的比例从其他每个词那里拿走；提高“读”的分数，损失下降的速率是 1 减去“读”的权重 ${readWeight}，提高“${top}”的分数，损失上升的速率是“${top}”的权重 ${topWeight}。对交叉熵来说，“书”这一行的 dL/d(scaled) 就是它的权重，在“读”那一格减去 1。再经过分数和投影往回传：dL/dW_Q = Xᵀ·dL/dQ，dL/dW_K = Xᵀ·dL/dK。点击一个元素，看它由哪些项相加而来。`,
         },
         update: {
           title: "一步：W ← W − η·dL/dW",
