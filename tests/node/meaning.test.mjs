@@ -106,6 +106,33 @@ test("learn the sharpness: α is plotted step by step, and at target 19.2 with �
   assert.equal(textOf(open.panel("curve", "summary").en).includes("past the minimum"), false);
 });
 
+test("learn the sharpness: before the chain's formula, why the softmax's part has its form, with Li Si's weight and the output at the step shown", () => {
+  for (const at of [1, 4]) {
+    const L = lab(sharpness, { finite: true, eta: 60, steps: 5, at });
+    // at α, 李四's weight is 1/(3e^{α/√3} + 1) and the output 19 + 3 × that weight, by hand
+    const a = descent(19.2, 60, 5)[at - 1].alpha;
+    const w = 1 / (3 * Math.exp(a / Math.sqrt(3)) + 1);
+    const g = read(
+      L.text("chain"),
+      {
+        en: String.raw`raising (?<key>Li Si)'s score moves the output at the rate of Li Si's weight, (?<w>NUM), times how far its age, (?<age>\d+), is from the output, (?<o>NUM), and dL/d\(scaled\) is that rate times dL/d\(output\)\.`,
+        zh: String.raw`提高“(?<key>李四)”的分数，输出变化的速率是“李四”的权重 (?<w>NUM) 乘以它的年龄 (?<age>\d+) 与输出 (?<o>NUM) 之差，而 dL/d\(scaled\) 就是这个速率乘以 dL/d\(输出\)。`,
+      },
+      `chain at step ${at}`,
+    );
+    for (const lang of langs) {
+      assert.ok(Math.abs(num(g[lang].w) - w) <= 0.5e-4 + 1e-9, `${lang}: ${g[lang].w}, not ${w}`);
+      assert.ok(Math.abs(num(g[lang].o) - (19 + 3 * w)) <= 0.5e-4 + 1e-9, `${lang}: ${g[lang].o}`);
+      assert.equal(g[lang].age, "22");
+    }
+    // the rate is the core's: dL/d(scaled) for 李四 = dL/d(output) × weight × (22 − output)
+    const s = L.trace.path[at - 1];
+    const o = s.trace.output[0][0];
+    const rate = s.dOutput * s.trace.weights[0][2] * (22 - o);
+    assert.ok(Math.abs(s.gradients.scaled[0][2] - rate) < 1e-12, `${s.gradients.scaled[0][2]}`);
+  }
+});
+
 test("teach 书 to read: every sentence is true of the step shown, before and after training", () => {
   for (const partial of [{ steps: 20 }, { steps: 20, hand: true }, { steps: 1 }]) {
     for (const at of [...new Set([1, Math.min(2, partial.steps), partial.steps])]) {

@@ -36,6 +36,19 @@ const differenceBound = (w, a, b) => (p) => {
   return uw * Math.abs(a - b) + Math.abs(w) * (ua + ub) + uw * (ua + ub);
 };
 
+// Why the softmax's part of the chain has its form, for the key that should not match (李四):
+// its weight, its age and the output at the step shown, the operands of the chain's step.
+function pull(trace, state, labels) {
+  const s = trace.path[stepShown(state)];
+  const j = sceneById.age.compare.outlier;
+  return {
+    key: labels.keys[j],
+    weight: fmt(s.trace.weights[0][j], state.digits),
+    age: age.v[j][0],
+    output: fmt(s.trace.output[0][0], state.digits),
+  };
+}
+
 // Target 19.2: whether α went past the minimum, read from the core's gradients. At α = 1 it is
 // below it (dL/dα < 0); the first step with dL/dα > 0 has α above it, and moves α back down.
 function overshoot(path, w, d) {
@@ -341,7 +354,8 @@ export const sharpnessLab = {
     return { text: msg.sharpness.question, options, answer: [answer] };
   },
 
-  text: (stepId, { msg, state }) => runText(msg, state, msg.steps[stepId].text(targetOf(state))),
+  text: (stepId, { msg, state, trace, labels }) =>
+    runText(msg, state, msg.steps[stepId].text(targetOf(state), pull(trace, state, labels))),
 
   script: (kind, { msg, state, trace }) =>
     sharpnessScript(kind, {
@@ -387,8 +401,8 @@ export const sharpnessLab = {
         },
         chain: {
           title: "The gradient, through the chain",
-          text: () =>
-            "How L changes when α moves, one factor at a time: dL/d(output), then through output = weights·V, the softmax, the scale 1/√3 and the scores α·(q·K). Pick any cell to see its number made.",
+          text: (target, { key, weight, age: v, output }) =>
+            `How L changes when α moves, one factor at a time: dL/d(output), then through output = weights·V, the softmax, the scale 1/√3 and the scores α·(q·K). Why the softmax's part has its form: the weights add up to 1, so raising one key's score gives that key more weight and takes weight from every key in proportion to its own, which pulls the output toward that key's age; raising ${key}'s score moves the output at the rate of ${key}'s weight, ${weight}, times how far its age, ${v}, is from the output, ${output}, and dL/d(scaled) is that rate times dL/d(output). Pick any cell to see its number made.`,
         },
         update: {
           title: "One step of gradient descent",
@@ -440,8 +454,8 @@ export const sharpnessLab = {
         },
         chain: {
           title: "沿着链式法则求梯度",
-          text: () =>
-            "α 动一点，L 怎么变，一个因子一个因子地看：先是 dL/d(输出)，再经过 输出 = 权重·V、softmax、缩放 1/√3 和分数 α·(q·K)。点击任意格子，看这个数是怎么来的。",
+          text: (target, { key, weight, age: v, output }) =>
+            `α 动一点，L 怎么变，一个因子一个因子地看：先是 dL/d(输出)，再经过 输出 = 权重·V、softmax、缩放 1/√3 和分数 α·(q·K)。为什么 softmax 这一段是这个形式：权重加起来是 1，所以提高一个键的分数，就给这个键更多权重，并按各自权重的比例从每个键那里拿走，于是输出被拉向这个键的年龄；提高“${key}”的分数，输出变化的速率是“${key}”的权重 ${weight} 乘以它的年龄 ${v} 与输出 ${output} 之差，而 dL/d(scaled) 就是这个速率乘以 dL/d(输出)。点击任意格子，看这个数是怎么来的。`,
         },
         update: {
           title: "梯度下降的一步",
