@@ -53,10 +53,12 @@ test("the first view says what attention is for, with its picture, on the first 
     assert.ok(at.after && at.matrix.top >= at.purpose.bottom, `${lang}: the first matrix follows`);
     assert.ok(at.overflow <= 0, `${lang}: the page is ${at.overflow} px too wide`);
     assert.equal(await page.locator(".purpose h3").textContent(), title);
-    // a screen reader hears the picture as one image with the analogy's words
+    // a screen reader hears the picture as one image, described, and then its caption
     const picture = page.locator(".purpose svg[role=img]");
     const caption = await page.locator(".purpose figcaption").textContent();
-    assert.equal(await picture.getAttribute("aria-label"), caption);
+    const described = await picture.getAttribute("aria-label");
+    assert.match(described, lang === "en" ? /^A drawing: .*thickest/ : /^一幅图：.*最粗/);
+    assert.notEqual(described, caption);
     const words = await page.locator(".purpose").textContent();
     for (const name of lang === "en" ? ["query", "key", "value"] : ["查询", "键", "值"]) {
       assert.ok(words.includes(name), `${lang}: the purpose never says ${name}`);

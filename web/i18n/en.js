@@ -109,6 +109,8 @@ export default {
     query: "who I look for",
     key: "name tag",
     value: "their words",
+    picture:
+      "A drawing: you, with the question “who I look for” (Q), and lines to three students, each with a name tag (K) and their words (V); the line to the middle student's tag, the best match, is the thickest.",
     caption:
       "Like looking for someone in a classroom: who you have in mind is your query, each student's name tag a key, what each says a value. The better a tag matches, the thicker the line, and the more of their words you take in.",
   },

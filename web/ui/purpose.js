@@ -20,7 +20,7 @@ function picture(words) {
     viewBox: "0 0 376 160",
     class: "purpose-picture",
     role: "img",
-    "aria-label": words.caption,
+    "aria-label": words.picture,
   });
   figure.append(
     svg("rect", { x: 2, y: 24, width: 150, height: 26, rx: 6, class: "query-bubble" }),
