@@ -15,6 +15,7 @@ import { el } from "./views.js";
 import { header } from "./ui/header.js";
 import { sceneList, nextUp, showCurrent } from "./ui/scene-list.js";
 import { intro, aboutBelow } from "./ui/intro.js";
+import { recap } from "./ui/recap.js";
 import { sceneControls, paramControls } from "./ui/controls.js";
 import { markScrollers } from "./ui/scroll-cue.js";
 import { worksheet } from "./ui/worksheet.js";
@@ -47,7 +48,7 @@ function pageLayers(host, scenes, drafts) {
       deps: only("scene", "lang"),
       draw: (c) => host.nav && scenes.length > 1 && sceneList(c),
     },
-    { deps: only("scene", "lang", "edits"), draw: intro },
+    { deps: only("scene", "lang", "edits", "step"), draw: intro },
     {
       deps: only("scene", "lang", "step", "steps", "playing", "predict", "speed"),
       draw: (c) => host.controls && player(c),
@@ -65,6 +66,7 @@ function pageLayers(host, scenes, drafts) {
     },
     { deps: everything(...fixed, "reveal"), draw: besidePanels },
     { deps: only("scene", "lang", "step"), draw: (c) => host.nav && nextUp(c) },
+    { deps: only("scene", "lang", "step"), draw: (c) => host.nav && recap(c) },
     {
       deps: only("scene", "lang", "seed", "digits", "edits", "trace"),
       draw: (c) => host.controls && sceneControls(c),

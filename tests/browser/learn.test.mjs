@@ -198,10 +198,17 @@ test("teach, as the learner pass found it: predict hides dW's pictures, phones f
   const wide = await phone.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(wide <= 390, `the page is ${wide} px wide`);
   await phone.close();
+  // step 1 of the hand-made start says so; shown at step 5, the words say where the run is
+  const start = await open("scene=teach&lang=en&step=1&hand=1&eta=0.7&steps=5&at=1");
+  assert.match(
+    await text(start, ".step-text"),
+    /^Step 1 of 5, η = 0\.7\. Before training, W_Q is the book scene's hand-made one/,
+  );
+  await start.close();
   const hand = await open("scene=teach&lang=en&step=1&hand=1&eta=0.7&steps=5&at=9");
   assert.match(
     await text(hand, ".step-text"),
-    /^Step 5 of 5, η = 0\.7\. W_Q starts as the book scene's hand-made one/,
+    /^Step 5 of 5, η = 0\.7\. After 4 updates of W_Q and W_K, 书 gives 读 0\.\d{4} of its weight/,
   );
   assert.equal(await hand.locator("#at").getAttribute("max"), "5");
   assert.equal(await text(hand, "output[for=at]"), "t = 5");

@@ -566,7 +566,11 @@ test("at 390 px: the step on the first screen, the player sticky, 44 px targets,
         .locator("[data-matrix] tbody tr")
         .first()
         .evaluate((tr) => tr.getBoundingClientRect().bottom);
-      assert.ok(firstRow < 844, `${id} ${lang}: the first matrix row ends at ${firstRow} px`);
+      // The path's first step opens on what attention is for, which fills that first screen
+      // (meaning.test.mjs measures it and the first matrix after it).
+      if (id !== "classroom") {
+        assert.ok(firstRow < 844, `${id} ${lang}: the first matrix row ends at ${firstRow} px`);
+      }
       const total = Number((await text(page, "#counter")).match(/\d+/g).at(-1));
       for (let step = 1; step <= total; step++) {
         const { small, overflow } = await phoneTrouble(page);

@@ -78,6 +78,14 @@ export default {
     removeRow: "Remove the last row",
     addColumn: "Add a column",
     removeColumn: "Remove the last column",
+    // the matrices whose shape changes with it: [[names, "rows" | "cols"]]
+    alsoChange: (others, grow) =>
+      `; also ${others
+        .map(([names, along]) => {
+          const unit = along === "rows" ? "row" : "column";
+          return `${grow ? `a ${unit} in` : `the last ${unit} of`} ${names.join(", ")}`;
+        })
+        .join(" and ")}`,
     notANumber: (text) => `“${text}” is not a number.`,
     tooBig: ({ id, rows, cols }) =>
       `The link's ${id} is ${rows}×${cols}; a matrix to work by hand has at most 16 rows and 16 columns.`,
@@ -89,6 +97,55 @@ export default {
     about: "About this scene",
   },
   // Where the scenes come from. Our copies of the articles carry no title or author.
+  // What attention is for, before the first matrix (ui/purpose.js): its picture is the
+  // classroom's analogy.
+  purpose: {
+    title: "What attention is for",
+    text: [
+      "Each word gathers what it needs from the other words. It asks a question (its query, Q); every word shows a label (its key, K); and it takes in each word's content (its value, V), more where the label matches the question better. That mix is the word's output.",
+      "Below, the same for the three words 我爱你 (I love you), one number at a time.",
+    ],
+    you: "you",
+    query: "who I look for",
+    key: "name tag",
+    value: "their words",
+    picture:
+      "A drawing: you, with the question “who I look for” (Q), and lines to three students, each with a name tag (K) and their words (V); the line to the middle student's tag, the best match, is the thickest.",
+    caption:
+      "Like looking for someone in a classroom: who you have in mind is your query, each student's name tag a key, what each says a value. The better a tag matches, the thicker the line, and the more of their words you take in.",
+  },
+  // The end of the path, after the last lesson (ui/recap.js).
+  recap: {
+    title: "The end of the path: what you have learned",
+    canTitle: "What you can now compute by hand",
+    can: [
+      "A score for each query and key: their dot product, Q·Kᵀ, scaled by 1/√d_k so that long rows do not saturate the softmax.",
+      "A mask: −∞ where a query may not look, so that the key there gets weight 0.",
+      "The softmax of a row, its largest number subtracted first, and the weighted sum of the values: output = weights·V.",
+      "The projections Q = X·W_Q, K = X·W_K and V = X·W_V, several heads side by side, and a KV cache that keeps the keys and values of the tokens already seen.",
+      "Gradient descent through all of it: dL/dα, or dL/dW_Q and dL/dW_K, and the update W ← W − η·dL/dW.",
+    ],
+    fullTitle: "What a full-size model adds",
+    small: ({ layers, heads, dModel, vocab }) =>
+      `The model of the last lesson has ${layers} layers of ${heads} heads each, vectors ${dModel} numbers wide, and a vocabulary of ${vocab} single characters.`,
+    full: "A full-size language model is the same attention, much larger: a dozen layers or many more, more heads, vectors hundreds or thousands of numbers wide; tokens cut by BPE (byte-pair encoding: pieces of words that often occur together merged into one token, rather than one character each); and far more text to learn from, a large share of the web rather than a few books of poems. Each of its attention layers still computes softmax(Q·Kᵀ/√d_k)·V, as you did here.",
+    nextTitle: "Where to go next",
+    next: [
+      {
+        text: "The three Chinese articles the walkthroughs come from: each scene names its own under “Source”.",
+      },
+      {
+        text: "Dive into Deep Learning's chapter on attention, worked in code:",
+        href: "https://d2l.ai/chapter_attention-mechanisms-and-transformers/index.html",
+        link: "d2l.ai: Attention Mechanisms and Transformers",
+      },
+      {
+        text: "The same chapter in Chinese:",
+        href: "https://zh-v2.d2l.ai/chapter_attention-mechanisms/index.html",
+        link: "zh-v2.d2l.ai：注意力机制",
+      },
+    ],
+  },
   sources: {
     "000": {
       text: "a Chinese article (untitled and unsigned in our copy) that explains attention as looking up a dictionary, with every number worked by hand.",
@@ -123,7 +180,13 @@ export default {
   steps: {
     inputs: {
       title: "Inputs",
-      text: "The numbers we start from. Every later number is computed from these by the core.",
+      // What this scene's rows and columns are, by their names.
+      self: (words, features) =>
+        `X's rows are words, ${words}; its columns are features: ${features}. W_Q, W_K and W_V make each word's query, key and value.`,
+      lookup: (queries, keys, values, features) =>
+        `Q's rows are the queries, ${queries}; K's rows are the keys, ${keys}; V's rows what each key holds: ${values}. The columns of Q and K are features: ${features}.`,
+      unnamed: (n) => (n === 1 ? "1 number with no name" : `${n} numbers with no names`),
+      range: (n, first, last) => `the ${n} from ${first} to ${last}`,
     },
     projections: {
       title: "Projections",

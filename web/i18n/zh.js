@@ -116,6 +116,14 @@ export default {
     removeRow: "删去最后一行",
     addColumn: "加一列",
     removeColumn: "删去最后一列",
+    // 跟着它一起改形状的矩阵：[[名字, "rows" | "cols"]]
+    alsoChange: (others, grow) =>
+      `；同时${others
+        .map(([names, along]) => {
+          const unit = along === "rows" ? "行" : "列";
+          return `${names.join("、")}${grow ? `也加一${unit}` : `也删去最后一${unit}`}`;
+        })
+        .join("，")}`,
     notANumber: (text) => `“${text}”不是数字。`,
     tooBig: ({ id, rows, cols }) =>
       `链接里的 ${id} 是 ${rows}×${cols}；手算用的矩阵最多 16 行、16 列。`,
@@ -127,6 +135,52 @@ export default {
     about: "关于这个场景",
   },
   // 场景的出处。我们手上的文章副本没有标题，也没有署名。
+  // 注意力是做什么的，在第一个矩阵之前（ui/purpose.js）：图就是教室找人的类比。
+  purpose: {
+    title: "注意力是做什么的",
+    text: [
+      "每个词都从别的词那里收集它需要的东西。它提一个问题（查询 Q），每个词亮出一个标签（键 K），它按标签和问题匹配得好不好，取走每个词的内容（值 V）：匹配得越好，取得越多。取来的这份混合，就是这个词的输出。",
+      "下面对“我爱你”三个字做同样的事，一次算一个数。",
+    ],
+    you: "你",
+    query: "要找的人",
+    key: "名牌",
+    value: "说的话",
+    picture:
+      "一幅图：你带着问题“要找的人”（Q），连线到三位同学，每人有名牌（K）和说的话（V）；连到中间那位同学名牌的线最粗：那张名牌最匹配。",
+    caption:
+      "就像在教室里找人：你心里要找的人是查询，每个同学的名牌是键，每个人说的话是值。名牌越匹配，线越粗，你听进去的话就越多。",
+  },
+  // 路线的终点，最后一课之后（ui/recap.js）。
+  recap: {
+    title: "路线的终点：你学会了什么",
+    canTitle: "现在你能手算的",
+    can: [
+      "每个查询和每个键的分数：它们的点积 Q·Kᵀ，再乘以 1/√d_k，免得行一长 softmax 就饱和。",
+      "掩码：查询不该看的地方放 −∞，让那里的键权重为 0。",
+      "一行的 softmax（先减去这一行最大的数），以及值的加权和：输出 = 权重·V。",
+      "投影 Q = X·W_Q、K = X·W_K、V = X·W_V，并排的几个头，以及存着已见过的词的键和值的 KV 缓存。",
+      "贯穿这一切的梯度下降：dL/dα，或 dL/dW_Q 和 dL/dW_K，以及更新 W ← W − η·dL/dW。",
+    ],
+    fullTitle: "完整大小的模型多了什么",
+    small: ({ layers, heads, dModel, vocab }) =>
+      `上一课的模型有 ${layers} 层，每层 ${heads} 个头，向量宽 ${dModel} 个数，词表是 ${vocab} 个单字。`,
+    full: "完整大小的语言模型用的是同样的注意力，只是大得多：十几层到上百层，更多的头，向量宽几百到几千个数；词元由 BPE（字节对编码：把常在一起出现的片段合并成一个词元，而不是一个字一个词元）切分；学习的文本也多得多，是网络上的大量文字，而不是几本诗集。它的每一层注意力算的仍然是 softmax(Q·Kᵀ/√d_k)·V，和你在这里算的一样。",
+    nextTitle: "接下来去哪里",
+    next: [
+      { text: "讲解所用的三篇中文文章：每个场景在“出处”里写明了自己的那一篇。" },
+      {
+        text: "《动手学深度学习》的注意力机制一章，配有代码：",
+        href: "https://zh-v2.d2l.ai/chapter_attention-mechanisms/index.html",
+        link: "zh-v2.d2l.ai：注意力机制",
+      },
+      {
+        text: "英文版的同一章：",
+        href: "https://d2l.ai/chapter_attention-mechanisms-and-transformers/index.html",
+        link: "d2l.ai: Attention Mechanisms and Transformers",
+      },
+    ],
+  },
   sources: {
     "000": {
       text: "一篇中文文章（我们的副本无标题、无署名），用“查字典”作比喻，全程手算讲解注意力。",
@@ -161,7 +215,13 @@ export default {
   steps: {
     inputs: {
       title: "输入",
-      text: "这些是起始数据。之后的每个数都由核心从这些数算出。",
+      // 这个场景的行和列各是什么，用它们的名字说。
+      self: (words, features) =>
+        `X 的每一行是一个词：${words}；每一列是一个特征：${features}。W_Q、W_K、W_V 由它算出每个词的查询、键和值。`,
+      lookup: (queries, keys, values, features) =>
+        `Q 的行是查询：${queries}；K 的行是键：${keys}；V 的行是每个键存的内容：${values}。Q 和 K 的列是特征：${features}。`,
+      unnamed: (n) => `${n} 个没有名字的数`,
+      range: (n, first, last) => `从${first}到${last}的 ${n} 个词`,
     },
     projections: {
       title: "线性投影",

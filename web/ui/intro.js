@@ -3,15 +3,18 @@
 // that says so. A scene whose weights were made by hand says so, and points to the lab where
 // they are learned. On a phone the analogy and the source move below the step, so that the
 // step is on the first screen, into "About this scene" (aboutBelow): open when the scene opens
-// on its first step, where the picture is needed, folded when it opens on a later one.
+// on its first step, where the picture is needed, folded when it opens on a later one. On the
+// path's first step, what attention is for comes first (purpose.js): its picture is the
+// classroom's analogy, which the wide screen then does not write again.
 import { el } from "../views.js";
 import { sceneLink } from "./scene-list.js";
+import { purpose } from "./purpose.js";
 
-function about(ctx) {
+function about(ctx, analogy = true) {
   const { msg, scene } = ctx;
   const source = scene.source && msg.sources[scene.source];
   return [
-    el("p", { class: "analogy", text: msg.scenes[scene.id].analogy }),
+    analogy && el("p", { class: "analogy", text: msg.scenes[scene.id].analogy }),
     source &&
       el(
         "p",
@@ -34,11 +37,13 @@ export function intro(ctx) {
   const { msg, scene, state } = ctx;
   const words = msg.scenes[scene.id];
   const edited = Object.keys(state.edits).length > 0;
+  const forWhat = purpose(ctx);
   return el(
     "section",
     { class: "intro", "aria-labelledby": "scene-title" },
+    forWhat,
     el("h2", { id: "scene-title", tabindex: -1, text: words.title }),
-    el("div", { class: "about-wide" }, about(ctx)),
+    el("div", { class: "about-wide" }, about(ctx, !forWhat)),
     edited
       ? el("p", { class: "note edited", text: msg.ui.edited })
       : words.note && el("p", { class: "note", text: words.note }),

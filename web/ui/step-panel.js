@@ -17,17 +17,29 @@ function reshape(rows, along, grow) {
 }
 
 // Add or remove a row or a column of an input matrix; the core judges the new shape.
-function shapeTools(m, { lab, msg, editable, update }) {
+// Its name says what it does, and which other matrices change with it.
+function shapeTools(m, { lab, msg, editable, update, view }) {
   const tool = (axis, grow) => {
     const group = lab.linkedShapes[m.id][axis];
     const size = axis === "rows" ? m.data.length : m.data[0].length;
     const text = msg.ui[`${grow ? "add" : "remove"}${axis === "rows" ? "Row" : "Column"}`];
+    // the other matrices that change with it, by whether they gain or lose a row or a column
+    const others = ["rows", "cols"]
+      .map((along) => [
+        group
+          .filter(([id, a]) => id !== m.id && a === along)
+          .map(([id]) => view.matrices.find((x) => x.id === id)?.label ?? id),
+        along,
+      ])
+      .filter(([names]) => names.length);
+    const also = others.length ? msg.ui.alsoChange(others, grow) : "";
+    const name = `${m.label}: ${text}${also}`;
     return el("button", {
       type: "button",
       class: "tool",
       id: `${m.id}-${grow ? "add" : "remove"}-${axis}`,
-      "aria-label": `${m.label}: ${text}`,
-      title: text,
+      "aria-label": name,
+      title: name,
       text: `${grow ? "+" : "−"}${axis === "rows" ? "↓" : "→"}`,
       disabled: !grow && size === 1,
       onclick: () => {

@@ -79,17 +79,17 @@ export function trainerPanel({ state, msg, update, root }) {
 }
 
 /**
- * Numbers over the steps (the loss, a gradient, a weight), as a plot and as a table of the
- * core's numbers: columns [{ label, values }], values for steps 1 … N.
+ * Numbers over the steps (the loss, a gradient, a weight, α), as a plot and as a table of the
+ * core's numbers: columns [{ label, values }], values for steps 1 … N; `id` names the figure.
  */
-export function curvePanel({ msg, state }, columns, title) {
+export function curvePanel({ msg, state }, columns, title, id = "loss-plot") {
   const w = msg.learn;
   const d = state.digits;
   const steps = columns[0].values.length;
   const ys = columns.flatMap((c) => c.values);
   const [low, high] = [Math.min(0, ...ys), Math.max(0, ...ys)];
   return linePlot({
-    id: "loss-plot",
+    id,
     title,
     xLabel: w.stepAxis,
     yLabel: "",

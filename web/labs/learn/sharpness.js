@@ -36,6 +36,28 @@ const differenceBound = (w, a, b) => (p) => {
   return uw * Math.abs(a - b) + Math.abs(w) * (ua + ub) + uw * (ua + ub);
 };
 
+// Why the softmax's part of the chain has its form, for the key that should not match (李四):
+// its weight, its age and the output at the step shown, the operands of the chain's step.
+function pull(trace, state, labels) {
+  const s = trace.path[stepShown(state)];
+  const j = sceneById.age.compare.outlier;
+  return {
+    key: labels.keys[j],
+    weight: fmt(s.trace.weights[0][j], state.digits),
+    age: age.v[j][0],
+    output: fmt(s.trace.output[0][0], state.digits),
+  };
+}
+
+// Target 19.2: whether α went past the minimum, read from the core's gradients. At α = 1 it is
+// below it (dL/dα < 0); the first step with dL/dα > 0 has α above it, and moves α back down.
+function overshoot(path, w, d) {
+  const past = path.findIndex((s) => s.dAlpha > 0);
+  if (past < 0) return w.creep(path.length);
+  const s = path[past];
+  return w.overshoot(past + 1, fmt(s.alpha, d), fmt(s.dAlpha, d), fmt(s.next, d));
+}
+
 function summaryPanel({ trace, state, msg }) {
   const w = msg.sharpness;
   const d = state.digits;
@@ -57,6 +79,7 @@ function summaryPanel({ trace, state, msg }) {
       ),
     }),
     el("p", { text: state.finite ? w.finiteNote : w.openNote }),
+    state.finite && el("p", { id: "sharpness-overshoot", text: overshoot(trace.path, w, d) }),
     el(
       "p",
       {},
@@ -213,7 +236,7 @@ export const sharpnessLab = {
     { id: "task", panels: [], inStep: ["trainer"] },
     { id: "chain", panels: [], inStep: ["trainer"] },
     { id: "update", panels: [], inStep: ["trainer"] },
-    { id: "curve", panels: ["curve"], inStep: ["summary"] },
+    { id: "curve", panels: ["alpha", "curve"], inStep: ["summary"] },
   ],
 
   labels: (scene, msg) => ({
@@ -331,7 +354,8 @@ export const sharpnessLab = {
     return { text: msg.sharpness.question, options, answer: [answer] };
   },
 
-  text: (stepId, { msg, state }) => runText(msg, state, msg.steps[stepId].text(targetOf(state))),
+  text: (stepId, { msg, state, trace, labels }) =>
+    runText(msg, state, msg.steps[stepId].text(targetOf(state), pull(trace, state, labels))),
 
   script: (kind, { msg, state, trace }) =>
     sharpnessScript(kind, {
@@ -348,6 +372,13 @@ export const sharpnessLab = {
   panels: {
     trainer: trainerPanel,
     summary: summaryPanel,
+    alpha: (ctx) =>
+      curvePanel(
+        ctx,
+        [{ label: "α", values: ctx.trace.path.map((s) => s.alpha) }],
+        ctx.msg.sharpness.alphaTitle,
+        "alpha-plot",
+      ),
     curve: (ctx) =>
       curvePanel(
         ctx,
@@ -370,8 +401,8 @@ export const sharpnessLab = {
         },
         chain: {
           title: "The gradient, through the chain",
-          text: () =>
-            "How L changes when α moves, one factor at a time: dL/d(output), then through output = weights·V, the softmax, the scale 1/√3 and the scores α·(q·K). Pick any cell to see its number made.",
+          text: (target, { key, weight, age: v, output }) =>
+            `How L changes when α moves, one factor at a time: dL/d(output), then through output = weights·V, the softmax, the scale 1/√3 and the scores α·(q·K). Why the softmax's part has its form: the weights add up to 1, so raising one key's score gives that key more weight and takes weight from every key in proportion to its own, which pulls the output toward that key's age; raising ${key}'s score moves the output at the rate of ${key}'s weight, ${weight}, times how far its age, ${v}, is from the output, ${output}, and dL/d(scaled) is that rate times dL/d(output). Pick any cell to see its number made.`,
         },
         update: {
           title: "One step of gradient descent",
@@ -380,7 +411,7 @@ export const sharpnessLab = {
         curve: {
           title: "Step after step",
           text: () =>
-            "The loss and the gradient over the steps. The table under the plot has the core's numbers.",
+            "α itself, the loss and the gradient over the steps. The tables under the plots have the core's numbers.",
         },
       },
       scenes: {
@@ -398,6 +429,11 @@ export const sharpnessLab = {
           "dL/dα = dL/d(scores) · d(scores)/dα, and scores = α × (q·K[j]), so d(scores)/dα = q·K[j] = K[j][1] (q = [1, 0, 0]).",
         question: "In this step, which way does α move?",
         curveTitle: "The loss and its gradient, step by step",
+        alphaTitle: "α, step by step",
+        overshoot: (t, alpha, g, next) =>
+          `At step ${t}, α = ${alpha} has gone past the minimum: dL/dα = ${g} is positive, so this step moves α back down, to ${next}. The plot of α shows the jump and the way back.`,
+        creep: (n) =>
+          `dL/dα is negative at ${n === 1 ? "the one step" : `each of the ${n} steps`}: α only grows, toward the minimum, and never passes it.`,
         newAlpha: "α new",
         summary: (n, alpha, first, last, g0, g1) =>
           `At step ${n}, the last, α = ${alpha}; from step 1 to step ${n} the loss went from ${first} to ${last} and dL/dα from ${g0} to ${g1}.`,
@@ -418,8 +454,8 @@ export const sharpnessLab = {
         },
         chain: {
           title: "沿着链式法则求梯度",
-          text: () =>
-            "α 动一点，L 怎么变，一个因子一个因子地看：先是 dL/d(输出)，再经过 输出 = 权重·V、softmax、缩放 1/√3 和分数 α·(q·K)。点击任意格子，看这个数是怎么来的。",
+          text: (target, { key, weight, age: v, output }) =>
+            `α 动一点，L 怎么变，一个因子一个因子地看：先是 dL/d(输出)，再经过 输出 = 权重·V、softmax、缩放 1/√3 和分数 α·(q·K)。为什么 softmax 这一段是这个形式：权重加起来是 1，所以提高一个键的分数，就给这个键更多权重，并按各自权重的比例从每个键那里拿走，于是输出被拉向这个键的年龄；提高“${key}”的分数，输出变化的速率是“${key}”的权重 ${weight} 乘以它的年龄 ${v} 与输出 ${output} 之差，而 dL/d(scaled) 就是这个速率乘以 dL/d(输出)。点击任意格子，看这个数是怎么来的。`,
         },
         update: {
           title: "梯度下降的一步",
@@ -427,7 +463,7 @@ export const sharpnessLab = {
         },
         curve: {
           title: "一步接一步",
-          text: () => "各步的损失和梯度。图下的表格是核心算出的数。",
+          text: () => "各步的 α 本身、损失和梯度。图下的表格是核心算出的数。",
         },
       },
       scenes: {
@@ -445,6 +481,11 @@ export const sharpnessLab = {
           "dL/dα = dL/d(分数) · d(分数)/dα，而 分数 = α × (q·K[j])，所以 d(分数)/dα = q·K[j] = K[j][1]（q = [1, 0, 0]）。",
         question: "这一步里，α 往哪边动？",
         curveTitle: "损失和它的梯度，一步一步",
+        alphaTitle: "α，一步一步",
+        overshoot: (t, alpha, g, next) =>
+          `第 ${t} 步时 α = ${alpha}，已经越过了最小值：dL/dα = ${g} 是正的，所以这一步把 α 往回拉，拉到 ${next}。α 的图上看得到这一跳和折回。`,
+        creep: (n) =>
+          `${n === 1 ? "这一步" : `${n} 步里每一步`}的 dL/dα 都是负的：α 只往大走，朝最小值靠近，从不越过它。`,
         newAlpha: "新的 α",
         summary: (n, alpha, first, last, g0, g1) =>
           `最后一步（第 ${n} 步）α = ${alpha}；从第 1 步到第 ${n} 步，损失从 ${first} 变为 ${last}，dL/dα 从 ${g0} 变为 ${g1}。`,

@@ -28,6 +28,33 @@ function startWeights(core, state) {
   return { wq: q, wk: k };
 }
 
+// What a step's words say, from the core's numbers at the step shown: where it started, how
+// many updates the weights have had, 书's weight on 读, whether the loss fell while it grew, and
+// 书's weights on 读 and on the other word it gives most weight to (why the gradient has its
+// form: they are this step's operands, so predict mode and the worksheet give no result away).
+function stepFacts(trace, state) {
+  const t = stepShown(state);
+  const [first, last] = [trace.steps[0], trace.steps[trace.steps.length - 1]];
+  const weight = (s) => fmt(s.trace.weights[reader][read], state.digits);
+  const row = trace.steps[t].trace.weights[reader];
+  const top = row.reduce(
+    (best, w, j) => (j !== read && (best < 0 || w > row[best]) ? j : best),
+    -1,
+  );
+  return {
+    readWeight: fmt(row[read], state.digits),
+    top: book.tokens[top],
+    topWeight: fmt(row[top], state.digits),
+    hand: state.hand,
+    t,
+    weight: weight(trace.steps[t]),
+    weight0: weight(first),
+    falls:
+      last.loss < first.loss &&
+      last.trace.weights[reader][read] > first.trace.weights[reader][read],
+  };
+}
+
 // The attention heatmap at this step, 书's row in front.
 function heatmapPanel({ trace, state, msg, labels, stepId, predicting }) {
   if (predicting) return undefined;
@@ -323,7 +350,8 @@ export const teachLab = {
     };
   },
 
-  text: (stepId, { msg, state }) => runText(msg, state, msg.steps[stepId].text(state.hand)),
+  text: (stepId, { msg, state, trace }) =>
+    runText(msg, state, msg.steps[stepId].text(stepFacts(trace, state))),
 
   // the row of W_Q (and of dW_Q) that moves: 书's one feature, "is a thing"
   focusRow: () => 3,
@@ -367,14 +395,20 @@ export const teachLab = {
       ui: { draw: "Random start (the seed)", hand: "Start from the hand-made weights" },
       steps: {
         start: {
-          title: "What 书 attends to before training",
-          text: (hand) =>
-            `${hand ? "W_Q starts as the book scene's hand-made one and W_K as I: 书 already gives 读 the most, but not much." : "W_Q and W_K start as seeded random numbers, not chosen by anyone: 书 spreads its weight over the sentence."} The loss is the cross-entropy of 书's row against 读: L = −ln weights[书][读], 0 when 书 gives 读 all its weight. Only 书's row is in the loss; the other rows change only because W_Q and W_K do.`,
+          title: "What 书 attends to, and the loss",
+          text: ({ hand, t, weight, weight0 }) =>
+            `${
+              t > 0
+                ? `After ${t === 1 ? "1 update" : `${t} updates`} of W_Q and W_K, 书 gives 读 ${weight} of its weight (at step 1, before training: ${weight0}).`
+                : hand
+                  ? `Before training, W_Q is the book scene's hand-made one and W_K is I: 书 already gives 读 the most, but only ${weight}.`
+                  : `Before training, W_Q and W_K are seeded random numbers, not chosen by anyone: 书 gives 读 ${weight} of its weight.`
+            } The loss is the cross-entropy of 书's row against 读: L = −ln weights[书][读], 0 when 书 gives 读 all its weight. Only 书's row is in the loss; the other rows change only because W_Q and W_K do.`,
         },
         gradient: {
           title: "The gradient of every entry of W_Q and W_K",
-          text: () =>
-            "For a cross-entropy, dL/d(scaled) of 书's row is its weights minus 1 at 读. Back through the scores and the projections: dL/dW_Q = Xᵀ·dL/dQ and dL/dW_K = Xᵀ·dL/dK. Pick an entry to see it as the sum of its terms.",
+          text: ({ readWeight, top, topWeight }) =>
+            `Why it has this form: 书's weights add up to 1, so raising one of its scores gives that word more weight and takes weight from every other word in proportion to its own; raising 读's score lowers the loss at the rate 1 minus 读's weight, ${readWeight}, and raising ${top}'s raises it at the rate of ${top}'s weight, ${topWeight}. For a cross-entropy, dL/d(scaled) of 书's row is its weights minus 1 at 读. Back through the scores and the projections: dL/dW_Q = Xᵀ·dL/dQ and dL/dW_K = Xᵀ·dL/dK. Pick an entry to see it as the sum of its terms.`,
         },
         update: {
           title: "One step: W ← W − η·dL/dW",
@@ -383,7 +417,10 @@ export const teachLab = {
         },
         curve: {
           title: "Training, step after step",
-          text: () => "The loss falls and 书's weight on 读 grows as W_Q and W_K are learned.",
+          text: ({ falls }) =>
+            falls
+              ? "The loss falls and 书's weight on 读 grows as W_Q and W_K are learned."
+              : "The loss and 书's weight on 读, step by step.",
         },
       },
       scenes: {
@@ -421,14 +458,20 @@ export const teachLab = {
       ui: { draw: "随机起点（种子）", hand: "从手工权重开始" },
       steps: {
         start: {
-          title: "训练之前，“书”关注什么",
-          text: (hand) =>
-            `${hand ? "W_Q 从“书”场景的手工 W_Q 开始，W_K 从单位矩阵 I 开始：“书”已经给“读”最多的权重，但并不多。" : "W_Q 和 W_K 从带种子的随机数开始，不是谁挑的：“书”把权重分散在整句话上。"}损失是“书”这一行对“读”的交叉熵：L = −ln 权重[书][读]，“书”把全部权重给“读”时为 0。损失里只有“书”这一行；别的行只因为 W_Q 和 W_K 变了而变。`,
+          title: "“书”关注什么，损失多大",
+          text: ({ hand, t, weight, weight0 }) =>
+            `${
+              t > 0
+                ? `W_Q 和 W_K 已经更新了 ${t} 次，“书”给“读”的权重是 ${weight}（第 1 步、训练之前是 ${weight0}）。`
+                : hand
+                  ? `训练之前，W_Q 是“书”场景的手工 W_Q，W_K 是单位矩阵 I：“书”已经给“读”最多的权重，但只有 ${weight}。`
+                  : `训练之前，W_Q 和 W_K 是带种子的随机数，不是谁挑的：“书”给“读”的权重是 ${weight}。`
+            }损失是“书”这一行对“读”的交叉熵：L = −ln 权重[书][读]，“书”把全部权重给“读”时为 0。损失里只有“书”这一行；别的行只因为 W_Q 和 W_K 变了而变。`,
         },
         gradient: {
           title: "W_Q 和 W_K 每个元素的梯度",
-          text: () =>
-            "对交叉熵来说，“书”这一行的 dL/d(scaled) 就是它的权重，在“读”那一格减去 1。再经过分数和投影往回传：dL/dW_Q = Xᵀ·dL/dQ，dL/dW_K = Xᵀ·dL/dK。点击一个元素，看它由哪些项相加而来。",
+          text: ({ readWeight, top, topWeight }) =>
+            `为什么是这个形式：“书”的权重加起来是 1，所以提高它的一个分数，就给那个词更多权重，并按各自权重的比例从其他每个词那里拿走；提高“读”的分数，损失下降的速率是 1 减去“读”的权重 ${readWeight}，提高“${top}”的分数，损失上升的速率是“${top}”的权重 ${topWeight}。对交叉熵来说，“书”这一行的 dL/d(scaled) 就是它的权重，在“读”那一格减去 1。再经过分数和投影往回传：dL/dW_Q = Xᵀ·dL/dQ，dL/dW_K = Xᵀ·dL/dK。点击一个元素，看它由哪些项相加而来。`,
         },
         update: {
           title: "一步：W ← W − η·dL/dW",
@@ -437,7 +480,10 @@ export const teachLab = {
         },
         curve: {
           title: "一步一步地训练",
-          text: () => "随着 W_Q 和 W_K 被学出来，损失下降，“书”给“读”的权重变大。",
+          text: ({ falls }) =>
+            falls
+              ? "随着 W_Q 和 W_K 被学出来，损失下降，“书”给“读”的权重变大。"
+              : "损失和“书”给“读”的权重，一步一步。",
         },
       },
       scenes: {

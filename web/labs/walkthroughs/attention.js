@@ -54,6 +54,28 @@ const keyRows = [
   ["v", "rows"],
 ];
 
+// Step 1's words: what this scene's rows and columns are, by their names (a token with its
+// gloss), or how many numbers with no names; a long list by its first and last, unglossed.
+function inputsText(scene, msg, labels, inputs) {
+  const w = msg.steps.inputs;
+  const glossed = (list) => list.map((x) => (msg.gloss(x) ? `${x} (${msg.gloss(x)})` : x));
+  const rows = (list) =>
+    list.length > 6
+      ? w.range(list.length, msg.list([list[0]]), msg.list([list.at(-1)]))
+      : msg.list(glossed(list));
+  const columns = (list, n) => (scene.dims?.length === n ? msg.list(list) : w.unnamed(n));
+  if (inputs.x) return w.self(rows(labels.queries), columns(labels.xDims, inputs.x[0].length));
+  const nv = inputs.v[0].length;
+  const named = scene.valueLabels?.length === nv || scene.dims?.length === nv;
+  const values = named ? msg.list(labels.values) : w.unnamed(nv);
+  return w.lookup(
+    rows(labels.queries),
+    rows(labels.keys),
+    values,
+    columns(labels.dims, inputs.q[0].length),
+  );
+}
+
 // The causal mask is on when the scene has one or the learner turned it on.
 const causalOf = (scene, state) => Boolean(state.causal || scene.mask === "causal");
 
@@ -102,7 +124,8 @@ export default {
     return { ...view, matrices: view.matrices.map((m) => (m.id === "q" ? { ...m, caption } : m)) };
   },
 
-  text(stepId, { scene, state, msg, trace, inputs }) {
+  text(stepId, { scene, state, msg, trace, inputs, labels }) {
+    if (stepId === "inputs") return inputsText(scene, msg, labels, inputs);
     const words =
       stepId === "masked" && !causalOf(scene, state)
         ? msg.steps.masked.explicit
