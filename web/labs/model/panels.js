@@ -12,7 +12,9 @@ import { numbers } from "../kit.js";
  */
 export function tokensPanel({ trace, msg, update }, examples) {
   const w = msg.modelLab;
-  const unknown = trace.tokens.filter((t) => t === 1).length;
+  // the characters unknown to the model, as typed: Chinese ones (字) counted apart
+  const unknown = trace.rows.filter((c, i) => trace.tokens[i] === 1);
+  const han = unknown.filter((c) => /\p{Script=Han}/u.test(c)).length;
   return el(
     "div",
     { class: "why-note" },
@@ -36,7 +38,10 @@ export function tokensPanel({ trace, msg, update }, examples) {
       trace.rows.map((c, i) => el("span", { lang: "zh", text: c, "data-position": i })),
       [[w.id, ...trace.tokens.map(String)]],
     ),
-    el("p", { id: "model-unknown", text: unknown ? w.unknown(unknown) : w.allKnown }),
+    el("p", {
+      id: "model-unknown",
+      text: unknown.length ? w.unknown(unknown.length, han) : w.allKnown,
+    }),
     el("p", { class: "note", text: w.reading(trace.json.config.context - 1) }),
   );
 }

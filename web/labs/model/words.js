@@ -209,8 +209,9 @@ export const modelWords = {
       trainDone: (n, total, rate, loss, held) =>
         `完成：第 ${n} 步，共 ${total} 步，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。`,
       id: "编号",
-      unknown: (n) =>
-        `有 ${n} 个字模型不认识（编号 1，显示为 �）：在训练用的唐诗里出现不到两次，或者根本没有出现。`,
+      // han of the n are Chinese characters (字); the others are letters, digits or signs
+      unknown: (n, han) =>
+        `${han === n ? `有 ${n} 个字` : han ? `有 ${han} 个字和 ${n - han} 个其他字符（字母、数字或符号）` : `有 ${n} 个字符（字母、数字或符号，不是汉字）`}模型不认识（编号 1，显示为 �）：在训练用的唐诗里出现不到两次，或者根本没有出现。`,
       allKnown: "每个字都在模型的词表里。",
       evenly: "平均分配",
       seems: "像是在",
