@@ -9,7 +9,7 @@ import { createStore } from "./store.js";
 import { keyHandler } from "./keys.js";
 import { remember, restore } from "./focus.js";
 import { wordsFor } from "./words.js";
-import { messages } from "./state.js";
+import { messages, paramsFromState } from "./state.js";
 import { createPlayback } from "./playback.js";
 import { el } from "./views.js";
 import { header } from "./ui/header.js";
@@ -119,7 +119,9 @@ function publicStateOf(store) {
  * tools and "check my numbers"; always on a page), compact (a slide's layout: the player and
  * the step alone, see docs/embedding.md; never on a page), keyTarget (where keys are heard),
  * lessons (the curriculum's, from web/catalogue.js: the scene list groups the scenes by them,
- * and a scene's last step names the next one), onChange(state, stepChanged) after every render.
+ * and a scene's last step names the next one), onChange(state, stepChanged, link) after every
+ * render (`link()`: the state as URL parameters, paramsFromState's, of the scene as loaded and
+ * the state itself: the public state's `steps` is the list of step ids, not a lab's `steps`).
  */
 export function createWalkthrough(root, options) {
   const { core, scenes, page = false, keyTarget = root, onChange } = options;
@@ -199,7 +201,7 @@ export function createWalkthrough(root, options) {
     focusAfter = null;
     const stepChanged = lastStep !== undefined && lastStep !== `${state.scene}:${state.step}`;
     lastStep = `${state.scene}:${state.step}`;
-    onChange?.(publicState(), stepChanged);
+    onChange?.(publicState(), stepChanged, () => paramsFromState(store.state, scene));
   }
 
   const printWorksheet = () => {
