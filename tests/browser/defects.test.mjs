@@ -1,5 +1,7 @@
 // defects.test.mjs: the defects a learner's pass found (issue 26 §5), each pinned in Chromium:
-// every lab control reaches the URL however the lab was opened.
+// every lab control reaches the URL however the lab was opened; "check my numbers" quotes the
+// step's own summary, asks for another try before it shows a number, opens a decimal keypad with
+// a sign button, and counts the answer to its question.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { start, openApp } from "./browser.mjs";
@@ -104,4 +106,103 @@ test("the link at the foot of a lab opens the next one, whose controls reach the
   await everyControl(page, "teach");
   assert.deepEqual(page.errors, []);
   await page.close();
+});
+
+// ---- check my numbers ----
+
+test("classroom: the weights step's note quotes no summary; the output step's quotes its own", async () => {
+  const { sceneById } = await import("../../web/scenes.js");
+  const printed = sceneById.classroom.printed;
+  assert.equal(printed.weights.summary, undefined, "the article printed no summary of the weights");
+  const written = printed.output.summary.map((row) => `[${row.join(", ")}]`).join(", ");
+  for (const lang of ["en", "zh"]) {
+    const weights = await open(`scene=classroom&lang=${lang}&step=5`);
+    assert.match(await text(weights, ".check .which"), /3×3/);
+    const note = await text(weights, ".check .note");
+    assert.doesNotMatch(note, /\[|summary|总结/, `${lang}: ${note}`);
+    const output = await open(`scene=classroom&lang=${lang}&step=6`);
+    assert.match(await text(output, ".check .which"), /3×2/);
+    assert.ok((await text(output, ".check .note")).includes(`[${written}]`), lang);
+    assert.deepEqual([...weights.errors, ...output.errors], []);
+    await Promise.all([weights.close(), output.close()]);
+  }
+});
+
+test("a wrong answer asks for another try; the core's number shows only when asked", async () => {
+  for (const [lang, again, gives] of [
+    ["en", "not quite: try again", "the core gives"],
+    ["zh", "不太对：再试一次", "核心算出"],
+  ]) {
+    const page = await open(`scene=classroom&lang=${lang}&step=6`);
+    const core = (await text(page, '[data-matrix="output"] button[data-i="0"][data-j="0"]')).trim();
+    const field = page.locator('.check-grid input[data-i="0"][data-j="0"]');
+    await field.fill("0.1");
+    await field.press("Enter");
+    const verdict = page.locator(".check-grid .verdict").first();
+    assert.ok((await verdict.textContent()).includes(again), await verdict.textContent());
+    assert.ok(!(await verdict.textContent()).includes(gives), "not shown at once");
+    assert.ok(!(await verdict.textContent()).includes(core), "the number is not there");
+    // another try, still wrong: still not shown
+    await field.fill("0.2");
+    await field.press("Enter");
+    assert.ok(!(await verdict.textContent()).includes(core), "nor after a second try");
+    await verdict.locator("button.show").click();
+    const shown = await verdict.textContent();
+    assert.ok(shown.includes(`${gives} ${core}`), `${shown} (the cell shows ${core})`);
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.i), "0", "back to it");
+    // a right answer then: ✓, and the summary counts it
+    await field.fill(core);
+    await field.press("Enter");
+    assert.match(await verdict.textContent(), /^✓/);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
+test("answer fields open a decimal keypad, ± gives the sign; a step with −∞ keeps the text keyboard", async () => {
+  const page = await open("scene=classroom&lang=en&step=6", {
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+  });
+  const fields = page.locator(".check-grid input");
+  assert.deepEqual(
+    [...new Set(await fields.evaluateAll((all) => all.map((f) => f.inputMode)))],
+    ["decimal"],
+  );
+  const field = fields.nth(1);
+  await field.tap();
+  await page.keyboard.type("0.5");
+  await page.locator("#check-sign").tap();
+  assert.equal(await field.inputValue(), "−0.5");
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.j), "1", "still typing");
+  await page.locator("#check-sign").tap();
+  assert.equal(await field.inputValue(), "0.5");
+  // the sign typed with ±, checked: the core's parser takes −
+  await page.locator("#check-sign").tap();
+  await page.locator("#check").tap();
+  assert.match(await page.locator(".check-grid .verdict").nth(1).textContent(), /^✗/);
+  // the book's masked step, where an answer is −∞
+  const masked = await open("scene=book&lang=en&causal=1&step=5");
+  assert.match(await text(masked, ".check .which"), /masked/);
+  assert.equal(await masked.locator(".check-grid input").first().getAttribute("inputmode"), "text");
+  assert.deepEqual([...page.errors, ...masked.errors], []);
+  await Promise.all([page.close(), masked.close()]);
+});
+
+test("predict mode's summary counts the answer to its question", async () => {
+  // step 4, the scaled scores: does dividing by √d_k change their order? No (by hand: √2 > 0)
+  const page = await open("scene=classroom&lang=en&step=4&predict=1");
+  await page.locator('.choices input[type="radio"][value="1"]').check();
+  await page.locator(".check-grid input").first().fill("999");
+  await page.locator("#check").click();
+  assert.match(await text(page, ".choices .verdict"), /^✓/);
+  assert.equal(await text(page, ".check-summary"), "1 of 2 right.");
+  const zh = await open("scene=classroom&lang=zh&step=4&predict=1");
+  await zh.locator('.choices input[type="radio"][value="0"]').check();
+  await zh.locator("#check").click();
+  assert.match(await text(zh, ".choices .verdict"), /^✗/);
+  assert.equal(await text(zh, ".check-summary"), "共 1 个，对了 0 个。");
+  assert.deepEqual([...page.errors, ...zh.errors], []);
+  await Promise.all([page.close(), zh.close()]);
 });
