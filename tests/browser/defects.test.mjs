@@ -1,7 +1,8 @@
 // defects.test.mjs: the defects a learner's pass found (issue 26 §5), each pinned in Chromium:
 // every lab control reaches the URL however the lab was opened; "check my numbers" quotes the
 // step's own summary, asks for another try before it shows a number, opens a decimal keypad with
-// a sign button, and counts the answer to its question.
+// a sign button, and counts the answer to its question; skip links lead to the player and the
+// step.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { start, openApp } from "./browser.mjs";
@@ -205,4 +206,37 @@ test("predict mode's summary counts the answer to its question", async () => {
   assert.equal(await text(zh, ".check-summary"), "共 1 个，对了 0 个。");
   assert.deepEqual([...page.errors, ...zh.errors], []);
   await Promise.all([page.close(), zh.close()]);
+});
+
+// ---- the keyboard from the top ----
+
+test("skip links: the first Tab stops go to the player and to the step, in both languages", async () => {
+  for (const [lang, player, step] of [
+    ["en", "Skip to the player", "Skip to the step"],
+    ["zh", "跳到播放器", "跳到当前这一步"],
+  ]) {
+    const page = await open(`scene=classroom&lang=${lang}&step=3`);
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), player);
+    // shown when focused: inside the window
+    const box = await page.evaluate(() => document.activeElement.getBoundingClientRect().top);
+    assert.ok(box >= 0, `at ${box} px`);
+    await page.keyboard.press("Enter");
+    assert.equal(await page.evaluate(() => document.activeElement.id), "play");
+    // Space there plays, as on the button
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement.id), "forward");
+    await page.keyboard.press("Enter");
+    assert.equal(new URL(page.url()).searchParams.get("step"), "4");
+    // the second stop: the step's title
+    await page.reload();
+    await page.waitForSelector("#app[data-ready]");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), step);
+    await page.keyboard.press("Enter");
+    assert.equal(await page.evaluate(() => document.activeElement.id), "step-title");
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
 });
