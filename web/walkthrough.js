@@ -9,7 +9,7 @@ import { createStore } from "./store.js";
 import { keyHandler } from "./keys.js";
 import { remember, restore } from "./focus.js";
 import { wordsFor } from "./words.js";
-import { messages, paramsFromState } from "./state.js";
+import { messages, paramsFromState, paramsOf } from "./state.js";
 import { createPlayback } from "./playback.js";
 import { el } from "./views.js";
 import { header } from "./ui/header.js";
@@ -190,6 +190,11 @@ export function createWalkthrough(root, options) {
       }
     }
     markScrollers(root, msg.ui.scrollHint);
+    // a lab's own control changed: what it changes (marked data-result) is brought into view,
+    // on a phone a screen below the control
+    if (paramsOf(scene).some((p) => changed.has(p.id))) {
+      root.querySelector(".step [data-result]")?.scrollIntoView({ block: "nearest" });
+    }
     if (["*", "scene", "step"].some((k) => changed.has(k))) showCurrent(root);
     // from a link at the foot of a scene: the new scene's title, in view and focused
     if (arrive) root.querySelector("#scene-title")?.focus();

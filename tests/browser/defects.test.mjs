@@ -2,7 +2,7 @@
 // every lab control reaches the URL however the lab was opened; "check my numbers" quotes the
 // step's own summary, asks for another try before it shows a number, opens a decimal keypad with
 // a sign button, and counts the answer to its question; skip links lead to the player and the
-// step.
+// step; on a phone, what a lesson 5 control changes is on the screen.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { start, openApp } from "./browser.mjs";
@@ -236,6 +236,49 @@ test("skip links: the first Tab stops go to the player and to the step, in both 
     assert.equal(await page.evaluate(() => document.activeElement.textContent), step);
     await page.keyboard.press("Enter");
     assert.equal(await page.evaluate(() => document.activeElement.id), "step-title");
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
+// ---- on a phone ----
+
+// Whether the element is on the screen now, top and bottom, without scrolling.
+const onScreen = (page, selector) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((e) => {
+      const box = e.getBoundingClientRect();
+      return box.top >= 0 && box.top < innerHeight && box.height > 0;
+    });
+
+test("on a phone, what a lesson 5 control changes is on the screen where the learner acts", async () => {
+  const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+  for (const lang of ["zh", "en"]) {
+    const page = await open(`scene=model&lang=${lang}`, phone);
+    const line = page.locator("#line");
+    await line.scrollIntoViewIfNeeded();
+    await line.fill("床前明月光");
+    await line.press("Enter");
+    await page.waitForFunction(() => new URL(location.href).searchParams.get("line") !== null);
+    assert.ok(await onScreen(page, "#line"), `${lang}: the field`);
+    assert.ok(await onScreen(page, ".model-tokens figcaption"), `${lang}: the tokens`);
+    assert.match(await text(page, ".model-tokens figcaption"), /^6/);
+    // step 5: the generated line under τ
+    await page.goto(`${env.url}?scene=model&lang=${lang}&step=5`);
+    await page.waitForSelector("#app[data-ready]");
+    const tau = page.locator("#temperature");
+    await tau.scrollIntoViewIfNeeded();
+    const before = await text(page, "#generated");
+    await tau.focus();
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction(
+      (t) => document.querySelector("#generated").textContent !== t,
+      before,
+    );
+    assert.ok(await onScreen(page, "#temperature"), `${lang}: τ`);
+    assert.ok(await onScreen(page, "#generated"), `${lang}: the generated line`);
     assert.deepEqual(page.errors, []);
     await page.close();
   }

@@ -139,12 +139,14 @@ export const modelLab = {
     };
   },
 
+  // what a control changes is drawn just under it: the line's tokens under the line, the
+  // generated line under τ and the seed (on a phone, the panels beside a step are screens below)
   steps: () => [
-    { id: "line", panels: ["tokens"] },
+    { id: "line", panels: [], lead: ["tokens"] },
     { id: "heads", panels: [], inStep: ["grid"] },
     { id: "head", panels: [] },
     { id: "roles", panels: ["roles"] },
-    { id: "next", panels: ["generate"] },
+    { id: "next", panels: [], lead: ["generate"] },
     { id: "train", panels: ["train"] },
   ],
 
@@ -341,7 +343,8 @@ function generatePanel({ trace, state, msg }) {
     { class: "why-note" },
     el(
       "p",
-      { class: "why-summary", id: "generated" },
+      // what τ and the seed change (data-result: the page brings it into view)
+      { class: "why-summary", id: "generated", "data-result": "" },
       w.generated(state.temperature, state.sample),
       " ",
       el("span", { lang: "zh", class: "poem", text: `${readOf(state.line).join("")}${shown}` }),

@@ -7,8 +7,8 @@ import { fmt } from "../../format.js";
 import { numbers } from "../kit.js";
 
 /**
- * The line as the model reads it: each character and its id (1: unknown to the model); and the
- * held-out couplets to try.
+ * The line as the model reads it: each character and its id (1: unknown to the model), first,
+ * just under the field; then the held-out couplets to try.
  */
 export function tokensPanel({ trace, msg, update }, examples) {
   const w = msg.modelLab;
@@ -18,6 +18,12 @@ export function tokensPanel({ trace, msg, update }, examples) {
   return el(
     "div",
     { class: "why-note" },
+    tokensTable(trace, w),
+    el("p", {
+      id: "model-unknown",
+      text: unknown.length ? w.unknown(unknown.length, han) : w.allKnown,
+    }),
+    el("p", { class: "note", text: w.reading(trace.json.config.context - 1) }),
     el("p", { text: w.examples }),
     el(
       "div",
@@ -32,18 +38,19 @@ export function tokensPanel({ trace, msg, update }, examples) {
         }),
       ),
     ),
-    numbers(
-      "why-numbers model-tokens",
-      w.tokensTitle(trace.tokens.length),
-      trace.rows.map((c, i) => el("span", { lang: "zh", text: c, "data-position": i })),
-      [[w.id, ...trace.tokens.map(String)]],
-    ),
-    el("p", {
-      id: "model-unknown",
-      text: unknown.length ? w.unknown(unknown.length, han) : w.allKnown,
-    }),
-    el("p", { class: "note", text: w.reading(trace.json.config.context - 1) }),
   );
+}
+
+// The line's tokens: what a typed line changes (data-result: the page brings it into view).
+function tokensTable(trace, w) {
+  const table = numbers(
+    "why-numbers model-tokens",
+    w.tokensTitle(trace.tokens.length),
+    trace.rows.map((c, i) => el("span", { lang: "zh", text: c, "data-position": i })),
+    [[w.id, ...trace.tokens.map(String)]],
+  );
+  table.dataset.result = "";
+  return table;
 }
 
 // One head's weights as a small picture, the darker the larger (drawing only).
