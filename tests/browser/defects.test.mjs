@@ -1,8 +1,9 @@
 // defects.test.mjs: the defects a learner's pass found (issue 26 §5), each pinned in Chromium:
-// every lab control reaches the URL however the lab was opened; "check my numbers" quotes the
-// step's own summary, asks for another try before it shows a number, opens a decimal keypad with
-// a sign button, and counts the answer to its question; skip links lead to the player and the
-// step; on a phone, what a lesson 5 control changes is on the screen.
+// the training's redraws keep the keyboard's place, and its figures are the clock's; every lab
+// control reaches the URL however the lab was opened; "check my numbers" quotes the step's own
+// summary, asks for another try before it shows a number, opens a decimal keypad with a sign
+// button, and counts the answer to its question; skip links lead to the player and the step; on
+// a phone, what a lesson 5 control changes is on the screen.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { start, openApp } from "./browser.mjs";
@@ -13,6 +14,78 @@ after(() => env.close());
 
 const open = (query, options) => openApp(env, query, options);
 const text = (page, selector) => page.locator(selector).first().textContent();
+
+// What has the focus: an id, or a few words that say what it is.
+const focused = (page) =>
+  page.evaluate(() => {
+    const a = document.activeElement;
+    if (!a || a === document.body) return "body";
+    const where = a.closest("#train-model") ? "train" : "after";
+    return `${where}:${a.id || a.getAttribute("aria-label") || a.tagName}`;
+  });
+
+test("while lesson 5 trains, Tab goes from Stop through the held-out table and the heatmap, and on", async () => {
+  const page = await open("scene=model&lang=en&step=6", {
+    viewport: { width: 1440, height: 900 },
+  });
+  await page.locator("#train-start").click();
+  // the panel is drawn again every 250 ms while it trains: wait for a few held-out losses
+  await page.waitForFunction(() => document.querySelectorAll("#train-plot td").length >= 2, null, {
+    timeout: 90000,
+  });
+  await page.locator("#train-stop").focus();
+  const path = [];
+  for (let k = 0; k < 3; k++) {
+    await page.keyboard.press("Tab");
+    // long enough for two redraws under the focus
+    await page.waitForTimeout(700);
+    path.push(await focused(page));
+  }
+  const running = await text(page, "#train-start");
+  assert.equal(running, "Training…", "it trained all along");
+  assert.equal(path[0], "train:The held-out loss, measured while training", path.join(" → "));
+  assert.match(path[1], /^train:layer 1, head 1 after \d+ steps$/, path.join(" → "));
+  assert.match(path[2], /^after:/, path.join(" → "));
+  // and back, with Shift+Tab, to Stop
+  for (let k = 0; k < 3; k++) await page.keyboard.press("Shift+Tab");
+  assert.equal(await focused(page), "train:train-stop");
+  await page.locator("#train-stop").click();
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("the training's speed and time are the clock's: a page busy for 3 s counts them", async () => {
+  const page = await open("scene=model&lang=en&step=6");
+  await page.locator("#train-start").click();
+  await page.waitForFunction(() =>
+    /^Step \d+/.test(document.querySelector("#train-status").textContent),
+  );
+  // the page's main thread is busy for 3 s: no step is taken, but the clock runs
+  await page.evaluate(() => {
+    const until = performance.now() + 3000;
+    while (performance.now() < until);
+  });
+  await page.waitForTimeout(600);
+  await page.locator("#train-stop").click();
+  await page.locator("#train-start").click();
+  await page.waitForTimeout(300);
+  const said = await text(page, "#train-status");
+  const m = said.match(/^Step (\d+) of \d+ after (\d+) s on the clock, ([\d.]+) steps per second;/);
+  assert.ok(m, said);
+  const [n, seconds, rate] = m.slice(1).map(Number);
+  assert.ok(seconds >= 3, `${seconds} s on the clock (the busy 3 s count)`);
+  // the rate is the steps over the clock's time, at the precision shown
+  assert.ok(Math.abs(rate - n / seconds) <= Math.max(0.05, (0.5 * n) / seconds ** 2 + 0.05), said);
+  await page.locator("#train-stop").click();
+  const zh = await open("scene=model&lang=zh&step=6");
+  await zh.locator("#train-start").click();
+  await zh.waitForFunction(() =>
+    /按钟表已用 \d+ 秒/.test(document.querySelector("#train-status").textContent),
+  );
+  await zh.locator("#train-stop").click();
+  assert.deepEqual([...page.errors, ...zh.errors], []);
+  await Promise.all([page.close(), zh.close()]);
+});
 
 // Each lab's own controls (its params()), by id: every one must reach the URL.
 const labControls = {
