@@ -3,10 +3,11 @@
 // control reaches the URL however the lab was opened; "check my numbers" quotes the step's own
 // summary, asks for another try before it shows a number, opens a decimal keypad with a sign
 // button, and counts the answer to its question; skip links lead to the player and the step; on
-// a phone, what a lesson 5 control changes is on the screen.
+// a phone, what a lesson 5 control changes is on the screen; a long line's tables are bounded.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { start, openApp } from "./browser.mjs";
+import { checkLine } from "../node/shown.mjs";
 
 let env;
 before(async () => (env = await start()));
@@ -355,4 +356,46 @@ test("on a phone, what a lesson 5 control changes is on the screen where the lea
     assert.deepEqual(page.errors, []);
     await page.close();
   }
+});
+
+test("a 60-character line: lesson 5's tables draw 12 rows at a time, the heads' grid a few shapes", async () => {
+  const long = "床前明月光疑是地上霜举头望明月低头思故乡".repeat(3);
+  const page = await open(`scene=model&lang=en&step=3&line=${encodeURIComponent(long)}`);
+  // Q and K (61×16), scaled, masked and weights (61×61): 12 rows of each
+  const drawn = await page.locator("button.cell").count();
+  assert.equal(drawn, 12 * 16 * 2 + 12 * 61 * 3);
+  assert.equal(await text(page, '[data-matrix="weights"] .shape'), "61×61");
+  assert.match(await text(page, '[data-matrix="weights"] .rows-drawn'), /^Rows 1–12 of 61 /);
+  // down past the rows drawn: the next row is drawn, picked and focused
+  await page.locator('[data-matrix="weights"] button[data-i="11"][data-j="3"]').click();
+  await page.keyboard.press("ArrowDown");
+  await page.waitForFunction(
+    () => new URL(location.href).searchParams.get("cell") === "weights.12.3",
+  );
+  assert.deepEqual(
+    await page.evaluate(() => [document.activeElement.dataset.i, document.activeElement.dataset.j]),
+    ["12", "3"],
+  );
+  assert.match(await text(page, '[data-matrix="weights"] .rows-drawn'), /^Rows 7–18 of 61 /);
+  // its derivation, every = as shown
+  const lines = (await page.locator(".derivation code").allTextContents()).map((l) =>
+    checkLine(l, 4),
+  );
+  assert.ok(lines.filter(Boolean).length >= 3 && lines.every((r) => !r || r.holds));
+  // step 2: each head's picture is a few paths, not 1,891 squares
+  await page.locator("#back").click();
+  const shapes = await page
+    .locator(".head-thumb")
+    .evaluateAll((all) => all.map((t) => t.childElementCount));
+  assert.equal(shapes.length, 8);
+  assert.ok(
+    shapes.every((n) => n <= 20),
+    shapes.join(" "),
+  );
+  // a short line draws every row, and says nothing of rows
+  const short = await open("scene=model&lang=zh&step=3&line=床前明月光");
+  assert.equal(await short.locator('[data-matrix="weights"] tbody tr').count(), 6);
+  assert.equal(await short.locator(".rows-drawn").count(), 0);
+  assert.deepEqual([...page.errors, ...short.errors], []);
+  await Promise.all([page.close(), short.close()]);
 });

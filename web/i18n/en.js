@@ -55,6 +55,8 @@ export default {
     embed: "Embed it in a tutorial",
     copyLink: "Copy link",
     skipLinks: "Skip to",
+    rowsDrawn: (first, last, n) =>
+      `Rows ${first}–${last} of ${n} are drawn here: pick a cell, or move with the arrow keys, to see the others.`,
     skipPlayer: "Skip to the player",
     skipStep: "Skip to the step",
     copied: "Link copied",

@@ -94,6 +94,8 @@ export default {
     embed: "嵌入到你的教程",
     copyLink: "复制链接",
     skipLinks: "跳转",
+    rowsDrawn: (first, last, n) =>
+      `这里画出第 ${first}–${last} 行（共 ${n} 行）：点选格子或用方向键移动，就能看到其他行。`,
     skipPlayer: "跳到播放器",
     skipStep: "跳到当前这一步",
     copied: "链接已复制",

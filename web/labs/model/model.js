@@ -78,6 +78,10 @@ const softmaxBound = (z, m, s, w) => (p) => {
 
 const headMatrices = new Set(["scores", "scaled", "masked", "weights"]);
 
+// A long line's tables draw this many rows at a time (a 63-character line is 64 rows: five of
+// its tables would be 13,000 cells), around the row picked.
+const rowsAtOnce = 12;
+
 export const modelLab = {
   id: "model",
   core: "labs",
@@ -155,8 +159,10 @@ export const modelLab = {
   view(stepId, { trace, state, msg, inputs }) {
     const rows = trace.rows;
     const dims = numbered(inputs.q[0].length);
-    const square = (id, label, data, role, caption) =>
-      matrix(id, label, data, rows, rows, role, caption);
+    const square = (id, label, data, role, caption) => ({
+      ...matrix(id, label, data, rows, rows, role, caption),
+      window: rowsAtOnce,
+    });
     const next = trace.next.ids.map((t) => charOf(t, trace.chars));
     const where = msg.modelLab.where(state.layer, state.head);
     const views = {
@@ -165,22 +171,20 @@ export const modelLab = {
       heads: {
         focusMatrix: null,
         matrices: [
-          matrix(
-            "weights",
-            "weights",
-            trace.head.weights,
-            rows,
-            rows,
-            "operand",
-            `weights, ${where}`,
-          ),
+          square("weights", "weights", trace.head.weights, "operand", `weights, ${where}`),
         ],
       },
       head: {
         focusMatrix: "weights",
         matrices: [
-          matrix("q", "Q", inputs.q, rows, dims, "operand", `Q, ${where}`),
-          matrix("k", "K", inputs.k, rows, dims, "operand", `K, ${where}`),
+          {
+            ...matrix("q", "Q", inputs.q, rows, dims, "operand", `Q, ${where}`),
+            window: rowsAtOnce,
+          },
+          {
+            ...matrix("k", "K", inputs.k, rows, dims, "operand", `K, ${where}`),
+            window: rowsAtOnce,
+          },
           square(
             "scaled",
             "scaled",

@@ -53,7 +53,11 @@ function tokensTable(trace, w) {
   return table;
 }
 
-// One head's weights as a small picture, the darker the larger (drawing only).
+// The shades a thumbnail draws: its cells' darkness in this many steps.
+const shades = 20;
+
+// One head's weights as a small picture, the darker the larger (drawing only): one path per
+// shade, so that a long line's 2,000 cells are some 20 elements, not 2,000.
 function thumbnail(weights, label) {
   const n = weights.length;
   const cell = Math.max(3, Math.floor(96 / n));
@@ -63,20 +67,19 @@ function thumbnail(weights, label) {
     role: "img",
     "aria-label": label,
   });
+  const paths = Array.from({ length: shades + 1 }, () => []);
   weights.forEach((row, i) =>
     row.forEach((x, j) => {
       if (j > i) return;
-      picture.append(
-        svg("rect", {
-          x: j * cell,
-          y: i * cell,
-          width: cell,
-          height: cell,
-          fill: `rgba(40, 90, 200, ${Math.min(1, x).toFixed(3)})`,
-        }),
+      paths[Math.round(Math.min(1, x) * shades)].push(
+        `M${j * cell},${i * cell}h${cell}v${cell}h-${cell}z`,
       );
     }),
   );
+  paths.forEach((cells, k) => {
+    if (k === 0 || cells.length === 0) return;
+    picture.append(svg("path", { d: cells.join(""), fill: `rgba(40, 90, 200, ${k / shades})` }));
+  });
   return picture;
 }
 
