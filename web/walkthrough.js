@@ -7,7 +7,7 @@
 // focus.js's; the parts of the page are modules in web/ui/, what a scene shows its lab's.
 import { createStore } from "./store.js";
 import { keyHandler } from "./keys.js";
-import { remember, restore } from "./focus.js";
+import { litInView, remember, restore } from "./focus.js";
 import { wordsFor } from "./words.js";
 import { messages, paramsFromState, paramsOf } from "./state.js";
 import { createPlayback } from "./playback.js";
@@ -195,7 +195,10 @@ export function createWalkthrough(root, options) {
     if (paramsOf(scene).some((p) => changed.has(p.id))) {
       root.querySelector(".step [data-result]")?.scrollIntoView({ block: "nearest" });
     }
-    if (["*", "scene", "step"].some((k) => changed.has(k))) showCurrent(root);
+    if (["*", "scene", "step"].some((k) => changed.has(k))) {
+      showCurrent(root);
+      litInView(root);
+    }
     // from a link at the foot of a scene: the new scene's title, in view and focused
     if (arrive) root.querySelector("#scene-title")?.focus();
     if (announce) {

@@ -3,7 +3,8 @@
 // control reaches the URL however the lab was opened; "check my numbers" quotes the step's own
 // summary, asks for another try before it shows a number, opens a decimal keypad with a sign
 // button, and counts the answer to its question; skip links lead to the player and the step; on
-// a phone, what a lesson 5 control changes is on the screen; a long line's tables are bounded.
+// a phone, what a lesson 5 control changes is on the screen, and the number a step is about is
+// clear of its table's faded edge; a long line's tables are bounded.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { start, openApp } from "./browser.mjs";
@@ -398,4 +399,49 @@ test("a 60-character line: lesson 5's tables draw 12 rows at a time, the heads' 
   assert.equal(await short.locator(".rows-drawn").count(), 0);
   assert.deepEqual([...page.errors, ...short.errors], []);
   await Promise.all([page.close(), short.close()]);
+});
+
+test("on a phone, the number a step is about is scrolled clear of its table's faded edge", async () => {
+  const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+  // where each lit cell sits in its sideways scroll: inside it, and clear of the 56 px fade (to
+  // the pixel: a scroll offset is rounded)
+  const placed = (page) =>
+    page.locator("[data-matrix] .scroll").evaluateAll((all) =>
+      all.flatMap((s) => {
+        const cell = s.querySelector("td.focus") ?? s.querySelector("td.lit");
+        if (!cell || s.scrollWidth <= s.clientWidth) return [];
+        const [c, b] = [cell.getBoundingClientRect(), s.getBoundingClientRect()];
+        return [
+          {
+            id: s.closest("[data-matrix]").dataset.matrix,
+            left: c.left - b.left,
+            right: b.right - c.right,
+          },
+        ];
+      }),
+    );
+  for (const lang of ["zh", "en"]) {
+    const page = await open(`scene=teach&lang=${lang}&step=1`, phone);
+    const weights = (await placed(page)).find((p) => p.id === "weights");
+    assert.ok(weights, `${lang}: 书's row of weights is wider than the phone`);
+    const lit = await page.locator('[data-matrix="weights"] td.lit').count();
+    assert.equal(lit, 1, "one weight is the step's: 书's on 读");
+    assert.match(
+      await page.locator('[data-matrix="weights"] thead th').nth(5).textContent(),
+      /^读/,
+    );
+    for (const p of await placed(page)) {
+      assert.ok(
+        p.left >= 0 && p.right >= 55,
+        `${lang} ${p.id}: ${p.left} px, ${p.right} px from the edges`,
+      );
+    }
+    // and after stepping on and back
+    await page.locator("#forward").tap();
+    await page.locator("#back").tap();
+    const again = (await placed(page)).find((p) => p.id === "weights");
+    assert.ok(again.left >= 0 && again.right >= 55, JSON.stringify(again));
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
 });
