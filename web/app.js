@@ -37,7 +37,7 @@ createWalkthrough(root, {
   keyTarget: window,
   // Changes made in one go (a script picking many cells) write the URL once: browsers
   // throttle history calls.
-  onChange(state, stepChanged, link) {
+  onChange(now, stepChanged, link) {
     const first = latest === undefined;
     latest = link;
     if (first) queueMicrotask(writeUrl);

@@ -121,9 +121,9 @@ function choices(question, saved, msg) {
 /**
  * m: the matrix to check { id, label, data, rowLabels, colLabels }; rows: which of its rows to
  * offer; saved: { typed, shown: the cells whose core number was asked for, decimals, run,
- * choice }; seed: the numbers an article printed for the
- * step, { values, summary? }, to check with one click; workedOf(i, j): what working the cell
- * out from the numbers on screen gives; which: what the panel checks;
+ * choice }; seed: the numbers an article printed for the step, { values, summary? }, to check
+ * with one click; workedOf(i, j): what working the cell out from the numbers on screen gives;
+ * which: what the panel checks;
  * question: { text, options, answer } with choices; mode: "check", "predict" (the results are
  * hidden) or "revealed"; onReveal: reveal the step after checking.
  */
@@ -297,6 +297,7 @@ function checkTools({ msg, mode, seed, decimals, check, clear, fill, inputs }) {
   let typing = inputs[0]; // the answer field last typed in
   for (const input of inputs) input.addEventListener("focus", () => (typing = input));
   const flip = () => {
+    if (!typing) return;
     const text = typing.value.trim();
     typing.value = /^[−-]/.test(text) ? text.slice(1) : `−${text}`;
     typing.dispatchEvent(new Event("input"));
