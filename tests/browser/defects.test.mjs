@@ -17,16 +17,22 @@ after(() => env.close());
 const open = (query, options) => openApp(env, query, options);
 const text = (page, selector) => page.locator(selector).first().textContent();
 
-// What has the focus: an id, or a few words that say what it is.
+// What has the focus: where it is against the training panel (before, in or after it), and an
+// id or a few words that say what it is.
 const focused = (page) =>
   page.evaluate(() => {
     const a = document.activeElement;
     if (!a || a === document.body) return "body";
-    const where = a.closest("#train-model") ? "train" : "after";
+    const panel = document.querySelector("#train-model");
+    const where = panel.contains(a)
+      ? "train"
+      : panel.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING
+        ? "after"
+        : "before";
     return `${where}:${a.id || a.getAttribute("aria-label") || a.tagName}`;
   });
 
-test("while lesson 5 trains, Tab goes from Stop through the held-out table and the heatmap, and on", async () => {
+test("while lesson 5 trains, Tab goes through the whole step, its tables and heatmap, and on", async () => {
   const page = await open("scene=model&lang=en&step=6", {
     viewport: { width: 1440, height: 900 },
   });
@@ -35,19 +41,33 @@ test("while lesson 5 trains, Tab goes from Stop through the held-out table and t
   await page.waitForFunction(() => document.querySelectorAll("#train-plot td").length >= 2, null, {
     timeout: 90000,
   });
-  await page.locator("#train-stop").focus();
+  // from the step's title, Tab by Tab, each stop held long enough for two redraws under it
+  await page.locator("#step-title").focus();
   const path = [];
-  for (let k = 0; k < 3; k++) {
+  while (!path.at(-1)?.startsWith("after:") && path.length < 12) {
     await page.keyboard.press("Tab");
-    // long enough for two redraws under the focus
     await page.waitForTimeout(700);
     path.push(await focused(page));
   }
-  const running = await text(page, "#train-start");
-  assert.equal(running, "Training…", "it trained all along");
-  assert.equal(path[0], "train:The held-out loss, measured while training", path.join(" → "));
-  assert.match(path[1], /^train:layer 1, head 1 after \d+ steps$/, path.join(" → "));
-  assert.match(path[2], /^after:/, path.join(" → "));
+  const trail = path.join(" → ");
+  assert.equal(await text(page, "#train-start"), "Training…", "it trained all along");
+  assert.ok(!path.includes("body"), trail);
+  assert.deepEqual(
+    path.filter((p) => p.startsWith("before:")),
+    ["before:line", "before:layer", "before:head"],
+    trail,
+  );
+  // Start is disabled while it trains: Stop, the held-out table, the heatmap, then on
+  assert.deepEqual(path.filter((p) => p.startsWith("train:")).slice(0, 2), [
+    "train:train-stop",
+    "train:The held-out loss, measured while training",
+  ]);
+  assert.match(
+    path.filter((p) => p.startsWith("train:"))[2],
+    /^train:layer 1, head 1 after \d+ steps$/,
+    trail,
+  );
+  assert.match(path.at(-1), /^after:/, trail);
   // and back, with Shift+Tab, to Stop
   for (let k = 0; k < 3; k++) await page.keyboard.press("Shift+Tab");
   assert.equal(await focused(page), "train:train-stop");
