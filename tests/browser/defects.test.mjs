@@ -109,8 +109,11 @@ test("the training's speed and time are the clock's: a page busy for 3 s counts 
   await Promise.all([page.close(), zh.close()]);
 });
 
-// Each lab's own controls (its params()), by id: every one must reach the URL.
+// Each lab's own controls (its params()), by id: every one must reach the URL; and the
+// walkthroughs' own two, the age lookup's α and the book's causal mask.
 const labControls = {
+  age: ["alpha"],
+  book: ["causal"],
   scaling: ["dk"],
   tiling: ["block", "causal"],
   dropout: ["p", "draw"],
