@@ -2,7 +2,7 @@
 import { loadAttention } from "./attention.js";
 import { resolveScene } from "./lab.js";
 import { scenes as listed, lessons } from "./catalogue.js";
-import { createWalkthrough, messages, stateFromParams, paramsFromState } from "./walkthrough.js";
+import { createWalkthrough, messages, stateFromParams } from "./walkthrough.js";
 
 const root = document.getElementById("app");
 const params = new URLSearchParams(location.search);
@@ -18,10 +18,11 @@ const state = stateFromParams(params, scenes);
 document.documentElement.lang = messages[state.lang].htmlLang;
 root.textContent = messages[state.lang].loading;
 
-let latest; // the state to write into the URL at the end of this task
+// the state to write into the URL at the end of this task, as URL parameters (the walkthrough
+// knows the scene as loaded: a lab opened from the page has its own parameters)
+let latest;
 function writeUrl() {
-  const scene = scenes.find((s) => s.id === latest.scene);
-  const search = `?${paramsFromState(latest, scene)}`;
+  const search = `?${latest()}`;
   latest = undefined;
   if (search !== location.search) history.replaceState(null, "", `${location.pathname}${search}`);
 }
@@ -36,9 +37,9 @@ createWalkthrough(root, {
   keyTarget: window,
   // Changes made in one go (a script picking many cells) write the URL once: browsers
   // throttle history calls.
-  onChange(now) {
+  onChange(now, stepChanged, link) {
     const first = latest === undefined;
-    latest = now;
+    latest = link;
     if (first) queueMicrotask(writeUrl);
   },
 });

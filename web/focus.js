@@ -2,7 +2,8 @@
 // again replaces its nodes; what had the focus in it gets it back (the same cell, or the same
 // control by its id), or hands it to the step's title, so that the keys still reach the
 // walkthrough; a <details> the learner opened stays open; a wide table keeps how far it was
-// scrolled, and the focused cell is scrolled clear of its table's faded edge.
+// scrolled, and the focused cell is scrolled clear of its table's faded edge; a step just shown
+// has its lit cells scrolled into view.
 
 /** What had the focus in `node`, and which of its explanations are open. */
 export function remember(root, node) {
@@ -40,6 +41,17 @@ function inView(cell) {
   const s = scroller.getBoundingClientRect();
   if (c.right > s.right - fade) scroller.scrollLeft += c.right - (s.right - fade);
   else if (c.left < s.left) scroller.scrollLeft -= s.left - c.left;
+}
+
+/**
+ * A step just shown: each wide matrix scrolled sideways, never the page, until its picked cell,
+ * else its first lit one (the number the step is about), is clear of the faded edge.
+ */
+export function litInView(root) {
+  for (const scroller of root.querySelectorAll("[data-matrix] .scroll")) {
+    const cell = scroller.querySelector("td.focus") ?? scroller.querySelector("td.lit");
+    if (cell) inView(cell);
+  }
 }
 
 /** The focus and the open explanations back, in the redrawn `node`; `cell` wins if given. */

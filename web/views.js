@@ -44,21 +44,41 @@ export function label(text, gloss) {
   return gloss ? el("span", {}, name, " ", el("small", { class: "gloss", text: gloss })) : name;
 }
 
+// The rows of a matrix drawn: all of them, or, for one with a `window` (a long line's tables),
+// that many around the row that matters: the picked cell's, the lit one's, or the last.
+function rowsDrawn(m, lit, focus) {
+  const rows = m.data.length;
+  if (!m.window || rows <= m.window) return [0, rows];
+  const own = focus?.m === m.id ? focus.i : undefined;
+  const center = own ?? lit?.rows[0] ?? lit?.cells[0]?.[0] ?? rows - 1;
+  const from = Math.min(rows - m.window, Math.max(0, center - Math.floor(m.window / 2)));
+  return [from, from + m.window];
+}
+
 /**
- * A matrix as a table. `m` is { id, label, data, rowLabels, colLabels, role }; `lit` is
- * { rows, cols, cells } from steps.highlights; `hidden(i, j)` is what a cell not yet revealed
- * shows instead of its number ("?" or "·"), or false.
+ * A matrix as a table. `m` is { id, label, data, rowLabels, colLabels, role, window? }; `lit`
+ * is { rows, cols, cells } from steps.highlights; `hidden(i, j)` is what a cell not yet
+ * revealed shows instead of its number ("?" or "·"), or false. A matrix with a `window` draws
+ * that many rows at most (the rest on demand: the arrows and a picked cell move them), and says
+ * which.
  * Cells are buttons with a roving tabindex: one tab stop per matrix, arrows move inside.
  */
 export function matrixView(m, { lit, hidden, focus, digits, msg, onCell, tools }) {
   const rows = m.data.length;
   const cols = m.data[0]?.length ?? 0;
+  const [from, to] = rowsDrawn(m, lit, focus);
+  // a cell past the rows drawn: picked, the matrix drawn again around it, and focused there
+  const pickAt = (i, j) => {
+    const root = table.getRootNode();
+    onCell?.(m, i, j);
+    root.querySelector(`[data-matrix="${m.id}"] button[data-i="${i}"][data-j="${j}"]`)?.focus();
+  };
   const isLit = (i, j) =>
     lit &&
     (lit.rows.includes(i) ||
       lit.cols.includes(j) ||
       lit.cells.some(([a, b]) => a === i && b === j));
-  const tabCell = focus && focus.m === m.id ? [focus.i, focus.j] : [0, 0];
+  const tabCell = focus && focus.m === m.id ? [focus.i, focus.j] : [from, 0];
   // Each column at one number of decimals, so that the digits line up.
   const columns = fmtColumns(m.data, digits);
   const table = el(
@@ -83,8 +103,9 @@ export function matrixView(m, { lit, hidden, focus, digits, msg, onCell, tools }
     el(
       "tbody",
       {},
-      m.data.map((row, i) =>
-        el(
+      m.data.slice(from, to).map((row, k) => {
+        const i = from + k;
+        return el(
           "tr",
           {},
           el(
@@ -122,12 +143,12 @@ export function matrixView(m, { lit, hidden, focus, digits, msg, onCell, tools }
                 text,
                 onclick: () => onCell?.(m, i, j),
                 onfocus: () => m.role !== "input" && onCell?.(m, i, j, true),
-                onkeydown: (e) => moveInGrid(e, table, i, j, rows, cols),
+                onkeydown: (e) => moveInGrid(e, table, i, j, rows, cols, pickAt),
               }),
             );
           }),
-        ),
-      ),
+        );
+      }),
     ),
   );
   return el(
@@ -141,11 +162,15 @@ export function matrixView(m, { lit, hidden, focus, digits, msg, onCell, tools }
       el("span", { class: "shape", text: `${rows}×${cols}` }),
       tools,
     ),
+    to - from < rows &&
+      el("p", { class: "hint rows-drawn", text: msg.ui.rowsDrawn(from + 1, to, rows) }),
     el("div", { class: "scroll" }, table),
   );
 }
 
-function moveInGrid(event, table, i, j, rows, cols) {
+// The arrows move inside a matrix; past the rows drawn, `pick(a, b)` picks the cell, and the
+// matrix is drawn again around it.
+function moveInGrid(event, table, i, j, rows, cols, pick) {
   const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   const move = moves[event.key];
   if (!move) return;
@@ -154,6 +179,7 @@ function moveInGrid(event, table, i, j, rows, cols) {
   const a = Math.min(rows - 1, Math.max(0, i + move[0]));
   const b = Math.min(cols - 1, Math.max(0, j + move[1]));
   const next = table.querySelector(`button[data-i="${a}"][data-j="${b}"]`);
+  if (!next) return pick(a, b);
   table.querySelectorAll("button.cell").forEach((cell) => (cell.tabIndex = -1));
   next.tabIndex = 0;
   next.focus();

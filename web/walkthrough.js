@@ -7,9 +7,9 @@
 // focus.js's; the parts of the page are modules in web/ui/, what a scene shows its lab's.
 import { createStore } from "./store.js";
 import { keyHandler } from "./keys.js";
-import { remember, restore } from "./focus.js";
+import { litInView, remember, restore } from "./focus.js";
 import { wordsFor } from "./words.js";
-import { messages } from "./state.js";
+import { messages, paramsFromState, paramsOf } from "./state.js";
 import { createPlayback } from "./playback.js";
 import { el } from "./views.js";
 import { header } from "./ui/header.js";
@@ -121,7 +121,9 @@ function publicStateOf(store) {
  * tools and "check my numbers"; always on a page), compact (a slide's layout: the player and
  * the step alone, see docs/embedding.md; never on a page), keyTarget (where keys are heard),
  * lessons (the curriculum's, from web/catalogue.js: the scene list groups the scenes by them,
- * and a scene's last step names the next one), onChange(state, stepChanged) after every render.
+ * and a scene's last step names the next one), onChange(state, stepChanged, link) after every
+ * render (`link()`: the state as URL parameters, paramsFromState's, of the scene as loaded and
+ * the state itself: the public state's `steps` is the list of step ids, not a lab's `steps`).
  */
 export function createWalkthrough(root, options) {
   const { core, scenes, page = false, keyTarget = root, onChange } = options;
@@ -190,7 +192,15 @@ export function createWalkthrough(root, options) {
       }
     }
     markScrollers(root, msg.ui.scrollHint);
-    if (["*", "scene", "step"].some((k) => changed.has(k))) showCurrent(root);
+    // a lab's own control changed: what it changes (marked data-result) is brought into view,
+    // on a phone a screen below the control
+    if (paramsOf(scene).some((p) => changed.has(p.id))) {
+      root.querySelector(".step [data-result]")?.scrollIntoView({ block: "nearest" });
+    }
+    if (["*", "scene", "step"].some((k) => changed.has(k))) {
+      showCurrent(root);
+      litInView(root);
+    }
     // from a link at the foot of a scene: the new scene's title, in view and focused
     if (arrive) root.querySelector("#scene-title")?.focus();
     if (announce) {
@@ -201,7 +211,7 @@ export function createWalkthrough(root, options) {
     focusAfter = null;
     const stepChanged = lastStep !== undefined && lastStep !== `${state.scene}:${state.step}`;
     lastStep = `${state.scene}:${state.step}`;
-    onChange?.(publicState(), stepChanged);
+    onChange?.(publicState(), stepChanged, () => paramsFromState(store.state, scene));
   }
 
   const printWorksheet = () => {

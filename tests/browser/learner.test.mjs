@@ -59,7 +59,8 @@ test("predict mode: off by default, one click, in the URL; hidden until answered
   assert.deepEqual((await cells(page, "weights"))[0], typed, "revealed");
   assert.equal(await text(page, "#check-title"), "Revealed");
   assert.match(await text(page, ".choices .verdict"), /^✗ the answer is “我”/);
-  assert.match(await text(page, ".check-summary"), /3 of 3 right/);
+  // the wrong choice counts too: 3 numbers right, the question wrong
+  assert.match(await text(page, ".check-summary"), /3 of 4 right/);
 
   // A teacher's link opens in predict mode.
   const link = await open(new URL(page.url()).search.slice(1).replace("step=5", "step=3"));

@@ -1031,7 +1031,14 @@ test("a real model: the words name the layer and head shown, the head's width, t
       const en = read(said.en, String.raw`^(?<n>One|\d+) characters? (?:is|are) unknown`, where).n;
       assert.equal(en, unknown === 1 ? "One" : String(unknown), said.en);
       assert.equal(
-        Number(read(said.zh, String.raw`^有 (?<n>\d+) 个字模型不认识`, where).n),
+        // é and è are letters, not 字 (tests/node/defects.test.mjs counts the two apart)
+        Number(
+          read(
+            said.zh,
+            String.raw`^有 (?<n>\d+) 个字符（字母、数字或符号，不是汉字）模型不认识`,
+            where,
+          ).n,
+        ),
         unknown,
       );
     }

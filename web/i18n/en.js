@@ -54,6 +54,11 @@ export default {
     digits: "Decimals shown",
     embed: "Embed it in a tutorial",
     copyLink: "Copy link",
+    skipLinks: "Skip to",
+    rowsDrawn: (first, last, n) =>
+      `Rows ${first}–${last} of ${n} are drawn here: pick a cell, or move with the arrow keys, to see the others.`,
+    skipPlayer: "Skip to the player",
+    skipStep: "Skip to the step",
     copied: "Link copied",
     copyFailed: "Copy this link from the address bar",
     reset: "Reset",
@@ -385,6 +390,11 @@ export default {
     clear: "Clear",
     right: "right",
     wrong: (expected) => `not quite: the core gives ${expected}`,
+    tryAgain: "not quite: try again",
+    show: "Show",
+    showFor: (ref) => `Show the core's number for ${ref}`,
+    sign: "±",
+    signFor: "Change the sign of the answer being typed",
     invalid: "not a number",
     summary: (right, total) => `${right} of ${total} right.`,
     which: (name, shape) => `You check ${name} (${shape}).`,
@@ -392,8 +402,9 @@ export default {
     oneRow: (row) =>
       `This matrix is large, so only row ${row} is offered: pick a cell in another row to check that one.`,
     seedButton: "Check the article’s printed numbers",
-    seedNote:
-      "The article printed these numbers for this step. Its code is right, but the printed figures are not what that code computes: they drift from the third or fourth decimal on. Its 3-decimal summary [[0.551, 0.498], [0.544, 0.509], [0.537, 0.521]] is right. Mistakes like this are why checking by hand is worth it.",
+    // summary: the step's 3-decimal summary as written, where the article printed one
+    seedNote: (summary) =>
+      `The article printed these numbers for this step. Its code is right, but the printed figures are not what that code computes: they drift from the third or fourth decimal on.${summary ? ` Its 3-decimal summary ${summary} is right.` : ""} Mistakes like this are why checking by hand is worth it.`,
     summaryButton: "Check the article’s 3-decimal summary",
   },
   export: {

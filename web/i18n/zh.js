@@ -93,6 +93,11 @@ export default {
     digits: "显示的小数位数",
     embed: "嵌入到你的教程",
     copyLink: "复制链接",
+    skipLinks: "跳转",
+    rowsDrawn: (first, last, n) =>
+      `这里画出第 ${first}–${last} 行（共 ${n} 行）：点选格子或用方向键移动，就能看到其他行。`,
+    skipPlayer: "跳到播放器",
+    skipStep: "跳到当前这一步",
     copied: "链接已复制",
     copyFailed: "请从地址栏复制此链接",
     reset: "还原",
@@ -417,6 +422,11 @@ export default {
     clear: "清空",
     right: "正确",
     wrong: (expected) => `不太对：核心算出 ${expected}`,
+    tryAgain: "不太对：再试一次",
+    show: "显示答案",
+    showFor: (ref) => `显示核心算出的 ${ref}`,
+    sign: "±",
+    signFor: "改变正在填写的答案的正负号",
     invalid: "不是数字",
     summary: (right, total) => `共 ${total} 个，对了 ${right} 个。`,
     which: (name, shape) => `核对的是 ${name}（${shape}）。`,
@@ -424,8 +434,9 @@ export default {
     oneRow: (row) =>
       `这个矩阵较大，这里只列出第 ${row.match(/\d+/)[0]} 行（${row}）：点选其他行的格子即可核对那一行。`,
     seedButton: "核对原文印出的数",
-    seedNote:
-      "原文为这一步印出了这些数。它的代码是对的，但印出的数并不是那段代码的结果：从小数点后第三、四位起就开始偏离。它的三位小数总结 [[0.551, 0.498], [0.544, 0.509], [0.537, 0.521]] 是对的。正因为会有这样的错误，亲手核对才有意义。",
+    // summary：原文为这一步印出的三位小数总结（如果有）
+    seedNote: (summary) =>
+      `原文为这一步印出了这些数。它的代码是对的，但印出的数并不是那段代码的结果：从小数点后第三、四位起就开始偏离。${summary ? `它的三位小数总结 ${summary} 是对的。` : ""}正因为会有这样的错误，亲手核对才有意义。`,
     summaryButton: "核对原文的三位小数总结",
   },
   export: {

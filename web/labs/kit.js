@@ -1,7 +1,8 @@
 // labs/kit.js: what every lab draws besides its matrices (whose descriptions are steps.js's
 // matrix()): a line plot of measured numbers, a table of numbers, names for numbered things,
-// and numbers too large or too small for decimals. Drawing only: the numbers come from the
-// core; the one piece of arithmetic is the plot's coordinates (and its log axis).
+// numbers too large or too small for decimals, and a panel drawn again under the focus.
+// Drawing only: the numbers come from the core; the one piece of arithmetic is the plot's
+// coordinates (and its log axis).
 import { el, svg, tableFigure } from "../views.js";
 import { fmt } from "../format.js";
 
@@ -143,4 +144,21 @@ export function signedHeatmap(values, rowLabels, colLabels, { title, digits }) {
       ),
     ),
   );
+}
+
+// What the keyboard can reach in a part of the page.
+const reachable = "a[href], button, input, select, textarea, [tabindex]";
+
+/**
+ * Draws `node`'s contents again with `draw()` (a panel redrawn while the learner reads it, as
+ * the training's, every few frames): the focus stays on the control or table at the same place
+ * among the node's, and each table keeps how far it was scrolled sideways.
+ */
+export function redrawInPlace(node, draw) {
+  const active = node.getRootNode().activeElement;
+  const at = [...node.querySelectorAll(reachable)].indexOf(active);
+  const scrolled = [...node.querySelectorAll(".scroll")].map((s) => s.scrollLeft);
+  draw();
+  node.querySelectorAll(".scroll").forEach((s, k) => scrolled[k] && (s.scrollLeft = scrolled[k]));
+  if (at >= 0) node.querySelectorAll(reachable)[at]?.focus({ preventScroll: true });
 }

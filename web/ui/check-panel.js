@@ -1,11 +1,13 @@
 // ui/check-panel.js: "check my numbers". The learner types results for the cells of one of the
 // step's matrices (it says which, and offers the others: K and V beside Q, exp and Σ beside the
 // weights); each is marked at a chosen precision against the core's number, with the first
-// wrong decimal highlighted. In predict mode the step's results stay hidden until the learner
-// checks: then the page reveals them, with the marks. A question with choices ("which key gets
-// the most weight?") can be answered instead of, or beside, the numbers.
+// wrong decimal highlighted; a wrong answer asks for another try first, and shows the core's
+// number when the learner asks. In predict mode the step's results stay hidden until the
+// learner checks: then the page reveals them, with the marks. A question with choices ("which
+// key gets the most weight?") can be answered instead of, or beside, the numbers, and counts
+// in the summary as one more answer.
 import { checkValue } from "../check.js";
-import { cellRef, rowRef } from "../format.js";
+import { cellRef, fmt, rowRef } from "../format.js";
 import { el, label } from "../views.js";
 
 /** The step's key in what has been revealed and what was typed. */
@@ -23,7 +25,7 @@ export function checkPanelFor(ctx, drafts) {
   const results = view.matrices
     .filter((m) => m.role === "result" || m.role === "aux")
     .sort((a, b) => (b.id === view.focusMatrix) - (a.id === view.focusMatrix));
-  const saved = (drafts[stepKey(ctx)] ??= { typed: {}, decimals: 4, run: false });
+  const saved = (drafts[stepKey(ctx)] ??= { typed: {}, shown: {}, decimals: 4, run: false });
   const m = results.find((x) => x.id === saved.matrix) ?? results[0];
   const large = m.data.length * m.data[0].length > 16;
   const row = state.focus?.m === m.id ? state.focus.i : Math.min(ctx.focusRow, m.data.length - 1);
@@ -76,7 +78,8 @@ export function checkPanelFor(ctx, drafts) {
   });
 }
 
-// The question with choices, as radio buttons; `mark()` says right or wrong after a check.
+// The question with choices, as radio buttons; `mark()` says right or wrong after a check, and
+// returns it as a field's mark: "right", "wrong" or "empty".
 function choices(question, saved, msg) {
   const name = "predict-choice";
   const verdict = el("p", { class: "verdict", "aria-live": "polite" });
@@ -101,21 +104,26 @@ function choices(question, saved, msg) {
     verdict,
   );
   const mark = () => {
-    if (saved.choice === undefined) return verdict.replaceChildren();
+    if (saved.choice === undefined) {
+      verdict.replaceChildren();
+      return "empty";
+    }
     const answers = question.answer.map((k) => question.options[k]);
     const right = question.answer.includes(saved.choice);
     verdict.textContent = right
       ? `✓ ${msg.check.right}${answers.length > 1 ? ` ${msg.predict.tie(msg.list(answers))}` : ""}`
       : `✗ ${msg.predict.answer(msg.list(answers))}`;
+    return right ? "right" : "wrong";
   };
   return { fieldset, mark };
 }
 
 /**
  * m: the matrix to check { id, label, data, rowLabels, colLabels }; rows: which of its rows to
- * offer; saved: { typed, decimals, run, choice }; seed: the numbers an article printed for the
- * step, { values, summary? }, to check with one click; workedOf(i, j): what working the cell
- * out from the numbers on screen gives; which: what the panel checks;
+ * offer; saved: { typed, shown: the cells whose core number was asked for, decimals, run,
+ * choice }; seed: the numbers an article printed for the step, { values, summary? }, to check
+ * with one click; workedOf(i, j): what working the cell out from the numbers on screen gives;
+ * which: what the panel checks;
  * question: { text, options, answer } with choices; mode: "check", "predict" (the results are
  * hidden) or "revealed"; onReveal: reveal the step after checking.
  */
@@ -135,8 +143,9 @@ export function checkPanel(options) {
   const { grid, inputs } = answerGrid(options, () => check());
   const run = () => {
     saved.run = true;
-    asked?.mark();
     const marks = inputs.map((input) => mark(input, options, Number(decimals.value)));
+    // the question's answer is one more, right or wrong
+    if (asked) marks.push(asked.mark());
     const total = marks.filter((r) => r !== "empty").length;
     const right = marks.filter((r) => r === "right").length;
     summary.textContent = total ? msg.check.summary(right, total) : "";
@@ -146,10 +155,12 @@ export function checkPanel(options) {
     run();
     onReveal?.();
   };
+  // an article's numbers: the core's are shown beside them at once, to compare
   const fill = (values, places) => {
     for (const input of inputs) {
       input.value = String(values[input.dataset.i][input.dataset.j]);
       saved.typed[key(m, input.dataset.i, input.dataset.j)] = input.value;
+      saved.shown[key(m, input.dataset.i, input.dataset.j)] = true;
     }
     saved.asPrinted = true;
     decimals.value = String(places);
@@ -160,6 +171,7 @@ export function checkPanel(options) {
     for (const input of inputs) input.value = "";
     for (const radio of panel.querySelectorAll("[type=radio]")) radio.checked = false;
     saved.typed = {};
+    saved.shown = {};
     saved.choice = undefined;
     run();
   };
@@ -172,8 +184,8 @@ export function checkPanel(options) {
     which,
     asked?.fieldset,
     el("div", { class: "scroll" }, grid),
-    checkTools({ msg, mode, seed, decimals, check, clear, fill }),
-    seed?.values && el("p", { class: "note", text: msg.check.seedNote }),
+    checkTools({ msg, mode, seed, decimals, check, clear, fill, inputs }),
+    seed?.values && el("p", { class: "note", text: msg.check.seedNote(summaryText(seed)) }),
     summary,
   );
   if (saved.run) run();
@@ -182,9 +194,18 @@ export function checkPanel(options) {
 
 const key = (m, i, j) => `${m.id}:${i}.${j}`;
 
-// The table of fields to type the answers in, one per offered cell.
+// The article's 3-decimal summary of this step's matrix as it wrote it, [[0.551, 0.498], …],
+// or nothing when it printed none for this step.
+const summaryText = (seed) =>
+  seed.summary &&
+  `[${seed.summary.map((row) => `[${row.map((x) => fmt(x, 3)).join(", ")}]`).join(", ")}]`;
+
+// The table of fields to type the answers in, one per offered cell. A phone opens its decimal
+// keypad for them (the sign has its own button, checkTools's ±), and its text keyboard where an
+// answer can be −∞.
 function answerGrid({ m, rows, saved, msg }, check) {
   const inputs = [];
+  const keypad = m.data.flat().every(Number.isFinite) ? "decimal" : "text";
   const grid = el(
     "table",
     { class: "check-grid" },
@@ -202,8 +223,7 @@ function answerGrid({ m, rows, saved, msg }, check) {
         m.data[i].map((_, j) => {
           const input = el("input", {
             type: "text",
-            // "text": a decimal keypad has no minus key on iOS
-            inputmode: "text",
+            inputmode: keypad,
             "data-i": i,
             "data-j": j,
             value: saved.typed[key(m, i, j)] ?? "",
@@ -223,8 +243,10 @@ function answerGrid({ m, rows, saved, msg }, check) {
   return { grid, inputs };
 }
 
-// One answer marked: its field's class and verdict; returns the status.
-function mark(input, { m, saved, msg, workedOf = () => [] }, decimals) {
+// One answer marked: its field's class and verdict; returns the status. A wrong one says to try
+// again, and shows the core's number only once the learner asks for it.
+function mark(input, options, decimals) {
+  const { m, saved, msg, workedOf = () => [] } = options;
   const i = Number(input.dataset.i);
   const j = Number(input.dataset.j);
   const verdict = input.nextElementSibling;
@@ -246,18 +268,55 @@ function mark(input, { m, saved, msg, workedOf = () => [] }, decimals) {
         el("mark", { text: typed.slice(result.wrongAt, result.wrongAt + 1) }),
         typed.slice(result.wrongAt + 1),
       ),
-      ` ${msg.check.wrong(result.expected)}`,
     );
+    const k = key(m, i, j);
+    if (saved.shown[k]) verdict.append(` ${msg.check.wrong(result.expected)}`);
+    else {
+      verdict.append(
+        ` ${msg.check.tryAgain} `,
+        el("button", {
+          type: "button",
+          class: "show",
+          text: msg.check.show,
+          "aria-label": msg.check.showFor(cellRef(m.label, i, j)),
+          onclick: () => {
+            saved.shown[k] = true;
+            mark(input, options, decimals);
+            input.focus();
+          },
+        }),
+      );
+    }
   }
   return result.status;
 }
 
-// The decimals, Check, Clear, and the article's printed numbers where there are some.
-function checkTools({ msg, mode, seed, decimals, check, clear, fill }) {
+// The decimals, ± for the answer being typed (a phone's decimal keypad has no minus), Check,
+// Clear, and the article's printed numbers where there are some.
+function checkTools({ msg, mode, seed, decimals, check, clear, fill, inputs }) {
+  let typing = inputs[0]; // the answer field last typed in
+  for (const input of inputs) input.addEventListener("focus", () => (typing = input));
+  const flip = () => {
+    if (!typing) return;
+    const text = typing.value.trim();
+    typing.value = /^[−-]/.test(text) ? text.slice(1) : `−${text}`;
+    typing.dispatchEvent(new Event("input"));
+    typing.focus();
+  };
   return el(
     "div",
     { class: "check-tools" },
     el("label", {}, msg.check.decimals, decimals),
+    el("button", {
+      type: "button",
+      id: "check-sign",
+      text: msg.check.sign,
+      "aria-label": msg.check.signFor,
+      title: msg.check.signFor,
+      // a tap keeps the field focused, and the phone's keypad open
+      onmousedown: (e) => e.preventDefault(),
+      onclick: flip,
+    }),
     el("button", {
       type: "button",
       id: "check",

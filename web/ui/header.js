@@ -1,13 +1,33 @@
-// ui/header.js: the title, the language switch, and on the page the embedding link and
-// "copy link".
+// ui/header.js: on the page, links that skip to the player and to the step (the first Tab
+// stops, shown when focused); the title, the language switch, and on the page the embedding
+// link and "copy link".
 import { el } from "../views.js";
 import { messages } from "../i18n/index.js";
 
-export function header({ msg, state, host, update }) {
+// A link past everything above `target`: it focuses `focus` there (the player's Play button, the
+// step's title), so that the next keys act on it.
+const skip = (root, target, focus, text) =>
+  el("a", {
+    href: `#${target}`,
+    text,
+    onclick: (event) => {
+      event.preventDefault();
+      root.querySelector(focus)?.focus();
+    },
+  });
+
+export function header({ msg, state, host, update, root }) {
   const status = el("span", { class: "status", role: "status" });
   return el(
     "header",
     {},
+    host.page &&
+      el(
+        "nav",
+        { class: "skip", "aria-label": msg.ui.skipLinks },
+        skip(root, "player", "#play", msg.ui.skipPlayer),
+        skip(root, "step-title", "#step-title", msg.ui.skipStep),
+      ),
     el(host.page ? "h1" : "p", { class: "title", text: msg.title }),
     el("p", { class: "tagline", text: msg.tagline }),
     el(

@@ -10,7 +10,7 @@ export function player(ctx) {
     el("button", { type: "button", id, "aria-label": text, title: text, onclick, ...extra });
   return el(
     "section",
-    { class: "player", "aria-label": msg.ui.scrubber },
+    { class: "player", id: "player", "aria-label": msg.ui.scrubber },
     // On a slide the step's title sits here, in the player's row (its heading stays for
     // screen readers).
     ctx.host.compact &&

@@ -126,7 +126,7 @@ const en = {
     },
     headWeights: {
       title: "Each head's weights",
-      text: "softmax(scores/√2), row by row, head by head. Head 1: 读 looks at 书 and 我 at 读 (who does what to what). Head 2: each token looks at the one before it (我 has none: its weight splits between itself and 书, where the circle wraps around). Head 3: 书 looks back at 读, 在 at 图书馆. Head 4 has nothing to look for: its weights are even.",
+      text: "softmax(scores/√2), row by row, head by head. Head 1: 读 looks at 书 and 我 at 读 (who does what to what). Head 2: each token looks at the one before it. 我 has none: X's columns pos cos and pos sin place the tokens on a circle, 60° apart, 我 at 0° and 书 at 240°; head 2 looks 60° back, and 60° back from 我 is 300°, as near 书 as 我, so 我's weight splits between itself and 书. Head 3: 书 looks back at 读, 在 at 图书馆. Head 4 has nothing to look for: its weights are even.",
     },
     concat: {
       title: "Concatenation",
@@ -142,7 +142,7 @@ const en = {
     },
     kv2: {
       title: "h_kv = 2: pairs share",
-      text: "Grouped-query attention: query heads 1 and 2 read key-value head 1, heads 3 and 4 read key-value head 2 (head i reads ⌊i·h_kv/h⌋, counting from 0). Each shared head is the mean of its group's two heads, as the GQA paper converts a model. Head 2 loses its sharp previous-token pattern: it now shares keys with head 1.",
+      text: "Grouped-query attention: query heads 1 and 2 read key-value head 1, heads 3 and 4 read key-value head 2 (query head i reads key-value head ⌈i·h_kv/h⌉). Each shared head is the mean of its group's two heads, as the GQA paper converts a model. Head 2 loses its sharp previous-token pattern: it now shares keys with head 1.",
     },
     kv1: {
       title: "h_kv = 1: multi-query",
@@ -319,7 +319,7 @@ const zh = {
     },
     headWeights: {
       title: "每个头的权重",
-      text: "softmax(scores/√2)，逐行、逐头。头 1：读 看向 书，我 看向 读（谁对什么做了什么）。头 2：每个 token 看向它前面的那个（我 前面没有：它的权重分给自己和 书，圆在那里绕回来）。头 3：书 回看 读，在 看向 图书馆。头 4 没有要找的东西：权重是平均的。",
+      text: "softmax(scores/√2)，逐行、逐头。头 1：读 看向 书，我 看向 读（谁对什么做了什么）。头 2：每个 token 看向它前面的那个。我 前面没有：X 的“位置 cos”和“位置 sin”两列把 token 放在一个圆上，相邻两个差 60°，我 在 0°，书 在 240°；头 2 往回看 60°，从 我 往回 60° 是 300°，离 书 和离 我 一样近，所以 我 的权重分给自己和 书。头 3：书 回看 读，在 看向 图书馆。头 4 没有要找的东西：权重是平均的。",
     },
     concat: {
       title: "拼接",
@@ -335,7 +335,7 @@ const zh = {
     },
     kv2: {
       title: "h_kv = 2：两两共用",
-      text: "分组查询注意力（GQA）：查询头 1、2 读键值头 1，头 3、4 读键值头 2（从 0 数起，头 i 读 ⌊i·h_kv/h⌋）。每个共用的头取组内两个头的平均，和 GQA 论文转换模型的做法一样。头 2 失去了清楚的“前一个 token”模式：它现在和头 1 共用键。",
+      text: "分组查询注意力（GQA）：查询头 1、2 读键值头 1，头 3、4 读键值头 2（查询头 i 读键值头 ⌈i·h_kv/h⌉）。每个共用的头取组内两个头的平均，和 GQA 论文转换模型的做法一样。头 2 失去了清楚的“前一个 token”模式：它现在和头 1 共用键。",
     },
     kv1: {
       title: "h_kv = 1：多查询注意力",

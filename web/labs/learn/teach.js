@@ -145,9 +145,9 @@ function sumOfTerms({ i: a, j: b, p, msg, x }, name, d, value) {
 }
 
 // An entry of W − η·dL/dW.
-const updated = ({ i, j, p, state }, name, old, grad, value) =>
+const updated = ({ i, j, p, state, msg }, name, old, grad, value) =>
   line(
-    `${cellRef(`${name} new`, i, j)} = ${name} − η × dL/d${name} = `,
+    `${cellRef(msg.teach.newName(name), i, j)} = ${name} − η × dL/d${name} = `,
     value,
     p,
     bounds.dot([1, state.eta], [old, grad]),

@@ -78,6 +78,10 @@ const softmaxBound = (z, m, s, w) => (p) => {
 
 const headMatrices = new Set(["scores", "scaled", "masked", "weights"]);
 
+// A long line's tables draw this many rows at a time (a 63-character line is 64 rows: five of
+// its tables would be 13,000 cells), around the row picked.
+const rowsAtOnce = 12;
+
 export const modelLab = {
   id: "model",
   core: "labs",
@@ -139,12 +143,14 @@ export const modelLab = {
     };
   },
 
+  // what a control changes is drawn just under it: the line's tokens under the line, the
+  // generated line under τ and the seed (on a phone, the panels beside a step are screens below)
   steps: () => [
-    { id: "line", panels: ["tokens"] },
+    { id: "line", panels: [], lead: ["tokens"] },
     { id: "heads", panels: [], inStep: ["grid"] },
     { id: "head", panels: [] },
     { id: "roles", panels: ["roles"] },
-    { id: "next", panels: ["generate"] },
+    { id: "next", panels: [], lead: ["generate"] },
     { id: "train", panels: ["train"] },
   ],
 
@@ -153,8 +159,10 @@ export const modelLab = {
   view(stepId, { trace, state, msg, inputs }) {
     const rows = trace.rows;
     const dims = numbered(inputs.q[0].length);
-    const square = (id, label, data, role, caption) =>
-      matrix(id, label, data, rows, rows, role, caption);
+    const square = (id, label, data, role, caption) => ({
+      ...matrix(id, label, data, rows, rows, role, caption),
+      window: rowsAtOnce,
+    });
     const next = trace.next.ids.map((t) => charOf(t, trace.chars));
     const where = msg.modelLab.where(state.layer, state.head);
     const views = {
@@ -163,22 +171,20 @@ export const modelLab = {
       heads: {
         focusMatrix: null,
         matrices: [
-          matrix(
-            "weights",
-            "weights",
-            trace.head.weights,
-            rows,
-            rows,
-            "operand",
-            `weights, ${where}`,
-          ),
+          square("weights", "weights", trace.head.weights, "operand", `weights, ${where}`),
         ],
       },
       head: {
         focusMatrix: "weights",
         matrices: [
-          matrix("q", "Q", inputs.q, rows, dims, "operand", `Q, ${where}`),
-          matrix("k", "K", inputs.k, rows, dims, "operand", `K, ${where}`),
+          {
+            ...matrix("q", "Q", inputs.q, rows, dims, "operand", `Q, ${where}`),
+            window: rowsAtOnce,
+          },
+          {
+            ...matrix("k", "K", inputs.k, rows, dims, "operand", `K, ${where}`),
+            window: rowsAtOnce,
+          },
           square(
             "scaled",
             "scaled",
@@ -341,7 +347,8 @@ function generatePanel({ trace, state, msg }) {
     { class: "why-note" },
     el(
       "p",
-      { class: "why-summary", id: "generated" },
+      // what τ and the seed change (data-result: the page brings it into view)
+      { class: "why-summary", id: "generated", "data-result": "" },
       w.generated(state.temperature, state.sample),
       " ",
       el("span", { lang: "zh", class: "poem", text: `${readOf(state.line).join("")}${shown}` }),

@@ -7,15 +7,23 @@ import { fmt } from "../../format.js";
 import { numbers } from "../kit.js";
 
 /**
- * The line as the model reads it: each character and its id (1: unknown to the model); and the
- * held-out couplets to try.
+ * The line as the model reads it: each character and its id (1: unknown to the model), first,
+ * just under the field; then the held-out couplets to try.
  */
 export function tokensPanel({ trace, msg, update }, examples) {
   const w = msg.modelLab;
-  const unknown = trace.tokens.filter((t) => t === 1).length;
+  // the characters unknown to the model, as typed: Chinese ones (字) counted apart
+  const unknown = trace.rows.filter((c, i) => trace.tokens[i] === 1);
+  const han = unknown.filter((c) => /\p{Script=Han}/u.test(c)).length;
   return el(
     "div",
     { class: "why-note" },
+    tokensTable(trace, w),
+    el("p", {
+      id: "model-unknown",
+      text: unknown.length ? w.unknown(unknown.length, han) : w.allKnown,
+    }),
+    el("p", { class: "note", text: w.reading(trace.json.config.context - 1) }),
     el("p", { text: w.examples }),
     el(
       "div",
@@ -30,18 +38,26 @@ export function tokensPanel({ trace, msg, update }, examples) {
         }),
       ),
     ),
-    numbers(
-      "why-numbers model-tokens",
-      w.tokensTitle(trace.tokens.length),
-      trace.rows.map((c, i) => el("span", { lang: "zh", text: c, "data-position": i })),
-      [[w.id, ...trace.tokens.map(String)]],
-    ),
-    el("p", { id: "model-unknown", text: unknown ? w.unknown(unknown) : w.allKnown }),
-    el("p", { class: "note", text: w.reading(trace.json.config.context - 1) }),
   );
 }
 
-// One head's weights as a small picture, the darker the larger (drawing only).
+// The line's tokens: what a typed line changes (data-result: the page brings it into view).
+function tokensTable(trace, w) {
+  const table = numbers(
+    "why-numbers model-tokens",
+    w.tokensTitle(trace.tokens.length),
+    trace.rows.map((c, i) => el("span", { lang: "zh", text: c, "data-position": i })),
+    [[w.id, ...trace.tokens.map(String)]],
+  );
+  table.dataset.result = "";
+  return table;
+}
+
+// The shades a thumbnail draws: its cells' darkness in this many steps.
+const shades = 20;
+
+// One head's weights as a small picture, the darker the larger (drawing only): one path per
+// shade, so that a long line's 2,000 cells are some 20 elements, not 2,000.
 function thumbnail(weights, label) {
   const n = weights.length;
   const cell = Math.max(3, Math.floor(96 / n));
@@ -51,20 +67,19 @@ function thumbnail(weights, label) {
     role: "img",
     "aria-label": label,
   });
+  const paths = Array.from({ length: shades + 1 }, () => []);
   weights.forEach((row, i) =>
     row.forEach((x, j) => {
       if (j > i) return;
-      picture.append(
-        svg("rect", {
-          x: j * cell,
-          y: i * cell,
-          width: cell,
-          height: cell,
-          fill: `rgba(40, 90, 200, ${Math.min(1, x).toFixed(3)})`,
-        }),
+      paths[Math.round(Math.min(1, x) * shades)].push(
+        `M${j * cell},${i * cell}h${cell}v${cell}h-${cell}z`,
       );
     }),
   );
+  paths.forEach((cells, k) => {
+    if (k === 0 || cells.length === 0) return;
+    picture.append(svg("path", { d: cells.join(""), fill: `rgba(40, 90, 200, ${k / shades})` }));
+  });
   return picture;
 }
 

@@ -5,14 +5,16 @@
 // it. One run per page; it stops when its panel goes away and resumes from where it was.
 import { el, heatmapView } from "../../views.js";
 import { fmt } from "../../format.js";
-import { linePlot, niceTicks, numbers } from "../kit.js";
+import { linePlot, niceTicks, numbers, redrawInPlace } from "../kit.js";
 import { readStreams } from "./files.js";
 
 const sliceMs = 14; // the work done between two frames
 const drawMs = 250; // the panel is drawn again at most this often while it trains
 const evalEvery = 50; // steps between two held-out losses
 
-let run; // { trainer, streams, losses, heldOut: [[step, loss]], running, looping, ms, redraw }
+// { trainer, streams, losses, heldOut: [[step, loss]], running, looping, redraw, wall: the ms on
+// the clock while it ran, tick: when the running clock last read it }
+let run;
 
 function start(core, json) {
   return readStreams().then((streams) => {
@@ -28,7 +30,7 @@ function start(core, json) {
       losses: [],
       heldOut: [],
       running: false,
-      ms: 0,
+      wall: 0,
       drawn: 0,
     };
   });
@@ -43,6 +45,7 @@ function work(core, json) {
   if (!run.running || !document.getElementById("train-model")) {
     run.running = false;
     run.looping = false;
+    run.tick = undefined;
     return;
   }
   const began = performance.now();
@@ -56,7 +59,10 @@ function work(core, json) {
       run.heldOut.push([r.step, core.gptStreamLoss(current(json), run.streams.heldOut)]);
     }
   }
-  run.ms += performance.now() - began;
+  // the time on the clock while it runs, frames and all: what the learner waits
+  const now = performance.now();
+  run.wall += now - (run.tick ?? began);
+  run.tick = now;
   if (run.losses.length >= json.training.steps) run.running = false;
   if ((stepped && performance.now() - run.drawn > drawMs) || !run.running) {
     run.drawn = performance.now();
@@ -115,21 +121,31 @@ function curves(json, msg, digits) {
 function headNow(core, json, { trace, state, msg }) {
   const f = core.gptForward(current(json), trace.tokens);
   const weights = f.layers[state.layer - 1].weights[state.head - 1];
-  return heatmapView(weights, trace.rows, trace.rows, {
+  const title = msg.modelLab.headNow(
+    msg.modelLab.where(state.layer, state.head),
+    run.losses.length,
+  );
+  const figure = heatmapView(weights, trace.rows, trace.rows, {
     digits: 2,
-    title: msg.modelLab.headNow(msg.modelLab.where(state.layer, state.head), run.losses.length),
+    title,
     legend: msg.views.legend,
     masked: (i, j) => j > i,
   });
+  // a long line's heatmap scrolls sideways on a phone: from the keyboard too
+  const scroller = figure.querySelector(".scroll");
+  scroller.tabIndex = 0;
+  scroller.setAttribute("aria-label", title);
+  return figure;
 }
 
 function status(json, msg) {
   const w = msg.modelLab;
   if (!run) return w.notStarted;
   const n = run.losses.length;
-  const rate = run.ms > 0 ? (n / run.ms) * 1000 : 0;
+  // steps per second of the clock while it ran, and the minutes left at that rate (timings,
+  // not numbers of the model's)
+  const rate = run.wall > 0 ? (n / run.wall) * 1000 : 0;
   const last = run.heldOut.at(-1);
-  // the minutes left at the rate measured so far (a timing, not a number of the model's)
   const left = rate > 0 ? Math.ceil((json.training.steps - n) / rate / 60) : 0;
   const said = n >= json.training.steps ? w.trainDone : run.running ? w.trainStatus : w.trainPaused;
   return said(
@@ -139,6 +155,7 @@ function status(json, msg) {
     n ? fmt(run.losses[n - 1], 3) : "—",
     last ? fmt(last[1], 3) : "—",
     left,
+    Math.round(run.wall / 1000),
   );
 }
 
@@ -159,7 +176,12 @@ export function trainPanel(ctx, shipped) {
     stopButton.disabled = !run?.running;
     if (focused === startButton && startButton.disabled) stopButton.focus();
     if (focused === stopButton && stopButton.disabled) startButton.focus();
-    if (run) body.replaceChildren(curves(json, msg, state.digits), headNow(core, json, ctx));
+    // the focus stays where it was: a table redrawn under it does not drop it to the page
+    if (run) {
+      redrawInPlace(body, () =>
+        body.replaceChildren(curves(json, msg, state.digits), headNow(core, json, ctx)),
+      );
+    }
   };
   const go = async () => {
     try {

@@ -88,8 +88,8 @@ export const modelWords = {
       top: "max, the largest of all the logits",
       sum: "Σ exp(z − max), over the whole vocabulary",
       again: "Start again",
-      trainDone: (n, total, rate, loss, held) =>
-        `Done: step ${n} of ${total}, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.`,
+      trainDone: (n, total, rate, loss, held, left, seconds) =>
+        `Done: step ${n} of ${total} in ${seconds} s on the clock, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.`,
       id: "id",
       unknown: (n) =>
         `${n === 1 ? "One character is" : `${n} characters are`} unknown to the model (id 1, shown �): seen fewer than twice in the Tang training poems, or not in them at all.`,
@@ -119,8 +119,8 @@ export const modelWords = {
       notStarted: "Not started.",
       trainIntro: (steps, batch, context) =>
         `${steps} steps of AdamW, each on ${batch} windows of ${context} characters. The work is done a little at a time between frames, so the page stays usable; it pauses when you leave this step.`,
-      trainStatus: (n, total, rate, loss, held, left) =>
-        `Step ${n} of ${total}, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.${left ? ` About ${left} min to the end at this rate.` : ""}`,
+      trainStatus: (n, total, rate, loss, held, left, seconds) =>
+        `Step ${n} of ${total} after ${seconds} s on the clock, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.${left ? ` About ${left} min to the end at this rate.` : ""}`,
       trainPaused: (n, total, rate, loss, held) =>
         `Paused at step ${n} of ${total}; training loss ${loss}, held-out loss ${held}.`,
       noStreams: (why) =>
@@ -206,11 +206,12 @@ export const modelWords = {
       top: "max，所有 logit 中最大的",
       sum: "Σ exp(z − max)，整个词表上的和",
       again: "重新开始",
-      trainDone: (n, total, rate, loss, held) =>
-        `完成：第 ${n} 步，共 ${total} 步，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。`,
+      trainDone: (n, total, rate, loss, held, left, seconds) =>
+        `完成：第 ${n} 步，共 ${total} 步，按钟表用了 ${seconds} 秒，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。`,
       id: "编号",
-      unknown: (n) =>
-        `有 ${n} 个字模型不认识（编号 1，显示为 �）：在训练用的唐诗里出现不到两次，或者根本没有出现。`,
+      // han of the n are Chinese characters (字); the others are letters, digits or signs
+      unknown: (n, han) =>
+        `${han === n ? `有 ${n} 个字` : han ? `有 ${han} 个字和 ${n - han} 个其他字符（字母、数字或符号）` : `有 ${n} 个字符（字母、数字或符号，不是汉字）`}模型不认识（编号 1，显示为 �）：在训练用的唐诗里出现不到两次，或者根本没有出现。`,
       allKnown: "每个字都在模型的词表里。",
       evenly: "平均分配",
       seems: "像是在",
@@ -237,8 +238,8 @@ export const modelWords = {
       notStarted: "尚未开始。",
       trainIntro: (steps, batch, context) =>
         `AdamW 共 ${steps} 步，每步用 ${batch} 段、每段 ${context} 个字。计算在两帧之间一点一点地做，页面可以照常使用；离开这一步时训练暂停。`,
-      trainStatus: (n, total, rate, loss, held, left) =>
-        `第 ${n} 步，共 ${total} 步，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。${left ? `按这个速度，大约还要 ${left} 分钟。` : ""}`,
+      trainStatus: (n, total, rate, loss, held, left, seconds) =>
+        `第 ${n} 步，共 ${total} 步，按钟表已用 ${seconds} 秒，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。${left ? `按这个速度，大约还要 ${left} 分钟。` : ""}`,
       trainPaused: (n, total, rate, loss, held) =>
         `已暂停：第 ${n} 步，共 ${total} 步；训练损失 ${loss}，留出损失 ${held}。`,
       noStreams: (why) =>
