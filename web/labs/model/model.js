@@ -15,13 +15,15 @@ import {
 } from "../../steps.js";
 import { el } from "../../views.js";
 import { numbered } from "../kit.js";
-import { readConfig, readWeights } from "./files.js";
+import { readAblation, readBaselines, readConfig, readWeights } from "./files.js";
+import { helpsPanel } from "./helps.js";
+import { meaningPanel } from "./meaning.js";
 import { headGrid, rolesPanel, tokensPanel } from "./panels.js";
 import { trainPanel } from "./train.js";
 import { modelScript } from "./script.js";
 import { modelWords } from "./words.js";
 
-let shipped; // { json, model, ids } once the lab has loaded
+let shipped; // { json, baselines, ablation, chars, model, ids } once the lab has loaded
 
 /** A couplet's first line, with its mark: the model writes the second. */
 export const firstLine = (couplet) => couplet.slice(0, couplet.search(/[，。？！；：]/) + 1);
@@ -84,10 +86,16 @@ export const modelLab = {
 
   async load(core) {
     if (shipped) return;
-    const [json, bytes] = await Promise.all([readConfig(), readWeights()]);
+    const [json, bytes, baselines, ablation] = await Promise.all([
+      readConfig(),
+      readWeights(),
+      readBaselines(),
+      readAblation(),
+    ]);
     const chars = [...json.chars];
     const ids = new Map(chars.map((c, i) => [c, i + 2]));
-    shipped = { json, chars, model: core.gptModel(json.config, bytes), ids };
+    const model = core.gptModel(json.config, bytes);
+    shipped = { json, baselines, ablation, chars, model, ids };
   },
 
   params: () => {
@@ -143,9 +151,9 @@ export const modelLab = {
     { id: "line", panels: ["tokens"] },
     { id: "heads", panels: [], inStep: ["grid"] },
     { id: "head", panels: [] },
-    { id: "roles", panels: ["roles"] },
+    { id: "roles", panels: ["roles", "helps"] },
     { id: "next", panels: ["generate"] },
-    { id: "train", panels: ["train"] },
+    { id: "train", panels: ["meaning", "train"] },
   ],
 
   labels: (scene, msg, trace) => ({ queries: trace.rows, keys: trace.rows }),
@@ -322,14 +330,16 @@ export const modelLab = {
     tokens: (ctx) => tokensPanel(ctx, shipped.json.examples),
     grid: headGrid,
     roles: rolesPanel,
+    helps: (ctx) => helpsPanel(ctx, shipped.ablation),
     generate: (ctx) => generatePanel(ctx),
+    meaning: (ctx) => meaningPanel(ctx, shipped),
     train: (ctx) => trainPanel(ctx, shipped),
   },
 
   words: modelWords,
 };
 
-// The generated line and what it is.
+// The generated line and what it is; when the model ended the poem at once, why.
 function generatePanel({ trace, state, msg }) {
   const w = msg.modelLab;
   const text = trace.generated.map((t) => charOf(t, trace.chars)).join("");
@@ -346,8 +356,19 @@ function generatePanel({ trace, state, msg }) {
       " ",
       el("span", { lang: "zh", class: "poem", text: `${readOf(state.line).join("")}${shown}` }),
     ),
+    trace.generated[0] === 0
+      ? el("p", { id: "ended-at-once", text: endedAtOnce(trace, state, w) })
+      : [],
     el("p", { text: w.pastiche }),
   );
+}
+
+// The model's first token was ⏎: its probability after the line, whether it was the likeliest
+// (the unknown token aside, as the writing skips it), and what may let the model write on.
+function endedAtOnce({ forward, next }, state, w) {
+  const p = forward.probs.at(-1)[0];
+  const likeliest = next.ids.find((id) => id !== 1) === 0;
+  return w.endedAtOnce(fmt(p, state.digits), likeliest, state.temperature === 0);
 }
 
 export default [{ id: "model", lab: modelLab, inputs: {} }];
