@@ -121,3 +121,34 @@ test("a line the model ends at once: the generated line says why, with ⏎'s pro
     await page.close();
   }
 });
+
+test("for English readers: the top five's pinyin and meaning, and each example's gloss", async () => {
+  const glosses = read("glosses.json");
+  const en = await openApp(env, "scene=model&lang=en&step=5", {
+    viewport: { width: 390, height: 900 },
+  });
+  const rows = await en
+    .locator(".model-glosses tr:has(th[scope=row])")
+    .evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  const top = (await en.locator('[data-matrix="probs"] th[scope="col"]').allTextContents()).slice(
+    1,
+  );
+  assert.equal(rows.length, 5);
+  rows.forEach(([c, pinyin, meaning], k) => {
+    assert.ok(top[k].includes(c), `${c} in ${top[k]}`);
+    if (glosses[c]) assert.deepEqual([pinyin, meaning], glosses[c]);
+    else assert.ok(meaning.length > 3, `${c}: ${meaning}`); // ⏎, � or a mark, named
+  });
+  assert.ok(rows.some(([c]) => glosses[c]));
+  await en.goto(en.url().replace("step=5", "step=1"));
+  await en.waitForSelector("#example-1");
+  assert.match(await text(en, "#example-1 .gloss"), /cold/);
+  const wide = await en.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= 390, `${wide} px`);
+  assert.deepEqual(en.errors, []);
+  await en.close();
+  const zh = await openApp(env, "scene=model&lang=zh&step=5");
+  assert.equal(await zh.locator("#next-glosses").count(), 0);
+  assert.equal(await zh.locator("#example-1 .gloss").count(), 0);
+  await zh.close();
+});

@@ -15,7 +15,8 @@ import {
 } from "../../steps.js";
 import { el } from "../../views.js";
 import { numbered } from "../kit.js";
-import { readAblation, readBaselines, readConfig, readWeights } from "./files.js";
+import { readAblation, readBaselines, readConfig, readGlosses, readWeights } from "./files.js";
+import { glossPanel } from "./glosses.js";
 import { helpsPanel } from "./helps.js";
 import { meaningPanel } from "./meaning.js";
 import { headGrid, rolesPanel, tokensPanel } from "./panels.js";
@@ -23,7 +24,7 @@ import { trainPanel } from "./train.js";
 import { modelScript } from "./script.js";
 import { modelWords } from "./words.js";
 
-let shipped; // { json, baselines, ablation, chars, model, ids } once the lab has loaded
+let shipped; // { json, baselines, ablation, glosses, chars, model, ids } once the lab has loaded
 
 /** A couplet's first line, with its mark: the model writes the second. */
 export const firstLine = (couplet) => couplet.slice(0, couplet.search(/[，。？！；：]/) + 1);
@@ -86,16 +87,17 @@ export const modelLab = {
 
   async load(core) {
     if (shipped) return;
-    const [json, bytes, baselines, ablation] = await Promise.all([
+    const [json, bytes, baselines, ablation, glosses] = await Promise.all([
       readConfig(),
       readWeights(),
       readBaselines(),
       readAblation(),
+      readGlosses(),
     ]);
     const chars = [...json.chars];
     const ids = new Map(chars.map((c, i) => [c, i + 2]));
     const model = core.gptModel(json.config, bytes);
-    shipped = { json, baselines, ablation, chars, model, ids };
+    shipped = { json, baselines, ablation, glosses, chars, model, ids };
   },
 
   params: () => {
@@ -132,6 +134,8 @@ export const modelLab = {
     const [q, k, v] = [layer.q, layer.k, layer.v].map(slice);
     // the chosen head again through the teaching path, which keeps every intermediate
     const head = core.attention(q, k, v, { causal: true });
+    const next = topFive(forward);
+    next.chars = next.ids.map((t) => charOf(t, chars));
     return {
       inputs: { q, k, v },
       trace: {
@@ -140,7 +144,7 @@ export const modelLab = {
         chars,
         forward,
         head,
-        next: topFive(forward),
+        next,
         generated: generate(core, tokens, state),
         json,
       },
@@ -152,7 +156,7 @@ export const modelLab = {
     { id: "heads", panels: [], inStep: ["grid"] },
     { id: "head", panels: [] },
     { id: "roles", panels: ["roles", "helps"] },
-    { id: "next", panels: ["generate"] },
+    { id: "next", panels: ["glosses", "generate"] },
     { id: "train", panels: ["meaning", "train"] },
   ],
 
@@ -163,7 +167,7 @@ export const modelLab = {
     const dims = numbered(inputs.q[0].length);
     const square = (id, label, data, role, caption) =>
       matrix(id, label, data, rows, rows, role, caption);
-    const next = trace.next.ids.map((t) => charOf(t, trace.chars));
+    const next = trace.next.chars;
     const where = msg.modelLab.where(state.layer, state.head);
     const views = {
       line: { focusMatrix: null, matrices: [] },
@@ -331,6 +335,7 @@ export const modelLab = {
     grid: headGrid,
     roles: rolesPanel,
     helps: (ctx) => helpsPanel(ctx, shipped.ablation),
+    glosses: (ctx) => glossPanel(ctx, shipped.glosses),
     generate: (ctx) => generatePanel(ctx),
     meaning: (ctx) => meaningPanel(ctx, shipped),
     train: (ctx) => trainPanel(ctx, shipped),

@@ -136,6 +136,40 @@ export const modelWords = {
       heldOutTable: "The held-out loss, measured while training",
       stepName: (t) => `step ${t}`,
       headNow: (where, n) => `${where} after ${n} steps`,
+      glossTitle: "The five, for English readers",
+      pinyin: "pinyin",
+      meaning: "meaning",
+      glossSource:
+        "Pinyin from pinyin-pro: each character's most common reading, which a poem may not use. Meanings shortened from CC-CEDICT (CC BY-SA 4.0; labs/model/CC-CEDICT.txt).",
+      markNames: {
+        "⏎": "the end of a poem",
+        "�": "an unknown character",
+        "，": "comma",
+        "。": "full stop",
+        "？": "question mark",
+        "！": "exclamation mark",
+        "、": "enumeration comma",
+        "：": "colon",
+        "；": "semicolon",
+        "“": "opening quotation mark",
+        "”": "closing quotation mark",
+        "《": "opening title mark",
+        "》": "closing title mark",
+      },
+      exampleGlosses: {
+        "今朝郡斋冷，忽念山中客。":
+          "This morning the prefecture's study is cold; suddenly I think of the guest in the mountains.",
+        "白日登山望烽火，黄昏饮马傍交河。":
+          "By day we climb the hills to watch for beacon fires; at dusk we water the horses beside the Jiao River.",
+        "国破山河在，城春草木深。":
+          "The state is broken, mountains and rivers remain; spring in the city, grass and trees grow deep.",
+        "昔闻洞庭水，今上岳阳楼。":
+          "Long ago I heard of Dongting's waters; today I climb Yueyang Tower.",
+        "木落雁南渡，北风江上寒。":
+          "Leaves fall, the wild geese cross to the south; the north wind is cold on the river.",
+        "楚江微雨里，建业暮钟时。":
+          "The Chu river in a fine rain; Jianye at the hour of the evening bell.",
+      },
       switchedOff:
         "Why these heads? Switch a head off (its output set to 0, so that it adds nothing to what the later layers read) and measure the held-out poems again: what gets worse is what the head was helping to predict.",
       without: (names, relation, n, chars, marks, oneIns) =>
