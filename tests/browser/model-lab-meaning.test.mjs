@@ -87,6 +87,9 @@ test("the roles step: why the named heads help, with the measured losses", async
         assert.ok(said.includes(at2(x)), `${at2(x)} in ${said}`);
       }
       assert.ok(said.includes(String(ablation.targets.mark)), said);
+      // each line and its why, one paragraph: a space between sentences in English only
+      assert.ok(!said.includes("undefined"), said);
+      assert.equal(/[。）] /.test(said), false, said);
     }
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(wide <= width, `${wide} px`);

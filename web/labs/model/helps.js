@@ -32,7 +32,7 @@ export function helpsPanel({ msg }, ablation) {
             [at2(full.character), at2(group.character)],
             [at2(full.mark), at2(group.mark)],
             [oneIn(full.mark), oneIn(group.mark)],
-          ) + (w.helps[group.role] ? ` ${w.helps[group.role]}` : ""),
+          ) + (w.helps[group.role] ? `${w.sentenceGap}${w.helps[group.role]}` : ""),
       }),
     ),
   );

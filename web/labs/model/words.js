@@ -174,6 +174,7 @@ export const modelWords = {
         "Why these heads? Switch a head off (its output set to 0, so that it adds nothing to what the later layers read) and measure the held-out poems again: what gets worse is what the head was helping to predict.",
       without: (names, relation, n, chars, marks, oneIns) =>
         `Without ${names.join(" and ")} (${relation}): the loss on the ${n.characters} held-out characters goes from ${chars[0]} to ${chars[1]} nats, and on the ${n.marks} punctuation marks from ${marks[0]} to ${marks[1]}${oneIns[0] === oneIns[1] ? "" : ` (the right mark's probability, from about 1 in ${oneIns[0]} to 1 in ${oneIns[1]})`}.`,
+      sentenceGap: " ",
       helps: {
         previous:
           "The character just before tells most about the next one: the two characters of a word, a set phrase. The marks hardly need it.",
@@ -328,6 +329,7 @@ export const modelWords = {
         "为什么是这几个头？把一个头关掉（它的输出设为 0，后面各层从它那里什么也读不到），再在留出诗上测一次：变差的，就是这个头原本帮着预测的。",
       without: (names, relation, n, chars, marks, oneIns) =>
         `关掉${names.join("和")}（${relation}）：${n.characters} 个留出的字上的损失从 ${chars[0]} 变成 ${chars[1]} nats，${n.marks} 个标点上的损失从 ${marks[0]} 变成 ${marks[1]}${oneIns[0] === oneIns[1] ? "" : `（给对的标点的概率从大约 ${oneIns[0]} 分之 1 变成 ${oneIns[1]} 分之 1）`}。`,
+      sentenceGap: "",
       helps: {
         previous:
           "前一个字最能说明下一个字是什么：一个词的两个字、一个固定搭配。标点几乎用不着它。",
