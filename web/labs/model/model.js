@@ -3,7 +3,9 @@
 // the learner's line: every layer's and head's attention over its characters, one head written
 // out as in the scenes (its q and k from the model, then q·k, the scale, the causal mask and
 // the softmax, by the core's teaching path), the next character's top five, a generated line,
-// and the same training again in the tab (train.js). The weights load when the lab opens.
+// and the same training again in the tab (train.js). Beside them: what the named heads help to
+// predict (helps.js), the top five in English (glosses.js), and what the loss means (meaning.js).
+// The weights and their descriptions load when the lab opens.
 import { cellRef, fmt } from "../../format.js";
 import { line, plain, roundingOf, shownAt, shownDot, derivationOf } from "../../derive.js";
 import {
