@@ -1,5 +1,7 @@
 // labs/model/files.js: the model lab's files. The weights and their description are committed
-// beside this file (tang.bin, tang.json, written by `make train`); the token streams it trains
+// beside this file (tang.bin, tang.json, written by `make train`; baselines.json,
+// ablation.json and glosses.json, written by tools/baselines.mjs, ablation.mjs and glosses.mjs);
+// the token streams it trains
 // on are built from Debian's fortunes-zh into web/generated/ and never committed. The page
 // fetches them relative to itself when the lab opens; the Node tests read them from disk
 // (readWith).
@@ -7,6 +9,9 @@
 const paths = {
   config: "labs/model/tang.json",
   weights: "labs/model/tang.bin",
+  baselines: "labs/model/baselines.json",
+  ablation: "labs/model/ablation.json",
+  glosses: "labs/model/glosses.json",
   streams: "generated/tang-streams.bin",
 };
 
@@ -24,6 +29,21 @@ export function readWith(reader) {
 /** tang.json: the configuration, the vocabulary, the loss curve, the heads' measurements. */
 export async function readConfig() {
   return JSON.parse(new TextDecoder().decode(await read(paths.config)));
+}
+
+/** baselines.json: the held-out losses of the uniform, unigram and bigram models. */
+export async function readBaselines() {
+  return JSON.parse(new TextDecoder().decode(await read(paths.baselines)));
+}
+
+/** ablation.json: the held-out losses with the named heads switched off. */
+export async function readAblation() {
+  return JSON.parse(new TextDecoder().decode(await read(paths.ablation)));
+}
+
+/** glosses.json: { character: [pinyin, English gloss] } (CC-CEDICT's, see CC-CEDICT.txt). */
+export async function readGlosses() {
+  return JSON.parse(new TextDecoder().decode(await read(paths.glosses)));
 }
 
 /** tang.bin: the weights, int8 with a float32 scale per matrix row. */

@@ -3,7 +3,9 @@
 // the learner's line: every layer's and head's attention over its characters, one head written
 // out as in the scenes (its q and k from the model, then q·k, the scale, the causal mask and
 // the softmax, by the core's teaching path), the next character's top five, a generated line,
-// and the same training again in the tab (train.js). The weights load when the lab opens.
+// and the same training again in the tab (train.js). Beside them: what the named heads help to
+// predict (helps.js), the top five in English (glosses.js), and what the loss means (meaning.js).
+// The weights and their descriptions load when the lab opens.
 import { cellRef, fmt } from "../../format.js";
 import { line, plain, roundingOf, shownAt, shownDot, derivationOf } from "../../derive.js";
 import {
@@ -15,13 +17,16 @@ import {
 } from "../../steps.js";
 import { el } from "../../views.js";
 import { numbered } from "../kit.js";
-import { readConfig, readWeights } from "./files.js";
+import { readAblation, readBaselines, readConfig, readGlosses, readWeights } from "./files.js";
+import { glossPanel } from "./glosses.js";
+import { helpsPanel } from "./helps.js";
+import { meaningPanel } from "./meaning.js";
 import { headGrid, rolesPanel, tokensPanel } from "./panels.js";
 import { trainPanel } from "./train.js";
 import { modelScript } from "./script.js";
 import { modelWords } from "./words.js";
 
-let shipped; // { json, model, ids } once the lab has loaded
+let shipped; // { json, baselines, ablation, glosses, chars, model, ids } once the lab has loaded
 
 /** A couplet's first line, with its mark: the model writes the second. */
 export const firstLine = (couplet) => couplet.slice(0, couplet.search(/[，。？！；：]/) + 1);
@@ -88,10 +93,17 @@ export const modelLab = {
 
   async load(core) {
     if (shipped) return;
-    const [json, bytes] = await Promise.all([readConfig(), readWeights()]);
+    const [json, bytes, baselines, ablation, glosses] = await Promise.all([
+      readConfig(),
+      readWeights(),
+      readBaselines(),
+      readAblation(),
+      readGlosses(),
+    ]);
     const chars = [...json.chars];
     const ids = new Map(chars.map((c, i) => [c, i + 2]));
-    shipped = { json, chars, model: core.gptModel(json.config, bytes), ids };
+    const model = core.gptModel(json.config, bytes);
+    shipped = { json, baselines, ablation, glosses, chars, model, ids };
   },
 
   params: () => {
@@ -128,6 +140,8 @@ export const modelLab = {
     const [q, k, v] = [layer.q, layer.k, layer.v].map(slice);
     // the chosen head again through the teaching path, which keeps every intermediate
     const head = core.attention(q, k, v, { causal: true });
+    const next = topFive(forward);
+    next.chars = next.ids.map((t) => charOf(t, chars));
     return {
       inputs: { q, k, v },
       trace: {
@@ -136,7 +150,7 @@ export const modelLab = {
         chars,
         forward,
         head,
-        next: topFive(forward),
+        next,
         generated: generate(core, tokens, state),
         json,
       },
@@ -149,9 +163,9 @@ export const modelLab = {
     { id: "line", panels: [], lead: ["tokens"] },
     { id: "heads", panels: [], inStep: ["grid"] },
     { id: "head", panels: [] },
-    { id: "roles", panels: ["roles"] },
-    { id: "next", panels: [], lead: ["generate"] },
-    { id: "train", panels: ["train"] },
+    { id: "roles", panels: ["roles", "helps"] },
+    { id: "next", panels: ["glosses"], lead: ["generate"] },
+    { id: "train", panels: ["meaning", "train"] },
   ],
 
   labels: (scene, msg, trace) => ({ queries: trace.rows, keys: trace.rows }),
@@ -163,7 +177,7 @@ export const modelLab = {
       ...matrix(id, label, data, rows, rows, role, caption),
       window: rowsAtOnce,
     });
-    const next = trace.next.ids.map((t) => charOf(t, trace.chars));
+    const next = trace.next.chars;
     const where = msg.modelLab.where(state.layer, state.head);
     const views = {
       line: { focusMatrix: null, matrices: [] },
@@ -328,14 +342,17 @@ export const modelLab = {
     tokens: (ctx) => tokensPanel(ctx, shipped.json.examples),
     grid: headGrid,
     roles: rolesPanel,
+    helps: (ctx) => helpsPanel(ctx, shipped.ablation),
+    glosses: (ctx) => glossPanel(ctx, shipped.glosses),
     generate: (ctx) => generatePanel(ctx),
+    meaning: (ctx) => meaningPanel(ctx, shipped),
     train: (ctx) => trainPanel(ctx, shipped),
   },
 
   words: modelWords,
 };
 
-// The generated line and what it is.
+// The generated line and what it is; when the model ended the poem at once, why.
 function generatePanel({ trace, state, msg }) {
   const w = msg.modelLab;
   const text = trace.generated.map((t) => charOf(t, trace.chars)).join("");
@@ -353,8 +370,19 @@ function generatePanel({ trace, state, msg }) {
       " ",
       el("span", { lang: "zh", class: "poem", text: `${readOf(state.line).join("")}${shown}` }),
     ),
+    trace.generated[0] === 0
+      ? el("p", { id: "ended-at-once", text: endedAtOnce(trace, state, w) })
+      : [],
     el("p", { text: w.pastiche }),
   );
+}
+
+// The model's first token was ⏎: its probability after the line, whether it was the likeliest
+// (the unknown token aside, as the writing skips it), and what may let the model write on.
+function endedAtOnce({ forward, next }, state, w) {
+  const p = forward.probs.at(-1)[0];
+  const likeliest = next.ids.find((id) => id !== 1) === 0;
+  return w.endedAtOnce(fmt(p, state.digits), likeliest, state.temperature === 0);
 }
 
 export default [{ id: "model", lab: modelLab, inputs: {} }];

@@ -29,13 +29,15 @@ export function tokensPanel({ trace, msg, update }, examples) {
       "div",
       { class: "model-examples", role: "group", "aria-label": w.examples },
       examples.map((line, k) =>
-        el("button", {
-          type: "button",
-          id: `example-${k + 1}`,
-          lang: "zh",
-          text: line,
-          onclick: () => update({ line }),
-        }),
+        el(
+          "button",
+          { type: "button", id: `example-${k + 1}`, onclick: () => update({ line }) },
+          el("span", { lang: "zh", text: line }),
+          // a literal gloss for English readers
+          w.exampleGlosses
+            ? [" ", el("small", { class: "gloss", text: w.exampleGlosses[line] })]
+            : [],
+        ),
       ),
     ),
   );

@@ -5,8 +5,10 @@
 // it. One run per page; it stops when its panel goes away and resumes from where it was.
 import { el, heatmapView } from "../../views.js";
 import { fmt } from "../../format.js";
-import { linePlot, niceTicks, numbers, redrawInPlace } from "../kit.js";
+import { numbers, redrawInPlace } from "../kit.js";
 import { readStreams } from "./files.js";
+import { levels } from "./meaning.js";
+import { lossPlot } from "./plot.js";
 
 const sliceMs = 14; // the work done between two frames
 const drawMs = 250; // the panel is drawn again at most this often while it trains
@@ -77,34 +79,31 @@ function loop(core, json) {
   requestAnimationFrame(() => work(core, json));
 }
 
-// The plot of the training losses (every tenth step) and the held-out losses, and the shipped
-// weights' held-out loss as the line to reach.
-function curves(json, msg, digits) {
+// The ticks of a plot of `steps` steps: about six round ones.
+function stepTicks(steps) {
+  const tick = [10, 50, 100, 500, 1000].find((s) => steps / s <= 6) ?? 1000;
+  return Array.from({ length: Math.floor(steps / tick) + 1 }, (_, i) => i * tick);
+}
+
+// The plot of the training losses (every tenth step) and the held-out losses, beside the
+// held-out losses of the other models and of the shipped weights, the line to reach.
+function curves(shipped, msg, digits) {
   const w = msg.modelLab;
+  const { json, baselines } = shipped;
   const train = run.losses.map((y, t) => [t + 1, y]).filter(([t]) => t % 10 === 0 || t === 1);
   const held = run.heldOut;
-  const top = Math.max(8, ...run.losses);
-  const steps = Math.max(10, run.losses.length);
-  const tick = [10, 50, 100, 500, 1000].find((s) => steps / s <= 6) ?? 1000;
-  return linePlot({
+  return lossPlot({
     id: "train-plot",
     title: w.trainPlot(fmt(json.heldOut, 2)),
     xLabel: w.stepAxis,
     yLabel: w.lossAxis,
-    log: false,
-    xTicks: Array.from({ length: Math.floor(steps / tick) + 1 }, (_, i) => i * tick),
-    yTicks: niceTicks(top),
+    xTicks: stepTicks(Math.max(10, run.losses.length)),
     series: [
-      { label: w.trainLoss, points: train.length ? train : [[0, 0]] },
-      { label: w.heldOutLoss, points: held.length ? held : [[0, 0]] },
-      {
-        label: w.shipped,
-        points: [
-          [0, json.heldOut],
-          [steps, json.heldOut],
-        ],
-      },
+      { label: w.trainLoss, points: train },
+      { label: w.heldOutLoss, points: held },
     ],
+    levels: levels(json, baselines, w),
+    levelsKey: w.levelsKey,
     // the table keeps it short: steps 1 and 50, every 250th, and the last
     table: numbers(
       "why-numbers",
@@ -113,6 +112,34 @@ function curves(json, msg, digits) {
       held
         .filter(([s], k) => s <= evalEvery || s % 250 === 0 || k === held.length - 1)
         .map(([s, y]) => [w.stepName(s), fmt(y, digits)]),
+    ),
+  });
+}
+
+// Before a run here: the same plot of the run that made the shipped weights (tang.json's
+// curve, measured by make train every 100 steps).
+function shippedCurves({ json, baselines }, msg, digits) {
+  const w = msg.modelLab;
+  const { curve, training } = json;
+  return lossPlot({
+    id: "shipped-plot",
+    title: w.shippedPlot(training.steps, curve[0].step),
+    xLabel: w.stepAxis,
+    yLabel: w.lossAxis,
+    xTicks: stepTicks(training.steps),
+    series: [
+      { label: w.trainLoss, points: curve.map((c) => [c.step, c.train]) },
+      { label: w.heldOutLoss, points: curve.map((c) => [c.step, c.heldOut]) },
+    ],
+    levels: levels(json, baselines, w),
+    levelsKey: w.levelsKey,
+    table: numbers(
+      "why-numbers",
+      w.shippedTable,
+      [w.trainLoss, w.heldOutLoss],
+      curve
+        .filter((c) => c.step % 500 === 0 || c.step === curve[0].step)
+        .map((c) => [w.stepName(c.step), fmt(c.train, digits), fmt(c.heldOut, digits)]),
     ),
   });
 }
@@ -179,8 +206,10 @@ export function trainPanel(ctx, shipped) {
     // the focus stays where it was: a table redrawn under it does not drop it to the page
     if (run) {
       redrawInPlace(body, () =>
-        body.replaceChildren(curves(json, msg, state.digits), headNow(core, json, ctx)),
+        body.replaceChildren(curves(shipped, msg, state.digits), headNow(core, json, ctx)),
       );
+    } else {
+      body.replaceChildren(shippedCurves(shipped, msg, state.digits));
     }
   };
   const go = async () => {

@@ -109,6 +109,8 @@ export const modelWords = {
       namingRule: (least, times) =>
         `A head is named when it puts at least ${least}% of its weight on one place on average, and at least ${times} times what spreading evenly would. Measured when the model was trained, with the weights shown here.`,
       generated: (t, s) => `τ = ${t}, seed ${s}:`,
+      endedAtOnce: (p, likeliest, greedy) =>
+        `The model ended the poem at once: right after your line it gives ⏎, the end of a poem (in training every poem is followed by one), a probability of ${p}${likeliest ? ", more than any character" : ""}, and ⏎ came first, so there is nothing more to write. ${greedy ? "At τ = 0 it always takes the likeliest: raise τ, or end your line with a comma (，) so that the couplet is not finished." : "Another seed may draw a character instead; a line that ends with a comma (，) leaves the couplet unfinished."}`,
       pastiche:
         "This is a tiny model (about 195 thousand numbers) trained on 251 Tang poems, 95 song ci and about 5,000 classical quotations, some 300 thousand characters in all: it writes pastiche, not poetry. τ = 0 always takes the likeliest character (never �); a larger τ takes more chances. A line cut short ends with …",
       trainer: "Training",
@@ -130,10 +132,79 @@ export const modelWords = {
       lossAxis: "loss (nats)",
       trainLoss: "training",
       heldOutLoss: "held-out",
-      shipped: "the shipped weights' held-out loss",
+      shippedTable: "The loss while the shipped weights were made",
       heldOutTable: "The held-out loss, measured while training",
       stepName: (t) => `step ${t}`,
       headNow: (where, n) => `${where} after ${n} steps`,
+      glossTitle: "The five, for English readers",
+      pinyin: "pinyin",
+      meaning: "meaning",
+      glossSource:
+        "Pinyin from pinyin-pro: each character's most common reading, and a second one (after ·) where the dictionary gives it its own meaning; a poem may use another. Meanings shortened from CC-CEDICT (CC BY-SA 4.0; labs/model/CC-CEDICT.txt).",
+      markNames: {
+        "⏎": "the end of a poem",
+        "�": "an unknown character",
+        "，": "comma",
+        "。": "full stop",
+        "？": "question mark",
+        "！": "exclamation mark",
+        "、": "enumeration comma",
+        "：": "colon",
+        "；": "semicolon",
+        "“": "opening quotation mark",
+        "”": "closing quotation mark",
+        "《": "opening title mark",
+        "》": "closing title mark",
+      },
+      exampleGlosses: {
+        "今朝郡斋冷，忽念山中客。":
+          "This morning the prefecture's study is cold; suddenly I think of the guest in the mountains.",
+        "白日登山望烽火，黄昏饮马傍交河。":
+          "By day we climb the hills to watch for beacon fires; at dusk we water the horses beside the Jiao River.",
+        "国破山河在，城春草木深。":
+          "The state is broken, mountains and rivers remain; spring in the city, grass and trees grow deep.",
+        "昔闻洞庭水，今上岳阳楼。":
+          "Long ago I heard of Dongting's waters; today I climb Yueyang Tower.",
+        "木落雁南渡，北风江上寒。":
+          "Leaves fall, the wild geese cross to the south; the north wind is cold on the river.",
+        "楚江微雨里，建业暮钟时。":
+          "The Chu river in a fine rain; Jianye at the hour of the evening bell.",
+      },
+      switchedOff:
+        "Why these heads? Switch a head off (its output set to 0, so that it adds nothing to what the later layers read) and measure the held-out poems again: what gets worse is what the head was helping to predict.",
+      without: (names, relation, n, chars, marks, oneIns) =>
+        `Without ${names.join(" and ")} (${relation}): the loss on the ${n.characters} held-out characters goes from ${chars[0]} to ${chars[1]} nats, and on the ${n.marks} punctuation marks from ${marks[0]} to ${marks[1]}${oneIns[0] === oneIns[1] ? "" : ` (the right mark's probability, from about 1 in ${oneIns[0]} to 1 in ${oneIns[1]})`}.`,
+      sentenceGap: " ",
+      helps: {
+        previous:
+          "The character just before tells most about the next one: the two characters of a word, a set phrase. The marks hardly need it.",
+        lastMark:
+          "A regular line has exactly 5 or 7 characters before its mark: how far back the last mark is tells the model where in the line it is, and so when the next mark comes.",
+      },
+      natLine: (loss, n) =>
+        `Losses are in nats, natural logarithms: a loss of L means that the model gave the right next character a probability of e^(−L) on average (the geometric mean over every character). The shipped weights' ${loss} is about 1 in ${n}.`,
+      lesson4Line: (vocab, targets, poems) =>
+        `It is lesson 4's loss again. There, L = −ln weights[书][读]: minus the log of the weight 书's softmax gave 读. Here the softmax runs over all ${vocab} tokens, its weight on a token is a probability, and the loss is −ln of the probability it gave the character that really came next, averaged over the ${targets} tokens of the ${poems} held-out poems (marks and ⏎ included). 0 would mean sure and right every time.`,
+      baselinesLine: (vocab, uniform, unigram, bigram, lambda, rest, shipped, back) =>
+        `How good is that? A model that knows nothing spreads its probability evenly (uniform) over the ${vocab} tokens: −ln(1/${vocab}) = ln ${vocab} = ${uniform}. Counting how often each character comes in the same training text (a unigram model) scores ${unigram}; counting which character follows which (a bigram model, mixed ${lambda} to ${rest} with the unigram so that a pair never seen is not impossible) scores ${bigram}. The shipped weights, which read up to ${back} characters back, score ${shipped}. The plot's dashed lines are these four.`,
+      baselinesTitle: (poems) =>
+        `The loss on the ${poems} held-out poems, and the probability it stands for`,
+      lossHead: "loss (nats)",
+      oneInHead: "probability, on average",
+      oneIn: (n) => `1 in ${n}`,
+      modelName: {
+        uniform: "uniform",
+        unigram: "unigram",
+        bigram: "bigram",
+        shipped: "shipped weights",
+      },
+      levelName: (name, y) =>
+        `${y} ${{ uniform: "uniform", unigram: "unigram", bigram: "bigram", shipped: "shipped" }[name]}`,
+      levelsKey: "other models' held-out loss (dashed)",
+      jumpsLine: (batch, context, poems) =>
+        `Why the training loss jumps: each step measures it on its own ${batch} windows of ${context} characters, drawn at random from the training text, different every step, and some are easier than others. It is also measured on the text being learned, so it can fall below what the model does on new text. The held-out loss is measured on the same ${poems} poems every time, poems no step trains on: it changes only as the weights do, and it says how well the model does on poems it has never seen. It is the one to watch.`,
+      shippedPlot: (steps, every) =>
+        `The loss while make train made the shipped weights: ${steps} steps, natively; the held-out loss every ${every} steps, the training loss of that step's windows`,
     },
   },
   zh: {
@@ -228,6 +299,8 @@ export const modelWords = {
       namingRule: (least, times) =>
         `一个头平均至少把 ${least}% 的权重放在同一个位置上，并且至少是平均分配时的 ${times} 倍，才给它起名字。这些数是训练模型时用这里显示的权重测得的。`,
       generated: (t, s) => `τ = ${t}，种子 ${s}：`,
+      endedAtOnce: (p, likeliest, greedy) =>
+        `模型一下子就把诗结束了：紧接在你的诗句之后，它给 ⏎（一首诗的结尾；训练时每首诗后面都跟着一个）的概率是 ${p}${likeliest ? "，比任何一个字都大" : ""}；第一个取到的就是 ⏎，所以没有再写下去。${greedy ? "τ = 0 时总是取最可能的：把 τ 调大，或者让你的诗句以“，”结尾，这一联就还没写完。" : "换一个种子可能会取到一个字；以“，”结尾的诗句，这一联还没写完。"}`,
       pastiche:
         "这是个很小的模型（大约 19.5 万个数），只在 251 首唐诗、95 首宋词和约 5000 条古文名句（共约 30 万字）上训练过：它写的是仿作，不是诗。τ = 0 总是取最可能的字（从不取 �）；τ 越大越敢冒险。没写完就被截断的一句以 … 结尾。",
       trainer: "训练",
@@ -249,10 +322,44 @@ export const modelWords = {
       lossAxis: "损失（nats）",
       trainLoss: "训练",
       heldOutLoss: "留出",
-      shipped: "发布权重的留出损失",
+      shippedTable: "训练发布的权重时的损失",
       heldOutTable: "训练中测得的留出损失",
       stepName: (t) => `第 ${t} 步`,
       headNow: (where, n) => `${n} 步之后的${where}`,
+      switchedOff:
+        "为什么是这几个头？把一个头关掉（它的输出设为 0，后面各层从它那里什么也读不到），再在留出诗上测一次：变差的，就是这个头原本帮着预测的。",
+      without: (names, relation, n, chars, marks, oneIns) =>
+        `关掉${names.join("和")}（${relation}）：${n.characters} 个留出的字上的损失从 ${chars[0]} 变成 ${chars[1]} nats，${n.marks} 个标点上的损失从 ${marks[0]} 变成 ${marks[1]}${oneIns[0] === oneIns[1] ? "" : `（给对的标点的概率从大约 ${oneIns[0]} 分之 1 变成 ${oneIns[1]} 分之 1）`}。`,
+      sentenceGap: "",
+      helps: {
+        previous:
+          "前一个字最能说明下一个字是什么：一个词的两个字、一个固定搭配。标点几乎用不着它。",
+        lastMark:
+          "格律整齐的一句，标点前恰好是 5 个或 7 个字：最近的标点在多远之前，告诉模型现在在一句里的什么位置，也就告诉它下一个标点什么时候来。",
+      },
+      natLine: (loss, n) =>
+        `损失的单位是 nat（自然对数）：损失为 L，意思是模型平均给真正的下一个字 e^(−L) 的概率（对每个字取几何平均）。发布的权重的 ${loss}，大约是 ${n} 分之 1。`,
+      lesson4Line: (vocab, targets, poems) =>
+        `这还是第 4 课的损失。在那里，L = −ln 权重[书][读]：“书”的 softmax 给“读”的权重，取对数再取负。这里的 softmax 在全部 ${vocab} 个 token 上计算，它给一个 token 的权重就是概率；损失是它给真正出现的下一个字的概率取 −ln，再对 ${poems} 首留出诗的 ${targets} 个 token（标点和 ⏎ 也算）取平均。损失为 0 意味着每次都有十足把握而且都猜对。`,
+      baselinesLine: (vocab, uniform, unigram, bigram, lambda, rest, shipped, back) =>
+        `这个数有多好？什么都不知道的模型把概率平均分给 ${vocab} 个 token（均匀）：−ln(1/${vocab}) = ln ${vocab} = ${uniform}。数一数每个字在同样的训练文本里出现多少次（一元模型），得 ${unigram}；数一数哪个字后面跟哪个字（二元模型，按 ${lambda} 比 ${rest} 和一元模型混合，好让没见过的字对不至于概率为零），得 ${bigram}。发布的权重最多能往前读 ${back} 个字，得 ${shipped}。图里的虚线就是这四个数。`,
+      baselinesTitle: (poems) => `${poems} 首留出诗上的损失，以及它对应的概率`,
+      lossHead: "损失（nats）",
+      oneInHead: "平均概率",
+      oneIn: (n) => `${n} 分之 1`,
+      modelName: {
+        uniform: "均匀",
+        unigram: "一元模型",
+        bigram: "二元模型",
+        shipped: "发布的权重",
+      },
+      levelName: (name, y) =>
+        `${y} ${{ uniform: "均匀", unigram: "一元", bigram: "二元", shipped: "发布的权重" }[name]}`,
+      levelsKey: "其他模型的留出损失（虚线）",
+      jumpsLine: (batch, context, poems) =>
+        `训练损失为什么跳来跳去：每一步只在它自己的 ${batch} 段、每段 ${context} 个字上测，这些段从训练文本里随机抽取，每步都不同，有的容易，有的难。而且它是在正在学的文本上测的，所以可以比模型在新文本上的表现更低。留出损失每次都在同样的 ${poems} 首诗上测，没有哪一步在这些诗上训练过：它只随权重而变，说的是模型在从没见过的诗上做得怎样。要看的是它。`,
+      shippedPlot: (steps, every) =>
+        `make train 训练发布的权重时的损失：本机 ${steps} 步；每 ${every} 步测一次留出损失，训练损失是那一步那几段上的`,
     },
   },
 };

@@ -1,0 +1,56 @@
+// model-baselines.test.mjs: the model lab's loss levels (web/labs/model/baselines.json, written by
+// tools/baselines.mjs from the page's token streams) against model_baselines.py, a NumPy
+// measurement written apart that reads Debian's fortune files itself; the held-out poems it
+// reads are the streams' own; and the "1 in N" each loss stands for, by hand.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import "./model-files.mjs";
+import { readBaselines, readConfig, readStreams } from "../../web/labs/model/files.js";
+import { oneIn } from "../../web/labs/model/meaning.js";
+
+const baselines = await readBaselines();
+const json = await readConfig();
+const streams = await readStreams();
+// Debian's python3 with python3-numpy and fortunes-zh: if one is missing this throws, and the
+// test fails.
+const numpy = JSON.parse(
+  execFileSync("/usr/bin/python3", [new URL("model_baselines.py", import.meta.url).pathname], {
+    encoding: "utf8",
+    maxBuffer: 1 << 24,
+  }),
+);
+
+test("NumPy reads the same held-out poems, vocabulary and training text from the fortune files", () => {
+  assert.deepEqual(numpy.heldOut, Array.from(streams.heldOut));
+  assert.equal(numpy.vocab, json.config.vocab);
+  assert.equal(numpy.trainingTokens, streams.train.length);
+  assert.equal(baselines.trainingTokens, streams.train.length);
+  assert.equal(baselines.targets, streams.heldOut.length - 1);
+  assert.equal(numpy.targets, baselines.targets);
+  assert.equal(numpy.poems, baselines.poems);
+  // every tenth of the 313 Tang poems is held out
+  assert.equal(baselines.poems, 31);
+});
+
+test("the uniform, unigram and bigram losses are NumPy's", () => {
+  assert.equal(baselines.vocab, json.config.vocab);
+  assert.ok(Math.abs(baselines.uniform - Math.log(1497)) < 1e-15);
+  assert.equal(baselines.lambda, numpy.lambda);
+  for (const name of ["uniform", "unigram", "bigram"]) {
+    assert.ok(
+      Math.abs(baselines[name] - numpy[name]) < 1e-9,
+      `${name}: ${baselines[name]} vs ${numpy[name]}`,
+    );
+  }
+  // each model knows more than the one before, and the shipped weights most
+  const order = [baselines.uniform, baselines.unigram, baselines.bigram, json.heldOut];
+  order.slice(1).forEach((x, k) => assert.ok(x < order[k], order.join(" > ")));
+});
+
+test("a loss of L nats is 1 in e^L: by hand", () => {
+  assert.equal(oneIn(Math.log(1497)), 1497);
+  assert.equal(oneIn(5.25), 191); // e^5.25 = 190.566
+  assert.equal(oneIn(Math.log(4)), 4);
+  assert.equal(oneIn(json.heldOut), 191);
+});
