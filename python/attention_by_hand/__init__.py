@@ -203,7 +203,10 @@ def _layer(weights: dict, heads: int, kv_heads: Optional[int], causal: bool, pos
     if scale is not None:
         options["scale"] = _number("scale", scale)
     names = {"wq": "W_Q", "wk": "W_K", "wv": "W_V", "wo": "W_O"}
-    return tuple(_matrix(names[n], weights.get(n)) for n in names), options
+    for n in names:
+        if weights.get(n) is None:
+            raise ValueError(f"weights has no {n!r} ({names[n]})")
+    return tuple(_matrix(names[n], weights[n]) for n in names), options
 
 
 def multi_head_attention(

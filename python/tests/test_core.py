@@ -25,7 +25,8 @@ def reference(q, k, v, scale=None, mask=None):
     if mask is not None:
         s = np.where(mask, s, -np.inf)
     top = s.max(axis=1, keepdims=True)
-    e = np.exp(s - top)
+    with np.errstate(invalid="ignore"):  # a blocked row: −∞ − −∞
+        e = np.exp(s - top)
     w = e / e.sum(axis=1, keepdims=True)
     return {"scores": q @ k.T, "scaled": q @ k.T * scale, "weights": w, "output": w @ v}
 
