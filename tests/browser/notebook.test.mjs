@@ -1,6 +1,6 @@
 // notebook.test.mjs: attention_by_hand.show() as a notebook displays it. Its HTML (the element's
 // script and WASM core inlined) is opened in Chromium with every request refused, as offline:
-// a scene and a custom q, k, v side by side in one page, each showing the numbers that the
+// a scene and a custom q, k, v (at two steps) side by side in one page, each showing the numbers that the
 // Python trace of the same matrices has (the same core, in WASM and natively), and one element
 // registration for both.
 import { test, before, after } from "node:test";
@@ -29,7 +29,8 @@ import json, attention_by_hand as abh
 q = [[1, 0.5], [0, 2]]
 k = [[1, 0], [0.5, 1], [2, -1]]
 v = [[1], [2], [3]]
-page = abh.show(scene="age", lang="en", step=6)._repr_html_() + abh.show(q=q, k=k, v=v, tokens=None, queries=["a", "b"], keys=["x", "y", "z"], values=["n"], lang="en", step=6)._repr_html_()
+mine = dict(q=q, k=k, v=v, queries=["a", "b"], keys=["x", "y", "z"], values=["n"], lang="en")
+page = abh.show(scene="age", lang="en", step=6)._repr_html_() + abh.show(**mine, step=6)._repr_html_() + abh.show(**mine, step=5)._repr_html_()
 t = abh.attention(q, k, v)
 print(json.dumps({"html": page, "output": t.output.tolist(), "weights": t.weights.tolist()}))
 `);
@@ -43,12 +44,12 @@ test("show() displays offline: a scene and your own q, k, v, each with the core'
   });
   await page.setContent(`<!doctype html><meta charset="utf-8"><body>${html}</body>`);
   const elements = page.locator("attention-walkthrough");
-  assert.equal(await elements.count(), 2);
+  assert.equal(await elements.count(), 3);
   const outputs = (i) =>
     elements.nth(i).locator('[data-matrix="output"] button.cell').allTextContents();
   await page.waitForFunction(() =>
     [...document.querySelectorAll("attention-walkthrough")].every((e) =>
-      e.querySelector('[data-matrix="output"] button.cell'),
+      (e.shadowRoot ?? e).querySelector("[data-matrix] button.cell"),
     ),
   );
   // the age scene's output, 19.4729 (docs/scenes.md)
@@ -59,7 +60,7 @@ test("show() displays offline: a scene and your own q, k, v, each with the core'
     output.flat().map((x) => Number(x.toFixed(4))),
   );
   const shown = await elements
-    .nth(1)
+    .nth(2)
     .locator('[data-matrix="weights"] button.cell')
     .allTextContents();
   assert.deepEqual(

@@ -169,7 +169,7 @@ test("what each head does, as tang.json says, measured again over the held-out p
     }
 });
 
-test("the shipped weights' held-out loss is tang.json's and the README's", () => {
+test("drift check: the shipped weights' held-out loss is tang.json's and the README's", () => {
   const loss = core.gptStreamLoss(model, streams.heldOut);
   assert.ok(Math.abs(loss - json.heldOutInt8) < 1e-4, `${loss} vs ${json.heldOutInt8}`);
   // quantising to int8 moves the held-out loss by less than 0.01 nats
@@ -209,7 +209,7 @@ test("training in slices lowers the loss, and a step in slices is the whole step
   whole.close();
 });
 
-test("a short make train in float64 reproduces the committed trajectory to 1e-9", () => {
+test("drift check: a short make train in float64 reproduces the committed trajectory to 1e-9", () => {
   const dir = mkdtempSync(join(tmpdir(), "train-"));
   const out = join(dir, "trajectory.json");
   const binary = new URL("build/native/attention_train", root).pathname;
