@@ -689,5 +689,14 @@ export interface LabsCore extends Attention, WhyLabs, LearnLabs, GptLabs {
   rotary(m: Matrix, positions: number[], dHead: number, options?: { base?: number }): RotaryTrace;
 }
 
+/**
+ * The small model's tokenizer, as its lab reads a line: the end token first, then each
+ * character's id (chars: tang.json's; character i is id i + 2; unknown → 1), spaces dropped and
+ * ASCII punctuation read full width.
+ */
+export function gptEncode(text: string, chars: string): number[];
+/** Token ids as text: ⏎ for the end token (0), � for the unknown one (1). */
+export function gptDecode(tokens: ArrayLike<number>, chars: string): string;
+
 /** Loads the labs module once (the core plus the labs); later calls share the instance. */
 export function loadLabs(): Promise<LabsCore>;

@@ -3,6 +3,9 @@
 // and in the browser.
 import createAttentionCore from "./generated/attention-core.mjs";
 
+// The small model's tokenizer, the one its lab reads a line with (pure; no core needed).
+export { gptEncode, gptDecode } from "./tokens.js";
+
 let loading, loadingLabs;
 
 /** Loads the WASM core once; every call shares the same instance. */

@@ -18,7 +18,7 @@ import { initialState } from "../../web/state.js";
 import { wordsFor } from "../../web/words.js";
 import { fmt } from "../../web/format.js";
 import { readConfig, readStreams, readWeights } from "../../web/labs/model/files.js";
-import { encode } from "../../web/labs/model/model.js";
+import { gptDecode, gptEncode } from "../../web/attention.js";
 import { roleOf } from "../../web/labs/model/panels.js";
 
 const root = new URL("../../", import.meta.url);
@@ -29,7 +29,6 @@ const json = await readConfig();
 const model = core.gptModel(json.config, await readWeights());
 const streams = await readStreams();
 const chars = [...json.chars];
-const ids = new Map(chars.map((c, i) => [c, i + 2]));
 
 const run = (partial = {}) => {
   const state = initialState([scene], { scene: "model", lang: "en", ...partial });
@@ -40,14 +39,21 @@ const maxDiff = (a, b) => Math.max(...a.flat().map((x, i) => Math.abs(x - b.flat
 
 test("the line as tokens: ⏎ first, whitespace dropped, an unknown character is 1", () => {
   const known = chars[10];
-  assert.deepEqual(encode(` ${known}\u00e9 ${known}`, ids), [0, 11 + 1, 1, 12]);
+  const encode = (text) => gptEncode(text, json.chars);
+  assert.deepEqual(encode(` ${known}\u00e9 ${known}`), [0, 11 + 1, 1, 12]);
+  // ASCII punctuation is read full width, as the poems write it; decoding gives the marks back
+  const comma = chars.indexOf("，") + 2;
+  assert.deepEqual(encode(`${known},${known}.`), [0, 12, comma, 12, chars.indexOf("。") + 2]);
+  assert.equal(gptDecode(encode(`${known}, ${known}`), json.chars), `⏎${known}，${known}`);
+  assert.equal(gptDecode([0, 1, 12], json.chars), `⏎�${known}`);
+  assert.throws(() => gptDecode([json.chars.length + 2], json.chars), /not an id from 0 to 1496/);
   const { trace } = run({ line: `${known}\u00e9` });
   assert.deepEqual(trace.tokens, [0, 12, 1]);
   assert.deepEqual(trace.rows, ["⏎", known, "\u00e9"]);
   // the example line is a held-out couplet: every character known, 2 lines of 5 or 7 and marks
   const example = json.examples[0];
   assert.ok([12, 16].includes([...example].length), example);
-  assert.ok(!encode(example, ids).includes(1));
+  assert.ok(!encode(example).includes(1));
 });
 
 test("the head written out is the model's own head, every layer and head", () => {

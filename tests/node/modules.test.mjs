@@ -15,7 +15,7 @@ const web = fileURLToPath(new URL("../../web/", import.meta.url));
 const layers = ["data", "logic", "core", "views", "labs", "walkthrough", "entry"];
 const layerRules = [
   ["data", /^(scenes\.js|i18n\/.*|labs\/[^/]+\/(data|words)\.js)$/],
-  ["logic", /^(format|random|derive|steps|state|words|check|custom-scene|export)\.js$/],
+  ["logic", /^(format|random|derive|steps|state|words|check|custom-scene|export|tokens)\.js$/],
   ["core", /^(attention\.(js|cjs)|generated\/.*)$/],
   ["views", /^(views\.js|ui\/.*)$/],
   ["labs", /^labs\/.*$/],

@@ -15,6 +15,7 @@ import {
   matrix,
   worked as attentionWorked,
 } from "../../steps.js";
+import { charOf, gptEncode, readOf } from "../../tokens.js";
 import { el } from "../../views.js";
 import { numbered } from "../kit.js";
 import { readAblation, readBaselines, readConfig, readGlosses, readWeights } from "./files.js";
@@ -26,24 +27,10 @@ import { trainPanel } from "./train.js";
 import { modelScript } from "./script.js";
 import { modelWords } from "./words.js";
 
-let shipped; // { json, baselines, ablation, glosses, chars, model, ids } once the lab has loaded
+let shipped; // { json, baselines, ablation, glosses, chars, model } once the lab has loaded
 
 /** A couplet's first line, with its mark: the model writes the second. */
 export const firstLine = (couplet) => couplet.slice(0, couplet.search(/[，。？！；：]/) + 1);
-
-// ASCII punctuation as the poems write it, full width.
-const fullWidth = { ",": "，", ".": "。", "?": "？", "!": "！", ";": "；", ":": "：" };
-
-/** The characters the model reads from a typed line: no spaces; ASCII punctuation full width. */
-export const readOf = (text) => [...text.replace(/\s/g, "")].map((c) => fullWidth[c] ?? c);
-
-/** The line as token ids: the end token first (a poem starts after one), unknown → 1. */
-export function encode(text, ids) {
-  return [0, ...readOf(text).map((c) => ids.get(c) ?? 1)];
-}
-
-// A token's character: ⏎ for the end token, � for the unknown one.
-export const charOf = (t, chars) => (t === 0 ? "⏎" : t === 1 ? "�" : chars[t - 2]);
 
 let generated = { key: "", ids: [] }; // the last generation: it depends only on its inputs
 
@@ -101,9 +88,8 @@ export const modelLab = {
       readGlosses(),
     ]);
     const chars = [...json.chars];
-    const ids = new Map(chars.map((c, i) => [c, i + 2]));
     const model = core.gptModel(json.config, bytes);
-    shipped = { json, baselines, ablation, glosses, chars, model, ids };
+    shipped = { json, baselines, ablation, glosses, chars, model };
   },
 
   params: () => {
@@ -128,8 +114,8 @@ export const modelLab = {
   },
 
   compute(core, scene, state) {
-    const { json, model, ids, chars } = shipped;
-    const tokens = encode(state.line, ids);
+    const { json, model, chars } = shipped;
+    const tokens = gptEncode(state.line, json.chars);
     // the rows' names: the characters read (an unknown one as typed), after ⏎
     const typed = ["⏎", ...readOf(state.line)];
     const rows = tokens.map((t, i) => (t === 1 ? typed[i] : charOf(t, chars)));
