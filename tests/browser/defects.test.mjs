@@ -54,7 +54,13 @@ test("while lesson 5 trains, Tab goes through the whole step, its tables and hea
   assert.ok(!path.includes("body"), trail);
   assert.deepEqual(
     path.filter((p) => p.startsWith("before:")),
-    ["before:line", "before:layer", "before:head"],
+    [
+      "before:line",
+      "before:layer",
+      "before:head",
+      // the meaning panel's table of the four models' losses, above the trainer
+      "before:The loss on the 31 held-out poems, and the probability it stands for",
+    ],
     trail,
   );
   // Start is disabled while it trains: Stop, the held-out table, the heatmap, then on
@@ -325,6 +331,7 @@ test("skip links: the first Tab stops go to the player and to the step, in both 
     await page.keyboard.press("Tab");
     assert.equal(await page.evaluate(() => document.activeElement.id), "forward");
     await page.keyboard.press("Enter");
+    await page.waitForFunction(() => new URL(location.href).searchParams.get("step") === "4");
     assert.equal(new URL(page.url()).searchParams.get("step"), "4");
     // the second stop: the step's title
     await page.reload();
