@@ -5,7 +5,8 @@
 	format-check test-native test-sanitize test-fuzz test-node test-browser test-hosts deps-hosts \
 	fuzz mutate bench clean train streams
 
-NODE_TEST := node --test --test-reporter=tap --test-concurrency=1
+# The Node files run two at a time, one a core: they share no file and time nothing.
+NODE_TEST := node --test --test-reporter=tap --test-concurrency=2
 # The browser files run two at a time (each its own server and Chromium): most of their time is
 # spent waiting on a page, and it cut the suite from about 6.5 to under 5 minutes here.
 BROWSER_TEST := node --test --test-reporter=tap --test-concurrency=2
@@ -21,11 +22,15 @@ CXX_SOURCES = $(shell git ls-files --cached --others --exclude-standard '*.cpp' 
 demo: deps-demo wasm bundle
 	node tools/serve.mjs web 8000
 
-# Every suite runs even when one fails (make -k), then one summary of what ran and passed.
+# Every suite runs even when one fails (make -k), then one summary of what ran and passed. The
+# suites run with BUILT=1: what `build` made just before is not made again (see `needs`).
 test: build format-check
 	@rm -rf build/results
-	@status=0; $(MAKE) --no-print-directory -k suites || status=$$?; \
+	@status=0; $(MAKE) --no-print-directory -k suites BUILT=1 || status=$$?; \
 	  node tools/summary.mjs $(SUITES) && exit $$status
+
+# A suite's prerequisites from `build`: none under `make test`, which has just built them.
+needs = $(if $(BUILT),,$(1))
 
 suites: $(addprefix test-,$(SUITES))
 
@@ -60,9 +65,10 @@ train: deps native
 streams: native wasm
 	build/native/attention_train --streams web/generated/tang-streams.bin
 
+# Only what the tests and the streams use; `make bench` adds its own timing program.
 native:
 	@[ -f build/native/CMakeCache.txt ] || cmake --preset native
-	cmake --build --preset native -j2
+	cmake --build --preset native -j2 --target attention_test attention_train
 
 # The native tests again, and the libFuzzer target, under AddressSanitizer and
 # UndefinedBehaviorSanitizer (clang).
@@ -79,7 +85,7 @@ format-check:
 	clang-format --dry-run --Werror $(CXX_SOURCES)
 	npx prettier --check --log-level warn .
 
-test-native: native
+test-native: $(call needs,native)
 	$(SUITE) native ctest --preset native --no-tests=error
 
 test-sanitize: sanitize
@@ -92,11 +98,11 @@ test-fuzz: sanitize
 fuzz: sanitize
 	$(FUZZ) -max_total_time=$(or $(FUZZ_SECONDS),0)
 
-test-node: wasm streams
+test-node: $(call needs,wasm streams)
 	npx tsc -p tsconfig.json
 	$(SUITE) node $(NODE_TEST) tests/node/
 
-test-browser: bundle
+test-browser: $(call needs,bundle)
 	$(SUITE) browser $(BROWSER_TEST) tests/browser/
 
 # The heavier tutorial hosts (Astro 5, Docusaurus 3 with React 19), not part of make test:
@@ -111,6 +117,7 @@ mutate: native wasm
 	node tools/mutate-js.mjs
 
 bench: deps-bench build
+	cmake --build --preset native -j2 --target attention_gpt_bench
 	node tools/bench.mjs
 
 clean:
