@@ -1,11 +1,12 @@
 # attention-by-hand: every command a user or CI needs. `make demo`, `make test` and `make bench`
 # install what they need and is missing first (tools/install-deps.sh demo, test or bench): the
 # demo only what the page needs.
-.PHONY: demo test suites build deps deps-demo deps-bench wasm native sanitize bundle format \
+.PHONY: demo test suites build deps deps-demo deps-bench wasm native python sanitize bundle format \
 	format-check test-native test-sanitize test-fuzz test-node test-python test-browser \
 	test-hosts deps-hosts fuzz mutate bench clean train streams
 
-NODE_TEST := node --test --test-reporter=tap --test-concurrency=1
+# The Node files run two at a time, one a core: they share no file and time nothing.
+NODE_TEST := node --test --test-reporter=tap --test-concurrency=2
 # The browser files run two at a time (each its own server and Chromium): most of their time is
 # spent waiting on a page, and it cut the suite from about 6.5 to under 5 minutes here.
 BROWSER_TEST := node --test --test-reporter=tap --test-concurrency=2
@@ -21,15 +22,19 @@ CXX_SOURCES = $(shell git ls-files --cached --others --exclude-standard '*.cpp' 
 demo: deps-demo wasm bundle
 	node tools/serve.mjs web 8000
 
-# Every suite runs even when one fails (make -k), then one summary of what ran and passed.
+# Every suite runs even when one fails (make -k), then one summary of what ran and passed. The
+# suites run with BUILT=1: what `build` made just before is not made again (see `needs`).
 test: build format-check
 	@rm -rf build/results
-	@status=0; $(MAKE) --no-print-directory -k suites || status=$$?; \
+	@status=0; $(MAKE) --no-print-directory -k suites BUILT=1 || status=$$?; \
 	  node tools/summary.mjs $(SUITES) && exit $$status
+
+# A suite's prerequisites from `build`: none under `make test`, which has just built them.
+needs = $(if $(BUILT),,$(1))
 
 suites: $(addprefix test-,$(SUITES))
 
-build: deps wasm native bundle streams
+build: deps wasm native python bundle streams
 
 deps:
 	@tools/install-deps.sh test
@@ -64,9 +69,15 @@ train: deps native streams
 streams: native wasm
 	build/native/attention_train --streams web/generated/tang-streams.bin
 
+# Only what the tests and the streams use; `make bench` adds its own timing program.
 native:
 	@[ -f build/native/CMakeCache.txt ] || cmake --preset native
-	cmake --build --preset native -j2
+	cmake --build --preset native -j2 --target attention_test attention_train
+
+# The core for Python: attention_by_hand's module (pybind11), built beside the native tests and
+# copied into python/attention_by_hand/.
+python: native
+	cmake --build --preset native -j2 --target attention_python
 
 # The native tests again, and the libFuzzer target, under AddressSanitizer and
 # UndefinedBehaviorSanitizer (clang).
@@ -83,7 +94,7 @@ format-check:
 	clang-format --dry-run --Werror $(CXX_SOURCES)
 	npx prettier --check --log-level warn .
 
-test-native: native
+test-native: $(call needs,native)
 	$(SUITE) native ctest --preset native --no-tests=error
 
 test-sanitize: sanitize
@@ -96,16 +107,16 @@ test-fuzz: sanitize
 fuzz: sanitize
 	$(FUZZ) -max_total_time=$(or $(FUZZ_SECONDS),0)
 
-test-node: wasm streams
+test-node: $(call needs,wasm streams)
 	npx tsc -p tsconfig.json
 	$(SUITE) node $(NODE_TEST) tests/node/
 
-# The core for Python (python/attention_by_hand/, its module built with the native tests), under
-# Debian's own python3 and pytest.
-test-python: native wasm
+# The core for Python (python/attention_by_hand/, its module from the native build), under
+# Debian's own python3 and pytest; its notebook view reads the bundle, its tests the WASM core.
+test-python: $(call needs,python bundle)
 	$(SUITE) python /usr/bin/python3 -m pytest -p no:cacheprovider -q python/tests
 
-test-browser: bundle
+test-browser: $(call needs,bundle)
 	$(SUITE) browser $(BROWSER_TEST) tests/browser/
 
 # The heavier tutorial hosts (Astro 5, Docusaurus 3 with React 19), not part of make test:
@@ -120,6 +131,7 @@ mutate: native wasm
 	node tools/mutate-js.mjs
 
 bench: deps-bench build
+	cmake --build --preset native -j2 --target attention_gpt_bench
 	node tools/bench.mjs
 
 clean:
