@@ -25,6 +25,26 @@ export const shown = (x, digits) =>
 export const tiny = (x) => (x === 0 ? "0" : x.toExponential(1).replace("-", "−"));
 
 /**
+ * A plot's picture and its two axes: an <svg> (width × height, `pad` around the plotting area)
+ * named by `title` for screen readers, the x axis at `bottom` px, both axes labelled.
+ */
+export function plotFrame({ width, height, pad, title, xLabel, yLabel, bottom }) {
+  const picture = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    class: "line-plot",
+    role: "img",
+    "aria-label": title,
+  });
+  picture.append(
+    svg("line", { x1: pad.left, y1: bottom, x2: width - pad.right, y2: bottom, class: "axis" }),
+    svg("line", { x1: pad.left, y1: bottom, x2: pad.left, y2: pad.top, class: "axis" }),
+    svg("text", { x: width - pad.right, y: height - 4, class: "axis-label end", text: xLabel }),
+    svg("text", { x: pad.left + 6, y: pad.top - 4, class: "axis-label", text: yLabel }),
+  );
+  return picture;
+}
+
+/**
  * A line plot: series of [x, y] points over a log₂ or linear x axis. `mark` highlights one x.
  * The caption and a table of the plotted numbers (for screen readers and for reading them off)
  * go with it.
@@ -41,18 +61,7 @@ export function linePlot({ id, title, series, xLabel, yLabel, xTicks, yTicks, lo
   const px = (x) => pad.left + ((tx(x) - x0) / (x1 - x0 || 1)) * (width - pad.left - pad.right);
   const py = (y) =>
     height - pad.bottom - ((y - y0) / (y1 - y0 || 1)) * (height - pad.top - pad.bottom);
-  const picture = svg("svg", {
-    viewBox: `0 0 ${width} ${height}`,
-    class: "line-plot",
-    role: "img",
-    "aria-label": title,
-  });
-  picture.append(
-    svg("line", { x1: pad.left, y1: py(y0), x2: width - pad.right, y2: py(y0), class: "axis" }),
-    svg("line", { x1: pad.left, y1: py(y0), x2: pad.left, y2: pad.top, class: "axis" }),
-    svg("text", { x: width - pad.right, y: height - 4, class: "axis-label end", text: xLabel }),
-    svg("text", { x: pad.left + 6, y: pad.top - 4, class: "axis-label", text: yLabel }),
-  );
+  const picture = plotFrame({ width, height, pad, title, xLabel, yLabel, bottom: py(y0) });
   for (const x of xTicks) {
     picture.append(
       svg("line", { x1: px(x), y1: py(y0), x2: px(x), y2: py(y0) + 4, class: "axis" }),

@@ -5,6 +5,7 @@
 // the numbers come from the core and from baselines.json; the one piece of arithmetic is the
 // plot's coordinates.
 import { el, svg } from "../../views.js";
+import { plotFrame } from "../kit.js";
 
 const width = 480;
 const height = 260;
@@ -24,18 +25,7 @@ export function lossPlot({ id, title, series, levels, levelsKey, xLabel, yLabel,
   const px = (x) => pad.left + ((x - x0) / (x1 - x0 || 1)) * (width - pad.left - pad.right);
   const py = (y) => height - pad.bottom - ((y - y0) / (y1 - y0)) * (height - pad.top - pad.bottom);
   const right = width - pad.right;
-  const picture = svg("svg", {
-    viewBox: `0 0 ${width} ${height}`,
-    class: "line-plot",
-    role: "img",
-    "aria-label": title,
-  });
-  picture.append(
-    svg("line", { x1: pad.left, y1: py(y0), x2: right, y2: py(y0), class: "axis" }),
-    svg("line", { x1: pad.left, y1: py(y0), x2: pad.left, y2: pad.top, class: "axis" }),
-    svg("text", { x: right, y: height - 4, class: "axis-label end", text: xLabel }),
-    svg("text", { x: pad.left + 6, y: pad.top - 4, class: "axis-label", text: yLabel }),
-  );
+  const picture = plotFrame({ width, height, pad, title, xLabel, yLabel, bottom: py(y0) });
   for (const x of xTicks) {
     picture.append(
       svg("line", { x1: px(x), y1: py(y0), x2: px(x), y2: py(y0) + 4, class: "axis" }),
