@@ -11,24 +11,12 @@ import { resolveScene } from "../../web/lab.js";
 import { wordsFor } from "../../web/words.js";
 import { lessons } from "../../web/catalogue.js";
 import { initialState } from "../../web/state.js";
-import { checkLine } from "./shown.mjs";
+import { checkLine, hasArithmetic } from "./shown.mjs";
 import "./model-files.mjs";
 
 const core = await loadLabs();
 const labEntries = lessons.filter((l) => l.id !== "walkthroughs").flatMap((l) => l.scenes);
 const labs = await Promise.all(labEntries.map(resolveScene));
-
-// A line's part before its last "=" has arithmetic in it: numbers and operators, not only a
-// cell's name.
-function hasArithmetic(text) {
-  const before =
-    text
-      .split(/ (?:=|≈) /)
-      .slice(0, -1)
-      .at(-1) ?? "";
-  const bare = before.replace(/[^\s=]*\[\d+\](\[\d+\])?/g, "").replace(/θ_\d+|W_\w|d_\w+/g, "");
-  return /\d/.test(bare) && /[×÷+²^]|\s−\s|ln|exp\(/.test(bare);
-}
 
 function checkLab(scene, partial) {
   const lab = scene.lab;

@@ -130,3 +130,15 @@ export function checkLine(text, digits) {
   }
   return { shown, worked, relation, holds: gap <= allowed && clause === null, clause };
 }
+
+// A line's part before its last "=" has arithmetic in it: numbers and operators, not only a
+// cell's name.
+export function hasArithmetic(text) {
+  const before =
+    text
+      .split(/ (?:=|≈) /)
+      .slice(0, -1)
+      .at(-1) ?? "";
+  const bare = before.replace(/[^\s=]*\[\d+\](\[\d+\])?/g, "").replace(/θ_\d+|W_\w|d_\w+/g, "");
+  return /\d/.test(bare) && /[×÷+²^]|\s−\s|ln|exp\(/.test(bare);
+}
