@@ -20,6 +20,7 @@ import { fmt } from "../../web/format.js";
 import { readConfig, readStreams, readWeights } from "../../web/labs/model/files.js";
 import { gptDecode, gptEncode } from "../../web/attention.js";
 import { roleOf } from "../../web/labs/model/panels.js";
+import { modelWords } from "../../web/labs/model/words.js";
 
 const root = new URL("../../", import.meta.url);
 const core = await loadLabs();
@@ -187,6 +188,17 @@ test("drift check: the shipped weights' held-out loss is tang.json's and the REA
     streams.train.reduce((a, b) => Math.max(a, b)),
     json.config.vocab - 1,
   );
+});
+
+test("the model's size in words, in both languages: its parameters counted from its shape", () => {
+  // a layer: LayerNorms 2C + 2C, W_Q, W_K, W_V, W_O 4C², W_fc 4C², b_fc 4C, W_proj 4C², b_proj C
+  const { vocab: V, dModel: C, layers: L } = json.config;
+  const size = V * C + L * (12 * C * C + 9 * C) + 2 * C;
+  assert.equal(model.params.length, size);
+  const en = modelWords.en.modelLab.pastiche(size).match(/about (\d+) thousand numbers/);
+  assert.ok(en && Math.abs(Number(en[1]) * 1000 - size) <= 500, en?.[0]);
+  const zh = modelWords.zh.modelLab.pastiche(size).match(/大约 ([\d.]+) 万个数/);
+  assert.ok(zh && Math.abs(Number(zh[1]) * 10000 - size) <= 500, zh?.[0]);
 });
 
 test("the words: the step texts carry the model's numbers in both languages", () => {

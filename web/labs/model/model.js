@@ -359,7 +359,7 @@ function generatePanel({ trace, state, msg }) {
     trace.generated[0] === 0
       ? el("p", { id: "ended-at-once", text: endedAtOnce(trace, state, w) })
       : [],
-    el("p", { text: w.pastiche }),
+    el("p", { text: w.pastiche(shipped.model.params.length) }),
   );
 }
 
