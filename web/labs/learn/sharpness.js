@@ -397,7 +397,7 @@ export const sharpnessLab = {
         task: {
           title: "What is learned: α",
           text: (target) =>
-            `The age lookup with its query multiplied by α, which is learned, not set: the loss L = (output − ${target})² says how far the answer is from the target. The descent starts at α = 1, the seed's own lookup.`,
+            `The age lookup with its query multiplied by α, which is learned, not set: the loss L = (output − ${target})² says how far the answer is from the target. The descent starts at α = 1, the article's own lookup.`,
         },
         chain: {
           title: "The gradient, through the chain",
@@ -423,7 +423,7 @@ export const sharpnessLab = {
         },
       },
       sharpness: {
-        start: (a) => `α = ${a} (where the descent starts: the seed's own lookup)`,
+        start: (a) => `α = ${a} (where the descent starts: the article's own lookup)`,
         previous: (t) => `α of step ${t + 1} is step ${t}'s new α:`,
         alphaChain:
           "dL/dα = dL/d(scores) · d(scores)/dα, and scores = α × (q·K[j]), so d(scores)/dα = q·K[j] = K[j][1] (q = [1, 0, 0]).",
