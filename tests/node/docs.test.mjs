@@ -201,7 +201,13 @@ export function names(lines, file) {
 test("the README's layout names every file of src/, web/, python/, tests/ and tools/, and nothing else", () => {
   const sections = layoutSections(text["README.md"]);
   assert.deepEqual(Object.keys(sections).sort(), ["python", "src", "tests", "tools", "web"]);
-  const ignored = new Set(["generated", "node_modules", "artifacts", "__pycache__", ".pytest_cache"]);
+  const ignored = new Set([
+    "generated",
+    "node_modules",
+    "artifacts",
+    "__pycache__",
+    ".pytest_cache",
+  ]);
   for (const [folder, lines] of Object.entries(sections)) {
     const entries = readdirSync(join(root, folder), { withFileTypes: true });
     for (const entry of entries) {
