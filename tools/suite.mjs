@@ -26,8 +26,11 @@ function counts(text) {
   if (ctest) return { ran: Number(ctest[3]), passed: Number(ctest[3]) - Number(ctest[2]) };
   const fuzz = last(/^Done (\d+) runs in/gm);
   if (fuzz !== null) return { ran: fuzz, passed: fuzz };
-  // pytest's last line: "==== 3 failed, 40 passed, 1 skipped in 2.10s ====" (skips not run)
-  const pytest = [...text.matchAll(/^=+ (.*\b(?:passed|failed|error)\b.*) in [\d.]+s/gm)].at(-1);
+  // pytest's last line: "==== 3 failed, 40 passed, 1 skipped in 2.10s ====", or with -q
+  // "40 passed in 2.10s" (skips not run)
+  const pytest = [
+    ...text.matchAll(/^=*\s*((?:\d+ \w+, )*\d+ (?:passed|failed|errors?)\b.*?) in [\d.]+s/gm),
+  ].at(-1);
   if (pytest) {
     const n = (word) => Number(pytest[1].match(new RegExp(`(\\d+) ${word}`))?.[1] ?? 0);
     const passed = n("passed");
