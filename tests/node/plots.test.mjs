@@ -124,6 +124,14 @@ test("the loss plot: the curves and the reference lines in the order of their lo
   const lines = paths(figure, "series-2");
   for (const line of lines) assert.equal(line[0][1], line[1][1], "a level is horizontal");
   const heights = lines.map((p) => p[0][1]);
+  // the key names each drawing by its class: the curve's, then the levels'
+  const keys = all(figure)
+    .filter((n) => (n.attributes.class ?? "").startsWith("key "))
+    .map((n) => [n.attributes.class, n.textContent]);
+  assert.deepEqual(keys, [
+    ["key series-0", "training"],
+    ["key series-2", "other models"],
+  ]);
   assert.equal(heights.length, levels.length, "one dashed line per level");
   for (let i = 1; i < heights.length; i++) {
     assert.ok(

@@ -87,10 +87,16 @@ export function linePlot({ id, title, series, xLabel, yLabel, xTicks, yTicks, lo
       picture.append(svg("circle", { cx: px(x), cy: py(y), r: on ? 5 : 3, class: `series-${n}` }));
     }
   });
+  const keys = series.map((s, n) => [s.label, n]);
+  return plotFigure({ id, title, picture, keys, table });
+}
+
+/** A plot's figure: its caption, its picture, its keys ([label, series number]), its table. */
+export function plotFigure({ id, title, picture, keys, table }) {
   const legend = el(
     "p",
     { class: "legend" },
-    series.map((s, n) => el("span", { class: `key series-${n}`, text: s.label })),
+    keys.map(([label, n]) => el("span", { class: `key series-${n}`, text: label })),
   );
   return el(
     "figure",

@@ -4,8 +4,8 @@
 // below the lowest loss, not at 0, so that lines 0.4 nats apart stay apart. Drawing only:
 // the numbers come from the core and from baselines.json; the one piece of arithmetic is the
 // plot's coordinates.
-import { el, svg } from "../../views.js";
-import { plotFrame } from "../kit.js";
+import { svg } from "../../views.js";
+import { plotFigure, plotFrame } from "../kit.js";
 
 const width = 480;
 const height = 260;
@@ -60,18 +60,7 @@ export function lossPlot({ id, title, series, levels, levelsKey, xLabel, yLabel,
       picture.append(svg("circle", { cx: px(x), cy: py(y), r: 2.5, class: `series-${n}` }));
     }
   });
-  const legend = el(
-    "p",
-    { class: "legend" },
-    series.map((s, n) => el("span", { class: `key series-${n}`, text: s.label })),
-    el("span", { class: "key series-2", text: levelsKey }),
-  );
-  return el(
-    "figure",
-    { class: "why-plot", id },
-    el("figcaption", { text: title }),
-    picture,
-    legend,
-    table,
-  );
+  // the levels are drawn as series-2, whatever the curves are
+  const keys = [...series.map((s, n) => [s.label, n]), [levelsKey, 2]];
+  return plotFigure({ id, title, picture, keys, table });
 }
