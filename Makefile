@@ -3,7 +3,7 @@
 # demo only what the page needs.
 .PHONY: demo test suites build deps deps-demo deps-bench wasm native python sanitize bundle format \
 	format-check test-native test-sanitize test-fuzz test-node test-python test-browser \
-	test-hosts deps-hosts fuzz mutate bench clean train streams
+	test-hosts deps-hosts fuzz mutate bench clean train streams wheel venv
 
 # The Node files run two at a time, one a core: they share no file and time nothing.
 NODE_TEST := node --test --test-reporter=tap --test-concurrency=2
@@ -34,7 +34,7 @@ needs = $(if $(BUILT),,$(1))
 
 suites: $(addprefix test-,$(SUITES))
 
-build: deps wasm native python bundle streams
+build: deps wasm native python bundle streams venv
 
 deps:
 	@tools/install-deps.sh test
@@ -74,10 +74,26 @@ native:
 	@[ -f build/native/CMakeCache.txt ] || cmake --preset native
 	cmake --build --preset native -j2 --target attention_test attention_train
 
-# The core for Python: attention_by_hand's module (pybind11), built beside the native tests and
-# copied into python/attention_by_hand/.
+# The core for Python: attention_by_hand's module (pybind11), built beside the native tests.
 python: native
 	cmake --build --preset native -j2 --target attention_python
+
+# The package as a wheel in dist/ (pyproject.toml, setup.py): that module without its debug
+# information, and the walkthrough's script from the bundle. pip and setuptools are Debian's,
+# offline: no build isolation, no index.
+wheel: python bundle
+	rm -rf dist
+	ATTENTION_CMAKE_BUILD=build/native /usr/bin/python3 -m pip wheel -q --no-build-isolation \
+	  --no-deps --no-index -w dist .
+
+# A fresh venv with the wheel installed, as a user installs it; it sees Debian's NumPy, PyTorch,
+# pytest and Jupyter (--system-site-packages). The python suite and the notebooks run in it: its
+# own kernelspec makes Jupyter's python3 kernel this venv's (Debian's names /usr/bin/python3).
+venv: wheel
+	rm -rf build/venv
+	/usr/bin/python3 -m venv --system-site-packages build/venv
+	build/venv/bin/pip install -q --no-index dist/*.whl
+	build/venv/bin/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 
 # The native tests again, and the libFuzzer target, under AddressSanitizer and
 # UndefinedBehaviorSanitizer (clang).
@@ -111,12 +127,12 @@ test-node: $(call needs,wasm streams)
 	npx tsc -p tsconfig.json
 	$(SUITE) node $(NODE_TEST) tests/node/
 
-# The core for Python (python/attention_by_hand/, its module from the native build), under
-# Debian's own python3 and pytest; its notebook view reads the bundle, its tests the WASM core.
-test-python: $(call needs,python bundle)
-	$(SUITE) python /usr/bin/python3 -m pytest -p no:cacheprovider -q python/tests
+# The package's tests, run on the copy installed in build/venv from the wheel (not the tree's
+# python/), under Debian's pytest; they also read the WASM core through Node.
+test-python: $(call needs,venv)
+	$(SUITE) python build/venv/bin/python -m pytest -p no:cacheprovider -q python/tests
 
-test-browser: $(call needs,bundle)
+test-browser: $(call needs,bundle venv)
 	$(SUITE) browser $(BROWSER_TEST) tests/browser/
 
 # The heavier tutorial hosts (Astro 5, Docusaurus 3 with React 19), not part of make test:
@@ -135,4 +151,4 @@ bench: deps-bench build
 	node tools/bench.mjs
 
 clean:
-	rm -rf build web/generated
+	rm -rf build web/generated dist python/*.egg-info

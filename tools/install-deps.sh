@@ -30,8 +30,15 @@ apt_test=(g++ googletest libgtest-dev nlohmann-json3-dev clang-format clang libc
   python3-numpy python3-torch
   # the core for Python (make test's python suite): pybind11 for its module, pytest to test it
   pybind11-dev python3-pytest
+  # the wheel (make wheel: setuptools, pip) installed into a venv, and the notebooks run by the
+  # real Jupyter (nbconvert, the kernel, nbclient); see apt_lean below
+  python3-setuptools python3-wheel python3-pip python3-venv
+  jupyter-nbconvert python3-ipykernel python3-nbclient
   # the real model's corpus (Tang poems, song ci, classical quotations): the tests and make train
   fortunes-zh)
+# Installed without their recommended packages: nbconvert recommends pandoc (about 150 MB),
+# which exporting to HTML does not use.
+apt_lean=(jupyter-nbconvert python3-ipykernel python3-nbclient)
 # npm: the demo installs only the bundler (the workspace tools/demo); the tests install the
 # root's devDependencies and the tutorial hosts they build (tools/hosts: VitePress, reveal.js)
 # too; make test-hosts the heavier hosts (tools/hosts-more); the bench every workspace
@@ -75,7 +82,16 @@ if ((${#missing[@]})); then
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   echo "install-deps: installing ${missing[*]}"
   $sudo apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+  lean=() rest=()
+  for p in "${missing[@]}"; do
+    if [[ " ${apt_lean[*]} " == *" $p "* ]]; then lean+=("$p"); else rest+=("$p"); fi
+  done
+  if ((${#rest[@]})); then
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${rest[@]}"
+  fi
+  if ((${#lean[@]})); then
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${lean[@]}"
+  fi
 fi
 
 if [ "$npm_needed" = yes ]; then

@@ -264,8 +264,16 @@ class AttentionWalkthrough extends (globalThis.HTMLElement ?? class {}) {
       }
       return parseScene(text);
     }
-    const inline = this.querySelector('script[type="application/json"]');
-    return inline ? parseScene(inline.textContent) : null;
+    const inline = () => this.querySelector('script[type="application/json"]');
+    // An element parsed from the page's HTML after its class was defined (a notebook exported
+    // to HTML) is connected before its children are parsed: without a scene attribute, its
+    // inline scene may still be on its way.
+    if (!inline() && !this.hasAttribute("scene") && document.readyState === "loading") {
+      await new Promise((ready) =>
+        document.addEventListener("DOMContentLoaded", ready, { once: true }),
+      );
+    }
+    return inline() ? parseScene(inline().textContent) : null;
   }
 
   // Shows the message inside the element (replacing it when nothing could be shown) and

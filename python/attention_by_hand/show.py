@@ -4,7 +4,7 @@ output: nothing is fetched, so it works offline, in JupyterLab, classic Notebook
 in HTML exported with nbconvert. Every number it shows is the WASM core's, the same core as
 this package's.
 
-The script is 226 KB (103 KB gzipped) and is written into each output that shows a
+The script is about 240 KB (110 KB gzipped) and is written into each output that shows a
 walkthrough; several on one page register the element once and share one WASM instance."""
 
 from __future__ import annotations

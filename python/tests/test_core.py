@@ -31,6 +31,13 @@ def reference(q, k, v, scale=None, mask=None):
     return {"scores": q @ k.T, "scaled": q @ k.T * scale, "weights": w, "output": w @ v}
 
 
+def test_the_installed_copy_is_tested():
+    """make test-python installs the wheel into a venv: these tests must not read the tree's copy."""
+    here = pathlib.Path(abh.__file__).resolve()
+    assert ROOT / "python" not in here.parents, f"attention_by_hand imported from the tree: {here}"
+    assert (here.parent / "attention-walkthrough.js").exists(), "the wheel lacks the walkthrough's script"
+
+
 def test_age_scene_by_hand_and_every_step_named():
     q = [[1, 0, 0]]
     k = [[1, 2, 0], [1, 2, 0], [0, 0, 2], [1, 4, 0]]

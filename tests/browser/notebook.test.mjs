@@ -14,11 +14,10 @@ let env;
 before(async () => (env = await start()));
 after(() => env.close());
 
-// Runs Python with the package from the tree; prints JSON.
+// Runs Python with the package installed from the wheel (make venv); prints JSON.
 function python(code) {
-  const out = execFileSync("/usr/bin/python3", ["-c", code], {
+  const out = execFileSync(`${root}build/venv/bin/python`, ["-c", code], {
     cwd: root,
-    env: { ...process.env, PYTHONPATH: `${root}python` },
     encoding: "utf8",
   });
   return JSON.parse(out);

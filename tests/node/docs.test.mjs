@@ -198,15 +198,23 @@ export function names(lines, file) {
   );
 }
 
-test("the README's layout names every file of src/, web/, python/, tests/ and tools/, and nothing else", () => {
+test("the README's layout names every file of src/, web/, python/, notebooks/, tests/ and tools/, and nothing else", () => {
   const sections = layoutSections(text["README.md"]);
-  assert.deepEqual(Object.keys(sections).sort(), ["python", "src", "tests", "tools", "web"]);
+  assert.deepEqual(Object.keys(sections).sort(), [
+    "notebooks",
+    "python",
+    "src",
+    "tests",
+    "tools",
+    "web",
+  ]);
   const ignored = new Set([
     "generated",
     "node_modules",
     "artifacts",
     "__pycache__",
     ".pytest_cache",
+    "attention_by_hand.egg-info", // setuptools' notes from make wheel, ignored by git
   ]);
   for (const [folder, lines] of Object.entries(sections)) {
     const entries = readdirSync(join(root, folder), { withFileTypes: true });
@@ -219,7 +227,7 @@ test("the README's layout names every file of src/, web/, python/, tests/ and to
     // the name column: the first 25 characters of a line
     for (const line of lines.map((l) => l.slice(0, 25))) {
       for (const [file] of line.matchAll(
-        /[\w./-]+\.(?:hpp|cpp|mjs|js|css|html|json|ts|cjs|sh|py)\b/g,
+        /[\w./-]+\.(?:hpp|cpp|mjs|js|css|html|json|ts|cjs|sh|py|ipynb)\b/g,
       )) {
         if (file.startsWith(".") || file.startsWith("generated/")) continue;
         const found = file.includes("/")

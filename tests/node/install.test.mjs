@@ -21,6 +21,7 @@ const json = (path) => JSON.parse(readFileSync(`${root}${path}`, "utf8"));
 test("make demo installs Emscripten, Eigen, CMake, Node and the bundler, and nothing else", () => {
   const demo = plan("demo");
   const heavy = ["python3-torch", "python3-numpy", "chromium", "googletest", "libgtest-dev"];
+  heavy.push("pybind11-dev", "jupyter-nbconvert", "python3-ipykernel", "python3-venv");
   for (const p of [...heavy, "g++", "nlohmann-json3-dev", "clang"]) {
     assert.ok(!demo.apt.includes(p), `the demo installs ${p}`);
   }
@@ -32,7 +33,8 @@ test("make demo installs Emscripten, Eigen, CMake, Node and the bundler, and not
 test("make test installs what every suite needs; make test-hosts the heavier hosts; make bench adds the bench's peers", () => {
   const t = plan("test");
   const b = plan("bench");
-  for (const p of ["python3-torch", "chromium", "googletest", "clang", "emscripten"]) {
+  const python = ["pybind11-dev", "python3-venv", "jupyter-nbconvert", "python3-ipykernel"];
+  for (const p of ["python3-torch", "chromium", "googletest", "clang", "emscripten", ...python]) {
     assert.ok(t.apt.includes(p), p);
   }
   assert.deepEqual(b.apt, t.apt);
