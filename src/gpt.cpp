@@ -1,5 +1,7 @@
-// gpt.cpp: the small transformer of gpt.hpp. Each layer is a forward function and a backward
-// function with the same names; the backward reads what the forward saved. Products, the
+// gpt.cpp: the small transformer of gpt.hpp. The parameters are read through named views of
+// the flat buffer (GptParams, llm.c's ParameterTensors); each layer is a forward function and a
+// backward function with the same names, their inputs and outputs as arguments; the backward
+// reads what the forward saved. Products, the
 // logits' e^x and GELU's tanh are Eigen's and std's, except for float in WebAssembly, where they
 // are gpt_kernel.hpp's SIMD kernels; each (sequence, head) attends over its own T×T block.
 #include "gpt.hpp"
@@ -16,45 +18,71 @@
 namespace attention {
 namespace {
 
-// The tensors of a layer, in the layout's order after wte.
-enum LayerTensor {
-  kLn1G,
-  kLn1B,
-  kWq,
-  kWk,
-  kWv,
-  kWo,
-  kLn2G,
-  kLn2B,
-  kWfc,
-  kBfc,
-  kWproj,
-  kBproj,
-  kLayerTensors
-};
-
 constexpr double kLnEps = 1e-5;
 // Every matrix of a model's pass holds at most this many numbers (the logits are the largest).
 constexpr std::int64_t kMaxGptValues = std::int64_t{1} << 25;
 
-std::int64_t tensor_index(Index layer, LayerTensor t) { return 1 + layer * kLayerTensors + t; }
+// ---- the parameters ----
 
-template <typename T>
-using Map = Eigen::Map<Matrix<T>>;
-template <typename T>
-using ConstMap = Eigen::Map<const Matrix<T>>;
+// A layer's tensors, in the layout's order: their shape in units of C (0 rows: a vector, one
+// row), whether AdamW decays them, and how they start.
+struct LayerTensor {
+  const char* name;
+  Index rows, cols;
+  bool decay;
+  GptInit init;
+};
+constexpr LayerTensor kLayerTensors[] = {
+    {"ln1_g", 0, 1, false, GptInit::kOne},      {"ln1_b", 0, 1, false, GptInit::kZero},
+    {"w_q", 1, 1, true, GptInit::kNormal},      {"w_k", 1, 1, true, GptInit::kNormal},
+    {"w_v", 1, 1, true, GptInit::kNormal},      {"w_o", 1, 1, true, GptInit::kResidual},
+    {"ln2_g", 0, 1, false, GptInit::kOne},      {"ln2_b", 0, 1, false, GptInit::kZero},
+    {"w_fc", 1, 4, true, GptInit::kNormal},     {"b_fc", 0, 4, false, GptInit::kZero},
+    {"w_proj", 4, 1, true, GptInit::kResidual}, {"b_proj", 0, 1, false, GptInit::kZero},
+};
 
-// A tensor of the flat buffer, as a row-major matrix.
-template <typename T>
-ConstMap<T> tensor(const std::vector<GptTensor>& layout, const std::vector<T>& flat,
-                   std::int64_t index) {
-  const GptTensor& t = layout[size_t(index)];
-  return ConstMap<T>(flat.data() + t.offset, t.rows, t.cols);
-}
-template <typename T>
-Map<T> tensor(const std::vector<GptTensor>& layout, std::vector<T>& flat, std::int64_t index) {
-  const GptTensor& t = layout[size_t(index)];
-  return Map<T>(flat.data() + t.offset, t.rows, t.cols);
+// A tensor of the flat buffer as a row-major matrix: P is const F for the parameters, F for
+// their gradients.
+template <typename P>
+using View = Eigen::Map<
+    std::conditional_t<std::is_const_v<P>, const Matrix<std::remove_const_t<P>>, Matrix<P>>>;
+
+// One layer's tensors, by name (gpt.hpp's layout).
+template <typename P>
+struct LayerParams {
+  View<P> ln1_g, ln1_b;        // (1, C)
+  View<P> w_q, w_k, w_v, w_o;  // (C, C)
+  View<P> ln2_g, ln2_b;        // (1, C)
+  View<P> w_fc, b_fc;          // (C, 4C), (1, 4C)
+  View<P> w_proj, b_proj;      // (4C, C), (1, C)
+};
+
+// Every tensor of a flat buffer, by name, as llm.c's ParameterTensors: p.layers[l].w_q is the
+// layout's "l<l>.w_q".
+template <typename P>
+struct GptParams {
+  View<P> wte;  // (V, C)
+  std::vector<LayerParams<P>> layers;
+  View<P> lnf_g, lnf_b;  // (1, C)
+};
+
+template <typename P>
+GptParams<P> params_of(const GptConfig& config, P* flat) {
+  const std::vector<GptTensor> layout = gpt_layout(config);
+  // A name the layout lacks would give an empty view, which every gradient check meets at once.
+  const auto at = [&](const std::string& name) {
+    for (const GptTensor& t : layout)
+      if (t.name == name) return View<P>(flat + t.offset, t.rows, t.cols);
+    return View<P>(flat, 0, 0);
+  };
+  GptParams<P> p{at("wte"), {}, at("lnf_g"), at("lnf_b")};
+  for (Index l = 0; l < config.layers; ++l) {
+    const std::string n = "l" + std::to_string(l) + ".";
+    p.layers.push_back({at(n + "ln1_g"), at(n + "ln1_b"), at(n + "w_q"), at(n + "w_k"),
+                        at(n + "w_v"), at(n + "w_o"), at(n + "ln2_g"), at(n + "ln2_b"),
+                        at(n + "w_fc"), at(n + "b_fc"), at(n + "w_proj"), at(n + "b_proj")});
+  }
+  return p;
 }
 
 // ---- products ----
@@ -90,10 +118,10 @@ void product(Out&& out, const A& a, const B& b, bool accumulate = false) {
 }
 
 // out's row i = e^(in's row i − top)
-template <typename T>
-void exp_shifted_row(const Matrix<T>& in, Index i, T top, Matrix<T>& out) {
+template <typename F>
+void exp_shifted_row(const Matrix<F>& in, Index i, F top, Matrix<F>& out) {
 #if defined(__wasm_simd128__)
-  if constexpr (std::is_same_v<T, float>) {
+  if constexpr (std::is_same_v<F, float>) {
     fast::exp_shifted(&in(i, 0), top, &out(i, 0), in.cols());
     return;
   }
@@ -103,17 +131,17 @@ void exp_shifted_row(const Matrix<T>& in, Index i, T top, Matrix<T>& out) {
 
 // ---- LayerNorm: h = (x − mean)·rstd ⊙ g + b, row by row ----
 
-template <typename T>
-void layernorm_forward(const Matrix<T>& x, const ConstMap<T>& g, const ConstMap<T>& b, Matrix<T>& h,
-                       Vector<T>& mean, Vector<T>& rstd) {
+template <typename F>
+void layernorm_forward(const Matrix<F>& x, const View<const F>& g, const View<const F>& b,
+                       Matrix<F>& h, Vector<F>& mean, Vector<F>& rstd) {
   const Index n = x.rows(), c = x.cols();
   h.resize(n, c);
   mean.resize(n);
   rstd.resize(n);
   for (Index i = 0; i < n; ++i) {
-    const T m = x.row(i).mean();
-    const T var = (x.row(i).array() - m).square().mean();
-    const T r = T(1) / std::sqrt(var + T(kLnEps));
+    const F m = x.row(i).mean();
+    const F var = (x.row(i).array() - m).square().mean();
+    const F r = F(1) / std::sqrt(var + F(kLnEps));
     mean(i) = m;
     rstd(i) = r;
     h.row(i) = ((x.row(i).array() - m) * r * g.row(0).array() + b.row(0).array()).matrix();
@@ -121,31 +149,31 @@ void layernorm_forward(const Matrix<T>& x, const ConstMap<T>& g, const ConstMap<
 }
 
 // dh in, dx added to; dg and db added to.
-template <typename T>
-void layernorm_backward(const Matrix<T>& x, const Vector<T>& mean, const Vector<T>& rstd,
-                        const ConstMap<T>& g, const Matrix<T>& dh, Matrix<T>& dx, Map<T> dg,
-                        Map<T> db) {
+template <typename F>
+void layernorm_backward(const Matrix<F>& x, const Vector<F>& mean, const Vector<F>& rstd,
+                        const View<const F>& g, const Matrix<F>& dh, Matrix<F>& dx, View<F> dg,
+                        View<F> db) {
   for (Index i = 0; i < x.rows(); ++i) {
     const auto xhat = ((x.row(i).array() - mean(i)) * rstd(i)).eval();
     const auto dxhat = (dh.row(i).array() * g.row(0).array()).eval();
     dg.row(0).array() += dh.row(i).array() * xhat;
     db.row(0).array() += dh.row(i).array();
-    const T mean_d = dxhat.mean(), mean_dx = (dxhat * xhat).mean();
+    const F mean_d = dxhat.mean(), mean_dx = (dxhat * xhat).mean();
     dx.row(i).array() += rstd(i) * (dxhat - mean_d - xhat * mean_dx);
   }
 }
 
 // ---- RoPE on each head's pairs (2i, 2i+1), row r at position r mod T ----
 
-template <typename T>
-void rope(Matrix<T>& m, Index length, Index d_head, double base, bool back) {
+template <typename F>
+void rope(Matrix<F>& m, Index length, Index d_head, double base, bool back) {
   for (Index r = 0; r < m.rows(); ++r) {
     const double pos = double(r % length);
     for (Index i = 0; i < d_head / 2; ++i) {
       const double angle = pos * std::pow(base, -2.0 * double(i) / double(d_head));
-      const T c = T(std::cos(angle)), s = T(back ? -std::sin(angle) : std::sin(angle));
+      const F c = F(std::cos(angle)), s = F(back ? -std::sin(angle) : std::sin(angle));
       for (Index block = 0; block < m.cols(); block += d_head) {
-        const T a = m(r, block + 2 * i), b = m(r, block + 2 * i + 1);
+        const F a = m(r, block + 2 * i), b = m(r, block + 2 * i + 1);
         m(r, block + 2 * i) = a * c - b * s;
         m(r, block + 2 * i + 1) = a * s + b * c;
       }
@@ -158,87 +186,98 @@ void rope(Matrix<T>& m, Index length, Index d_head, double base, bool back) {
 constexpr double kGeluS = 0.7978845608028654;  // √(2/π)
 
 // t = tanh(√(2/π)(x + 0.044715x³)) for every x of fc: GELU's inner tanh.
-template <typename T>
-Matrix<T> gelu_tanh(const Matrix<T>& fc) {
-  Matrix<T> t = fc.unaryExpr([](T x) { return T(kGeluS) * (x + T(0.044715) * x * x * x); });
+template <typename F>
+Matrix<F> gelu_tanh(const Matrix<F>& fc) {
+  Matrix<F> t = fc.unaryExpr([](F x) { return F(kGeluS) * (x + F(0.044715) * x * x * x); });
 #if defined(__wasm_simd128__)
-  if constexpr (std::is_same_v<T, float>) {
+  if constexpr (std::is_same_v<F, float>) {
     fast::tanh_all(t.data(), t.size());
     return t;
   }
 #endif
-  return t.unaryExpr([](T u) { return std::tanh(u); });
+  return t.unaryExpr([](F u) { return std::tanh(u); });
 }
 
-template <typename T>
-T gelu(T x, T t) {
-  return T(0.5) * x * (T(1) + t);
+template <typename F>
+F gelu(F x, F t) {
+  return F(0.5) * x * (F(1) + t);
 }
 
-template <typename T>
-T gelu_slope(T x, T t) {
-  return T(0.5) * (T(1) + t) +
-         T(0.5) * x * (T(1) - t * t) * T(kGeluS) * (T(1) + T(3 * 0.044715) * x * x);
+template <typename F>
+F gelu_slope(F x, F t) {
+  return F(0.5) * (F(1) + t) +
+         F(0.5) * x * (F(1) - t * t) * F(kGeluS) * (F(1) + F(3 * 0.044715) * x * x);
 }
 
 // ---- causal attention over each (sequence, head) block ----
 
-template <typename T>
-void attention_forward(GptLayerTrace<T>& L, Index batch, Index length, Index heads) {
-  const Index dh = L.q.cols() / heads;
-  const T scale = T(1) / std::sqrt(T(dh));
-  L.concat.resize(L.q.rows(), L.q.cols());
-  L.s.assign(size_t(batch * heads), Matrix<T>());
-  L.p.assign(size_t(batch * heads), Matrix<T>());
+// q, k, v (N, C), the heads side by side, N = B·T rows (B = batch, T = length): each head's scores
+// and weights ((B·H) × (T, T)) and out (N, C). The steps numbered as in attention.cpp: 1 scores, 2
+// scaled, 3 masked (causal), 4 weights, 5 output.
+template <typename F>
+void attention_forward(const Matrix<F>& q, const Matrix<F>& k, const Matrix<F>& v, Index batch,
+                       Index length, Index heads, std::vector<Matrix<F>>& scores,
+                       std::vector<Matrix<F>>& weights, Matrix<F>& out) {
+  const Index dh = q.cols() / heads;
+  const F scale = F(1) / std::sqrt(F(dh));
+  out.resize(q.rows(), q.cols());
+  scores.assign(size_t(batch * heads), Matrix<F>());
+  weights.assign(size_t(batch * heads), Matrix<F>());
   for (Index b = 0; b < batch; ++b)
     for (Index h = 0; h < heads; ++h) {
-      const auto q = L.q.block(b * length, h * dh, length, dh);
-      const auto k = L.k.block(b * length, h * dh, length, dh);
-      const auto v = L.v.block(b * length, h * dh, length, dh);
-      Matrix<T>& p = L.p[size_t(b * heads + h)];
-      Matrix<T>& scores = L.s[size_t(b * heads + h)];
-      product(scores, q, k.transpose());  // (T, T)
-      scores *= scale;
-      p = scores;
+      const auto qh = q.block(b * length, h * dh, length, dh);
+      const auto kh = k.block(b * length, h * dh, length, dh);
+      const auto vh = v.block(b * length, h * dh, length, dh);
+      Matrix<F>& s = scores[size_t(b * heads + h)];
+      Matrix<F>& p = weights[size_t(b * heads + h)];
+      // 1 scores = q·kᵀ and 2 scaled by 1/√d_head, (T, T)
+      product(s, qh, kh.transpose());
+      s *= scale;
+      // 3 causal: query i sees keys 0..i; 4 weights, each row's softmax over those
+      p = s;
       for (Index i = 0; i < length; ++i) {
-        // causal: query i sees keys 0..i
-        const T top = p.row(i).head(i + 1).maxCoeff();
-        T sum = 0;
+        const F top = p.row(i).head(i + 1).maxCoeff();
+        F sum = 0;
         for (Index j = 0; j < length; ++j) {
-          p(i, j) = j <= i ? std::exp(p(i, j) - top) : T(0);
+          p(i, j) = j <= i ? std::exp(p(i, j) - top) : F(0);
           sum += p(i, j);
         }
         p.row(i) /= sum;
       }
-      product(L.concat.block(b * length, h * dh, length, dh), p, v);
+      // 5 output = weights·v, (T, d_head), into the head's columns
+      product(out.block(b * length, h * dh, length, dh), p, vh);
     }
 }
 
-// d(concat) in; dq, dk, dv out (before RoPE's transpose).
-template <typename T>
-void attention_backward(const GptLayerTrace<T>& L, const Matrix<T>& d_concat, Index batch,
-                        Index length, Index heads, Matrix<T>& dq, Matrix<T>& dk, Matrix<T>& dv) {
-  const Index dh = L.q.cols() / heads;
-  const T scale = T(1) / std::sqrt(T(dh));
-  dq.setZero(L.q.rows(), L.q.cols());
-  dk.setZero(L.k.rows(), L.k.cols());
-  dv.setZero(L.v.rows(), L.v.cols());
+// The steps back, 5 to 1: d_out (N, C) in; dq, dk, dv (N, C) out, before RoPE's inverse.
+template <typename F>
+void attention_backward(const Matrix<F>& q, const Matrix<F>& k, const Matrix<F>& v,
+                        const std::vector<Matrix<F>>& weights, const Matrix<F>& d_out, Index batch,
+                        Index length, Index heads, Matrix<F>& dq, Matrix<F>& dk, Matrix<F>& dv) {
+  const Index dh = q.cols() / heads;
+  const F scale = F(1) / std::sqrt(F(dh));
+  dq.setZero(q.rows(), q.cols());
+  dk.setZero(k.rows(), k.cols());
+  dv.setZero(v.rows(), v.cols());
   for (Index b = 0; b < batch; ++b)
     for (Index h = 0; h < heads; ++h) {
-      const Matrix<T>& p = L.p[size_t(b * heads + h)];
-      const auto q = L.q.block(b * length, h * dh, length, dh);
-      const auto k = L.k.block(b * length, h * dh, length, dh);
-      const auto v = L.v.block(b * length, h * dh, length, dh);
-      const auto d_out = d_concat.block(b * length, h * dh, length, dh);
-      product(dv.block(b * length, h * dh, length, dh), p.transpose(), d_out);
-      Matrix<T> dp;
-      product(dp, d_out, v.transpose());  // (T, T)
+      const Matrix<F>& p = weights[size_t(b * heads + h)];
+      const auto qh = q.block(b * length, h * dh, length, dh);
+      const auto kh = k.block(b * length, h * dh, length, dh);
+      const auto vh = v.block(b * length, h * dh, length, dh);
+      const auto d_oh = d_out.block(b * length, h * dh, length, dh);
+      // 5 output = p·v: dv = pᵀ·d_out, dp = d_out·vᵀ
+      product(dv.block(b * length, h * dh, length, dh), p.transpose(), d_oh);
+      Matrix<F> dp;
+      product(dp, d_oh, vh.transpose());  // (T, T)
+      // 4 and 3: the softmax's rows, d(scaled) = p ⊙ (dp − Σ dp ⊙ p); 2: times the scale
       for (Index i = 0; i < length; ++i) {
-        const T dot = (dp.row(i).array() * p.row(i).array()).sum();
+        const F dot = (dp.row(i).array() * p.row(i).array()).sum();
         dp.row(i) = (p.row(i).array() * (dp.row(i).array() - dot) * scale).matrix();
       }
-      product(dq.block(b * length, h * dh, length, dh), dp, k);
-      product(dk.block(b * length, h * dh, length, dh), dp.transpose(), q);
+      // 1 scores = q·kᵀ: dq = d(scores)·k, dk = d(scores)ᵀ·q
+      product(dq.block(b * length, h * dh, length, dh), dp, kh);
+      product(dk.block(b * length, h * dh, length, dh), dp.transpose(), qh);
     }
 }
 
@@ -282,29 +321,20 @@ std::string check_tokens(const GptConfig& config, const std::vector<std::int32_t
 std::vector<GptTensor> gpt_layout(const GptConfig& c) {
   std::vector<GptTensor> out;
   std::int64_t offset = 0;
-  const auto add = [&](std::string name, Index rows, Index cols, bool decay) {
-    out.push_back({std::move(name), rows, cols, offset, decay});
+  const auto add = [&](std::string name, Index rows, Index cols, bool decay, GptInit init) {
+    out.push_back({std::move(name), rows, cols, offset, decay, init});
     offset += std::int64_t(rows) * cols;
   };
   const Index C = c.d_model;
-  add("wte", c.vocab, C, true);
+  add("wte", c.vocab, C, true, GptInit::kNormal);
   for (Index l = 0; l < c.layers; ++l) {
-    const std::string p = "l" + std::to_string(l) + ".";
-    add(p + "ln1_g", 1, C, false);
-    add(p + "ln1_b", 1, C, false);
-    add(p + "w_q", C, C, true);
-    add(p + "w_k", C, C, true);
-    add(p + "w_v", C, C, true);
-    add(p + "w_o", C, C, true);
-    add(p + "ln2_g", 1, C, false);
-    add(p + "ln2_b", 1, C, false);
-    add(p + "w_fc", C, 4 * C, true);
-    add(p + "b_fc", 1, 4 * C, false);
-    add(p + "w_proj", 4 * C, C, true);
-    add(p + "b_proj", 1, C, false);
+    for (const LayerTensor& t : kLayerTensors) {
+      add("l" + std::to_string(l) + "." + t.name, t.rows == 0 ? 1 : t.rows * C, t.cols * C, t.decay,
+          t.init);
+    }
   }
-  add("lnf_g", 1, C, false);
-  add("lnf_b", 1, C, false);
+  add("lnf_g", 1, C, false, GptInit::kOne);
+  add("lnf_b", 1, C, false, GptInit::kZero);
   return out;
 }
 
@@ -333,8 +363,8 @@ std::string check_gpt_config(const GptConfig& c) {
   return {};
 }
 
-template <typename T>
-Result<GptTrace<T>> gpt_forward(const GptConfig& config, const std::vector<T>& params,
+template <typename F>
+Result<GptTrace<F>> gpt_forward(const GptConfig& config, const std::vector<F>& params,
                                 const std::vector<std::int32_t>& tokens, Index batch,
                                 const std::vector<std::int32_t>& targets) {
   if (auto e = check_gpt_config(config); !e.empty()) return {{}, e};
@@ -345,46 +375,46 @@ Result<GptTrace<T>> gpt_forward(const GptConfig& config, const std::vector<T>& p
   }
   if (auto e = check_tokens(config, tokens, batch, targets); !e.empty()) return {{}, e};
   const std::vector<GptTensor> layout = gpt_layout(config);
-  const auto at = [&](std::int64_t i) { return tensor(layout, params, i); };
+  const GptParams<const F> p = params_of(config, params.data());
   const Index n = Index(tokens.size()), C = config.d_model;
-  GptTrace<T> t;
+  GptTrace<F> t;
   t.batch = batch;
   t.length = n / batch;
-  // the embedding: x = wte[tokens] (N, C)
-  Matrix<T> x(n, C);
-  const auto wte = at(0);
-  for (Index i = 0; i < n; ++i) x.row(i) = wte.row(tokens[size_t(i)]);
+  // the embedding: x = wte[tokens], (N, C)
+  Matrix<F> x(n, C);
+  for (Index i = 0; i < n; ++i) x.row(i) = p.wte.row(tokens[size_t(i)]);
+  Matrix<F> projected;  // (N, C) a block's output, which the residual adds
   for (Index l = 0; l < config.layers; ++l) {
-    GptLayerTrace<T> L;
-    L.x = x;
-    // attention: ln1, the projections, RoPE, the heads, W_O, the residual
-    layernorm_forward(L.x, at(tensor_index(l, kLn1G)), at(tensor_index(l, kLn1B)), L.h1, L.mean1,
-                      L.rstd1);
-    product(L.q, L.h1, at(tensor_index(l, kWq)));
-    product(L.k, L.h1, at(tensor_index(l, kWk)));
-    product(L.v, L.h1, at(tensor_index(l, kWv)));
+    const LayerParams<const F>& w = p.layers[size_t(l)];
+    GptLayerTrace<F> L;
+    L.x = std::move(x);
+    // attention: ln1, the projections, RoPE, the heads, W_O
+    layernorm_forward(L.x, w.ln1_g, w.ln1_b, L.h1, L.mean1, L.rstd1);
+    product(L.q, L.h1, w.w_q);
+    product(L.k, L.h1, w.w_k);
+    product(L.v, L.h1, w.w_v);
     rope(L.q, t.length, C / config.heads, config.base, false);
     rope(L.k, t.length, C / config.heads, config.base, false);
-    attention_forward(L, batch, t.length, config.heads);
-    L.x_mid = L.x;
-    product(L.x_mid, L.concat, at(tensor_index(l, kWo)), true);
-    // the MLP: ln2, W_fc + b_fc, GELU, W_proj + b_proj, the residual
-    layernorm_forward(L.x_mid, at(tensor_index(l, kLn2G)), at(tensor_index(l, kLn2B)), L.h2,
-                      L.mean2, L.rstd2);
-    product(L.fc, L.h2, at(tensor_index(l, kWfc)));
-    L.fc.rowwise() += at(tensor_index(l, kBfc)).row(0);
+    attention_forward(L.q, L.k, L.v, batch, t.length, config.heads, L.s, L.p, L.concat);
+    product(projected, L.concat, w.w_o);
+    // the residual stream
+    L.x_mid = L.x + projected;
+    // the MLP: ln2, W_fc + b_fc, GELU, W_proj + b_proj
+    layernorm_forward(L.x_mid, w.ln2_g, w.ln2_b, L.h2, L.mean2, L.rstd2);
+    product(L.fc, L.h2, w.w_fc);
+    L.fc.rowwise() += w.b_fc.row(0);
     L.gelu_t = gelu_tanh(L.fc);
-    L.gelu = L.fc.binaryExpr(L.gelu_t, [](T v, T t) { return gelu(v, t); });
-    x = L.x_mid;
-    product(x, L.gelu, at(tensor_index(l, kWproj)), true);
-    x.rowwise() += at(tensor_index(l, kBproj)).row(0);
+    L.gelu = L.fc.binaryExpr(L.gelu_t, [](F v, F t) { return gelu(v, t); });
+    product(projected, L.gelu, w.w_proj);
+    projected.rowwise() += w.b_proj.row(0);
+    // the residual stream
+    x = L.x_mid + projected;
     t.layers.push_back(std::move(L));
   }
   t.x_final = std::move(x);
-  const std::int64_t last = 1 + config.layers * kLayerTensors;
-  layernorm_forward(t.x_final, at(last), at(last + 1), t.hf, t.meanf, t.rstdf);
+  layernorm_forward(t.x_final, p.lnf_g, p.lnf_b, t.hf, t.meanf, t.rstdf);
   // the logits (N, V), tied to the embedding, and their softmax
-  product(t.logits, t.hf, wte.transpose());
+  product(t.logits, t.hf, p.wte.transpose());
   t.probs.resize(n, config.vocab);
   t.top.resize(n);
   t.sum.resize(n);
@@ -405,105 +435,108 @@ Result<GptTrace<T>> gpt_forward(const GptConfig& config, const std::vector<T>& p
   return {std::move(t), {}};
 }
 
-template <typename T>
-Result<std::vector<T>> gpt_backward(const GptConfig& config, const std::vector<T>& params,
-                                    const GptTrace<T>& t, const std::vector<std::int32_t>& tokens,
+template <typename F>
+Result<std::vector<F>> gpt_backward(const GptConfig& config, const std::vector<F>& params,
+                                    const GptTrace<F>& t, const std::vector<std::int32_t>& tokens,
                                     const std::vector<std::int32_t>& targets) {
   if (targets.size() != tokens.size()) return {{}, "the backward pass needs a target per token"};
-  const std::vector<GptTensor> layout = gpt_layout(config);
-  const auto at = [&](std::int64_t i) { return tensor(layout, params, i); };
-  std::vector<T> grads(params.size(), T(0));
-  const auto d = [&](std::int64_t i) { return tensor(layout, grads, i); };
+  const GptParams<const F> p = params_of(config, params.data());
+  std::vector<F> grads(params.size(), F(0));
+  GptParams<F> d = params_of(config, grads.data());
   const Index n = Index(tokens.size()), C = config.d_model;
   // the loss: d(logits) = (probs − one-hot) / rows counted
   Index counted = 0;
   for (const std::int32_t target : targets) counted += target >= 0;
-  Matrix<T> d_logits = t.probs;
+  Matrix<F> d_logits = t.probs;
   for (Index i = 0; i < n; ++i) {
     if (targets[size_t(i)] < 0) {
       d_logits.row(i).setZero();
     } else {
-      d_logits(i, targets[size_t(i)]) -= T(1);
+      d_logits(i, targets[size_t(i)]) -= F(1);
     }
   }
-  d_logits /= T(std::max<Index>(counted, 1));
+  d_logits /= F(std::max<Index>(counted, 1));
   // logits = hf·wteᵀ: d(hf) = d(logits)·wte, d(wte) += d(logits)ᵀ·hf
-  Matrix<T> d_hf;
-  product(d_hf, d_logits, at(0));
-  product(d(0), d_logits.transpose(), t.hf, true);
-  const std::int64_t last = 1 + config.layers * kLayerTensors;
-  Matrix<T> dx = Matrix<T>::Zero(n, C);
-  layernorm_backward(t.x_final, t.meanf, t.rstdf, at(last), d_hf, dx, d(last), d(last + 1));
+  Matrix<F> d_hf;
+  product(d_hf, d_logits, p.wte);
+  product(d.wte, d_logits.transpose(), t.hf, true);
+  Matrix<F> dx = Matrix<F>::Zero(n, C);
+  layernorm_backward(t.x_final, t.meanf, t.rstdf, p.lnf_g, d_hf, dx, d.lnf_g, d.lnf_b);
   for (Index l = config.layers - 1; l >= 0; --l) {
-    const GptLayerTrace<T>& L = t.layers[size_t(l)];
-    // the MLP's residual: dx flows on; d(proj) = dx
-    d(tensor_index(l, kBproj)).row(0) += dx.colwise().sum();
-    product(d(tensor_index(l, kWproj)), L.gelu.transpose(), dx, true);
-    Matrix<T> d_fc;
-    product(d_fc, dx, at(tensor_index(l, kWproj)).transpose());
-    d_fc.array() *= L.fc.binaryExpr(L.gelu_t, [](T v, T t) { return gelu_slope(v, t); }).array();
-    d(tensor_index(l, kBfc)).row(0) += d_fc.colwise().sum();
-    product(d(tensor_index(l, kWfc)), L.h2.transpose(), d_fc, true);
-    Matrix<T> d_h2;
-    product(d_h2, d_fc, at(tensor_index(l, kWfc)).transpose());
-    Matrix<T> d_mid = dx;
-    layernorm_backward(L.x_mid, L.mean2, L.rstd2, at(tensor_index(l, kLn2G)), d_h2, d_mid,
-                       d(tensor_index(l, kLn2G)), d(tensor_index(l, kLn2B)));
-    // the attention's residual: d(concat) = d_mid·W_Oᵀ
-    product(d(tensor_index(l, kWo)), L.concat.transpose(), d_mid, true);
-    Matrix<T> d_concat;
-    product(d_concat, d_mid, at(tensor_index(l, kWo)).transpose());
-    Matrix<T> dq, dk, dv;
-    attention_backward(L, d_concat, t.batch, t.length, config.heads, dq, dk, dv);
+    const GptLayerTrace<F>& L = t.layers[size_t(l)];
+    const LayerParams<const F>& w = p.layers[size_t(l)];
+    LayerParams<F>& dw = d.layers[size_t(l)];
+    // the residual stream, x = x_mid + proj: dx reaches x_mid and proj as it is
+    // the MLP: proj = gelu·W_proj + b_proj, gelu = GELU(fc), fc = h2·W_fc + b_fc, h2 = ln2(x_mid)
+    dw.b_proj.row(0) += dx.colwise().sum();
+    product(dw.w_proj, L.gelu.transpose(), dx, true);
+    Matrix<F> d_fc;
+    product(d_fc, dx, w.w_proj.transpose());
+    d_fc.array() *= L.fc.binaryExpr(L.gelu_t, [](F v, F t) { return gelu_slope(v, t); }).array();
+    dw.b_fc.row(0) += d_fc.colwise().sum();
+    product(dw.w_fc, L.h2.transpose(), d_fc, true);
+    Matrix<F> d_h2;
+    product(d_h2, d_fc, w.w_fc.transpose());
+    Matrix<F> d_mid = dx;
+    layernorm_backward(L.x_mid, L.mean2, L.rstd2, w.ln2_g, d_h2, d_mid, dw.ln2_g, dw.ln2_b);
+    // the residual stream, x_mid = x + concat·W_O: d_mid reaches x and the projection
+    product(dw.w_o, L.concat.transpose(), d_mid, true);
+    Matrix<F> d_concat;
+    product(d_concat, d_mid, w.w_o.transpose());
+    Matrix<F> dq, dk, dv;
+    attention_backward(L.q, L.k, L.v, L.p, d_concat, t.batch, t.length, config.heads, dq, dk, dv);
     rope(dq, t.length, C / config.heads, config.base, true);
     rope(dk, t.length, C / config.heads, config.base, true);
-    product(d(tensor_index(l, kWq)), L.h1.transpose(), dq, true);
-    product(d(tensor_index(l, kWk)), L.h1.transpose(), dk, true);
-    product(d(tensor_index(l, kWv)), L.h1.transpose(), dv, true);
-    Matrix<T> d_h1;
-    product(d_h1, dq, at(tensor_index(l, kWq)).transpose());
-    product(d_h1, dk, at(tensor_index(l, kWk)).transpose(), true);
-    product(d_h1, dv, at(tensor_index(l, kWv)).transpose(), true);
+    product(dw.w_q, L.h1.transpose(), dq, true);
+    product(dw.w_k, L.h1.transpose(), dk, true);
+    product(dw.w_v, L.h1.transpose(), dv, true);
+    Matrix<F> d_h1;
+    product(d_h1, dq, w.w_q.transpose());
+    product(d_h1, dk, w.w_k.transpose(), true);
+    product(d_h1, dv, w.w_v.transpose(), true);
     dx = d_mid;
-    layernorm_backward(L.x, L.mean1, L.rstd1, at(tensor_index(l, kLn1G)), d_h1, dx,
-                       d(tensor_index(l, kLn1G)), d(tensor_index(l, kLn1B)));
+    layernorm_backward(L.x, L.mean1, L.rstd1, w.ln1_g, d_h1, dx, dw.ln1_g, dw.ln1_b);
   }
   // the embedding: d(wte)[token] += dx
-  auto d_wte = d(0);
-  for (Index i = 0; i < n; ++i) d_wte.row(tokens[size_t(i)]) += dx.row(i);
-  for (const T g : grads) {
+  for (Index i = 0; i < n; ++i) d.wte.row(tokens[size_t(i)]) += dx.row(i);
+  for (const F g : grads) {
     if (!std::isfinite(double(g))) return {{}, "a gradient overflows: the loss is too steep"};
   }
   return {std::move(grads), {}};
 }
 
-template <typename T>
-std::vector<T> gpt_init(const GptConfig& config, std::uint64_t seed) {
-  const std::vector<GptTensor> layout = gpt_layout(config);
-  std::vector<T> params(size_t(gpt_size(config)), T(0));
+template <typename F>
+std::vector<F> gpt_init(const GptConfig& config, std::uint64_t seed) {
+  std::vector<F> params(size_t(gpt_size(config)), F(0));
   SplitMix64 random(seed);
   const double residual = 0.02 / std::sqrt(2.0 * double(config.layers));
-  for (const GptTensor& t : layout) {
-    const bool gain = t.name.find("_g") != std::string::npos;
-    const bool scaled =
-        t.name.find("w_o") != std::string::npos || t.name.find("w_proj") != std::string::npos;
+  for (const GptTensor& t : gpt_layout(config)) {
     for (std::int64_t i = 0; i < std::int64_t(t.rows) * t.cols; ++i) {
-      T& p = params[size_t(t.offset + i)];
-      if (gain)
-        p = T(1);
-      else if (t.decay)
-        p = T(random.normal() * (scaled ? residual : 0.02));
+      F& p = params[size_t(t.offset + i)];
+      switch (t.init) {
+        case GptInit::kNormal:
+          p = F(random.normal() * 0.02);
+          break;
+        case GptInit::kResidual:
+          p = F(random.normal() * residual);
+          break;
+        case GptInit::kOne:
+          p = F(1);
+          break;
+        case GptInit::kZero:
+          break;
+      }
     }
   }
   return params;
 }
 
-template <typename T>
-void adamw_step(const GptConfig& config, const AdamW& adam, double lr, std::vector<T>& params,
-                const std::vector<T>& grads, AdamState<T>& s) {
+template <typename F>
+void adamw_step(const GptConfig& config, const AdamW& adam, double lr, std::vector<F>& params,
+                const std::vector<F>& grads, AdamState<F>& s) {
   if (s.m.empty()) {
-    s.m.assign(params.size(), T(0));
-    s.v.assign(params.size(), T(0));
+    s.m.assign(params.size(), F(0));
+    s.v.assign(params.size(), F(0));
   }
   ++s.step;
   const double c1 = 1 - std::pow(adam.beta1, double(s.step));
@@ -514,10 +547,10 @@ void adamw_step(const GptConfig& config, const AdamW& adam, double lr, std::vect
       const double g = double(grads[size_t(i)]);
       const double m = adam.beta1 * double(s.m[size_t(i)]) + (1 - adam.beta1) * g;
       const double v = adam.beta2 * double(s.v[size_t(i)]) + (1 - adam.beta2) * g * g;
-      s.m[size_t(i)] = T(m);
-      s.v[size_t(i)] = T(v);
+      s.m[size_t(i)] = F(m);
+      s.v[size_t(i)] = F(v);
       const double p = double(params[size_t(i)]);
-      params[size_t(i)] = T(p - lr * ((m / c1) / (std::sqrt(v / c2) + adam.eps) + decay * p));
+      params[size_t(i)] = F(p - lr * ((m / c1) / (std::sqrt(v / c2) + adam.eps) + decay * p));
     }
   }
 }
@@ -554,10 +587,10 @@ double gpt_learning_rate(double lr, std::int64_t total, std::int64_t s) {
   return lr * (0.1 + 0.45 * (1 + std::cos(3.141592653589793 * std::min(1.0, progress))));
 }
 
-template <typename T>
-Result<GptTrainer<T>> gpt_trainer(const GptConfig& config, std::vector<std::int32_t> data,
+template <typename F>
+Result<GptTrainer<F>> gpt_trainer(const GptConfig& config, std::vector<std::int32_t> data,
                                   Index batch, double lr, std::int64_t total, std::uint64_t seed,
-                                  std::vector<T> params) {
+                                  std::vector<F> params) {
   if (auto e = check_gpt_config(config); !e.empty()) return {{}, e};
   if (Index(data.size()) < config.context + 2) {
     return {{},
@@ -575,13 +608,13 @@ Result<GptTrainer<T>> gpt_trainer(const GptConfig& config, std::vector<std::int3
     return {{}, "batch is " + std::to_string(batch) + "; the logits of a step must fit"};
   }
   if (!(std::isfinite(lr) && lr > 0)) return {{}, "the learning rate must be a number above 0"};
-  if (params.empty()) params = gpt_init<T>(config, seed);
+  if (params.empty()) params = gpt_init<F>(config, seed);
   if (std::int64_t(params.size()) != gpt_size(config)) {
     return {{},
             "params has " + count(Index(params.size()), "number") + " but the model has " +
                 std::to_string(gpt_size(config))};
   }
-  GptTrainer<T> t;
+  GptTrainer<F> t;
   t.config = config;
   t.params = std::move(params);
   t.data = std::move(data);
@@ -592,8 +625,8 @@ Result<GptTrainer<T>> gpt_trainer(const GptConfig& config, std::vector<std::int3
   return {std::move(t), {}};
 }
 
-template <typename T>
-Result<std::optional<double>> gpt_train_slice(GptTrainer<T>& t, Index sequences) {
+template <typename F>
+Result<std::optional<double>> gpt_train_slice(GptTrainer<F>& t, Index sequences) {
   const GptConfig& c = t.config;
   if (sequences < 1) return {{}, range_error("sequences", sequences, 1, t.batch)};
   if (t.done == 0) {
@@ -605,19 +638,19 @@ Result<std::optional<double>> gpt_train_slice(GptTrainer<T>& t, Index sequences)
       t.targets.insert(t.targets.end(), t.data.begin() + at + 1,
                        t.data.begin() + at + 1 + c.context);
     }
-    t.grads.assign(t.params.size(), T(0));
+    t.grads.assign(t.params.size(), F(0));
     t.loss = 0;
   }
   const Index n = std::min(sequences, t.batch - t.done);
   const auto from = long(t.done * c.context), to = long((t.done + n) * c.context);
   const std::vector<std::int32_t> tokens(t.tokens.begin() + from, t.tokens.begin() + to);
   const std::vector<std::int32_t> targets(t.targets.begin() + from, t.targets.begin() + to);
-  auto forward = gpt_forward<T>(c, t.params, tokens, n, targets);
+  auto forward = gpt_forward<F>(c, t.params, tokens, n, targets);
   if (!forward.ok()) return {{}, forward.error};
-  auto grads = gpt_backward<T>(c, t.params, forward.value, tokens, targets);
+  auto grads = gpt_backward<F>(c, t.params, forward.value, tokens, targets);
   if (!grads.ok()) return {{}, grads.error};
   // every sequence has T targets: the batch's mean is the slices' means weighted by size
-  const T share = T(double(n) / double(t.batch));
+  const F share = F(double(n) / double(t.batch));
   for (size_t i = 0; i < t.grads.size(); ++i) t.grads[i] += share * grads.value[i];
   t.loss += double(share) * forward.value.loss;
   t.done += n;
@@ -628,26 +661,26 @@ Result<std::optional<double>> gpt_train_slice(GptTrainer<T>& t, Index sequences)
   return {t.loss, {}};
 }
 
-template <typename T>
-Result<double> gpt_train_step(GptTrainer<T>& t) {
+template <typename F>
+Result<double> gpt_train_step(GptTrainer<F>& t) {
   auto r = gpt_train_slice(t, t.batch);
   if (!r.ok()) return {{}, r.error};
   return {*r.value, {}};
 }
 
-template <typename T>
-Result<GptLossGradient<T>> gpt_loss_gradient(const GptConfig& c, const std::vector<T>& params,
+template <typename F>
+Result<GptLossGradient<F>> gpt_loss_gradient(const GptConfig& c, const std::vector<F>& params,
                                              const std::vector<std::int32_t>& tokens, Index batch,
                                              const std::vector<std::int32_t>& targets) {
-  const auto r = gpt_forward<T>(c, params, tokens, batch, targets);
+  const auto r = gpt_forward<F>(c, params, tokens, batch, targets);
   if (!r.ok()) return {{}, r.error};
-  auto g = gpt_backward<T>(c, params, r.value, tokens, targets);
+  auto g = gpt_backward<F>(c, params, r.value, tokens, targets);
   if (!g.ok()) return {{}, g.error};
   return {{r.value.loss, std::move(g.value)}, {}};
 }
 
-template <typename T>
-Result<double> gpt_stream_loss(const GptConfig& c, const std::vector<T>& params,
+template <typename F>
+Result<double> gpt_stream_loss(const GptConfig& c, const std::vector<F>& params,
                                const std::vector<std::int32_t>& stream) {
   double sum = 0;
   Index counted = 0;
@@ -657,7 +690,7 @@ Result<double> gpt_stream_loss(const GptConfig& c, const std::vector<T>& params,
                                            stream.begin() + long(at + n));
     const std::vector<std::int32_t> targets(stream.begin() + long(at + 1),
                                             stream.begin() + long(at + n + 1));
-    const auto r = gpt_forward<T>(c, params, tokens, 1, targets);
+    const auto r = gpt_forward<F>(c, params, tokens, 1, targets);
     if (!r.ok()) return {{}, r.error};
     sum += r.value.loss * double(n);
     counted += Index(n);
@@ -666,22 +699,22 @@ Result<double> gpt_stream_loss(const GptConfig& c, const std::vector<T>& params,
   return {sum / double(counted), {}};
 }
 
-template <typename T>
-Result<std::vector<std::int32_t>> gpt_generate(const GptConfig& c, const std::vector<T>& params,
-                                               std::vector<std::int32_t> prompt, Index steps,
+template <typename F>
+Result<std::vector<std::int32_t>> gpt_generate(const GptConfig& c, const std::vector<F>& params,
+                                               std::vector<std::int32_t> prompt, Index count,
                                                double temperature, std::uint64_t seed,
                                                std::int32_t end_token, std::int32_t unknown_token) {
   if (prompt.empty()) return {{}, "the prompt is empty: give it at least one token"};
   if (!(std::isfinite(temperature) && temperature >= 0)) {
     return {{}, "temperature is " + number(temperature) + "; it must be 0 or above"};
   }
-  if (steps < 0 || steps > 1024) return {{}, range_error("steps", steps, 0, 1024)};
+  if (count < 0 || count > 1024) return {{}, range_error("count", count, 0, 1024)};
   SplitMix64 random(seed);
   std::vector<std::int32_t> out;
-  for (Index k = 0; k < steps; ++k) {
+  for (Index k = 0; k < count; ++k) {
     const size_t from = prompt.size() > size_t(c.context) ? prompt.size() - size_t(c.context) : 0;
     const std::vector<std::int32_t> window(prompt.begin() + long(from), prompt.end());
-    const auto r = gpt_forward<T>(c, params, window, 1);
+    const auto r = gpt_forward<F>(c, params, window, 1);
     if (!r.ok()) return {{}, r.error};
     Vector<double> z =
         r.value.logits.row(r.value.logits.rows() - 1).transpose().template cast<double>();
@@ -705,18 +738,18 @@ Result<std::vector<std::int32_t>> gpt_generate(const GptConfig& c, const std::ve
   return {std::move(out), {}};
 }
 
-#define ATTENTION_GPT_TRAINING(T)                                                                  \
-  template Result<GptTrainer<T>> gpt_trainer(const GptConfig&, std::vector<std::int32_t>, Index,   \
-                                             double, std::int64_t, std::uint64_t, std::vector<T>); \
-  template Result<double> gpt_train_step(GptTrainer<T>&);                                          \
-  template Result<std::optional<double>> gpt_train_slice(GptTrainer<T>&, Index);                   \
-  template Result<GptLossGradient<T>> gpt_loss_gradient(const GptConfig&, const std::vector<T>&,   \
+#define ATTENTION_GPT_TRAINING(F)                                                                  \
+  template Result<GptTrainer<F>> gpt_trainer(const GptConfig&, std::vector<std::int32_t>, Index,   \
+                                             double, std::int64_t, std::uint64_t, std::vector<F>); \
+  template Result<double> gpt_train_step(GptTrainer<F>&);                                          \
+  template Result<std::optional<double>> gpt_train_slice(GptTrainer<F>&, Index);                   \
+  template Result<GptLossGradient<F>> gpt_loss_gradient(const GptConfig&, const std::vector<F>&,   \
                                                         const std::vector<std::int32_t>&, Index,   \
                                                         const std::vector<std::int32_t>&);         \
-  template Result<double> gpt_stream_loss(const GptConfig&, const std::vector<T>&,                 \
+  template Result<double> gpt_stream_loss(const GptConfig&, const std::vector<F>&,                 \
                                           const std::vector<std::int32_t>&);                       \
   template Result<std::vector<std::int32_t>> gpt_generate(                                         \
-      const GptConfig&, const std::vector<T>&, std::vector<std::int32_t>, Index, double,           \
+      const GptConfig&, const std::vector<F>&, std::vector<std::int32_t>, Index, double,           \
       std::uint64_t, std::int32_t, std::int32_t);
 ATTENTION_GPT_TRAINING(float)
 ATTENTION_GPT_TRAINING(double)

@@ -1,10 +1,11 @@
 // gpt.hpp: a small decoder-only character transformer, and its training, in the core. Token
 // embedding (tied: the logits are x·wteᵀ), RoPE on each head's q and k, pre-LayerNorm blocks
 // of causal multi-head attention and an MLP (GELU, tanh form), the residual stream, a final
-// LayerNorm, and cross-entropy on the next character; AdamW. Templated on the number type:
+// LayerNorm, and cross-entropy on the next character; AdamW. Templated on the number type F:
 // float for speed, double for the reference that the gradients are checked on. Every layer
 // has a forward and a backward pass with the same names, the backward written from the
-// forward's saved activations, as llm.c writes them.
+// forward's saved activations, as llm.c writes them; sizes are named as there: B sequences of
+// T tokens, N = B·T rows, C = d_model, V the vocabulary, L layers, H heads.
 #pragma once
 
 #include <cstdint>
@@ -26,12 +27,17 @@ struct GptConfig {
   double base = 10000;
 };
 
+// How gpt_init starts a tensor: N(0, 0.02); N(0, 0.02/√(2L)) for the projections that the
+// residual stream adds (w_o, w_proj); LayerNorm's gains 1; biases 0.
+enum class GptInit { kNormal, kResidual, kOne, kZero };
+
 // Where each parameter lives in the one flat buffer, row-major.
 struct GptTensor {
   std::string name;  // "wte", "l0.w_q", … as the exported scripts name them
   Index rows = 0, cols = 0;
   std::int64_t offset = 0;
   bool decay = false;  // AdamW's weight decay applies (the matrices)
+  GptInit init = GptInit::kZero;
 
   static constexpr const char* kName = "GptTensor";
   static constexpr auto fields() {
@@ -52,21 +58,21 @@ std::string check_gpt_config(const GptConfig& config);
 
 // What a forward pass keeps for its backward, and for the page: B sequences of T tokens, N =
 // B·T rows. Its fields() are what leaves the core; the rest stays for the backward pass.
-template <typename T>
+template <typename F>
 struct GptLayerTrace {
-  Matrix<T> x;               // (N, C) the residual stream into the layer
-  Vector<T> mean1, rstd1;    // (N)
-  Matrix<T> h1;              // (N, C) ln1(x)
-  Matrix<T> q, k, v;         // (N, C) h1·W; q and k after RoPE
-  std::vector<Matrix<T>> s;  // (B·H) × (T, T) each head's scores q·k/√d_head (j > i unused)
-  std::vector<Matrix<T>> p;  // (B·H) × (T, T) each head's softmax weights, causal
-  Matrix<T> concat;          // (N, C) the heads' outputs side by side
-  Matrix<T> x_mid;           // (N, C) x + concat·W_O
-  Vector<T> mean2, rstd2;    // (N)
-  Matrix<T> h2;              // (N, C) ln2(x_mid)
-  Matrix<T> fc;              // (N, 4C) h2·W_fc + b_fc
-  Matrix<T> gelu_t;          // (N, 4C) tanh(√(2/π)(fc + 0.044715fc³)), for gelu and its slope
-  Matrix<T> gelu;            // (N, 4C) gelu(fc)
+  Matrix<F> x;               // (N, C) the residual stream into the layer
+  Vector<F> mean1, rstd1;    // (N)
+  Matrix<F> h1;              // (N, C) ln1(x)
+  Matrix<F> q, k, v;         // (N, C) h1·W; q and k after RoPE
+  std::vector<Matrix<F>> s;  // (B·H) × (T, T) each head's scores q·k/√d_head (j > i unused)
+  std::vector<Matrix<F>> p;  // (B·H) × (T, T) each head's softmax weights, causal
+  Matrix<F> concat;          // (N, C) the heads' outputs side by side
+  Matrix<F> x_mid;           // (N, C) x + concat·W_O
+  Vector<F> mean2, rstd2;    // (N)
+  Matrix<F> h2;              // (N, C) ln2(x_mid)
+  Matrix<F> fc;              // (N, 4C) h2·W_fc + b_fc
+  Matrix<F> gelu_t;          // (N, 4C) tanh(√(2/π)(fc + 0.044715fc³)), for gelu and its slope
+  Matrix<F> gelu;            // (N, 4C) gelu(fc)
 
   static constexpr const char* kName = "GptLayer";
   static constexpr auto fields() {
@@ -76,16 +82,16 @@ struct GptLayerTrace {
   }
 };
 
-template <typename T>
+template <typename F>
 struct GptTrace {
   Index batch = 0, length = 0;  // B, T
-  std::vector<GptLayerTrace<T>> layers;
-  Matrix<T> x_final;       // (N, C) the residual stream after the last layer
-  Vector<T> meanf, rstdf;  // (N)
-  Matrix<T> hf;            // (N, C) lnf(x_final)
-  Matrix<T> logits;        // (N, V)
-  Matrix<T> probs;         // (N, V) softmax of each row
-  Vector<T> top, sum;      // (N) each logits row's largest, and Σ e^(logit − largest)
+  std::vector<GptLayerTrace<F>> layers;
+  Matrix<F> x_final;       // (N, C) the residual stream after the last layer
+  Vector<F> meanf, rstdf;  // (N)
+  Matrix<F> hf;            // (N, C) lnf(x_final)
+  Matrix<F> logits;        // (N, V)
+  Matrix<F> probs;         // (N, V) softmax of each row
+  Vector<F> top, sum;      // (N) each logits row's largest, and Σ e^(logit − largest)
   double loss = 0;         // mean −log probs[target] over the rows with a target
 
   static constexpr const char* kName = "GptForward";
@@ -98,23 +104,23 @@ struct GptTrace {
 
 // tokens (B·T, row-major by sequence), ids from 0 to V−1; targets the same size, −1 where a
 // row has none. Computes the forward pass; with targets, the loss.
-template <typename T>
-Result<GptTrace<T>> gpt_forward(const GptConfig& config, const std::vector<T>& params,
+template <typename F>
+Result<GptTrace<F>> gpt_forward(const GptConfig& config, const std::vector<F>& params,
                                 const std::vector<std::int32_t>& tokens, Index batch,
                                 const std::vector<std::int32_t>& targets = {});
 
 // The gradient of the forward's mean loss with respect to every parameter, in the flat layout.
-template <typename T>
-Result<std::vector<T>> gpt_backward(const GptConfig& config, const std::vector<T>& params,
-                                    const GptTrace<T>& trace,
+template <typename F>
+Result<std::vector<F>> gpt_backward(const GptConfig& config, const std::vector<F>& params,
+                                    const GptTrace<F>& trace,
                                     const std::vector<std::int32_t>& tokens,
                                     const std::vector<std::int32_t>& targets);
 
 // The forward's mean loss and its gradient for every parameter, in the flat layout: one call.
-template <typename T>
+template <typename F>
 struct GptLossGradient {
   double loss = 0;
-  std::vector<T> gradients;  // (gpt_size)
+  std::vector<F> gradients;  // (gpt_size)
 
   static constexpr const char* kName = "GptGradients";
   static constexpr auto fields() {
@@ -123,31 +129,30 @@ struct GptLossGradient {
   }
 };
 
-template <typename T>
-Result<GptLossGradient<T>> gpt_loss_gradient(const GptConfig& config, const std::vector<T>& params,
+template <typename F>
+Result<GptLossGradient<F>> gpt_loss_gradient(const GptConfig& config, const std::vector<F>& params,
                                              const std::vector<std::int32_t>& tokens, Index batch,
                                              const std::vector<std::int32_t>& targets);
 
-// Seeded initial parameters: N(0, 0.02) for the embedding and the matrices (the residual
-// projections w_o and w_proj scaled by 1/√(2L)), LayerNorm gains 1, biases 0.
-template <typename T>
-std::vector<T> gpt_init(const GptConfig& config, std::uint64_t seed);
+// Seeded initial parameters, each tensor as its layout's `init` says.
+template <typename F>
+std::vector<F> gpt_init(const GptConfig& config, std::uint64_t seed);
 
 // AdamW, with weight decay on the matrices only.
 struct AdamW {
   double lr = 3e-3, beta1 = 0.9, beta2 = 0.95, eps = 1e-8, weight_decay = 0.1;
 };
 
-template <typename T>
+template <typename F>
 struct AdamState {
-  std::vector<T> m, v;  // the moments, in the flat layout
+  std::vector<F> m, v;  // the moments, in the flat layout
   std::int64_t step = 0;
 };
 
 // One step: params updated in place from grads, with learning rate `lr` (after any schedule).
-template <typename T>
-void adamw_step(const GptConfig& config, const AdamW& adam, double lr, std::vector<T>& params,
-                const std::vector<T>& grads, AdamState<T>& state);
+template <typename F>
+void adamw_step(const GptConfig& config, const AdamW& adam, double lr, std::vector<F>& params,
+                const std::vector<F>& grads, AdamState<F>& state);
 
 // The learning rate at step s of `total`: a linear warmup over the first tenth (at most 100
 // steps), then a cosine decay to a tenth of `lr`.
@@ -156,54 +161,54 @@ double gpt_learning_rate(double lr, std::int64_t total, std::int64_t s);
 // The training, as `make train` runs it natively and the page runs it in WASM: each step takes
 // `batch` windows of context + 1 tokens from `data` at seeded random places, one forward and
 // backward pass, and one AdamW step.
-template <typename T>
+template <typename F>
 struct GptTrainer {
   GptConfig config;
-  std::vector<T> params;
+  std::vector<F> params;
   std::vector<std::int32_t> data;  // the training stream
   Index batch = 16;
   double lr = 3e-3;
   std::int64_t total = 1;  // the steps the schedule is for
   AdamW adam;
-  AdamState<T> state;
+  AdamState<F> state;
   SplitMix64 pick{0};
   std::int64_t steps = 0;  // taken so far
   // The step under way, when it is taken in slices: its batch (drawn when it starts), the
   // gradient and loss of the sequences done so far, each weighted by its share of the batch.
   std::vector<std::int32_t> tokens, targets;  // (B·T)
-  std::vector<T> grads;
+  std::vector<F> grads;
   double loss = 0;
   Index done = 0;  // of the batch's sequences
 };
 
 // Checks and starts a trainer: parameters seeded (gpt_init) unless given.
-template <typename T>
-Result<GptTrainer<T>> gpt_trainer(const GptConfig& config, std::vector<std::int32_t> data,
+template <typename F>
+Result<GptTrainer<F>> gpt_trainer(const GptConfig& config, std::vector<std::int32_t> data,
                                   Index batch, double lr, std::int64_t total, std::uint64_t seed,
-                                  std::vector<T> params = {});
+                                  std::vector<F> params = {});
 
 // Part of a step: the next `sequences` of the batch (at most what is left), forward and
 // backward. When that completes the batch, the AdamW step, and the batch's loss before it;
 // otherwise nothing. The page trains this way, a few sequences between frames; the sum is the
 // same step as gpt_train_step's.
-template <typename T>
-Result<std::optional<double>> gpt_train_slice(GptTrainer<T>& trainer, Index sequences);
+template <typename F>
+Result<std::optional<double>> gpt_train_slice(GptTrainer<F>& trainer, Index sequences);
 
 // One step (the rest of it, if one is under way); returns the batch's loss before the update.
-template <typename T>
-Result<double> gpt_train_step(GptTrainer<T>& trainer);
+template <typename F>
+Result<double> gpt_train_step(GptTrainer<F>& trainer);
 
 // The mean loss over a stream in windows of `context` tokens, each predicting its next token.
-template <typename T>
-Result<double> gpt_stream_loss(const GptConfig& config, const std::vector<T>& params,
+template <typename F>
+Result<double> gpt_stream_loss(const GptConfig& config, const std::vector<F>& params,
                                const std::vector<std::int32_t>& stream);
 
 // Up to `count` tokens after `prompt`, sampled from softmax(logits / temperature) with a seeded
 // stream (the largest at temperature 0), never the unknown token, which stands for no one
 // character; it stops after the end token, and reads at most the last `context` tokens.
-template <typename T>
+template <typename F>
 Result<std::vector<std::int32_t>> gpt_generate(const GptConfig& config,
-                                               const std::vector<T>& params,
+                                               const std::vector<F>& params,
                                                std::vector<std::int32_t> prompt, Index count,
                                                double temperature, std::uint64_t seed,
                                                std::int32_t end_token = 0,

@@ -99,10 +99,10 @@ val gpt_gradients(val config, val params, val tokens, double batch, val targets,
                  : gpt_gradients_as<float>(c, params, tokens, batch, targets);
 }
 
-val gpt_generate(val config, val params, val prompt, double steps, double temperature,
+val gpt_generate(val config, val params, val prompt, double count, double temperature,
                  double seed) {
   return to_js(attention::gpt_generate<float>(read_gpt_config(config), read_numbers<float>(params),
-                                              read_numbers<std::int32_t>(prompt), Index(steps),
+                                              read_numbers<std::int32_t>(prompt), Index(count),
                                               temperature, std::uint64_t(seed)));
 }
 
