@@ -83,11 +83,30 @@ def _array(name: str, x: Any) -> np.ndarray:
     return a
 
 
+def _finite(name: str, a: np.ndarray) -> np.ndarray:
+    """a, or a ValueError naming its first number that is not finite, indexed as NumPy indexes
+    it (from 0), and as its row and column (from 1)."""
+    bad = np.argwhere(~np.isfinite(a.astype(np.float64)))
+    if bad.size:
+        at = tuple(int(i) for i in bad[0])
+        value = a[at]
+        what = "NaN" if np.isnan(value) else "infinite"
+        place = f" (row {at[-2] + 1}, column {at[-1] + 1})" if a.ndim >= 2 else ""
+        raise ValueError(f"{name}[{', '.join(map(str, at))}]{place} is {what}; every input must be finite")
+    return a
+
+
 def _matrix(name: str, x: MatrixLike) -> np.ndarray:
     a = _array(name, x)
     if a.ndim != 2:
         raise ValueError(f"{name} must be 2-D (rows × columns), not {a.ndim}-D of shape {a.shape}")
-    return np.ascontiguousarray(a, dtype=np.float64)
+    return _finite(name, np.ascontiguousarray(a, dtype=np.float64))
+
+
+def _flag(name: str, x: Any) -> bool:
+    if not isinstance(x, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, not {x!r}")
+    return bool(x)
 
 
 def _number(name: str, x: Any) -> float:
@@ -104,7 +123,7 @@ def _whole(name: str, x: Any, least: int = 0) -> int:
 
 
 def _options(mask: Any, causal: bool, scale: Optional[float], dropout: Any, mask_value: Any) -> dict:
-    options: dict = {"causal": bool(causal), "dropout_p": 0.0, "seed": 0}
+    options: dict = {"causal": _flag("causal", causal), "dropout_p": 0.0, "seed": 0}
     if isinstance(mask, str):
         if mask != "causal":
             raise ValueError(f"mask must be 'causal' or an n_q×n_k array of booleans, not {mask!r}")
@@ -172,7 +191,7 @@ def attention_batched(
         a = _array(name, x)
         if a.ndim != 4:
             raise ValueError(f"{name} must be 4-D [batch, heads, seq, dim], not {a.ndim}-D of shape {a.shape}")
-        arrays.append(np.ascontiguousarray(a, dtype=np.float32))
+        arrays.append(_finite(name, np.ascontiguousarray(a, dtype=np.float32)))
     Q, K, V = arrays
     b, h, n_q, d_k = Q.shape
     n_k, d_v = K.shape[2], V.shape[3]
@@ -181,7 +200,7 @@ def attention_batched(
             raise ValueError(f"{name} has shape {a.shape} but Q's [batch, heads, ·, d_k] needs {want}")
     options = _options(None, causal, scale, None, None)
     raw = _wrap(_core.attend_batched(Q.ravel(), K.ravel(), V.ravel(), [b, h, n_q, n_k, d_k, d_v], options,
-                                     bool(weights), bool(reference)))
+                                     _flag("weights", weights), _flag("reference", reference)))
     out = Result(output=raw["output"].reshape(b, h, n_q, d_v))
     if weights:
         out["weights"] = raw["weights"].reshape(b, h, n_q, n_k)
@@ -198,7 +217,7 @@ def _layer(weights: dict, heads: int, kv_heads: Optional[int], causal: bool, pos
     if positions not in _positions:
         raise ValueError(f"positions must be 'none', 'sinusoidal' or 'rope', not {positions!r}")
     options = {"heads": _whole("heads", heads, 1), "kv_heads": _whole("kv_heads", heads if kv_heads is None else kv_heads, 1),
-               "causal": bool(causal), "positions": _positions[positions], "base": _number("base", base),
+               "causal": _flag("causal", causal), "positions": _positions[positions], "base": _number("base", base),
                "pe_scale": _number("pe_scale", pe_scale)}
     if scale is not None:
         options["scale"] = _number("scale", scale)
@@ -317,7 +336,7 @@ def _ids(name: str, tokens: Sequence[int], vocab: int, least: int = 0) -> np.nda
         raise ValueError(f"{name} must be 1-D, a list of token ids")
     for i, t in enumerate(a.tolist()):
         if not float(t).is_integer() or t < least or t >= vocab:
-            raise ValueError(f"{name}[{i + 1}] is {t!r}, not an id from {least} to {vocab - 1}")
+            raise ValueError(f"{name}[{i}] is {t!r}, not an id from {least} to {vocab - 1}")
     return np.ascontiguousarray(a, dtype=np.int32)
 
 

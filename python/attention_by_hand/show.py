@@ -28,10 +28,11 @@ def _script() -> str:
     raise FileNotFoundError("the walkthrough's script is not built: run make bundle")
 
 
-def _rows(name: str, m: Any) -> list:
-    from . import _matrix
-
-    return _matrix(name, m).tolist()
+_untrusted = {
+    "zh": "这里是逐步讲解，它需要运行自己的脚本：请信任这个笔记本（File ▸ Trust Notebook），或重新运行这个单元格。",
+    "en": "The step-by-step walkthrough shows here once its script may run: trust this notebook "
+    "(File ▸ Trust Notebook) or run this cell again.",
+}
 
 
 class Walkthrough:
@@ -51,7 +52,10 @@ class Walkthrough:
             text = json.dumps(self.scene, ensure_ascii=False).replace("</", "<\\/")
             inline = f'<script type="application/json">{text}</script>'
         guard = "if (!customElements.get('attention-walkthrough')) {\n" + _script() + "\n}"
-        return f"<script>{guard}</script>\n<attention-walkthrough {attrs}>{inline}</attention-walkthrough>"
+        # Shown only where the script may not run (an untrusted notebook): the element, once
+        # defined, draws in its shadow root and hides its children.
+        fallback = f"<p>{html.escape(_untrusted[self.attributes['lang']])}</p>"
+        return f"<script>{guard}</script>\n<attention-walkthrough {attrs}>{inline}{fallback}</attention-walkthrough>"
 
 
 def show(
@@ -86,14 +90,31 @@ def show(
         return Walkthrough({"scene": scene, **attributes}, None)
     if q is None or k is None or v is None:
         raise ValueError("give a scene, or q, k and v")
+    from . import _matrix, attention
+
+    # Checked here, with the core's own messages, rather than in the output (in English there)
+    matrices = {"Q": _matrix("Q", q), "K": _matrix("K", k), "V": _matrix("V", v)}
+    for name, m in matrices.items():
+        if max(m.shape) > 16:
+            raise ValueError(f"{name} is {m.shape[0]}×{m.shape[1]}; a walkthrough to work by hand "
+                             "has at most 16 rows and 16 columns")
+    attention(*matrices.values(), mask=mask)
     custom: dict = {
         "title": title or ("你的注意力" if lang == "zh" else "Your attention"),
-        "inputs": {"q": _rows("Q", q), "k": _rows("K", k), "v": _rows("V", v)},
+        "inputs": {name.lower(): m.tolist() for name, m in matrices.items()},
     }
     if tokens is not None:
+        if queries is not None or keys is not None:
+            raise ValueError("give tokens (self-attention) or queries and keys, not both")
         queries = keys = list(tokens)
+    wanted = {"queries": ("rows of Q", len(matrices["Q"])), "keys": ("rows of K", len(matrices["K"])),
+              "values": ("columns of V", matrices["V"].shape[1])}
     for name, labels in (("queries", queries), ("keys", keys), ("values", values)):
         if labels is not None:
+            what, n = wanted[name]
+            if isinstance(labels, str) or len(labels) != n:
+                given = "tokens" if tokens is not None and name != "values" else name
+                raise ValueError(f"{given} has {len(labels)} label{'' if len(labels) == 1 else 's'} but there are {n} {what}")
             custom[name] = [str(label) for label in labels]
     if mask is not None:
         from . import _array

@@ -128,8 +128,16 @@ BAD = [
     (lambda: abh.attention(np.zeros((1, 2, 2)), [[1, 2]], [[1]]), ValueError, "Q must be 2-D (rows × columns), not 3-D of shape (1, 2, 2)"),
     (lambda: abh.attention([1, 2], [[1, 2]], [[1]]), ValueError, "Q must be 2-D (rows × columns), not 1-D of shape (2,)"),
     (lambda: abh.attention([[1, 2]], [[1, 2, 3]], [[1]]), ValueError, "K has 3 columns but Q has 2"),
-    (lambda: abh.attention([[1, np.nan]], [[1, 2]], [[1]]), ValueError, "NaN"),
-    (lambda: abh.attention([[1, np.inf]], [[1, 2]], [[1]]), ValueError, "inf"),
+    (lambda: abh.attention([[1, np.nan]], [[1, 2]], [[1]]), ValueError, "Q[0, 1] (row 1, column 2) is NaN"),
+    (lambda: abh.attention([[1, 2]], [[1, 2], [3, -np.inf]], [[1], [2]]), ValueError, "K[1, 1] (row 2, column 2) is infinite"),
+    (lambda: abh.attention_batched(np.full((1, 1, 1, 2), np.nan), np.zeros((1, 1, 2, 2)), np.zeros((1, 1, 2, 1))), ValueError, "Q[0, 0, 0, 0] (row 1, column 1) is NaN"),
+    (lambda: abh.attention([[1, 2]], [[1, 2]], [[1]], causal="False"), TypeError, "causal must be True or False, not 'False'"),
+    (lambda: abh.show(q=[[1, 2]], k=[[1, 2, 3]], v=[[1]]), ValueError, "K has 3 columns but Q has 2"),
+    (lambda: abh.show(q=[[1, np.nan]], k=[[1, 2]], v=[[1]]), ValueError, "Q[0, 1] (row 1, column 2) is NaN"),
+    (lambda: abh.show(q=np.zeros((17, 2)), k=np.zeros((17, 2)), v=np.zeros((17, 1))), ValueError, "Q is 17×2; a walkthrough to work by hand has at most 16"),
+    (lambda: abh.show(q=[[1, 2]], k=[[1, 2]], v=[[1]], mask="casual"), ValueError, "mask must be 'causal'"),
+    (lambda: abh.show(q=np.eye(3), k=np.eye(3), v=np.eye(3), tokens=["a", "b"]), ValueError, "tokens has 2 labels but there are 3 rows of Q"),
+    (lambda: abh.show(q=np.eye(3), k=np.eye(3), v=np.eye(3), values=["x"]), ValueError, "values has 1 label but there are 3 columns of V"),
     (lambda: abh.attention(np.zeros((0, 2)), [[1, 2]], [[1]]), ValueError, "Q"),
     (lambda: abh.attention(np.zeros((1, 9000)), np.zeros((1, 9000)), [[1]]), ValueError, "9000"),
     (lambda: abh.attention("q", [[1, 2]], [[1]]), TypeError, "Q must be an array"),
@@ -225,7 +233,7 @@ def test_the_small_model_shipped_weights():
     assert np.allclose(np.triu(weights, 1), 0) and np.allclose(weights.sum(axis=1), 1, atol=1e-5)
     greedy = abh.gpt_generate(model, ids, count=3, temperature=0)
     assert greedy[0] == int(np.argmax(np.where(np.arange(len(f.logits[-1])) == 1, -np.inf, f.logits[-1])))
-    with pytest.raises(ValueError, match=r"tokens\[2\] is 4294967298, not an id"):
+    with pytest.raises(ValueError, match=r"tokens\[1\] is 4294967298, not an id"):
         abh.gpt_forward(model, [0, 2**32 + 2])
     with pytest.raises(ValueError, match="too short"):
         abh.gpt_model(config["config"], (ROOT / "web/labs/model/tang.bin").read_bytes()[:-1])

@@ -69,3 +69,36 @@ test("show() displays offline: a scene and your own q, k, v, each with the core'
   assert.deepEqual(requests, [], "nothing fetched");
   assert.deepEqual(page.errors, []);
 });
+
+test("where a notebook runs no script (untrusted), each walkthrough says how to show it, in its language", async () => {
+  const page = await openPage(env.browser, "about:blank");
+  await page.route("**/*", (route) => route.abort());
+  // Jupyter's sanitizer drops an untrusted output's scripts
+  const sanitized = html.replace(/<script[^>]*>[\s\S]*?<\/script>/g, "");
+  await page.setContent(`<!doctype html><meta charset="utf-8"><body>${sanitized}</body>`);
+  const notes = await page.locator("attention-walkthrough > p").allInnerTexts();
+  assert.equal(notes.length, 3);
+  for (const note of notes) assert.match(note, /trust this notebook .* or run this cell again/);
+  const zh = python(`
+import json, attention_by_hand as abh
+print(json.dumps({"html": abh.show(scene="age", lang="zh")._repr_html_()}))
+`).html.replace(/<script[^>]*>[\s\S]*?<\/script>/g, "");
+  await page.setContent(`<!doctype html><meta charset="utf-8"><body>${zh}</body>`);
+  assert.match(await page.locator("attention-walkthrough > p").innerText(), /请信任这个笔记本/);
+  await page.close();
+});
+
+test("where the script runs, the note for untrusted notebooks is hidden", async () => {
+  const page = await openPage(env.browser, "about:blank");
+  await page.route("**/*", (route) => route.abort());
+  await page.setContent(`<!doctype html><meta charset="utf-8"><body>${html}</body>`);
+  await page.waitForSelector("attention-walkthrough >> [data-matrix] button.cell");
+  // the light DOM's notes (a locator would also find the element's own, in its shadow root)
+  const visible = await page.evaluate(() =>
+    [...document.querySelectorAll("attention-walkthrough > p")].map(
+      (p) => p.getClientRects().length > 0,
+    ),
+  );
+  assert.deepEqual(visible, [false, false, false]);
+  await page.close();
+});
