@@ -137,7 +137,7 @@ test-browser: $(call needs,bundle venv)
 
 # The heavier tutorial hosts (Astro 5, Docusaurus 3 with React 19), not part of make test:
 # tests/hosts/ (2 to 6 minutes here by the machine's load, most of it Docusaurus's webpack).
-test-hosts: deps-hosts bundle
+test-hosts: deps-hosts bundle venv
 	$(SUITE) hosts $(BROWSER_TEST) tests/hosts/
 
 # Mutation testing, not part of make test: the committed C++ mutants, one at a time, then

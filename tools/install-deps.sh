@@ -8,7 +8,7 @@
 #          NumPy and PyTorch for the exported scripts, the real model's corpus (fortunes-zh),
 #          and the test tools from npm
 #   hosts  the tests' needs, and the heavier tutorial hosts of make test-hosts (Astro 5,
-#          Docusaurus 3 with React 19)
+#          Docusaurus 3 with React 19, the classic Jupyter Notebook)
 #   bench  the hosts' needs, and the bench's peers (tfjs, onnxruntime-web)
 # --dry-run prints the plan (every package of the target, and what is missing here) and
 # installs nothing.
@@ -38,7 +38,9 @@ apt_test=(g++ googletest libgtest-dev nlohmann-json3-dev clang-format clang libc
   fortunes-zh)
 # Installed without their recommended packages: nbconvert recommends pandoc (about 150 MB),
 # which exporting to HTML does not use.
-apt_lean=(jupyter-nbconvert python3-ipykernel python3-nbclient)
+apt_lean=(jupyter-nbconvert python3-ipykernel python3-nbclient jupyter-notebook)
+# make test-hosts: the classic Jupyter Notebook, live (tests/hosts/notebook.test.mjs)
+apt_hosts=(jupyter-notebook)
 # npm: the demo installs only the bundler (the workspace tools/demo); the tests install the
 # root's devDependencies and the tutorial hosts they build (tools/hosts: VitePress, reveal.js)
 # too; make test-hosts the heavier hosts (tools/hosts-more); the bench every workspace
@@ -46,7 +48,7 @@ apt_lean=(jupyter-nbconvert python3-ipykernel python3-nbclient)
 case "$target" in
   demo) packages=("${apt_demo[@]}") npm_args=(--workspace tools/demo) ;;
   test) packages=("${apt_demo[@]}" "${apt_test[@]}") npm_args=(--workspace tools/demo --workspace tools/hosts --include-workspace-root) ;;
-  hosts) packages=("${apt_demo[@]}" "${apt_test[@]}") npm_args=(--workspace tools/demo --workspace tools/hosts --workspace tools/hosts-more --include-workspace-root) ;;
+  hosts) packages=("${apt_demo[@]}" "${apt_test[@]}" "${apt_hosts[@]}") npm_args=(--workspace tools/demo --workspace tools/hosts --workspace tools/hosts-more --include-workspace-root) ;;
   bench) packages=("${apt_demo[@]}" "${apt_test[@]}") npm_args=(--workspaces --include-workspace-root) ;;
 esac
 # Node: Debian's emscripten brings nodejs; npm is a separate package unless Node came from

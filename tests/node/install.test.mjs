@@ -49,7 +49,7 @@ test("make test installs what every suite needs; make test-hosts the heavier hos
   for (const p of [...peers, "esbuild"]) assert.ok(!rootDeps.includes(p), `the root has ${p}`);
   // make test-hosts adds the heavier hosts, and they are no part of make test
   const h = plan("hosts");
-  assert.deepEqual(h.apt, t.apt);
+  assert.deepEqual(h.apt, [...t.apt, "jupyter-notebook"]);
   assert.equal(
     h.npm,
     "npm ci --workspace tools/demo --workspace tools/hosts --workspace tools/hosts-more --include-workspace-root",
