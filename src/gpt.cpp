@@ -31,14 +31,21 @@ struct LayerTensor {
   Index rows, cols;
   bool decay;
   GptInit init;
+  bool mlp;  // the MLP's: absent from a model without MLPs
 };
 constexpr LayerTensor kLayerTensors[] = {
-    {"ln1_g", 0, 1, false, GptInit::kOne},      {"ln1_b", 0, 1, false, GptInit::kZero},
-    {"w_q", 1, 1, true, GptInit::kNormal},      {"w_k", 1, 1, true, GptInit::kNormal},
-    {"w_v", 1, 1, true, GptInit::kNormal},      {"w_o", 1, 1, true, GptInit::kResidual},
-    {"ln2_g", 0, 1, false, GptInit::kOne},      {"ln2_b", 0, 1, false, GptInit::kZero},
-    {"w_fc", 1, 4, true, GptInit::kNormal},     {"b_fc", 0, 4, false, GptInit::kZero},
-    {"w_proj", 4, 1, true, GptInit::kResidual}, {"b_proj", 0, 1, false, GptInit::kZero},
+    {"ln1_g", 0, 1, false, GptInit::kOne, false},
+    {"ln1_b", 0, 1, false, GptInit::kZero, false},
+    {"w_q", 1, 1, true, GptInit::kNormal, false},
+    {"w_k", 1, 1, true, GptInit::kNormal, false},
+    {"w_v", 1, 1, true, GptInit::kNormal, false},
+    {"w_o", 1, 1, true, GptInit::kResidual, false},
+    {"ln2_g", 0, 1, false, GptInit::kOne, true},
+    {"ln2_b", 0, 1, false, GptInit::kZero, true},
+    {"w_fc", 1, 4, true, GptInit::kNormal, true},
+    {"b_fc", 0, 4, false, GptInit::kZero, true},
+    {"w_proj", 4, 1, true, GptInit::kResidual, true},
+    {"b_proj", 0, 1, false, GptInit::kZero, true},
 };
 
 // A tensor of the flat buffer as a row-major matrix: P is const F for the parameters, F for
@@ -329,6 +336,7 @@ std::vector<GptTensor> gpt_layout(const GptConfig& c) {
   add("wte", c.vocab, C, true, GptInit::kNormal);
   for (Index l = 0; l < c.layers; ++l) {
     for (const LayerTensor& t : kLayerTensors) {
+      if (t.mlp && !c.mlp) continue;
       add("l" + std::to_string(l) + "." + t.name, t.rows == 0 ? 1 : t.rows * C, t.cols * C, t.decay,
           t.init);
     }
@@ -399,16 +407,20 @@ Result<GptTrace<F>> gpt_forward(const GptConfig& config, const std::vector<F>& p
     product(projected, L.concat, w.w_o);
     // the residual stream
     L.x_mid = L.x + projected;
-    // the MLP: ln2, W_fc + b_fc, GELU, W_proj + b_proj
-    layernorm_forward(L.x_mid, w.ln2_g, w.ln2_b, L.h2, L.mean2, L.rstd2);
-    product(L.fc, L.h2, w.w_fc);
-    L.fc.rowwise() += w.b_fc.row(0);
-    L.gelu_t = gelu_tanh(L.fc);
-    L.gelu = L.fc.binaryExpr(L.gelu_t, [](F v, F t) { return gelu(v, t); });
-    product(projected, L.gelu, w.w_proj);
-    projected.rowwise() += w.b_proj.row(0);
-    // the residual stream
-    x = L.x_mid + projected;
+    if (config.mlp) {
+      // the MLP: ln2, W_fc + b_fc, GELU, W_proj + b_proj
+      layernorm_forward(L.x_mid, w.ln2_g, w.ln2_b, L.h2, L.mean2, L.rstd2);
+      product(L.fc, L.h2, w.w_fc);
+      L.fc.rowwise() += w.b_fc.row(0);
+      L.gelu_t = gelu_tanh(L.fc);
+      L.gelu = L.fc.binaryExpr(L.gelu_t, [](F v, F t) { return gelu(v, t); });
+      product(projected, L.gelu, w.w_proj);
+      projected.rowwise() += w.b_proj.row(0);
+      // the residual stream
+      x = L.x_mid + projected;
+    } else {
+      x = L.x_mid;
+    }
     t.layers.push_back(std::move(L));
   }
   t.x_final = std::move(x);
@@ -467,18 +479,20 @@ Result<std::vector<F>> gpt_backward(const GptConfig& config, const std::vector<F
     const LayerParams<const F>& w = p.layers[size_t(l)];
     LayerParams<F>& dw = d.layers[size_t(l)];
     // the residual stream, x = x_mid + proj: dx reaches x_mid and proj as it is
-    // the MLP: proj = gelu·W_proj + b_proj, gelu = GELU(fc), fc = h2·W_fc + b_fc, h2 = ln2(x_mid)
-    dw.b_proj.row(0) += dx.colwise().sum();
-    product(dw.w_proj, L.gelu.transpose(), dx, true);
-    Matrix<F> d_fc;
-    product(d_fc, dx, w.w_proj.transpose());
-    d_fc.array() *= L.fc.binaryExpr(L.gelu_t, [](F v, F t) { return gelu_slope(v, t); }).array();
-    dw.b_fc.row(0) += d_fc.colwise().sum();
-    product(dw.w_fc, L.h2.transpose(), d_fc, true);
-    Matrix<F> d_h2;
-    product(d_h2, d_fc, w.w_fc.transpose());
     Matrix<F> d_mid = dx;
-    layernorm_backward(L.x_mid, L.mean2, L.rstd2, w.ln2_g, d_h2, d_mid, dw.ln2_g, dw.ln2_b);
+    if (config.mlp) {
+      // the MLP: proj = gelu·W_proj + b_proj, gelu = GELU(fc), fc = h2·W_fc + b_fc, h2 = ln2(x_mid)
+      dw.b_proj.row(0) += dx.colwise().sum();
+      product(dw.w_proj, L.gelu.transpose(), dx, true);
+      Matrix<F> d_fc;
+      product(d_fc, dx, w.w_proj.transpose());
+      d_fc.array() *= L.fc.binaryExpr(L.gelu_t, [](F v, F t) { return gelu_slope(v, t); }).array();
+      dw.b_fc.row(0) += d_fc.colwise().sum();
+      product(dw.w_fc, L.h2.transpose(), d_fc, true);
+      Matrix<F> d_h2;
+      product(d_h2, d_fc, w.w_fc.transpose());
+      layernorm_backward(L.x_mid, L.mean2, L.rstd2, w.ln2_g, d_h2, d_mid, dw.ln2_g, dw.ln2_b);
+    }
     // the residual stream, x_mid = x + concat·W_O: d_mid reaches x and the projection
     product(dw.w_o, L.concat.transpose(), d_mid, true);
     Matrix<F> d_concat;

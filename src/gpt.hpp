@@ -25,6 +25,7 @@ struct GptConfig {
   Index layers = 0;   // L
   Index heads = 0;    // H; d_head = C/H, even (RoPE turns pairs)
   double base = 10000;
+  bool mlp = true;  // false: attention-only blocks, as in the induction-head lab
 };
 
 // How gpt_init starts a tensor: N(0, 0.02); N(0, 0.02/√(2L)) for the projections that the
@@ -48,8 +49,8 @@ struct GptTensor {
 };
 
 // The parameters' layout for a configuration: wte (V, C); per layer ln1_g, ln1_b (C), w_q,
-// w_k, w_v, w_o (C, C), ln2_g, ln2_b (C), w_fc (C, 4C), b_fc (4C), w_proj (4C, C), b_proj (C);
-// lnf_g, lnf_b (C). Vectors are 1×n.
+// w_k, w_v, w_o (C, C), and with MLPs ln2_g, ln2_b (C), w_fc (C, 4C), b_fc (4C), w_proj (4C, C),
+// b_proj (C); lnf_g, lnf_b (C). Vectors are 1×n.
 std::vector<GptTensor> gpt_layout(const GptConfig& config);
 std::int64_t gpt_size(const GptConfig& config);  // how many parameters
 

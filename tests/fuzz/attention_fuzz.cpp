@@ -571,7 +571,7 @@ void fuzz_statistics(FuzzedDataProvider& in) {
 }
 
 // A configuration: mostly a small valid one, sometimes one at or past a limit, or with an odd
-// d_head.
+// d_head; with or without MLPs.
 attention::GptConfig gpt_config(FuzzedDataProvider& in) {
   attention::GptConfig c{
       in.ConsumeIntegralInRange<Index>(1, 9), in.ConsumeIntegralInRange<Index>(1, 6),
@@ -592,6 +592,7 @@ attention::GptConfig gpt_config(FuzzedDataProvider& in) {
     default:
       if (c.d_model % 4 == 0 && in.ConsumeBool()) c.heads = 2;
   }
+  c.mlp = in.ConsumeIntegralInRange<int>(0, 3) != 0;  // a quarter attention-only
   return c;
 }
 

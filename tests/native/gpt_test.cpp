@@ -32,7 +32,8 @@ std::vector<double> random_params(std::mt19937& gen, const GptConfig& c) {
   return p;
 }
 
-TEST(Gpt, EveryGradientEqualsFiniteDifferences) {
+// Every parameter's gradient of a configuration against central differences in float64.
+void expect_gradients_match(const GptConfig& tiny) {
   std::mt19937 gen(1);
   const Index batch = 2, length = 4;
   const auto tokens = random_tokens(gen, batch * length, tiny.vocab);
@@ -60,6 +61,23 @@ TEST(Gpt, EveryGradientEqualsFiniteDifferences) {
           << t.name << "[" << i - t.offset << "]: " << exact << " vs " << numeric;
     }
   }
+}
+
+TEST(Gpt, EveryGradientEqualsFiniteDifferences) { expect_gradients_match(tiny); }
+
+// Attention-only blocks (the induction-head lab's): no MLP tensors in the layout, and every
+// gradient still the loss's slope.
+TEST(Gpt, WithoutMlpsTheLayoutHasNoMlpAndEveryGradientHolds) {
+  GptConfig attention_only = tiny;
+  attention_only.mlp = false;
+  for (const auto& t : attention::gpt_layout(attention_only)) {
+    EXPECT_EQ(t.name.find("_fc"), std::string::npos) << t.name;
+    EXPECT_EQ(t.name.find("ln2"), std::string::npos) << t.name;
+    EXPECT_EQ(t.name.find("proj"), std::string::npos) << t.name;
+  }
+  EXPECT_EQ(attention::gpt_size(attention_only),
+            7 * 8 + 2 * (2 * 8 + 4 * 8 * 8) + 2 * 8);  // wte, 2 × (ln1, W_QKVO), lnf
+  expect_gradients_match(attention_only);
 }
 
 TEST(Gpt, Float32FollowsFloat64AndAUniformModelCostsLnV) {
