@@ -37,6 +37,7 @@ function checkLab(scene, partial) {
         inputs,
         labels,
         editable: { ...scene.inputs, ...state.edits },
+        step,
         stepId: step.id,
       };
       const view = lab.view(step.id, ctx);

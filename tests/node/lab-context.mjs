@@ -18,6 +18,7 @@ export function labAt(core, scene, partial = {}) {
       trace,
       inputs,
       labels: scene.lab.labels?.(scene, msg, trace, inputs) ?? {},
+      step: scene.lab.steps(scene, state).find((s) => s.id === stepId),
       stepId,
       focus: null,
       editable: { ...scene.inputs, ...state.edits },

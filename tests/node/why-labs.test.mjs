@@ -46,6 +46,7 @@ function walk(id, partial = {}) {
         trace,
         inputs,
         labels,
+        step,
         stepId: step.id,
       };
       ctx.editable = { ...scene.inputs, ...state.edits };
@@ -148,12 +149,18 @@ test("the tiling lab names its rescale column in the page's language", () => {
     const msg = wordsFor(lang, scene);
     const labels = scene.lab.labels(scene, msg, trace, inputs);
     const ctx = { scene, lab: scene.lab, state: { ...state, lang }, msg, trace, inputs, labels };
-    const view = scene.lab.view("block1", { ...ctx, stepId: "block1" });
+    const [block1, block2] = scene.lab.steps(scene, state).slice(1);
+    const view = scene.lab.view("block1", { ...ctx, step: block1, stepId: "block1" });
     const m = view.matrices.find((x) => x.id === "rescale");
     assert.equal(m.label, name);
     assert.deepEqual(m.colLabels, [name]);
     assert.match(view.matrices.find((x) => x.id === "acc").caption, new RegExp(name));
-    const d = scene.lab.derivation("rescale", 0, 0, { ...ctx, stepId: "block2", focus: null });
+    const d = scene.lab.derivation("rescale", 0, 0, {
+      ...ctx,
+      step: block2,
+      stepId: "block2",
+      focus: null,
+    });
     assert.ok(
       d.lines.every((l) => !/rescale/.test(l.text) || lang === "en"),
       lang,

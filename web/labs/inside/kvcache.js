@@ -24,7 +24,6 @@ import { modelWords } from "./words.js";
 
 const options = { heads: 4, kvHeads: 2 };
 const layer = layers[2];
-const tokenStep = (id) => /^token(\d)$/.exec(id);
 
 // The cost lines of a step: [part, formula, value], every value from the core.
 export function costLines(step, trace, f) {
@@ -48,10 +47,9 @@ export function costLines(step, trace, f) {
   };
 }
 
-function counter({ trace, stepId, msg }) {
-  const match = tokenStep(stepId);
-  if (!match) return undefined;
-  const step = trace.steps[Number(match[1]) - 1];
+function counter({ trace, step: { token }, msg }) {
+  if (token === undefined) return undefined;
+  const step = trace.steps[token];
   const lines = costLines(step, step.trace, msg.model.costFormulas);
   const parts = Object.fromEntries(
     ["projections", "scores", "weightedSum", "output"].map((k, i) => [k, msg.model.costParts[i]]),
@@ -110,15 +108,15 @@ export const kvcacheLab = {
   },
 
   steps: () => [
-    ...tokens.map((_, t) => ({ id: `token${t + 1}`, panels: ["counter"] })),
+    // a step per token, `token` its index from 0; then the causal comparison
+    ...tokens.map((_, t) => ({ id: `token${t + 1}`, token: t, panels: ["counter"] })),
     { id: "causal", panels: [], inStep: ["padNote"] },
   ],
 
-  view(stepId, { trace, inputs, msg }) {
+  view(stepId, { trace, inputs, msg, step: { token } }) {
     const features = featureNames(msg);
-    const match = tokenStep(stepId);
-    if (match) {
-      const t = Number(match[1]);
+    if (token !== undefined) {
+      const t = token + 1;
       const step = trace.steps[t - 1];
       const st = step.trace;
       const seen = tokens.slice(0, t);
@@ -193,9 +191,9 @@ export const kvcacheLab = {
     };
   },
 
-  highlights(mid, i, j, { stepId }) {
+  highlights(mid, i, j, { stepId, step: { token } }) {
     const { h, add } = lighting(headHighlights(mid, i, j));
-    if (tokenStep(stepId)) {
+    if (token !== undefined) {
       const weights = { q: "wq", kcache: "wk", vcache: "wv", output: "wo" }[mid];
       if (weights) add(weights, "cols", j);
       if (mid === "q") add("x", "rows", 0);
@@ -209,10 +207,10 @@ export const kvcacheLab = {
   },
 
   derivation(mid, i, j, ctx) {
-    const { trace, inputs, state, stepId, msg } = ctx;
+    const { trace, inputs, state, msg } = ctx;
+    const { token } = ctx.step;
     const digits = state.digits;
-    const match = tokenStep(stepId);
-    if (!match) {
+    if (token === undefined) {
       // the causal step
       if (mid === headId(0, "weights"))
         return headDerivation(trace.full, 0, "weights", i, j, { ...ctx, causal: true });
@@ -235,7 +233,7 @@ export const kvcacheLab = {
         }),
       ]);
     }
-    const t = Number(match[1]) - 1;
+    const t = token;
     const step = trace.steps[t];
     const st = step.trace;
     const head = parseHeadId(mid);
@@ -299,25 +297,23 @@ export const kvcacheLab = {
     }
   },
 
-  text(stepId, { msg }) {
-    const match = tokenStep(stepId);
-    return match
-      ? msg.model.tokenText(Number(match[1]), tokens[Number(match[1]) - 1])
+  text(stepId, { msg, step: { token } }) {
+    return token !== undefined
+      ? msg.model.tokenText(token + 1, tokens[token])
       : msg.steps[stepId].text;
   },
 
-  worked(mid, i, j, { trace, inputs, state, stepId }) {
+  worked(mid, i, j, { trace, inputs, state, step: { token } }) {
     const digits = state.digits;
-    const match = tokenStep(stepId);
     const head = parseHeadId(mid);
-    if (!match) {
+    if (token === undefined) {
       if (mid === headId(0, "weights")) return headWorked(trace.full, 0, "weights", i, j, digits);
       if (mid === "cached")
         return j > i ? [] : headWorked(trace.steps[i].trace, 0, "weights", 0, j, digits);
       if (mid === "fullout") return productWorked(trace.full.concat, inputs.wo, i, j, digits);
       return productWorked(trace.steps[i].trace.concat, inputs.wo, 0, j, digits);
     }
-    const t = Number(match[1]) - 1;
+    const t = token;
     const st = trace.steps[t].trace;
     if (head) return headWorked(st, head.head, head.mid, i, j, digits);
     if (mid === "q") return productWorked(inputs.x, inputs.wq, t, j, digits);

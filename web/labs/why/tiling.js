@@ -17,14 +17,6 @@ const blockCount = (block) => Math.ceil(n / block);
 
 const column = (values) => values.map((x) => [x]);
 
-// The block a step shows, from 0: blockN is N − 1, the result the last, the setup none (−1).
-const blockIndex = (stepId, trace) =>
-  stepId === "setup"
-    ? -1
-    : stepId === "result"
-      ? trace.blocks.length - 1
-      : Number(stepId.slice(5)) - 1;
-
 function differencePanel({ trace, msg }) {
   const w = msg.tiling;
   return el(
@@ -39,10 +31,10 @@ function differencePanel({ trace, msg }) {
 // The picture that leads every step: the focus row's keys along a strip, cut into blocks of B;
 // the blocks walked so far filled, the current one outlined, those ahead dashed; under it, m and
 // ℓ after each block walked, as the core kept them.
-function walkPanel({ trace, msg, state, stepId, labels }) {
+function walkPanel({ trace, msg, state, step, labels }) {
   const w = msg.tiling;
   const i = n - 1;
-  const at = blockIndex(stepId, trace);
+  const at = step.block;
   const [cell, gap, height] = [40, 8, 30];
   const x = (key) => 4 + key * cell + Math.floor(key / state.block) * gap;
   const width = x(n - 1) + cell + 4;
@@ -53,7 +45,7 @@ function walkPanel({ trace, msg, state, stepId, labels }) {
     "aria-label": w.walkTitle(labels.queries[i], state.block),
   });
   trace.blocks.forEach((b, k) => {
-    const current = k === at && stepId !== "result";
+    const current = k === at && step.id !== "result";
     const kind = current ? "current" : k <= at ? "done" : "ahead";
     const left = x(b.start);
     const right = x(b.end - 1) + cell;
@@ -108,7 +100,7 @@ function walkPanel({ trace, msg, state, stepId, labels }) {
         { class: "walk-steps" },
         walked.map((b, k) =>
           el("li", {
-            "aria-current": k === at && stepId !== "result" ? "step" : undefined,
+            "aria-current": k === at && step.id !== "result" ? "step" : undefined,
             "data-block": k + 1,
             text: w.after(
               k + 1,
@@ -141,14 +133,22 @@ export const tilingLab = {
     return { inputs, trace: { ...tiled, q: p.q, k: p.k, v: p.v, projections: p, whole } };
   },
 
+  // Each step names the block it shows, from 0: none (−1) for the setup, the last for the result.
   steps: (scene, state) => [
-    { id: "setup", panels: [], lead: ["walk"] },
+    { id: "setup", block: -1, panels: [], lead: ["walk"] },
     ...Array.from({ length: blockCount(state.block) }, (_, b) => ({
       id: `block${b + 1}`,
+      block: b,
       panels: [],
       lead: ["walk"],
     })),
-    { id: "result", panels: [], lead: ["walk"], inStep: ["difference"] },
+    {
+      id: "result",
+      block: blockCount(state.block) - 1,
+      panels: [],
+      lead: ["walk"],
+      inStep: ["difference"],
+    },
   ],
 
   labels: (scene, msg) => ({
@@ -159,7 +159,7 @@ export const tilingLab = {
 
   focusRow: () => n - 1,
 
-  view(stepId, { trace, labels, msg }) {
+  view(stepId, { trace, labels, msg, step }) {
     const rows = labels.queries;
     if (stepId === "setup") {
       return {
@@ -179,7 +179,7 @@ export const tilingLab = {
         ],
       };
     }
-    const b = trace.blocks[blockIndex(stepId, trace)];
+    const b = trace.blocks[step.block];
     const keys = labels.keys.slice(b.start, b.end);
     const rescale = msg.tiling.rescale;
     const one = ["m", "ℓ", rescale];
@@ -197,11 +197,11 @@ export const tilingLab = {
     };
   },
 
-  text(stepId, { trace, msg, state, labels }) {
+  text(stepId, { trace, msg, state, labels, step }) {
     const w = msg.tiling;
     if (stepId === "setup") return w.setup(state.block, trace.blocks.length);
     if (stepId === "result") return w.result;
-    const at = blockIndex(stepId, trace);
+    const at = step.block;
     const b = trace.blocks[at];
     const i = n - 1;
     const first = labels.keys[b.start];
@@ -215,10 +215,8 @@ export const tilingLab = {
     return `${w.block(b.start + 1, b.end, first, last)}${row}`;
   },
 
-  derivation(mid, i, j, { trace, inputs, msg, state, stepId }) {
-    return derivationOf(
-      tilingLines(mid, i, j, { trace, inputs, msg, digits: state.digits, stepId }),
-    );
+  derivation(mid, i, j, { trace, inputs, msg, state, step }) {
+    return derivationOf(tilingLines(mid, i, j, { trace, inputs, msg, digits: state.digits, step }));
   },
 
   highlights(mid, i, j) {
@@ -357,9 +355,9 @@ function normalised({ i, j, b, f, w, digits }, name) {
   ];
 }
 
-// What a cell of block `stepId` is worked from: its block and the one before it.
-function blockCell(mid, i, j, { trace, inputs, msg, digits, stepId }) {
-  const at = blockIndex(stepId, trace);
+// What a cell of the step's block is worked from: its block and the one before it.
+function blockCell(mid, i, j, { trace, inputs, msg, digits, step }) {
+  const at = step.block;
   const b = trace.blocks[at];
   const before = trace.blocks[at - 1];
   return {
