@@ -48,7 +48,11 @@ function angleLines(pos, i, d, theta, angle, digits) {
   return [plain(`θ_${i} = 10000^(−2×${i}/${d}) = ${shown}`), product];
 }
 
-// A rotated pair's cell: out[2i] = a·cos − b·sin, out[2i+1] = a·sin + b·cos.
+// A rotated pair's cell: out[2i] = a·cos − b·sin, out[2i+1] = a·sin + b·cos, so column j is
+// the pair (a, b) dotted with what these return: (cos, −sin) for the pair's first, (sin, cos)
+// for its second.
+const rotationFactors = (j, cos, sin) => (j % 2 === 0 ? [cos, -sin] : [sin, cos]);
+
 function rotationLines(name, i, j, { before, rotary, digits, d }) {
   const pair = Math.floor(j / 2);
   const a = before[i][2 * pair];
@@ -56,8 +60,7 @@ function rotationLines(name, i, j, { before, rotary, digits, d }) {
   const cos = rotary.cos[i][pair];
   const sin = rotary.sin[i][pair];
   const angle = rotary.angles[i][pair];
-  const left = j % 2 === 0 ? [a, b] : [a, b];
-  const right = j % 2 === 0 ? [cos, -sin] : [sin, cos];
+  const right = rotationFactors(j, cos, sin);
   const terms = (p) =>
     j % 2 === 0
       ? `${factor(a, p)}×${factor(cos, p)} − ${factor(b, p)}×${factor(sin, p)}`
@@ -65,7 +68,13 @@ function rotationLines(name, i, j, { before, rotary, digits, d }) {
   return [
     ...angleLines(rotary.positions[i], pair, d, rotary.theta[pair], angle, digits),
     plain(`cos = ${fmt(cos, digits)}, sin = ${fmt(sin, digits)} (${fmt(angle, digits)} rad)`),
-    line(`${cellRef(name, i, j)} = `, rotary.rotated[i][j], digits, bounds.dot(left, right), terms),
+    line(
+      `${cellRef(name, i, j)} = `,
+      rotary.rotated[i][j],
+      digits,
+      bounds.dot([a, b], right),
+      terms,
+    ),
   ];
 }
 
@@ -74,7 +83,7 @@ function rotationWorked(row, rotary, i, j, digits) {
   const pair = Math.floor(j / 2);
   const cos = rotary.cos[i][pair];
   const sin = rotary.sin[i][pair];
-  const right = j % 2 === 0 ? [cos, -sin] : [sin, cos];
+  const right = rotationFactors(j, cos, sin);
   return [shownDot([row[2 * pair], row[2 * pair + 1]], right, digits)];
 }
 
