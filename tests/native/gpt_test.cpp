@@ -1,7 +1,8 @@
 // gpt_test.cpp: the small transformer (gpt.hpp) on a tiny configuration: every parameter's
 // gradient against central finite differences of the float64 loss; float32 against float64;
 // the loss of a uniform model is ln V; the causal mask (a later token changes no earlier
-// logit); AdamW's first step by hand; errors.
+// logit); AdamW's first step by hand, and its moments and parameters over three steps against
+// a float64 reference; errors.
 #include "gpt.hpp"
 
 #include <gtest/gtest.h>
@@ -134,6 +135,43 @@ TEST(Gpt, AdamWsFirstStepByHand) {
     }
   }
   EXPECT_EQ(state.step, 1);
+}
+
+TEST(Gpt, AdamWsMomentsAndParametersOverThreeStepsAgainstAFloat64Reference) {
+  // three steps with a different gradient each and a different learning rate each, against
+  // AdamW written again here: m ← β1·m + (1 − β1)·g, v ← β2·v + (1 − β2)·g², p ← p − lr·(m̂/(√v̂ +
+  // ε) + decay·p) with m̂ = m/(1 − β1^t), v̂ = v/(1 − β2^t), decay 0.1 on the matrices only
+  const attention::AdamW adam;
+  const std::vector<double> p0 = attention::gpt_init<double>(tiny, 7);
+  const auto layout = attention::gpt_layout(tiny);
+  std::vector<double> p = p0, want = p0, m(p0.size(), 0.0), v(p0.size(), 0.0);
+  attention::AdamState<double> state;
+  const double rates[] = {0.01, 0.004, 0.02};
+  for (int step = 1; step <= 3; ++step) {
+    std::vector<double> g(p.size());
+    for (size_t i = 0; i < g.size(); ++i)
+      g[i] = std::sin(double(i + 1) * (0.7 + 0.3 * step)) * (step == 2 ? 3.0 : 0.5);
+    attention::adamw_step(tiny, adam, rates[step - 1], p, g, state);
+    ASSERT_EQ(state.step, step);
+    const double c1 = 1 - std::pow(0.9, step), c2 = 1 - std::pow(0.95, step);
+    for (const auto& t : layout) {
+      for (std::int64_t i = t.offset; i < t.offset + std::int64_t(t.rows) * t.cols; ++i) {
+        const size_t k = size_t(i);
+        m[k] = 0.9 * m[k] + 0.1 * g[k];
+        v[k] = 0.95 * v[k] + 0.05 * g[k] * g[k];
+        const double decay = t.decay ? 0.1 : 0.0;
+        want[k] -=
+            rates[step - 1] * ((m[k] / c1) / (std::sqrt(v[k] / c2) + 1e-8) + decay * want[k]);
+        EXPECT_NEAR(state.m[k], m[k], 1e-14) << t.name << " step " << step;
+        EXPECT_NEAR(state.v[k], v[k], 1e-14) << t.name << " step " << step;
+        EXPECT_NEAR(p[k], want[k], 1e-13) << t.name << " step " << step;
+      }
+    }
+  }
+  // and the parameters did move, by more than the rounding above
+  double moved = 0;
+  for (size_t k = 0; k < p.size(); ++k) moved = std::max(moved, std::abs(p[k] - p0[k]));
+  EXPECT_GT(moved, 0.01);
 }
 
 TEST(Gpt, AStepInSlicesIsTheWholeStep) {

@@ -1,0 +1,120 @@
+// train-model.test.mjs: "Train it yourself" in Chromium, what the learner reads once Stop is
+// pressed, against the core's own trainer run apart in Node with tang.json's training options
+// (the same seed, batch and learning rate) for as many steps as the status says: the status's
+// training loss is that step's and its held-out loss step 1's; the head heatmap is the head the
+// URL chose, forward on the line with those weights, titled with that step. In English at
+// 1440 px on layer 1's first head and in Chinese at 390 px on the last layer's last head.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import "../node/model-files.mjs";
+import { start, openApp } from "./browser.mjs";
+import { loadLabs } from "../../web/attention.js";
+import { resolveScene } from "../../web/lab.js";
+import { scenes as listed } from "../../web/catalogue.js";
+import { initialState } from "../../web/state.js";
+import { fmt } from "../../web/format.js";
+import { readConfig, readStreams } from "../../web/labs/model/files.js";
+
+let env;
+before(async () => (env = await start()));
+after(() => env.close());
+
+const core = await loadLabs();
+const scene = await resolveScene(listed.find((s) => s.id === "model"));
+const json = await readConfig();
+const streams = await readStreams();
+const { layers, heads } = json.config;
+
+// The core's trainer with the page's options, `n` steps: its losses, step 1's held-out loss
+// and the model it has made.
+function trainApart(n) {
+  const t = json.training;
+  const trainer = core.gptTrainer(json.config, streams.train, {
+    batch: t.batch,
+    lr: t.lr,
+    total: t.steps,
+    seed: t.seed,
+  });
+  const losses = [];
+  let held;
+  while (losses.length < n) {
+    const r = trainer.slice(1);
+    if (r.loss === undefined) continue;
+    losses.push(r.loss);
+    if (r.step === 1)
+      held = core.gptStreamLoss({ config: json.config, params: trainer.params() }, streams.heldOut);
+  }
+  const params = trainer.params();
+  trainer.close();
+  return { losses, held, model: { config: json.config, params } };
+}
+
+const views = [
+  {
+    lang: "en",
+    width: 1440,
+    layer: 1,
+    head: 1,
+    status: /^Paused at step (\d+) of \d+; training loss ([\d.]+), held-out loss ([\d.]+)\.$/,
+    title: /^layer (\d+), head (\d+) after (\d+) steps$/,
+  },
+  {
+    lang: "zh",
+    width: 390,
+    layer: layers,
+    head: heads,
+    status: /^已暂停：第 (\d+) 步，共 \d+ 步；训练损失 ([\d.]+)，留出损失 ([\d.]+)。$/,
+    title: /^(\d+) 步之后的第 (\d+) 层第 (\d+) 个头$/,
+  },
+];
+
+for (const v of views) {
+  test(`train it yourself (${v.lang}, layer ${v.layer} head ${v.head}): the status and the head are the step's`, async () => {
+    const query = `scene=model&lang=${v.lang}&step=6&layer=${v.layer}&head=${v.head}`;
+    const page = await openApp(env, query, { viewport: { width: v.width, height: 900 } });
+    await page.locator("#train-start").click();
+    // a few steps, so that a loss frozen at step 1 or a head drawn from other weights shows
+    await page.waitForFunction(
+      () =>
+        Number((/(\d+)/.exec(document.querySelector("#train-status").textContent) ?? [])[1]) >= 4,
+      null,
+      { timeout: 120000 },
+    );
+    await page.locator("#train-stop").click();
+    const status = (await page.locator("#train-status").textContent()).trim();
+    const m = v.status.exec(status);
+    assert.ok(m, status);
+    const n = Number(m[1]);
+    const apart = trainApart(n);
+    assert.equal(m[2], fmt(apart.losses[n - 1], 3), `${status}: step ${n}'s training loss`);
+    assert.notEqual(fmt(apart.losses[n - 1], 3), fmt(apart.losses[0], 3), "the loss moved");
+    assert.equal(m[3], fmt(apart.held, 3), `${status}: the held-out loss measured at step 1`);
+
+    // the head heatmap: its title and its numbers
+    const figure = page.locator("#train-body figure.heatmap");
+    const title = (await figure.locator("figcaption").textContent()).trim();
+    const t = v.title.exec(title);
+    assert.ok(t, title);
+    const [steps, layer, head] = v.lang === "en" ? [t[3], t[1], t[2]] : [t[1], t[2], t[3]];
+    assert.deepEqual([layer, head, steps].map(Number), [v.layer, v.head, n], title);
+    const state = initialState([scene], {
+      scene: "model",
+      lang: v.lang,
+      layer: v.layer,
+      head: v.head,
+    });
+    const { trace } = scene.lab.compute(core, scene, state);
+    const f = core.gptForward(apart.model, trace.tokens);
+    const want = f.layers[v.layer - 1].weights[v.head - 1].flat();
+    const got = (await figure.locator("td").allTextContents()).map(Number);
+    assert.equal(got.length, want.length, "a cell for each pair of the line's tokens");
+    got.forEach((x, c) =>
+      assert.ok(
+        Math.abs(x - want[c]) <= 0.005 + 1e-9,
+        `cell ${c}: ${x}, the head's weight with the run's weights ${want[c]}`,
+      ),
+    );
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+}
