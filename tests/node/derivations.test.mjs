@@ -8,9 +8,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadLabs } from "../../web/attention.js";
 import { resolveScene } from "../../web/lab.js";
-import { wordsFor } from "../../web/words.js";
 import { lessons } from "../../web/catalogue.js";
-import { initialState } from "../../web/state.js";
+import { labAt } from "./lab-context.mjs";
 import { checkLine, hasArithmetic } from "./shown.mjs";
 import "./model-files.mjs";
 
@@ -20,53 +19,33 @@ const labs = await Promise.all(labEntries.map(resolveScene));
 
 function checkLab(scene, partial) {
   const lab = scene.lab;
-  const state = initialState([scene], { scene: scene.id, lang: "en", ...partial });
-  const { inputs, trace } = lab.compute(core, scene, state);
+  const { state, each } = labAt(core, scene, partial);
   let lines = 0;
   let cells = 0;
-  for (const lang of ["en", "zh"]) {
-    const msg = wordsFor(lang, scene);
-    const labels = lab.labels?.(scene, msg, trace, inputs) ?? {};
-    for (const step of lab.steps(scene, state)) {
-      const ctx = {
-        scene,
-        lab,
-        state: { ...state, lang },
-        msg,
-        trace,
-        inputs,
-        labels,
-        editable: { ...scene.inputs, ...state.edits },
-        step,
-        stepId: step.id,
-      };
-      const view = lab.view(step.id, ctx);
-      for (const m of view.matrices) {
-        m.data.forEach((row, i) =>
-          row.forEach((_, j) => {
-            const where = `${scene.id} ${lang} ${step.id} ${m.id}[${i + 1}][${j + 1}]`;
-            assert.equal(typeof lab.derivation, "function", `${scene.id}: no derivations`);
-            const d = lab.derivation(m.id, i, j, { ...ctx, view, focus: { m: m.id, i, j } });
-            // what lights up with the cell: the cell itself, at least
-            const lit = lab.highlights?.(m.id, i, j, { ...ctx, view });
-            if (lit) assert.deepEqual(lit[m.id]?.cells?.[0], [i, j], `${where}: not lit`);
-            assert.ok(d.lines.length > 0, `${where}: nothing says how it is made`);
-            cells++;
-            for (const l of d.lines) {
-              const r = checkLine(l.text, state.digits);
-              if (hasArithmetic(l.text))
-                assert.ok(r, `${where}: a line nobody can check: ${l.text}`);
-              if (!r) continue;
-              assert.ok(
-                r.holds,
-                `${where} at ${state.digits}: ${l.text} (worked out: ${r.worked})`,
-              );
-              if (r.relation === "≈") assert.ok(d.approx, `${where}: ≈ without a word why`);
-              lines++;
-            }
-          }),
-        );
-      }
+  for (const ctx of each()) {
+    const { view, step } = ctx;
+    const lang = ctx.state.lang;
+    for (const m of view.matrices) {
+      m.data.forEach((row, i) =>
+        row.forEach((_, j) => {
+          const where = `${scene.id} ${lang} ${step.id} ${m.id}[${i + 1}][${j + 1}]`;
+          assert.equal(typeof lab.derivation, "function", `${scene.id}: no derivations`);
+          const d = lab.derivation(m.id, i, j, { ...ctx, view, focus: { m: m.id, i, j } });
+          // what lights up with the cell: the cell itself, at least
+          const lit = lab.highlights?.(m.id, i, j, { ...ctx, view });
+          if (lit) assert.deepEqual(lit[m.id]?.cells?.[0], [i, j], `${where}: not lit`);
+          assert.ok(d.lines.length > 0, `${where}: nothing says how it is made`);
+          cells++;
+          for (const l of d.lines) {
+            const r = checkLine(l.text, state.digits);
+            if (hasArithmetic(l.text)) assert.ok(r, `${where}: a line nobody can check: ${l.text}`);
+            if (!r) continue;
+            assert.ok(r.holds, `${where} at ${state.digits}: ${l.text} (worked out: ${r.worked})`);
+            if (r.relation === "≈") assert.ok(d.approx, `${where}: ≈ without a word why`);
+            lines++;
+          }
+        }),
+      );
     }
   }
   return { lines, cells };

@@ -4,27 +4,36 @@
 import { wordsFor } from "../../web/words.js";
 import { initialState } from "../../web/state.js";
 
-/** { state, inputs, trace, at(lang, stepId) } for `scene` at the state `partial`. */
+/**
+ * { state, inputs, trace, steps, at(lang, stepId), each() } for `scene` at the state `partial`:
+ * at() is the context the page hands a step's view, text and panels (its view drawn), each()
+ * every step's in both languages.
+ */
 export function labAt(core, scene, partial = {}) {
+  const lab = scene.lab;
   const state = initialState([scene], { scene: scene.id, lang: "en", ...partial });
-  const { inputs, trace } = scene.lab.compute(core, scene, state);
+  const { inputs, trace } = lab.compute(core, scene, state);
+  const steps = lab.steps(scene, state);
   const at = (lang, stepId) => {
     const msg = wordsFor(lang, scene);
+    const step = steps.find((s) => s.id === stepId);
     const ctx = {
       scene,
-      lab: scene.lab,
+      lab,
       state: { ...state, lang },
       msg,
       trace,
       inputs,
-      labels: scene.lab.labels?.(scene, msg, trace, inputs) ?? {},
-      step: scene.lab.steps(scene, state).find((s) => s.id === stepId),
+      labels: lab.labels?.(scene, msg, trace, inputs) ?? {},
+      steps,
+      step,
       stepId,
       focus: null,
       editable: { ...scene.inputs, ...state.edits },
     };
-    ctx.view = scene.lab.view(stepId, ctx);
+    ctx.view = lab.view(stepId, ctx);
     return ctx;
   };
-  return { state, inputs, trace, at };
+  const each = () => ["en", "zh"].flatMap((lang) => steps.map((step) => at(lang, step.id)));
+  return { state, inputs, trace, steps, at, each };
 }

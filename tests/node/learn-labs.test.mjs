@@ -11,6 +11,7 @@ import { resolveScene } from "../../web/lab.js";
 import { wordsFor } from "../../web/words.js";
 import { scenes as listed, lessonOf } from "../../web/catalogue.js";
 import { initialState } from "../../web/state.js";
+import { labAt } from "./lab-context.mjs";
 import { fmt } from "../../web/format.js";
 import { checkLine } from "./shown.mjs";
 import { execFileSync } from "node:child_process";
@@ -33,29 +34,11 @@ function run(id, partial = {}) {
   return { scene, state, inputs, trace };
 }
 
+// Every step's context in both languages, with its step.
 function contexts(id, partial = {}) {
-  const { scene, state, inputs, trace } = run(id, partial);
-  const lab = scene.lab;
-  const out = [];
-  for (const lang of ["en", "zh"]) {
-    const msg = wordsFor(lang, scene);
-    const labels = lab.labels(scene, msg, trace, inputs);
-    for (const step of lab.steps(scene, state)) {
-      const ctx = {
-        scene,
-        lab,
-        state: { ...state, lang },
-        msg,
-        trace,
-        inputs,
-        labels,
-        stepId: step.id,
-      };
-      ctx.view = lab.view(step.id, ctx);
-      out.push({ ctx, step });
-    }
-  }
-  return out;
+  return labAt(core, labScenes[id], partial)
+    .each()
+    .map((ctx) => ({ ctx, step: ctx.step }));
 }
 
 // Every line of every cell's derivation, checked; returns how many lines had arithmetic.

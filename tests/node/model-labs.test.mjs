@@ -9,6 +9,7 @@ import { loadLabs } from "../../web/attention.js";
 import { wordsFor } from "../../web/words.js";
 import { checkValue } from "../../web/check.js";
 import { checkLine, hasArithmetic } from "./shown.mjs";
+import { labAt } from "./lab-context.mjs";
 import heads from "../../web/labs/inside/heads.js";
 import gqa from "../../web/labs/inside/gqa.js";
 import kvcache from "../../web/labs/inside/kvcache.js";
@@ -19,24 +20,10 @@ const core = await loadLabs();
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/model-labs.json", import.meta.url)));
 const scenes = [...heads, ...gqa, ...kvcache, ...order];
 
+// The context of a lab's step, as the page draws it (lab-context.mjs).
 function contextOf(scene, lang, digits, stepIndex) {
-  const lab = scene.lab;
-  const state = { scene: scene.id, lang, digits, step: stepIndex, edits: {} };
-  const { inputs, trace } = lab.compute(core, scene, state);
-  const msg = wordsFor(lang, scene);
-  const steps = lab.steps(scene, state);
-  const ctx = {
-    scene,
-    lab,
-    state,
-    msg,
-    steps,
-    step: steps[stepIndex],
-    stepId: steps[stepIndex].id,
-  };
-  Object.assign(ctx, { trace, inputs, editable: { ...scene.inputs }, labels: {} });
-  ctx.view = lab.view(ctx.stepId, ctx);
-  return ctx;
+  const lab = labAt(core, scene, { lang, digits, step: stepIndex });
+  return lab.at(lang, lab.steps[stepIndex].id);
 }
 
 test("the labs are the four scenes of inside a model, each with its lab on the labs module", () => {

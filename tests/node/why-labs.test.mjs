@@ -8,6 +8,7 @@ import { resolveScene } from "../../web/lab.js";
 import { wordsFor } from "../../web/words.js";
 import { scenes as listed } from "../../web/catalogue.js";
 import { initialState } from "../../web/state.js";
+import { labAt } from "./lab-context.mjs";
 import { naiveSoftmax } from "../../web/labs/why/stability.js";
 
 const core = await loadLabs();
@@ -27,41 +28,24 @@ function run(id, partial = {}) {
 
 // Every step's view, words and panels, in both languages.
 function walk(id, partial = {}) {
-  const { scene, state, inputs, trace } = run(id, partial);
+  const scene = labScenes[id];
   const lab = scene.lab;
-  for (const lang of ["en", "zh"]) {
-    const msg = wordsFor(lang, scene);
-    assert.ok(
-      msg.scenes[id].name && msg.scenes[id].title && msg.scenes[id].analogy,
-      `${id} ${lang}`,
-    );
-    const labels = lab.labels?.(scene, msg, trace, inputs) ?? {};
-    for (const step of lab.steps(scene, state)) {
-      assert.ok(msg.steps[step.id]?.title, `${id} ${lang} ${step.id}: a title`);
-      const ctx = {
-        scene,
-        lab,
-        state: { ...state, lang },
-        msg,
-        trace,
-        inputs,
-        labels,
-        step,
-        stepId: step.id,
-      };
-      ctx.editable = { ...scene.inputs, ...state.edits };
-      const view = lab.view(step.id, ctx);
-      for (const m of view.matrices) {
-        assert.ok(m.data.length > 0 && m.data[0].length > 0, `${id} ${step.id} ${m.id}`);
-        assert.equal(m.rowLabels.length, m.data.length, `${id} ${step.id} ${m.id} rows`);
-        assert.equal(m.colLabels.length, m.data[0].length, `${id} ${step.id} ${m.id} cols`);
-      }
-      const text = lab.text ? lab.text(step.id, { ...ctx, view }) : msg.steps[step.id].text;
-      assert.equal(typeof text, "string");
-      assert.ok(text.length > 0, `${id} ${lang} ${step.id}: words`);
-      for (const p of [...step.panels, ...(step.inStep ?? [])]) {
-        assert.equal(typeof lab.panels[p], "function", `${id}: panel ${p}`);
-      }
+  const { state, trace, each } = labAt(core, scene, partial);
+  for (const ctx of each()) {
+    const { msg, step, view } = ctx;
+    const where = `${id} ${ctx.state.lang} ${step.id}`;
+    assert.ok(msg.scenes[id].name && msg.scenes[id].title && msg.scenes[id].analogy, where);
+    assert.ok(msg.steps[step.id]?.title, `${where}: a title`);
+    for (const m of view.matrices) {
+      assert.ok(m.data.length > 0 && m.data[0].length > 0, `${where} ${m.id}`);
+      assert.equal(m.rowLabels.length, m.data.length, `${where} ${m.id} rows`);
+      assert.equal(m.colLabels.length, m.data[0].length, `${where} ${m.id} cols`);
+    }
+    const text = lab.text ? lab.text(step.id, ctx) : msg.steps[step.id].text;
+    assert.equal(typeof text, "string");
+    assert.ok(text.length > 0, `${where}: words`);
+    for (const p of [...step.panels, ...(step.inStep ?? [])]) {
+      assert.equal(typeof lab.panels[p], "function", `${id}: panel ${p}`);
     }
   }
   return { scene, state, trace };
