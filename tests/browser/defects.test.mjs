@@ -86,7 +86,7 @@ test("the training's speed and time are the clock's: a page busy for 3 s counts 
   const page = await open("scene=model&lang=en&step=6");
   await page.locator("#train-start").click();
   await page.waitForFunction(() =>
-    /^Step \d+/.test(document.querySelector("#train-status").textContent),
+    /^Training step \d+/.test(document.querySelector("#train-status").textContent),
   );
   // the page's main thread is busy for 3 s: no step is taken, but the clock runs
   await page.evaluate(() => {
@@ -98,7 +98,9 @@ test("the training's speed and time are the clock's: a page busy for 3 s counts 
   await page.locator("#train-start").click();
   await page.waitForTimeout(300);
   const said = await text(page, "#train-status");
-  const m = said.match(/^Step (\d+) of \d+ after (\d+) s on the clock, ([\d.]+) steps per second;/);
+  const m = said.match(
+    /^Training step (\d+) of \d+ after (\d+) s on the clock, ([\d.]+) steps per second;/,
+  );
   assert.ok(m, said);
   const [n, seconds, rate] = m.slice(1).map(Number);
   assert.ok(seconds >= 3, `${seconds} s on the clock (the busy 3 s count)`);

@@ -117,7 +117,7 @@ test("train it yourself: a few seconds lower the loss; the page answers; Stop an
   await page.waitForTimeout(500);
   assert.equal(await text(page, "#train-status"), status, "no step after Stop");
   const m = status.match(
-    /^Paused at step (\d+) of \d+; training loss ([\d.]+), held-out loss ([\d.]+)\.$/,
+    /^Paused at training step (\d+) of \d+; training loss ([\d.]+), held-out loss ([\d.]+)\.$/,
   );
   assert.ok(m, status);
   // the pressed Stop went away: the focus is on Resume, so Space resumes, not the player

@@ -866,8 +866,8 @@ test("sharpness: the summary's loss and dL/dα are those of its α, worked out h
       says(
         S.text("task"),
         {
-          en: String.raw`^Step (?<t>\d+) of (?<n>\d+), η = (?<eta>NUM)\..*\(output − (?<target>NUM)\)²`,
-          zh: String.raw`^第 (?<t>\d+) 步，共 (?<n>\d+) 步，η = (?<eta>NUM)。.*\(输出 − (?<target>NUM)\)²`,
+          en: String.raw`^Training step (?<t>\d+) of (?<n>\d+), η = (?<eta>NUM)\..*\(output − (?<target>NUM)\)²`,
+          zh: String.raw`^第 (?<t>\d+) 个训练步，共 (?<n>\d+) 个，η = (?<eta>NUM)。.*\(输出 − (?<target>NUM)\)²`,
         },
         { t, n: partial.steps, eta: partial.eta, target },
         `sharpness at ${t}`,
@@ -931,8 +931,8 @@ test("a real model: the words name the layer and head shown, the head's width, t
     says(
       L.text("head"),
       {
-        en: String.raw`^Here is ${place.en}, written out.*\(Q and K, (?<dh>\d+) numbers each for this head.*Q·Kᵀ / √(?<dh2>\d+),`,
-        zh: String.raw`^下面把${place.zh}完整写出来.*（Q 和 K，这个头各 (?<dh>\d+) 个数.*Q·Kᵀ / √(?<dh2>\d+)、`,
+        en: String.raw`^Here is ${place.en}, written out.*\(Q and K: its row of the residual stream, after LayerNorm, times W_Q and W_K; (?<dh>\d+) numbers each for this head.*Q·Kᵀ / √(?<dh2>\d+),`,
+        zh: String.raw`^下面把${place.zh}完整写出来.*（Q 和 K：这个字在残差流里的那一行，经过 LayerNorm，乘以 W_Q 和 W_K；这个头各 (?<dh>\d+) 个数.*Q·Kᵀ / √(?<dh2>\d+)、`,
       },
       { l: layer, h: head, dh, dh2: dh },
       `${where} head`,
