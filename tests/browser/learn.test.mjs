@@ -202,7 +202,7 @@ test("teach, as the learner pass found it: predict hides dW's pictures, phones f
   const start = await open("scene=teach&lang=en&step=1&hand=1&eta=0.7&steps=5&at=1");
   assert.match(
     await text(start, ".step-text"),
-    /^Step 1 of 5, η = 0\.7\. Before training, W_Q is the book scene's hand-made one/,
+    /^Training step 1 of 5, η = 0\.7\. Before training, W_Q is the book scene's hand-made one/,
   );
   await start.close();
   const hand = await open("scene=teach&lang=en&step=1&hand=1&eta=0.7&steps=5&at=9");

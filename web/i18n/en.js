@@ -294,6 +294,14 @@ export default {
     bound: "bound pages",
     drinkable: "holds a drink",
   },
+  glossary: {
+    open: "Glossary",
+    title: "Glossary",
+    close: "Close",
+    all: "All terms",
+    computedIn: "Computed in",
+    where: (name, step) => `${name}, step ${step}`,
+  },
   scenes: {
     // The labs: their names for the scene list; the rest is in each lab's words.
     scaling: { name: "Why √d_k" },

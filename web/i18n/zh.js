@@ -328,6 +328,14 @@ export default {
     bound: "装订成册",
     drinkable: "可盛饮料",
   },
+  glossary: {
+    open: "术语表",
+    title: "术语表",
+    close: "关闭",
+    all: "全部术语",
+    computedIn: "计算它的地方：",
+    where: (name, step) => `${name}，第 ${step} 步`,
+  },
   scenes: {
     // The labs: their names for the scene list; the rest is in each lab's words.
     scaling: { name: "为什么除以 √d_k" },

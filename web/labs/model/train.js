@@ -203,8 +203,11 @@ export function trainPanel(ctx, shipped) {
   const { core, msg, state } = ctx;
   const w = msg.modelLab;
   const json = shipped.json;
-  const body = el("div", { id: "train-body" });
-  const said = el("p", { class: "why-summary", id: "train-status" });
+  // drawn again in place while it trains (redrawInPlace keeps the focus by its place among the
+  // controls): no glossary link in it
+  const body = el("div", { id: "train-body", "data-glossary": "off" });
+  // rewritten four times a second while it trains: no glossary link in it either
+  const said = el("p", { class: "why-summary", id: "train-status", "data-glossary": "off" });
   const announce = el("p", {
     class: "visually-hidden",
     id: "train-announce",
