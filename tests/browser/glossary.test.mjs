@@ -4,9 +4,12 @@
 // it is the button that opens that entry, the only one; no word of the list of synonyms the page
 // gave up appears anywhere. An entry opens from the keyboard and closes with Escape, back to its
 // word; the whole glossary opens from the header; every entry's link leads to a step that uses
-// the word; at 390 px the panel fits the screen. The training's announcements are model.test's.
+// the word; at 390 px the panel fits the screen; axe-core with the panel open. The training's
+// announcements are model.test's.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { start, openApp } from "./browser.mjs";
 import { scenes } from "../../web/catalogue.js";
 import { glossary, whereHref } from "../../web/i18n/glossary.js";
@@ -16,6 +19,7 @@ before(async () => (env = await start()));
 after(() => env.close());
 
 const open = (query, options) => openApp(env, query, options);
+const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const langs = ["en", "zh"];
 
 // The technical words the page uses, each of which must have an entry wherever it appears,
@@ -204,9 +208,14 @@ test("an entry opens from the keyboard, reads as a dialog, and Escape takes the 
     assert.equal(await panel.isVisible(), false);
     assert.equal(await word.getAttribute("aria-expanded"), "false");
     assert.equal(await page.evaluate(() => document.activeElement.dataset.term), "query");
-    // Space opens it too, and the close button closes it
+    // Space opens it too; Escape closes it from anywhere on the page, and the close button
     await page.keyboard.press(" ");
     assert.equal(await panel.isVisible(), true);
+    await page.locator("#step-title").focus();
+    await page.keyboard.press("Escape");
+    assert.equal(await panel.isVisible(), false);
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.term), "query");
+    await page.keyboard.press(" ");
     await page.locator(".glossary-close").click();
     assert.equal(await panel.isVisible(), false);
     assert.deepEqual(page.errors, []);
@@ -220,15 +229,22 @@ test("the whole glossary from the header; each entry's link leads to a step that
     await page.locator("#glossary-open").click();
     const items = page.locator(".glossary-index > li");
     assert.equal(await items.count(), glossary.length);
+    // the entries by the step they link to: each step opened once
+    const byHref = new Map();
     for (const [k, entry] of glossary.entries()) {
       const item = items.nth(k);
       assert.equal(await item.locator("h3").textContent(), entry[lang].term);
       const href = await item.locator("a").getAttribute("href");
       assert.equal(href, whereHref(entry, lang));
+      byHref.set(href, [...(byHref.get(href) ?? []), entry]);
+    }
+    for (const [href, entries] of byHref) {
       const there = await open(href.slice(1));
       const shown = await there.locator("#main").innerText();
-      const word = new RegExp(entry[lang].match, lang === "en" ? "i" : "");
-      assert.match(shown, word, `${lang} ${entry.id}: ${href}`);
+      for (const entry of entries) {
+        const word = new RegExp(entry[lang].match, lang === "en" ? "i" : "");
+        assert.match(shown, word, `${lang} ${entry.id}: ${href}`);
+      }
       assert.deepEqual(there.errors, []);
       await there.close();
     }
@@ -261,4 +277,21 @@ test("at 390 px the panel fits the screen and the words are tappable", async () 
   );
   assert.deepEqual(page.errors, []);
   await page.close();
+});
+
+test("axe-core finds nothing serious with an entry open, nor with the whole glossary", async () => {
+  for (const lang of langs) {
+    const page = await open(`scene=classroom&lang=${lang}&step=3`);
+    await page.evaluate(readFileSync(axePath, "utf8"));
+    for (const opener of ["#main button.term", "#glossary-open"]) {
+      await page.locator(opener).first().click();
+      const result = await page.evaluate(() => window.axe.run(document));
+      const bad = result.violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes[0].target}`);
+      assert.deepEqual(bad, [], `${lang} ${opener}`);
+      await page.keyboard.press("Escape");
+    }
+    await page.close();
+  }
 });

@@ -115,6 +115,7 @@ export function createGlossary() {
   function shut() {
     if (panel.hidden) return;
     panel.hidden = true;
+    panel.ownerDocument.removeEventListener("keydown", onEscape, true);
     opener?.setAttribute("aria-expanded", "false");
     if (opener?.isConnected) opener.focus();
     opener = undefined;
@@ -128,6 +129,7 @@ export function createGlossary() {
     close.textContent = words.glossary.close;
     body.replaceChildren(...nodes.flat().filter(Boolean));
     panel.hidden = false;
+    panel.ownerDocument.addEventListener("keydown", onEscape, true);
     panel.focus();
   }
 
@@ -153,12 +155,13 @@ export function createGlossary() {
     show(button, words.glossary.title, [el("ul", { class: "glossary-index" }, items)]);
   }
 
-  close.addEventListener("click", shut);
-  panel.addEventListener("keydown", (event) => {
-    if (event.key !== "Escape") return;
+  // Escape closes the panel wherever the focus is while it is open
+  const onEscape = (event) => {
+    if (event.key !== "Escape" || panel.hidden) return;
     event.stopPropagation();
     shut();
-  });
+  };
+  close.addEventListener("click", shut);
 
   /** Links each term's first appearance under `root`, and no other. */
   function link(root, msg) {
