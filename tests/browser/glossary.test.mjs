@@ -92,7 +92,7 @@ const technical = {
 // Words the page no longer uses, each for a thing that has one word now.
 const forbidden = {
   en: [/\bRandom set\b/, /\bSampling seed\b/, /\bRandom start\b/, /\bseed article\b/i],
-  zh: [/随机组/, /随机起点/, /采样种子/],
+  zh: [/随机组/, /随机起点/, /采样种子/, /[\u4e00-\u9fff] ?tokens?\b|\btokens? ?[\u4e00-\u9fff]/],
 };
 
 // In the page: the prose's text nodes that are drawn, in reading order, each with the term its button names

@@ -240,7 +240,7 @@ export const modelWords = {
       next: {
         title: "下一个字",
         text: ({ vocab }) =>
-          `在你的诗句最后一个字之后，模型给词表里 ${vocab} 个 token 各一个 logit z；softmax 把它们变成概率：p = exp(z − max) ÷ Σ，Σ 是整个词表上的和。这里是最可能的五个字，以及模型接着你的诗句写出的一句。� 是“未知字”：它代表所有因为太少见而没有单独学到的字，所以常常很可能出现；但它不是某一个字，续写时会跳过它。`,
+          `在你的诗句最后一个字之后，模型给词表里 ${vocab} 个词元各一个 logit z；softmax 把它们变成概率：p = exp(z − max) ÷ Σ，Σ 是整个词表上的和。这里是最可能的五个字，以及模型接着你的诗句写出的一句。� 是“未知字”：它代表所有因为太少见而没有单独学到的字，所以常常很可能出现；但它不是某一个字，续写时会跳过它。`,
       },
       train: {
         title: "自己训练",
@@ -269,7 +269,7 @@ export const modelWords = {
       logitFrom: "来自模型：最后一行的最终 LayerNorm 乘以这个字的嵌入，64 个乘积",
       maxLine: (m) => `所有 logit 的最大值 = ${m}`,
       sumLine: (s) => `整个词表上 exp(z − max) 之和 Σ = ${s}（核心算出）`,
-      tokensTitle: (n) => `${n} 个 token`,
+      tokensTitle: (n) => `${n} 个词元`,
       examples: "可以试试这几联（模型训练时没见过的唐诗）：",
       reading: (n) =>
         `空格不读；英文标点按诗里的写法读（，。？！）；只读前 ${n} 个字（上下文连 ⏎ 共 ${n + 1} 个）。模型学的是简体字：繁体字（比如“盡”）它不认识。`,
@@ -340,9 +340,9 @@ export const modelWords = {
       natLine: (loss, n) =>
         `损失的单位是 nat（自然对数）：损失为 L，意思是模型平均给真正的下一个字 e^(−L) 的概率（对每个字取几何平均）。发布的权重的 ${loss}，大约是 ${n} 分之 1。`,
       lesson4Line: (vocab, targets, poems) =>
-        `这还是第 4 课的损失。在那里，L = −ln 权重[书][读]：“书”的 softmax 给“读”的权重，取对数再取负。这里的 softmax 在全部 ${vocab} 个 token 上计算，它给一个 token 的权重就是概率；损失是它给真正出现的下一个字的概率取 −ln，再对 ${poems} 首留出诗的 ${targets} 个 token（标点和 ⏎ 也算）取平均。损失为 0 意味着每次都有十足把握而且都猜对。`,
+        `这还是第 4 课的损失。在那里，L = −ln 权重[书][读]：“书”的 softmax 给“读”的权重，取对数再取负。这里的 softmax 在全部 ${vocab} 个词元上计算，它给一个词元的权重就是概率；损失是它给真正出现的下一个字的概率取 −ln，再对 ${poems} 首留出诗的 ${targets} 个词元（标点和 ⏎ 也算）取平均。损失为 0 意味着每次都有十足把握而且都猜对。`,
       baselinesLine: (vocab, uniform, unigram, bigram, lambda, rest, shipped, back) =>
-        `这个数有多好？什么都不知道的模型把概率平均分给 ${vocab} 个 token（均匀）：−ln(1/${vocab}) = ln ${vocab} = ${uniform}。数一数每个字在同样的训练文本里出现多少次（一元模型），得 ${unigram}；数一数哪个字后面跟哪个字（二元模型，按 ${lambda} 比 ${rest} 和一元模型混合，好让没见过的字对不至于概率为零），得 ${bigram}。发布的权重最多能往前读 ${back} 个字，得 ${shipped}。图里的虚线就是这四个数。`,
+        `这个数有多好？什么都不知道的模型把概率平均分给 ${vocab} 个词元（均匀）：−ln(1/${vocab}) = ln ${vocab} = ${uniform}。数一数每个字在同样的训练文本里出现多少次（一元模型），得 ${unigram}；数一数哪个字后面跟哪个字（二元模型，按 ${lambda} 比 ${rest} 和一元模型混合，好让没见过的字对不至于概率为零），得 ${bigram}。发布的权重最多能往前读 ${back} 个字，得 ${shipped}。图里的虚线就是这四个数。`,
       baselinesTitle: (poems) => `${poems} 首留出诗上的损失，以及它对应的概率`,
       lossHead: "损失（nats）",
       oneInHead: "平均概率",
