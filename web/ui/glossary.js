@@ -56,14 +56,14 @@ function unwrap(button) {
   parent?.normalize();
 }
 
-// The first match of `pattern` in the prose, outside the buttons of other terms.
-function firstMatch(root, id, pattern) {
-  for (const node of proseText(root)) {
+// The first match of `pattern` in `nodes` (the prose's), outside the buttons of other terms.
+function firstMatch(nodes, id, pattern) {
+  for (const [at, node] of nodes.entries()) {
     const owner = node.parentElement.closest(".term");
     if (owner && owner.dataset.term !== id) continue;
     pattern.lastIndex = 0;
     const m = pattern.exec(node.data);
-    if (m) return { node, start: m.index, end: m.index + m[0].length, owner };
+    if (m) return { at, node, start: m.index, end: m.index + m[0].length, owner };
   }
   return undefined;
 }
@@ -174,19 +174,23 @@ export function createGlossary() {
     for (const button of root.querySelectorAll("button.term")) {
       if (button !== active && button !== opener) unwrap(button);
     }
+    // the prose is read once, and kept up to date as words are wrapped
+    let nodes = proseText(root);
     for (const { id, pattern } of patterns[msg.lang]) {
-      let first = firstMatch(root, id, pattern);
+      let first = firstMatch(nodes, id, pattern);
       const stale = [...root.querySelectorAll(`button.term[data-term="${id}"]`)].filter(
         (button) => button !== first?.owner,
       );
       if (stale.length) {
         stale.forEach(unwrap);
-        first = firstMatch(root, id, pattern);
+        nodes = proseText(root);
+        first = firstMatch(nodes, id, pattern);
       }
       if (!first || first.owner) continue;
-      const rest = first.node.splitText(first.start);
-      rest.splitText(first.end - first.start);
-      termButton(id, rest, open);
+      const word = first.node.splitText(first.start);
+      const after = word.splitText(first.end - first.start);
+      termButton(id, word, open);
+      nodes.splice(first.at + 1, 0, word, after);
     }
   }
 
