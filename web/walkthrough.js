@@ -23,6 +23,7 @@ import { player } from "./ui/player.js";
 import { stepPanel } from "./ui/step-panel.js";
 import { checkPanelFor } from "./ui/check-panel.js";
 import { exportPanel } from "./ui/export-panel.js";
+import { createGlossary } from "./ui/glossary.js";
 
 export { messages, defaultLang, stateFromParams, paramsFromState } from "./state.js";
 
@@ -136,6 +137,8 @@ export function createWalkthrough(root, options) {
   const store = createStore({ core, scenes, partial: options.state });
   const { update } = store;
   const drafts = {}; // what the learner typed in "check my numbers", by scene and step
+  // on the page: each technical word linked where it first appears, and the glossary's panel
+  const glossary = page ? createGlossary() : undefined;
   let focusAfter = null; // a cell { m, i, j } to focus after the next render
   let lastStep;
   let stepCount; // how many steps the scene has: a lab's own control can change it
@@ -151,6 +154,7 @@ export function createWalkthrough(root, options) {
     update,
     playback,
     lessons: options.lessons,
+    glossary,
     refocus: (cell) => (focusAfter = cell),
   };
   const contextNow = () => store.derive(store.state, pageParts);
@@ -192,6 +196,7 @@ export function createWalkthrough(root, options) {
       }
     }
     markScrollers(root, msg.ui.scrollHint);
+    glossary?.link(main, msg);
     // a lab's own control changed: what it changes (marked data-result) is brought into view,
     // on a phone a screen below the control
     if (paramsOf(scene).some((p) => changed.has(p.id))) {
@@ -224,6 +229,7 @@ export function createWalkthrough(root, options) {
 
   // The live region stays while the rest is redrawn, so screen readers hear each change.
   shell.append(main);
+  if (glossary) shell.append(glossary.panel);
   root.replaceChildren(shell, live);
   store.listen((changed, how) => render(changed, how));
   const onKey = keyHandler({
@@ -235,10 +241,15 @@ export function createWalkthrough(root, options) {
   });
   keyTarget.addEventListener("keydown", onKey);
   if (page) addEventListener("beforeprint", printWorksheet);
-  // A narrower or wider column shows more or less of a table: the scroll cues follow.
-  const resized = new ResizeObserver(() =>
-    markScrollers(root, wordsFor(store.state.lang, store.byId[store.state.scene]).ui.scrollHint),
-  );
+  // A narrower or wider column shows more or less of a table: the scroll cues follow; and
+  // other words (a phone's copy of a text, a wide screen's): the glossary's links follow, as
+  // they do a details opened or closed.
+  const wordsNow = () => wordsFor(store.state.lang, store.byId[store.state.scene]);
+  const resized = new ResizeObserver(() => {
+    markScrollers(root, wordsNow().ui.scrollHint);
+    glossary?.link(main, wordsNow());
+  });
+  if (glossary) main.addEventListener("toggle", () => glossary.link(main, wordsNow()), true);
   render(new Set(["*"]), { announce: true });
   resized.observe(shell);
 

@@ -29,6 +29,7 @@ const focused = (page) =>
       : panel.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING
         ? "after"
         : "before";
+    if (a.matches("button.term")) return `${where}:term ${a.dataset.term}`;
     return `${where}:${a.id || a.getAttribute("aria-label") || a.tagName}`;
   });
 
@@ -44,7 +45,7 @@ test("while lesson 5 trains, Tab goes through the whole step, its tables and hea
   // from the step's title, Tab by Tab, each stop held long enough for two redraws under it
   await page.locator("#step-title").focus();
   const path = [];
-  while (!path.at(-1)?.startsWith("after:") && path.length < 12) {
+  while (!path.at(-1)?.startsWith("after:") && path.length < 40) {
     await page.keyboard.press("Tab");
     await page.waitForTimeout(700);
     path.push(await focused(page));
@@ -52,8 +53,13 @@ test("while lesson 5 trains, Tab goes through the whole step, its tables and hea
   const trail = path.join(" → ");
   assert.equal(await text(page, "#train-start"), "Training…", "it trained all along");
   assert.ok(!path.includes("body"), trail);
+  // the words linked to the glossary in the step's text are stops too (glossary.test's)
+  assert.ok(
+    path.some((p) => p.startsWith("before:term ")),
+    trail,
+  );
   assert.deepEqual(
-    path.filter((p) => p.startsWith("before:")),
+    path.filter((p) => p.startsWith("before:") && !p.startsWith("before:term ")),
     [
       "before:line",
       "before:layer",
@@ -64,15 +70,12 @@ test("while lesson 5 trains, Tab goes through the whole step, its tables and hea
     trail,
   );
   // Start is disabled while it trains: Stop, the held-out table, the heatmap, then on
-  assert.deepEqual(path.filter((p) => p.startsWith("train:")).slice(0, 2), [
+  const trainer = path.filter((p) => p.startsWith("train:") && !p.startsWith("train:term "));
+  assert.deepEqual(trainer.slice(0, 2), [
     "train:train-stop",
     "train:The held-out loss, measured while training",
   ]);
-  assert.match(
-    path.filter((p) => p.startsWith("train:"))[2],
-    /^train:layer 1, head 1 after \d+ steps$/,
-    trail,
-  );
+  assert.match(trainer[2], /^train:layer 1, head 1 after \d+ steps$/, trail);
   assert.match(path.at(-1), /^after:/, trail);
   // and back, with Shift+Tab, to Stop
   for (let k = 0; k < 3; k++) await page.keyboard.press("Shift+Tab");
@@ -86,7 +89,7 @@ test("the training's speed and time are the clock's: a page busy for 3 s counts 
   const page = await open("scene=model&lang=en&step=6");
   await page.locator("#train-start").click();
   await page.waitForFunction(() =>
-    /^Step \d+/.test(document.querySelector("#train-status").textContent),
+    /^Training step \d+/.test(document.querySelector("#train-status").textContent),
   );
   // the page's main thread is busy for 3 s: no step is taken, but the clock runs
   await page.evaluate(() => {
@@ -98,7 +101,9 @@ test("the training's speed and time are the clock's: a page busy for 3 s counts 
   await page.locator("#train-start").click();
   await page.waitForTimeout(300);
   const said = await text(page, "#train-status");
-  const m = said.match(/^Step (\d+) of \d+ after (\d+) s on the clock, ([\d.]+) steps per second;/);
+  const m = said.match(
+    /^Training step (\d+) of \d+ after (\d+) s on the clock, ([\d.]+) steps per second;/,
+  );
   assert.ok(m, said);
   const [n, seconds, rate] = m.slice(1).map(Number);
   assert.ok(seconds >= 3, `${seconds} s on the clock (the busy 3 s count)`);

@@ -78,14 +78,14 @@ test("learn the sharpness: the chain at α = 1, the trainer from the keyboard, e
   await page.locator("#train-step").focus();
   await page.keyboard.press("Enter");
   await page.waitForFunction(
-    () => document.querySelector("#trainer-status")?.textContent === "Step 2 of 20.",
+    () => document.querySelector("#trainer-status")?.textContent === "Training step 2 of 20.",
   );
   assert.equal(url(page).get("at"), "2");
   const alpha2 = 1 - 10 * slope(1);
   assert.equal(number(await cell(page, "dAlpha").textContent()), Number(slope(alpha2).toFixed(4)));
   await page.locator("#train-reset").click();
   await page.waitForFunction(
-    () => document.querySelector("#trainer-status")?.textContent === "Step 1 of 20.",
+    () => document.querySelector("#trainer-status")?.textContent === "Training step 1 of 20.",
   );
   // the update step writes α ← α − η·dL/dα out
   await page.locator("#forward").click();
@@ -150,7 +150,7 @@ test("teach 书 to read: training in the page lowers the loss, and the gradient'
   assert.ok(Math.abs(first + Math.log(weight)) < 5e-3, `${first} vs −ln ${weight}`);
   await page.locator("#train-play").click();
   await page.waitForFunction(
-    () => document.querySelector("#trainer-status")?.textContent === "Step 20 of 20.",
+    () => document.querySelector("#trainer-status")?.textContent === "Training step 20 of 20.",
     null,
     {
       timeout: 20_000,
@@ -202,13 +202,13 @@ test("teach, as the learner pass found it: predict hides dW's pictures, phones f
   const start = await open("scene=teach&lang=en&step=1&hand=1&eta=0.7&steps=5&at=1");
   assert.match(
     await text(start, ".step-text"),
-    /^Step 1 of 5, η = 0\.7\. Before training, W_Q is the book scene's hand-made one/,
+    /^Training step 1 of 5, η = 0\.7\. Before training, W_Q is the book scene's hand-made one/,
   );
   await start.close();
   const hand = await open("scene=teach&lang=en&step=1&hand=1&eta=0.7&steps=5&at=9");
   assert.match(
     await text(hand, ".step-text"),
-    /^Step 5 of 5, η = 0\.7\. After 4 updates of W_Q and W_K, 书 gives 读 0\.\d{4} of its weight/,
+    /^Training step 5 of 5, η = 0\.7\. After 4 updates of W_Q and W_K, 书 gives 读 0\.\d{4} of its weight/,
   );
   assert.equal(await hand.locator("#at").getAttribute("max"), "5");
   assert.equal(await text(hand, "output[for=at]"), "t = 5");

@@ -396,13 +396,13 @@ test("the heatmap: a legend, readable numbers, weights that look different, mask
   await book.close();
 });
 
-test("no “seed” for two things: the random box is a set number, the source is named", async () => {
+test("no “seed” for two things: the random box is the random seed, the source is an article", async () => {
   for (const id of sceneIds) {
     const page = await open(`scene=${id}&lang=en`);
     assert.doesNotMatch(await text(page, "#app"), /seed article/i);
     assert.equal(
       await page.locator("label.seed").evaluate((l) => l.firstChild.textContent),
-      "Random set",
+      "Random seed",
     );
     assert.match(await text(page, ".about-wide .source"), /^Source: a Chinese article/);
     await page.close();

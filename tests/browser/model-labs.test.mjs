@@ -146,11 +146,11 @@ const labs = {
       "The same as the full causal pass",
     ],
     zh: [
-      "第 1 个 token：我",
-      "第 2 个 token：在",
-      "第 3 个 token：图书馆",
-      "第 4 个 token：读",
-      "第 5 个 token：书",
+      "第 1 个词元：我",
+      "第 2 个词元：在",
+      "第 3 个词元：图书馆",
+      "第 4 个词元：读",
+      "第 5 个词元：书",
       "和完整的因果计算一样",
     ],
     async numbers(page, step) {
@@ -293,9 +293,9 @@ test("heads, gqa and order: a link's X of another row count is not applied and s
   const x = (n) => Array.from({ length: n }, () => "0,0,0,1,0,-1,0").join(";");
   const cases = [
     ["heads", 6, "en", 4, "h1-weights", /X has 6 rows but this lab's sentence has 5 tokens/],
-    ["gqa", 6, "zh", 2, "h1-weights", /X 有 6 行，而这个实验的句子有 5 个 token/],
+    ["gqa", 6, "zh", 2, "h1-weights", /X 有 6 行，而这个实验的句子有 5 个词元/],
     ["order", 6, "en", 1, "ob", /X has 6 rows but this lab's sentence has 5 tokens/],
-    ["order", 3, "zh", 1, "oa", /X 有 3 行，而这个实验的句子有 5 个 token/],
+    ["order", 3, "zh", 1, "oa", /X 有 3 行，而这个实验的句子有 5 个词元/],
   ];
   for (const [id, rows, lang, step, matrix, said] of cases) {
     const page = await openApp(env, `scene=${id}&x=${x(rows)}&lang=${lang}&step=${step}`);

@@ -117,7 +117,7 @@ test("train it yourself: a few seconds lower the loss; the page answers; Stop an
   await page.waitForTimeout(500);
   assert.equal(await text(page, "#train-status"), status, "no step after Stop");
   const m = status.match(
-    /^Paused at step (\d+) of \d+; training loss ([\d.]+), held-out loss ([\d.]+)\.$/,
+    /^Paused at training step (\d+) of \d+; training loss ([\d.]+), held-out loss ([\d.]+)\.$/,
   );
   assert.ok(m, status);
   // the pressed Stop went away: the focus is on Resume, so Space resumes, not the player
@@ -131,6 +131,41 @@ test("train it yourself: a few seconds lower the loss; the page answers; Stop an
     Number(m[1]),
   );
   await page.locator("#train-stop").click();
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("training tells a screen reader only when it starts, every 500 steps, stops or ends", async () => {
+  const page = await open("scene=model&lang=en&step=6", {
+    viewport: { width: 1440, height: 900 },
+  });
+  // the status on screen is no live region, nor inside one: it changes four times a second
+  assert.equal(
+    await page.evaluate(() => document.querySelector("#train-status").closest("[aria-live]")),
+    null,
+  );
+  assert.equal(await page.locator("#train-announce").getAttribute("aria-live"), "polite");
+  await page.evaluate(() => {
+    window.heard = { status: 0, announce: [] };
+    new MutationObserver((records) => {
+      for (const r of records) {
+        const host = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+        if (host?.id === "train-status") window.heard.status += 1;
+        if (host?.id === "train-announce") window.heard.announce.push(host.textContent);
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await page.locator("#train-start").click();
+  await page.waitForFunction(() => window.heard.status >= 8, null, { timeout: 60000 });
+  await page.locator("#train-stop").click();
+  const heard = await page.evaluate(() => window.heard);
+  const paused = await text(page, "#train-status");
+  const steps = Number(paused.match(/^Paused at training step (\d+)/)[1]);
+  // started, then paused, with one more for each 500 steps passed on the way
+  const milestones = Math.floor(steps / 500);
+  assert.equal(heard.announce.length, 2 + milestones, heard.announce.join(" | "));
+  assert.match(heard.announce[0], /^Training step \d+ of \d+/);
+  assert.equal(heard.announce.at(-1), paused);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -32,7 +32,7 @@ test("heads, step 4: the circle the words speak of is X's pos cos and pos sin, a
     ],
     [
       "zh",
-      String.raw`“位置 cos”和“位置 sin”两列把 token 放在一个圆上，相邻两个差 (?<step>\d+)°，我 在 (?<wo>\d+)°，书 在 (?<shu>\d+)°；头 2 往回看 (?<back>\d+)°，从 我 往回 \d+° 是 (?<at>\d+)°`,
+      String.raw`“位置 cos”和“位置 sin”两列把词元放在一个圆上，相邻两个差 (?<step>\d+)°，我 在 (?<wo>\d+)°，书 在 (?<shu>\d+)°；头 2 往回看 (?<back>\d+)°，从 我 往回 \d+° 是 (?<at>\d+)°`,
     ],
   ]) {
     const text = textAt(L, lang, "headWeights");

@@ -351,7 +351,7 @@ test("KV cache: each token's words, the counter's factors and figures, the rows'
       L.text(stepId),
       {
         en: String.raw`^Token (?<t>\d+), (?<token>\S+), arrives\. Its row X\[(?<x>\d+)\] .*\(now (?<rows>\d+) rows?\)`,
-        zh: String.raw`^第 (?<t>\d+) 个 token「(?<token>[^」]+)」到来。它的行 X\[(?<x>\d+)\].*（现在有 (?<rows>\d+) 行）`,
+        zh: String.raw`^第 (?<t>\d+) 个词元「(?<token>[^」]+)」到来。它的行 X\[(?<x>\d+)\].*（现在有 (?<rows>\d+) 行）`,
       },
       { t, token, x: t, rows: step.cache.length },
       stepId,
@@ -363,7 +363,7 @@ test("KV cache: each token's words, the counter's factors and figures, the rows'
       pick(counter, (c) => textOf(c.querySelector(".factors"))),
       {
         en: String.raw`d_model = (?<d>\d+) features.*h = (?<h>\d+) query heads and h_kv = (?<hKv>\d+) key-value heads.*d_head = (?<dh>\d+) numbers.*n = (?<n>\d+), the tokens`,
-        zh: String.raw`d_model = (?<d>\d+)，每个 token 的特征数.*h = (?<h>\d+) 个查询头，h_kv = (?<hKv>\d+) 个键值头.*d_head = (?<dh>\d+)，每个头.*n = (?<n>\d+)，到目前`,
+        zh: String.raw`d_model = (?<d>\d+)，每个词元的特征数.*h = (?<h>\d+) 个查询头，h_kv = (?<hKv>\d+) 个键值头.*d_head = (?<dh>\d+)，每个头.*n = (?<n>\d+)，到目前`,
       },
       {
         d: L.inputs.x[0].length,
@@ -412,7 +412,7 @@ test("KV cache: each token's words, the counter's factors and figures, the rows'
       pick(counter, (c) => textOf(c.querySelector(".note"))),
       {
         en: String.raw`^A causal pass over (?<n>\d+) tokens?.*, so (?<pairs>[\d +]+) \(query, key\) pairs?\..*one row: (?<per>\d+) pairs? per head`,
-        zh: String.raw`^(?<n>\d+) 个 token 的完整因果计算.*共 (?<pairs>[\d +]+) 个（查询，键）对。.*每个头 (?<per>\d+) 对`,
+        zh: String.raw`^(?<n>\d+) 个词元的完整因果计算.*共 (?<pairs>[\d +]+) 个（查询，键）对。.*每个头 (?<per>\d+) 对`,
       },
       { n: t, pairs: Array.from({ length: t }, (_, i) => i + 1).join(" + "), per: t },
       `${stepId} pairs`,
@@ -425,7 +425,7 @@ test("KV cache: each token's words, the counter's factors and figures, the rows'
       pick(lines, (l) => l[0]),
       {
         en: String.raw`^row (?<r>\d+) comes from step (?<s>\d+), where the query of token (?<t>\d+) was`,
-        zh: String.raw`^第 (?<r>\d+) 行来自第 (?<s>\d+) 步，那一步 token (?<t>\d+) 的查询`,
+        zh: String.raw`^第 (?<r>\d+) 行来自第 (?<s>\d+) 步，那一步词元 (?<t>\d+) 的查询`,
       },
       { r: i + 1, s: i + 1, t: i + 1 },
       `cached row ${i + 1}`,
@@ -866,8 +866,8 @@ test("sharpness: the summary's loss and dL/dα are those of its α, worked out h
       says(
         S.text("task"),
         {
-          en: String.raw`^Step (?<t>\d+) of (?<n>\d+), η = (?<eta>NUM)\..*\(output − (?<target>NUM)\)²`,
-          zh: String.raw`^第 (?<t>\d+) 步，共 (?<n>\d+) 步，η = (?<eta>NUM)。.*\(输出 − (?<target>NUM)\)²`,
+          en: String.raw`^Training step (?<t>\d+) of (?<n>\d+), η = (?<eta>NUM)\..*\(output − (?<target>NUM)\)²`,
+          zh: String.raw`^第 (?<t>\d+) 个训练步，共 (?<n>\d+) 个，η = (?<eta>NUM)。.*\(输出 − (?<target>NUM)\)²`,
         },
         { t, n: partial.steps, eta: partial.eta, target },
         `sharpness at ${t}`,
@@ -931,8 +931,8 @@ test("a real model: the words name the layer and head shown, the head's width, t
     says(
       L.text("head"),
       {
-        en: String.raw`^Here is ${place.en}, written out.*\(Q and K, (?<dh>\d+) numbers each for this head.*Q·Kᵀ / √(?<dh2>\d+),`,
-        zh: String.raw`^下面把${place.zh}完整写出来.*（Q 和 K，这个头各 (?<dh>\d+) 个数.*Q·Kᵀ / √(?<dh2>\d+)、`,
+        en: String.raw`^Here is ${place.en}, written out.*\(Q and K: its row of the residual stream, after LayerNorm, times W_Q and W_K; (?<dh>\d+) numbers each for this head.*Q·Kᵀ / √(?<dh2>\d+),`,
+        zh: String.raw`^下面把${place.zh}完整写出来.*（Q 和 K：这个字在残差流里的那一行，经过 LayerNorm，乘以 W_Q 和 W_K；这个头各 (?<dh>\d+) 个数.*Q·Kᵀ / √(?<dh2>\d+)、`,
       },
       { l: layer, h: head, dh, dh2: dh },
       `${where} head`,
@@ -942,7 +942,7 @@ test("a real model: the words name the layer and head shown, the head's width, t
       L.text("next"),
       {
         en: String.raw`gives every one of its (?<v>\d+) tokens a logit`,
-        zh: String.raw`模型给词表里 (?<v>\d+) 个 token 各一个 logit`,
+        zh: String.raw`模型给词表里 (?<v>\d+) 个词元各一个 logit`,
       },
       { v: vocab },
       `${where} next`,
@@ -1018,7 +1018,7 @@ test("a real model: the words name the layer and head shown, the head's width, t
     assert.equal(unknown, line ? [...line].filter((c) => c > "\u00df" && c < "\u0100").length : 0);
     says(
       pick(tokens, (t) => textOf(t.querySelector("figcaption"))),
-      { en: String.raw`^(?<n>\d+) tokens$`, zh: String.raw`^(?<n>\d+) 个 token$` },
+      { en: String.raw`^(?<n>\d+) tokens$`, zh: String.raw`^(?<n>\d+) 个词元$` },
       { n: L.trace.tokens.length },
       `${where} tokens`,
     );

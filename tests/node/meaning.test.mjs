@@ -154,7 +154,11 @@ test("teach 书 to read: every sentence is true of the step shown, before and af
             `已经更新了 ${n} 次，“书”给“读”的权重是 ${wt}（第 1 步、训练之前是 ${w0}）`,
           ),
         );
-        assert.doesNotMatch(start.en, /^Step \d+ of \d+, η = [\d.]+\. Before training/, where);
+        assert.doesNotMatch(
+          start.en,
+          /^Training step \d+ of \d+, η = [\d.]+\. Before training/,
+          where,
+        );
       }
       // why the softmax's gradient has its form: the rate at 读 is 1 minus its weight, and at
       // the word with most of the rest, that word's weight: the step's operands, as worked out here

@@ -242,7 +242,7 @@ test("an X that is not the sentence's 5×7 is refused by every lab, naming the s
     [
       rows(1),
       "X has 1 row but this lab's sentence has 5 tokens",
-      "X 有 1 行，而这个实验的句子有 5 个 token",
+      "X 有 1 行，而这个实验的句子有 5 个词元",
     ],
     [rows(3), "X has 3 rows but this lab's sentence has 5 tokens", "X 有 3 行"],
     [rows(6), "X has 6 rows but this lab's sentence has 5 tokens", "X 有 6 行"],

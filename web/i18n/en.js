@@ -63,7 +63,7 @@ export default {
     copyFailed: "Copy this link from the address bar",
     reset: "Reset",
     random: "Random values",
-    seed: "Random set",
+    seed: "Random seed",
     shownTools: "The numbers shown",
     tools: "Change the numbers",
     causal: "Causal mask (a token sees only itself and what came before)",
@@ -74,7 +74,7 @@ export default {
     sharpen: (name, times) => `Try a sharper query: ${name} × ${times}`,
     scrollHint: "Wide: scroll sideways to see the rest →",
     keyboard:
-      "Keys: Space plays or pauses (on a focused button, Space presses that button), ← → step, Home and End jump.",
+      "Keyboard: Space plays or pauses (on a focused button, Space presses that button), ← → step, Home and End jump.",
     edit: "Click a number to edit it. Enter applies, Escape cancels.",
     editCell: (ref, value) => `Edit ${ref}: ${value}`,
     cell: (ref, value) => `${ref}: ${value}`,
@@ -293,6 +293,14 @@ export default {
     readable: "readable",
     bound: "bound pages",
     drinkable: "holds a drink",
+  },
+  glossary: {
+    open: "Glossary",
+    title: "Glossary",
+    close: "Close",
+    all: "All terms",
+    computedIn: "Computed in",
+    where: (name, step) => `${name}, step ${step}`,
   },
   scenes: {
     // The labs: their names for the scene list; the rest is in each lab's words.

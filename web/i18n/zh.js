@@ -102,7 +102,7 @@ export default {
     copyFailed: "请从地址栏复制此链接",
     reset: "还原",
     random: "随机数值",
-    seed: "随机组",
+    seed: "随机种子",
     shownTools: "数字的显示",
     tools: "改动数值",
     causal: "因果掩码（每个词只看到自己和前面的词）",
@@ -112,7 +112,7 @@ export default {
     sharpen: (name, times) => `试试更“尖锐”的查询：${name} × ${times}`,
     scrollHint: "表格较宽：左右滑动查看其余部分 →",
     keyboard:
-      "按键：空格播放或暂停（焦点在按钮上时，空格按下那个按钮），← → 单步，Home 与 End 跳到首尾。",
+      "键盘：空格播放或暂停（焦点在按钮上时，空格按下那个按钮），← → 单步，Home 与 End 跳到首尾。",
     edit: "点击数字即可修改。回车确认，Esc 取消。",
     editCell: (ref, value) => `修改 ${ref}：${value}`,
     cell: (ref, value) => `${ref}：${value}`,
@@ -327,6 +327,14 @@ export default {
     readable: "可阅读",
     bound: "装订成册",
     drinkable: "可盛饮料",
+  },
+  glossary: {
+    open: "术语表",
+    title: "术语表",
+    close: "关闭",
+    all: "全部术语",
+    computedIn: "计算它的地方：",
+    where: (name, step) => `${name}，第 ${step} 步`,
   },
   scenes: {
     // The labs: their names for the scene list; the rest is in each lab's words.

@@ -1,6 +1,6 @@
 // ui/header.js: on the page, links that skip to the player and to the step (the first Tab
-// stops, shown when focused); the title, the language switch, and on the page the embedding
-// link and "copy link".
+// stops, shown when focused); the title, the language switch, and on the page the glossary, the
+// embedding link and "copy link".
 import { el } from "../views.js";
 import { messages } from "../i18n/index.js";
 
@@ -16,7 +16,7 @@ const skip = (root, target, focus, text) =>
     },
   });
 
-export function header({ msg, state, host, update, root }) {
+export function header({ msg, state, host, update, root, glossary }) {
   const status = el("span", { class: "status", role: "status" });
   return el(
     "header",
@@ -43,6 +43,15 @@ export function header({ msg, state, host, update, root }) {
           onclick: () => update({ lang: m.lang }, { announce: true }),
         }),
       ),
+      glossary &&
+        el("button", {
+          type: "button",
+          id: "glossary-open",
+          "aria-expanded": "false",
+          "aria-controls": "glossary-panel",
+          text: msg.glossary.open,
+          onclick: (event) => glossary.openIndex(event.currentTarget),
+        }),
       host.page && el("a", { href: "embedding.html", text: msg.ui.embed }),
       host.page &&
         el("button", {

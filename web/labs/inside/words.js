@@ -207,15 +207,15 @@ const en = {
 const refusals = [
   [
     /^X has (\d+) rows? but this lab's sentence has (\d+) tokens$/,
-    (n, m) => `X 有 ${n} 行，而这个实验的句子有 ${m} 个 token`,
+    (n, m) => `X 有 ${n} 行，而这个实验的句子有 ${m} 个词元`,
   ],
   [
     /^X has (\d+) columns? but this lab's tokens have (\d+) features$/,
-    (n, m) => `X 有 ${n} 列，而这个实验的每个 token 有 ${m} 个特征`,
+    (n, m) => `X 有 ${n} 列，而这个实验的每个词元有 ${m} 个特征`,
   ],
   [
     /^X row (\d+) has (\d+) numbers? but this lab's tokens have (\d+) features$/,
-    (i, n, m) => `X 的第 ${i} 行有 ${n} 个数，而这个实验的每个 token 有 ${m} 个特征`,
+    (i, n, m) => `X 的第 ${i} 行有 ${n} 个数，而这个实验的每个词元有 ${m} 个特征`,
   ],
 ];
 
@@ -237,30 +237,30 @@ const zh = {
     headTitle: (h, g) => `头 ${h}（键值头 ${g}）`,
     concatLine: (cell, h, from) => `${cell} = ${from}（第 ${h} 个头的输出，并排放好）`,
     positionsNote:
-      "注意力本身看不到词序：X 的最后两列是手工做的位置特征（每个 token 转 60° 的一个点），头 2 才能找到前一个 token。",
+      "注意力本身看不到词序：X 的最后两列是手工做的位置特征（每个词元转 60° 的一个点），头 2 才能找到前一个词元。",
     positionsSee: ["“", "”这个实验会讲模型怎样加入位置。"],
     groups: (pairs) => `查询头与它读取的键值头：${pairs}。`,
     pair: (h, g) => `${h}→${g}`,
     cacheTitle: "KV 缓存中的数",
     cacheRow: (hKv) => `h_kv = ${hKv}`,
-    cacheCols: ["每个 token 的 K（或 V）", "5 个 token 后的 K", "5 个 token 后的 V"],
+    cacheCols: ["每个词元的 K（或 V）", "5 个词元后的 K", "5 个词元后的 V"],
     poolLine: (name, g, first, last) =>
       `${name} 的共用头 ${g} 是四头 ${name} 中头 ${first}–${last} 的平均`,
     counter: "计算量",
     stepCost: "这一步（用缓存）",
     factors: (d, h, hKv, dh, n) =>
-      `各个因子：d_model = ${d}，每个 token 的特征数（X 的列数）；h = ${h} 个查询头，h_kv = ${hKv} 个键值头，“2×”是 K 和 V 各一份；d_head = ${dh}，每个头的维数；n = ${n}，到目前为止的 token 数。`,
-    fullCost: (n) => `把全部 ${n} 个 token 重算一遍`,
+      `各个因子：d_model = ${d}，每个词元的特征数（X 的列数）；h = ${h} 个查询头，h_kv = ${hKv} 个键值头，“2×”是 K 和 V 各一份；d_head = ${dh}，每个头的维数；n = ${n}，到目前为止的词元数。`,
+    fullCost: (n) => `把全部 ${n} 个词元重算一遍`,
     costParts: ["投影", "分数", "权重·V", "·W_O", "合计"],
     costLine: (what, formula, value) => `${what}：${formula} = ${value}`,
     costFormulas: en.model.costFormulas,
     pairsNote: (n) =>
-      `${n} 个 token 的完整因果计算要把每一行重算：查询 i 遇到键 1..i，共 ${upTo(n)} 个（查询，键）对。缓存的一步只算一行：每个头 ${n} 对。`,
-    notArrived: "这个 token 还没有到来",
-    stepRow: (t) => `第 ${t} 行来自第 ${t} 步，那一步 token ${t} 的查询是唯一的一行：`,
-    cachedAt: (t) => `第 ${t} 步存入缓存：token ${t} 的 K、V 行被保留，不再重算`,
+      `${n} 个词元的完整因果计算要把每一行重算：查询 i 遇到键 1..i，共 ${upTo(n)} 个（查询，键）对。缓存的一步只算一行：每个头 ${n} 对。`,
+    notArrived: "这个词元还没有到来",
+    stepRow: (t) => `第 ${t} 行来自第 ${t} 步，那一步词元 ${t} 的查询是唯一的一行：`,
+    cachedAt: (t) => `第 ${t} 步存入缓存：词元 ${t} 的 K、V 行被保留，不再重算`,
     tokenText: (t, token) =>
-      `第 ${t} 个 token「${token}」到来。它的行 X[${t}] 只投影一次：它的 K、V 行加入缓存（现在有 ${t} 行），它的查询与每个缓存的键（包括它自己）做注意力。计数器把这一步的乘加次数与完整重算的次数并排比较。`,
+      `第 ${t} 个词元「${token}」到来。它的行 X[${t}] 只投影一次：它的 K、V 行加入缓存（现在有 ${t} 行），它的查询与每个缓存的键（包括它自己）做注意力。计数器把这一步的乘加次数与完整重算的次数并排比较。`,
     newRow: "新的一行",
     labels: {
       scores: (h) => `Q·Kᵀ，头 ${h}`,
@@ -285,9 +285,9 @@ const zh = {
     shuffled: "打乱后",
     shuffledInOrder: "打乱后，按原顺序画",
     peNote: (s, full, here, none) =>
-      `这里 PE 只按 ${s} 倍加上：X + ${s}·PE。按原大小加，在只有 7 个特征、又是为 X 手工设计的权重上，它会淹没词义：头 1 中，“书”会把 ${full} 的权重放在自己身上；按 ${s} 倍是 ${here}；没有位置时是 ${none}。（训练出来的模型是在有 PE 的情况下学习嵌入和权重的，维数有几百。）打乱后的句子，热力图按原顺序画出，同一个格子就是同一对 token：两者不同之处，就是位置造成的。`,
+      `这里 PE 只按 ${s} 倍加上：X + ${s}·PE。按原大小加，在只有 7 个特征、又是为 X 手工设计的权重上，它会淹没词义：头 1 中，“书”会把 ${full} 的权重放在自己身上；按 ${s} 倍是 ${here}；没有位置时是 ${none}。（训练出来的模型是在有 PE 的情况下学习嵌入和权重的，维数有几百。）打乱后的句子，热力图按原顺序画出，同一个格子就是同一对词元：两者不同之处，就是位置造成的。`,
     position: (p) => `位置 ${p}`,
-    cachedPad: "缓存的一步没有尚未到来的 token 的权重；这里显示为 0，和因果掩码给出的一样。",
+    cachedPad: "缓存的一步没有尚未到来的词元的权重；这里显示为 0，和因果掩码给出的一样。",
     rotLine: (cell, a, b, angle) => `${cell}：这一对转过的角度是 ${angle}（位置 × θ）`,
     peLine: (cell, fn, p, theta) => `${cell} = ${fn}(${p} × ${theta})`,
     peIndexLine: (i, j, pair) =>
@@ -299,7 +299,7 @@ const zh = {
     movedLine: (token, r, i, value, how) =>
       `「${token}」这里是第 ${r} 行，原顺序中是第 ${i} 行；那里它的输出是 ${value}` +
       {
-        moved: "，同一个数：这一行跟着它的 token 移动",
+        moved: "，同一个数：这一行跟着它的词元移动",
         same: "，在这个精度下是同一个数：位置对它的改变很小，或者没有",
         changed: "：位置改变了它",
       }[how],
@@ -307,7 +307,7 @@ const zh = {
   steps: {
     inputs: {
       title: "输入",
-      text: "X：五个 token，每个一行特征。W_Q 有 h·d_head = 4×2 = 8 列：第 1–2 列属于头 1，第 3–4 列属于头 2，依此类推。W_K 和 W_V 有 h_kv·d_head 列；W_O 把各头的 8 列变回 7 个特征。",
+      text: "X：五个词元，每个一行特征。W_Q 有 h·d_head = 4×2 = 8 列：第 1–2 列属于头 1，第 3–4 列属于头 2，依此类推。W_K 和 W_V 有 h_kv·d_head 列；W_O 把各头的 8 列变回 7 个特征。",
     },
     projections: {
       title: "投影",
@@ -319,11 +319,11 @@ const zh = {
     },
     headWeights: {
       title: "每个头的权重",
-      text: "softmax(scores/√2)，逐行、逐头。头 1：读 看向 书，我 看向 读（谁对什么做了什么）。头 2：每个 token 看向它前面的那个。我 前面没有：X 的“位置 cos”和“位置 sin”两列把 token 放在一个圆上，相邻两个差 60°，我 在 0°，书 在 240°；头 2 往回看 60°，从 我 往回 60° 是 300°，离 书 和离 我 一样近，所以 我 的权重分给自己和 书。头 3：书 回看 读，在 看向 图书馆。头 4 没有要找的东西：权重是平均的。",
+      text: "softmax(scores/√2)，逐行、逐头。头 1：读 看向 书，我 看向 读（谁对什么做了什么）。头 2：每个词元看向它前面的那个。我 前面没有：X 的“位置 cos”和“位置 sin”两列把词元放在一个圆上，相邻两个差 60°，我 在 0°，书 在 240°；头 2 往回看 60°，从 我 往回 60° 是 300°，离 书 和离 我 一样近，所以 我 的权重分给自己和 书。头 3：书 回看 读，在 看向 图书馆。头 4 没有要找的东西：权重是平均的。",
     },
     concat: {
       title: "拼接",
-      text: "每个头给每个 token 一个 d_head = 2 列的输出。并排放在一起就是 concat，共 h·d_head = 8 列。",
+      text: "每个头给每个词元一个 d_head = 2 列的输出。并排放在一起就是 concat，共 h·d_head = 8 列。",
     },
     combine: {
       title: "输出 = concat·W_O",
@@ -335,7 +335,7 @@ const zh = {
     },
     kv2: {
       title: "h_kv = 2：两两共用",
-      text: "分组查询注意力（GQA）：查询头 1、2 读键值头 1，头 3、4 读键值头 2（查询头 i 读键值头 ⌈i·h_kv/h⌉）。每个共用的头取组内两个头的平均，和 GQA 论文转换模型的做法一样。头 2 失去了清楚的“前一个 token”模式：它现在和头 1 共用键。",
+      text: "分组查询注意力（GQA）：查询头 1、2 读键值头 1，头 3、4 读键值头 2（查询头 i 读键值头 ⌈i·h_kv/h⌉）。每个共用的头取组内两个头的平均，和 GQA 论文转换模型的做法一样。头 2 失去了清楚的“前一个词元”模式：它现在和头 1 共用键。",
     },
     kv1: {
       title: "h_kv = 1：多查询注意力",
@@ -343,20 +343,20 @@ const zh = {
     },
     memory: {
       title: "省下的缓存",
-      text: "解码时模型要保存每个 token 的 K 和 V（实验 3）。它们的大小是每个 token 2·h_kv·d_head 个数，所以 h_kv = 2 只要一半，h_kv = 1 只要四分之一。表中的数是内核解码这五个 token 后返回的缓存长度。",
+      text: "解码时模型要保存每个词元的 K 和 V（实验 3）。它们的大小是每个词元 2·h_kv·d_head 个数，所以 h_kv = 2 只要一半，h_kv = 1 只要四分之一。表中的数是内核解码这五个词元后返回的缓存长度。",
     },
-    ...tokenSteps((t, token) => `第 ${t} 个 token：${token}`),
+    ...tokenSteps((t, token) => `第 ${t} 个词元：${token}`),
     causal: {
       title: "和完整的因果计算一样",
       text: "带因果掩码的完整计算一次算出所有行：查询 i 看到键 1..i。逐行看，它和缓存的每一步结果相同。",
     },
     plain: {
       title: "没有位置时打乱顺序",
-      text: "现在 X 没有位置特征。把 token 打乱：每个 token 的输出行完全不变，只是跟着 token 移动。自注意力是置换等变的：它分不出“我在图书馆读书”和“书读我图书馆在”。",
+      text: "现在 X 没有位置特征。把词元打乱：每个词元的输出行完全不变，只是跟着词元移动。自注意力是置换等变的：它分不出“我在图书馆读书”和“书读我图书馆在”。",
     },
     sinusoidal: {
       title: "正弦位置编码",
-      text: "《Attention Is All You Need》把 PE 加到 X 上：PE[pos][2i] = sin(pos·θ_i)，PE[pos][2i+1] = cos(pos·θ_i)，θ_i = 10000^(−2i/d_model)，第一个 token 的 pos = 0（这里只加四分之一的 PE，紧接着的说明讲为什么）。现在一行取决于 token 所在的位置：打乱后，同一个 token 得到不同的权重。",
+      text: "《Attention Is All You Need》把 PE 加到 X 上：PE[pos][2i] = sin(pos·θ_i)，PE[pos][2i+1] = cos(pos·θ_i)，θ_i = 10000^(−2i/d_model)，第一个词元的 pos = 0（这里只加四分之一的 PE，紧接着的说明讲为什么）。现在一行取决于词元所在的位置：打乱后，同一个词元得到不同的权重。",
     },
     rope: {
       title: "旋转位置编码（RoPE）",
@@ -382,7 +382,7 @@ const zh = {
     },
     kvcache: {
       name: "KV 缓存",
-      title: "用 KV 缓存解码：一次一个 token",
+      title: "用 KV 缓存解码：一次一个词元",
       analogy:
         "一个词一个词地写句子时，你不会把前面每个词的笔记从头再做一遍：你把它们（K 和 V）留着，只问新词的问题。",
     },

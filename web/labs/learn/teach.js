@@ -392,7 +392,7 @@ export const teachLab = {
 
   words: withLearnWords({
     en: {
-      ui: { draw: "Random start (the seed)", hand: "Start from the hand-made weights" },
+      ui: { draw: "Random seed (the start)", hand: "Start from the hand-made weights" },
       steps: {
         start: {
           title: "What 书 attends to, and the loss",
@@ -455,7 +455,7 @@ export const teachLab = {
       },
     },
     zh: {
-      ui: { draw: "随机起点（种子）", hand: "从手工权重开始" },
+      ui: { draw: "随机种子（起点）", hand: "从手工权重开始" },
       steps: {
         start: {
           title: "“书”关注什么，损失多大",

@@ -13,9 +13,11 @@ import { lossPlot } from "./plot.js";
 const sliceMs = 14; // the work done between two frames
 const drawMs = 250; // the panel is drawn again at most this often while it trains
 const evalEvery = 50; // steps between two held-out losses
+const announceEvery = 500; // steps between two announcements to a screen reader while it trains
 
 // { trainer, streams, losses, heldOut: [[step, loss]], running, looping, redraw, wall: the ms on
-// the clock while it ran, tick: when the running clock last read it }
+// the clock while it ran, tick: when the running clock last read it, announced: the moment last
+// said to a screen reader (see moment) }
 let run;
 
 function start(core, json) {
@@ -186,16 +188,40 @@ function status(json, msg) {
   );
 }
 
+// The moment of the run a screen reader hears about: started or resumed, every announceEvery
+// steps while it runs, paused, done. The status on screen changes four times a second; the
+// announcement only when the moment does.
+function moment(json) {
+  if (!run) return "none";
+  const n = run.losses.length;
+  if (n >= json.training.steps) return "done";
+  return run.running ? `running ${Math.floor(n / announceEvery)}` : `paused ${n}`;
+}
+
 /** Start, Stop and Resume; where the run is, its curves and the chosen head. */
 export function trainPanel(ctx, shipped) {
   const { core, msg, state } = ctx;
   const w = msg.modelLab;
   const json = shipped.json;
-  const body = el("div", { id: "train-body" });
-  const said = el("p", { class: "why-summary", id: "train-status", "aria-live": "polite" });
+  // drawn again in place while it trains (redrawInPlace keeps the focus by its place among the
+  // controls): no glossary link in it
+  const body = el("div", { id: "train-body", "data-glossary": "off" });
+  // rewritten four times a second while it trains: no glossary link in it either
+  const said = el("p", { class: "why-summary", id: "train-status", "data-glossary": "off" });
+  const announce = el("p", {
+    class: "visually-hidden",
+    id: "train-announce",
+    role: "status",
+    "aria-live": "polite",
+  });
   const redraw = () => {
     const done = run?.losses.length >= json.training.steps;
     said.textContent = status(json, msg);
+    const now = moment(json);
+    if (run && now !== run.announced) {
+      run.announced = now;
+      announce.textContent = said.textContent;
+    }
     startButton.textContent = done ? w.again : run?.running ? w.running : run ? w.resume : w.start;
     // the button pressed goes away: the focus moves to the other one, not to the page
     const focused = startButton.getRootNode().activeElement;
@@ -222,6 +248,7 @@ export function trainPanel(ctx, shipped) {
       if (!run) await start(core, json);
     } catch (error) {
       said.textContent = w.noStreams(error.message);
+      announce.textContent = said.textContent;
       return;
     }
     run.running = true;
@@ -250,6 +277,7 @@ export function trainPanel(ctx, shipped) {
       stopButton,
     ),
     said,
+    announce,
     body,
   );
   // a run that was going when the page redrew goes on, drawn here now

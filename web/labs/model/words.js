@@ -24,7 +24,7 @@ export const modelWords = {
       layer: "Layer ℓ",
       head: "Head h",
       temperature: "Temperature τ",
-      sample: "Sampling seed",
+      sample: "Random seed",
     },
     steps: {
       line: {
@@ -40,7 +40,7 @@ export const modelWords = {
       head: {
         title: "One head, written out",
         text: ({ where }) =>
-          `Here is ${where}, written out as in the scenes: the model gives each character a query and a key (Q and K, 16 numbers each for this head, already turned by RoPE for their positions); then Q·Kᵀ / √16, the causal mask, and the softmax. Pick any cell to see its number made.`,
+          `Here is ${where}, written out as in the scenes: the model gives each character a query and a key (Q and K: its row of the residual stream, after LayerNorm, times W_Q and W_K; 16 numbers each for this head, already turned by RoPE for their positions); then Q·Kᵀ / √16, the causal mask, and the softmax. Pick any cell to see its number made.`,
       },
       roles: {
         title: "What each head seems to do: measured",
@@ -89,7 +89,7 @@ export const modelWords = {
       sum: "Σ exp(z − max), over the whole vocabulary",
       again: "Start again",
       trainDone: (n, total, rate, loss, held, left, seconds) =>
-        `Done: step ${n} of ${total} in ${seconds} s on the clock, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.`,
+        `Done: training step ${n} of ${total} in ${seconds} s on the clock, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.`,
       id: "id",
       unknown: (n) =>
         `${n === 1 ? "One character is" : `${n} characters are`} unknown to the model (id 1, shown �): seen fewer than twice in the Tang training poems, or not in them at all.`,
@@ -122,9 +122,9 @@ export const modelWords = {
       trainIntro: (steps, batch, context) =>
         `${steps} steps of AdamW, each on ${batch} windows of ${context} characters. The work is done a little at a time between frames, so the page stays usable; it pauses when you leave this step.`,
       trainStatus: (n, total, rate, loss, held, left, seconds) =>
-        `Step ${n} of ${total} after ${seconds} s on the clock, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.${left ? ` About ${left} min to the end at this rate.` : ""}`,
+        `Training step ${n} of ${total} after ${seconds} s on the clock, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.${left ? ` About ${left} min to the end at this rate.` : ""}`,
       trainPaused: (n, total, rate, loss, held) =>
-        `Paused at step ${n} of ${total}; training loss ${loss}, held-out loss ${held}.`,
+        `Paused at training step ${n} of ${total}; training loss ${loss}, held-out loss ${held}.`,
       noStreams: (why) =>
         `The training poems are not built here (${why}): build the page with Debian's fortunes-zh installed (make test does).`,
       trainPlot: (shipped) => `The loss while training here (the shipped weights: ${shipped})`,
@@ -214,13 +214,13 @@ export const modelWords = {
       layer: "第 ℓ 层",
       head: "第 h 个头",
       temperature: "温度 τ",
-      sample: "采样种子",
+      sample: "随机种子",
     },
     steps: {
       line: {
         title: "你的诗句，模型怎么读",
         text: () =>
-          "输入一句古诗文，按回车；或者在下面选一联：模型训练时从未见过的唐诗。模型按字来读：每个字是一个数，即它在词表里的编号，词表来自训练用的诗。最前面是 ⏎：训练时每首诗都接在上一首诗的结尾之后。",
+          "输入一句古诗文，按回车；或者在下面选一联：模型训练时从未见过的唐诗。模型按字来读，一个字就是一个词元：每个字是一个数，即它在词表里的编号，词表来自训练用的诗。最前面是 ⏎：训练时每首诗都接在上一首诗的结尾之后。",
       },
       heads: {
         title: "所有的头，一眼看全",
@@ -230,7 +230,7 @@ export const modelWords = {
       head: {
         title: "一个头，完整写出",
         text: ({ where }) =>
-          `下面把${where}完整写出来，写法和前面的场景一样：模型给每个字一个查询和一个键（Q 和 K，这个头各 16 个数，已按位置做了 RoPE 旋转）；然后是 Q·Kᵀ / √16、因果掩码和 softmax。点击任意格子，看这个数是怎么来的。`,
+          `下面把${where}完整写出来，写法和前面的场景一样：模型给每个字一个查询和一个键（Q 和 K：这个字在残差流里的那一行，经过 LayerNorm，乘以 W_Q 和 W_K；这个头各 16 个数，已按位置做了 RoPE 旋转）；然后是 Q·Kᵀ / √16、因果掩码和 softmax。点击任意格子，看这个数是怎么来的。`,
       },
       roles: {
         title: "每个头像是在做什么：实测",
@@ -240,7 +240,7 @@ export const modelWords = {
       next: {
         title: "下一个字",
         text: ({ vocab }) =>
-          `在你的诗句最后一个字之后，模型给词表里 ${vocab} 个 token 各一个 logit z；softmax 把它们变成概率：p = exp(z − max) ÷ Σ，Σ 是整个词表上的和。这里是最可能的五个字，以及模型接着你的诗句写出的一句。� 是“未知字”：它代表所有因为太少见而没有单独学到的字，所以常常很可能出现；但它不是某一个字，续写时会跳过它。`,
+          `在你的诗句最后一个字之后，模型给词表里 ${vocab} 个词元各一个 logit z；softmax 把它们变成概率：p = exp(z − max) ÷ Σ，Σ 是整个词表上的和。这里是最可能的五个字，以及模型接着你的诗句写出的一句。� 是“未知字”：它代表所有因为太少见而没有单独学到的字，所以常常很可能出现；但它不是某一个字，续写时会跳过它。`,
       },
       train: {
         title: "自己训练",
@@ -269,7 +269,7 @@ export const modelWords = {
       logitFrom: "来自模型：最后一行的最终 LayerNorm 乘以这个字的嵌入，64 个乘积",
       maxLine: (m) => `所有 logit 的最大值 = ${m}`,
       sumLine: (s) => `整个词表上 exp(z − max) 之和 Σ = ${s}（核心算出）`,
-      tokensTitle: (n) => `${n} 个 token`,
+      tokensTitle: (n) => `${n} 个词元`,
       examples: "可以试试这几联（模型训练时没见过的唐诗）：",
       reading: (n) =>
         `空格不读；英文标点按诗里的写法读（，。？！）；只读前 ${n} 个字（上下文连 ⏎ 共 ${n + 1} 个）。模型学的是简体字：繁体字（比如“盡”）它不认识。`,
@@ -278,7 +278,7 @@ export const modelWords = {
       sum: "Σ exp(z − max)，整个词表上的和",
       again: "重新开始",
       trainDone: (n, total, rate, loss, held, left, seconds) =>
-        `完成：第 ${n} 步，共 ${total} 步，按钟表用了 ${seconds} 秒，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。`,
+        `完成：第 ${n} 个训练步，共 ${total} 个，按钟表用了 ${seconds} 秒，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。`,
       id: "编号",
       // han of the n are Chinese characters (字); the others are letters, digits or signs
       unknown: (n, han) =>
@@ -312,9 +312,9 @@ export const modelWords = {
       trainIntro: (steps, batch, context) =>
         `AdamW 共 ${steps} 步，每步用 ${batch} 段、每段 ${context} 个字。计算在两帧之间一点一点地做，页面可以照常使用；离开这一步时训练暂停。`,
       trainStatus: (n, total, rate, loss, held, left, seconds) =>
-        `第 ${n} 步，共 ${total} 步，按钟表已用 ${seconds} 秒，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。${left ? `按这个速度，大约还要 ${left} 分钟。` : ""}`,
+        `第 ${n} 个训练步，共 ${total} 个，按钟表已用 ${seconds} 秒，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。${left ? `按这个速度，大约还要 ${left} 分钟。` : ""}`,
       trainPaused: (n, total, rate, loss, held) =>
-        `已暂停：第 ${n} 步，共 ${total} 步；训练损失 ${loss}，留出损失 ${held}。`,
+        `已暂停：第 ${n} 个训练步，共 ${total} 个；训练损失 ${loss}，留出损失 ${held}。`,
       noStreams: (why) =>
         `这里没有构建训练用的诗（${why}）：请在装有 Debian 的 fortunes-zh 的机器上构建页面（make test 会安装它）。`,
       trainPlot: (shipped) => `在这里训练时的损失（发布的权重：${shipped}）`,
@@ -340,9 +340,9 @@ export const modelWords = {
       natLine: (loss, n) =>
         `损失的单位是 nat（自然对数）：损失为 L，意思是模型平均给真正的下一个字 e^(−L) 的概率（对每个字取几何平均）。发布的权重的 ${loss}，大约是 ${n} 分之 1。`,
       lesson4Line: (vocab, targets, poems) =>
-        `这还是第 4 课的损失。在那里，L = −ln 权重[书][读]：“书”的 softmax 给“读”的权重，取对数再取负。这里的 softmax 在全部 ${vocab} 个 token 上计算，它给一个 token 的权重就是概率；损失是它给真正出现的下一个字的概率取 −ln，再对 ${poems} 首留出诗的 ${targets} 个 token（标点和 ⏎ 也算）取平均。损失为 0 意味着每次都有十足把握而且都猜对。`,
+        `这还是第 4 课的损失。在那里，L = −ln 权重[书][读]：“书”的 softmax 给“读”的权重，取对数再取负。这里的 softmax 在全部 ${vocab} 个词元上计算，它给一个词元的权重就是概率；损失是它给真正出现的下一个字的概率取 −ln，再对 ${poems} 首留出诗的 ${targets} 个词元（标点和 ⏎ 也算）取平均。损失为 0 意味着每次都有十足把握而且都猜对。`,
       baselinesLine: (vocab, uniform, unigram, bigram, lambda, rest, shipped, back) =>
-        `这个数有多好？什么都不知道的模型把概率平均分给 ${vocab} 个 token（均匀）：−ln(1/${vocab}) = ln ${vocab} = ${uniform}。数一数每个字在同样的训练文本里出现多少次（一元模型），得 ${unigram}；数一数哪个字后面跟哪个字（二元模型，按 ${lambda} 比 ${rest} 和一元模型混合，好让没见过的字对不至于概率为零），得 ${bigram}。发布的权重最多能往前读 ${back} 个字，得 ${shipped}。图里的虚线就是这四个数。`,
+        `这个数有多好？什么都不知道的模型把概率平均分给 ${vocab} 个词元（均匀）：−ln(1/${vocab}) = ln ${vocab} = ${uniform}。数一数每个字在同样的训练文本里出现多少次（一元模型），得 ${unigram}；数一数哪个字后面跟哪个字（二元模型，按 ${lambda} 比 ${rest} 和一元模型混合，好让没见过的字对不至于概率为零），得 ${bigram}。发布的权重最多能往前读 ${back} 个字，得 ${shipped}。图里的虚线就是这四个数。`,
       baselinesTitle: (poems) => `${poems} 首留出诗上的损失，以及它对应的概率`,
       lossHead: "损失（nats）",
       oneInHead: "平均概率",

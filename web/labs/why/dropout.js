@@ -189,7 +189,7 @@ export const dropoutLab = {
 
   words: {
     en: {
-      ui: { p: "Dropout probability p", draw: "Which draw (the seed)" },
+      ui: { p: "Dropout probability p", draw: "Random seed (which draw)" },
       steps: {
         weights: {
           title: "Without dropout",
@@ -236,7 +236,7 @@ export const dropoutLab = {
       },
     },
     zh: {
-      ui: { p: "dropout 概率 p", draw: "第几次抽取（种子）" },
+      ui: { p: "dropout 概率 p", draw: "随机种子（第几次抽取）" },
       steps: {
         weights: {
           title: "不用 dropout",

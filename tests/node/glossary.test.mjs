@@ -1,0 +1,97 @@
+// glossary.test.mjs: the glossary's data (web/i18n/glossary.js) holds. Every entry has both
+// languages, whose term its own pattern finds; it links to a scene or lab of the catalogue, at a
+// step it has; the numbers its formulas quote are the model's and the core's own, read here from
+// tang.json and from the C++ source (AdamW's β, ε and weight decay, LayerNorm's ε, the warmup and
+// the learning rate's floor), and both languages quote the same numbers. The page's side (each
+// word linked where it first appears) is tests/browser/glossary.test.mjs's.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { glossary, patternsFor, whereHref } from "../../web/i18n/glossary.js";
+import { scenes } from "../../web/catalogue.js";
+import { scenes as walkthroughs } from "../../web/scenes.js";
+
+const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
+const json = JSON.parse(read("web/labs/model/tang.json"));
+const gptHpp = read("src/gpt.hpp");
+const gptCpp = read("src/gpt.cpp");
+const langs = ["en", "zh"];
+const entry = (id) => glossary.find((e) => e.id === id);
+
+test("every entry: both languages, a term its own pattern finds, a plain sentence and a formula", () => {
+  assert.equal(new Set(glossary.map((e) => e.id)).size, glossary.length, "one entry per id");
+  for (const lang of langs) {
+    const patterns = patternsFor(lang);
+    for (const [k, e] of glossary.entries()) {
+      const { term, text, formula } = e[lang];
+      for (const [name, value] of Object.entries({ term, text, formula })) {
+        assert.ok(typeof value === "string" && value.trim(), `${e.id} ${lang} ${name}`);
+      }
+      const { pattern } = patterns[k];
+      pattern.lastIndex = 0;
+      assert.ok(pattern.test(term), `${e.id} ${lang}: /${pattern.source}/ misses “${term}”`);
+      // a sentence, then the formula: one sentence or two, ended
+      assert.match(text, lang === "en" ? /[.)]$/ : /[。）]$/, `${e.id} ${lang}`);
+    }
+    // one term per entry in a language: no two entries named alike
+    const terms = glossary.map((e) => e[lang].term.toLowerCase());
+    assert.equal(new Set(terms).size, terms.length, lang);
+  }
+});
+
+test("every entry links to a scene or lab of the path, at a step it has", () => {
+  const ids = new Set(scenes.map((s) => s.id));
+  // the walkthroughs' steps, and the labs' as their own modules list them
+  const stepsOf = {
+    model: 6,
+    heads: 6,
+    kvcache: 6,
+    order: 4,
+    teach: 4,
+    sharpness: 4,
+    dropout: 3,
+    stability: 3,
+  };
+  for (const s of walkthroughs) stepsOf[s.id] ??= 7;
+  for (const e of glossary) {
+    const { scene, step } = e.where;
+    assert.ok(ids.has(scene), `${e.id}: ${scene}`);
+    assert.ok(Number.isInteger(step) && step >= 1 && step <= stepsOf[scene], `${e.id}: ${step}`);
+    for (const lang of langs) {
+      assert.equal(whereHref(e, lang), `?scene=${scene}&lang=${lang}&step=${step}`);
+    }
+  }
+});
+
+// The numbers in a text, as written (1,497 → 1497; 3e-3 → 0.003).
+const numbersIn = (text) =>
+  [...text.matchAll(/\d[\d,]*(?:\.\d+)?(?:e-?\d+)?/g)].map((m) => Number(m[0].replaceAll(",", "")));
+
+test("the numbers in the formulas are the model's and the core's own", () => {
+  const field = (name) => Number(gptHpp.match(new RegExp(`\\b${name} = ([\\d.e-]+)`))[1]);
+  const adam = numbersIn(entry("adamw").en.formula);
+  for (const name of ["beta1", "beta2", "eps", "weight_decay"]) {
+    assert.ok(adam.includes(field(name)), `AdamW's ${name} = ${field(name)}: ${adam}`);
+  }
+  const lnEps = Number(gptCpp.match(/kLnEps = ([\d.e-]+);/)[1]);
+  assert.ok(numbersIn(entry("layernorm").en.formula).includes(lnEps), `LayerNorm's ε ${lnEps}`);
+  const lr = numbersIn(entry("learning-rate").en.formula);
+  assert.ok(lr.includes(json.training.lr), `the learning rate ${json.training.lr}: ${lr}`);
+  const warm = Number(gptCpp.match(/warm = std::min<std::int64_t>\((\d+),/)[1]);
+  assert.ok(lr.includes(warm), `the warmup ${warm}`);
+  // the cosine's floor: lr·(0.1 + 0.45·(1 + cos π)) = lr·0.1, "a tenth"
+  const [floor, half] = gptCpp.match(/lr \* \(([\d.]+) \+ ([\d.]+) \* \(1 \+ std::cos/).slice(1);
+  assert.equal(Number(floor), 0.1);
+  assert.equal(Number(floor) + 2 * Number(half), 1);
+  assert.match(entry("learning-rate").en.formula, /down to a tenth/);
+  assert.match(entry("learning-rate").zh.formula, /降到十分之一/);
+  assert.ok(numbersIn(entry("vocabulary").en.formula).includes(json.config.vocab));
+  assert.ok(numbersIn(entry("rope").en.formula).includes(json.config.base));
+});
+
+test("both languages quote the same numbers", () => {
+  for (const e of glossary) {
+    const [en, zh] = langs.map((lang) => numbersIn(e[lang].formula).sort((a, b) => a - b));
+    assert.deepEqual(zh, en, e.id);
+  }
+});

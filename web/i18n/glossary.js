@@ -1,0 +1,482 @@
+// i18n/glossary.js: every technical word the page uses, in English and in Chinese: the words that
+// name it on the page (a pattern), one plain sentence, the formula as the core computes it, and
+// the scene or lab, at the step, where it is computed (a link the page's router reads:
+// ?scene=…&step=…, the step counted from 1). web/ui/glossary.js links each word where it first
+// appears in a scene or lab and opens its entry. Pure data: no DOM, no core.
+
+/**
+ * The entries, in the order the path meets them. Each: id, where: { scene, step }, and for each
+ * language { term, match (a regular expression's source, matched case-insensitively in English),
+ * text, formula }.
+ */
+export const glossary = [
+  {
+    id: "token",
+    where: { scene: "model", step: 1 },
+    en: {
+      term: "token",
+      match: String.raw`\btokens?\b`,
+      text: "One piece of text that a model reads as a unit: in the walkthroughs a word, in the real model one character. Each is known by its id, a number.",
+      formula: "id = the token's place in the vocabulary (⏎ = 0, the unknown character = 1)",
+    },
+    zh: {
+      term: "词元",
+      match: "词元",
+      text: "模型当作一个单位来读的一段文字：讲解里是一个词，真实模型里是一个字。每个词元用它的编号（一个数）来表示。",
+      formula: "编号 = 它在词表中的位置（⏎ = 0，未知字 = 1）",
+    },
+  },
+  {
+    id: "vocabulary",
+    where: { scene: "model", step: 1 },
+    en: {
+      term: "vocabulary",
+      match: String.raw`\bvocabular(?:y|ies)\b`,
+      text: "Every token a model knows, each with its id. The real model's is the characters that its Tang training poems hold at least twice.",
+      formula: "1,497 tokens: ⏎, the unknown character, then the characters, most frequent first",
+    },
+    zh: {
+      term: "词表",
+      match: "词表",
+      text: "模型认识的全部词元，每个都有编号。真实模型的词表是唐诗训练集里出现至少两次的字。",
+      formula: "1,497 个词元：⏎、未知字，然后是各个字，出现越多越靠前",
+    },
+  },
+  {
+    id: "query",
+    where: { scene: "classroom", step: 2 },
+    en: {
+      term: "query",
+      match: String.raw`\bquer(?:y|ies)\b`,
+      text: "What a token is looking for: a row of numbers that is compared with every key.",
+      formula: "q = x·W_Q (one row of Q)",
+    },
+    zh: {
+      term: "查询",
+      match: "查询",
+      text: "一个词元要找什么：一行数，拿去和每个键比较。",
+      formula: "q = x·W_Q（Q 的一行）",
+    },
+  },
+  {
+    id: "key",
+    where: { scene: "classroom", step: 2 },
+    en: {
+      term: "key",
+      match: String.raw`\bkeys?\b`,
+      text: "What a token offers to be found by: a row of numbers that every query is compared with, like a name tag.",
+      formula: "k = x·W_K (one row of K)",
+    },
+    zh: {
+      term: "键",
+      match: "(?<![按方格车])键(?!盘)",
+      text: "一个词元凭什么被找到：一行数，每个查询都和它比较，就像名牌。",
+      formula: "k = x·W_K（K 的一行）",
+    },
+  },
+  {
+    id: "value",
+    where: { scene: "classroom", step: 6 },
+    en: {
+      term: "value",
+      match: String.raw`\bvalues?\b`,
+      text: "What a token hands over once it is found: a row of numbers; the output mixes the values by the weights.",
+      formula: "v = x·W_V (one row of V)",
+    },
+    zh: {
+      term: "值",
+      match: "(?<![数大小均认差阈])值(?!得)",
+      text: "一个词元被找到后交出的东西：一行数；输出按权重把各个值混合起来。",
+      formula: "v = x·W_V（V 的一行）",
+    },
+  },
+  {
+    id: "score",
+    where: { scene: "classroom", step: 3 },
+    en: {
+      term: "score",
+      match: String.raw`\bscores?\b`,
+      text: "How well a query matches a key: their dot product, then scaled.",
+      formula: "score[i][j] = q_i·k_j = Σ_d q_i[d]·k_j[d]; scaled = score × 1/√d_k",
+    },
+    zh: {
+      term: "分数",
+      match: "分数",
+      text: "一个查询和一个键有多匹配：它们的点积，再缩放。",
+      formula: "分数[i][j] = q_i·k_j = Σ_d q_i[d]·k_j[d]；缩放后 = 分数 × 1/√d_k",
+    },
+  },
+  {
+    id: "mask",
+    where: { scene: "stability", step: 1 },
+    en: {
+      term: "mask",
+      match: String.raw`\bmask(?:s|ed)?\b`,
+      text: "A rule that a query may not look at some keys; with a causal mask a token sees only itself and what came before it.",
+      formula:
+        "masked[i][j] = −∞ where query i may not see key j (causal: j > i), so its weight is 0",
+    },
+    zh: {
+      term: "掩码",
+      match: "掩码",
+      text: "规定某个查询不能看某些键；因果掩码下，一个词元只能看到自己和前面的词元。",
+      formula: "查询 i 不能看键 j 处，masked[i][j] = −∞（因果：j > i），它的权重就是 0",
+    },
+  },
+  {
+    id: "softmax",
+    where: { scene: "classroom", step: 5 },
+    en: {
+      term: "softmax",
+      match: String.raw`\bsoftmax\b`,
+      text: "Turns a row of scores into weights that are all positive and add up to 1; the larger score gets the larger share.",
+      formula: "weight[j] = exp(x[j] − max x) / Σ_k exp(x[k] − max x)",
+    },
+    zh: {
+      term: "softmax",
+      match: "softmax",
+      text: "把一行分数变成权重：都是正数，加起来是 1；分数越大，分到的越多。",
+      formula: "权重[j] = exp(x[j] − max x) / Σ_k exp(x[k] − max x)",
+    },
+  },
+  {
+    id: "weight",
+    where: { scene: "classroom", step: 5 },
+    en: {
+      term: "weight",
+      match: String.raw`\bweights?\b`,
+      text: "An attention weight is how much of each value a query takes: a row of softmax, adding up to 1. A model's weights (W_Q, W_K, W_V and the rest) are the numbers it learns.",
+      formula: "weights = softmax(Q·Kᵀ/√d_k), each row sums to 1",
+    },
+    zh: {
+      term: "权重",
+      match: "权重",
+      text: "注意力权重是一个查询从每个值里取多少：softmax 的一行，加起来是 1。模型的权重（W_Q、W_K、W_V 等）是它学到的数。",
+      formula: "权重 = softmax(Q·Kᵀ/√d_k)，每行之和为 1",
+    },
+  },
+  {
+    id: "output",
+    where: { scene: "classroom", step: 6 },
+    en: {
+      term: "output",
+      match: String.raw`\boutputs?\b`,
+      text: "What attention gives each query: the values, mixed by its weights.",
+      formula: "output = weights·V; output[i] = Σ_j weight[i][j]·v_j",
+    },
+    zh: {
+      term: "输出",
+      match: "输出",
+      text: "注意力给每个查询的结果：按它的权重混合起来的值。",
+      formula: "输出 = 权重·V；输出[i] = Σ_j 权重[i][j]·v_j",
+    },
+  },
+  {
+    id: "head",
+    where: { scene: "heads", step: 4 },
+    en: {
+      term: "head",
+      match: String.raw`\bheads?\b`,
+      text: "One attention of several side by side, each with its own W_Q, W_K and W_V, so each can look for something else; their outputs are joined.",
+      formula: "head_h = softmax(Q_h·K_hᵀ/√d_head)·V_h; output = [head_1 … head_H]·W_O",
+    },
+    zh: {
+      term: "头",
+      match: "(?<![回从开箭镜尽])头",
+      text: "并排的几份注意力中的一份，各有自己的 W_Q、W_K、W_V，所以各找各的；它们的输出拼起来。",
+      formula: "头_h = softmax(Q_h·K_hᵀ/√d_head)·V_h；输出 = [头_1 … 头_H]·W_O",
+    },
+  },
+  {
+    id: "kvcache",
+    where: { scene: "kvcache", step: 1 },
+    en: {
+      term: "KV cache",
+      match: String.raw`\bKV cache\b`,
+      text: "When a model writes one token at a time, the keys and values of the tokens before do not change: it keeps them and computes only the new token's.",
+      formula: "K ← [K; k_new], V ← [V; v_new]; the new query's output = softmax(q_new·Kᵀ/√d_k)·V",
+    },
+    zh: {
+      term: "KV 缓存",
+      match: "KV ?缓存",
+      text: "模型一次写一个词元时，前面词元的键和值不会变：把它们存下来，只算新词元的。",
+      formula: "K ← [K; k_新]，V ← [V; v_新]；新查询的输出 = softmax(q_新·Kᵀ/√d_k)·V",
+    },
+  },
+  {
+    id: "rope",
+    where: { scene: "order", step: 3 },
+    en: {
+      term: "RoPE",
+      match: String.raw`\bRoPE\b`,
+      text: "Rotary position embedding: each pair of a query's and a key's numbers is turned by an angle that grows with the position, so their score depends on how far apart they are.",
+      formula: "(x₂ᵢ, x₂ᵢ₊₁) turned by pos·θᵢ, θᵢ = base^(−2i/d); the model's base is 10000",
+    },
+    zh: {
+      term: "RoPE",
+      match: "RoPE",
+      text: "旋转位置编码：查询和键的每一对数按随位置增大的角度旋转，于是它们的分数只取决于相隔多远。",
+      formula: "(x₂ᵢ, x₂ᵢ₊₁) 旋转 pos·θᵢ，θᵢ = base^(−2i/d)；模型的 base 是 10000",
+    },
+  },
+  {
+    id: "logit",
+    where: { scene: "model", step: 5 },
+    en: {
+      term: "logit",
+      match: String.raw`\blogits?\b`,
+      text: "A model's raw score for each token of its vocabulary as the next one; softmax turns the logits into probabilities.",
+      formula: "z = h·wteᵀ: the last row's final LayerNorm times each token's embedding",
+    },
+    zh: {
+      term: "logit",
+      match: "logit",
+      text: "模型给词表里每个词元作为下一个的原始分数；softmax 把 logit 变成概率。",
+      formula: "z = h·wteᵀ：最后一行的最终 LayerNorm 乘以每个词元的嵌入",
+    },
+  },
+  {
+    id: "probability",
+    where: { scene: "model", step: 5 },
+    en: {
+      term: "probability",
+      match: String.raw`\bprobabilit(?:y|ies)\b`,
+      text: "How likely the model says something is, between 0 and 1; the probabilities of all the next tokens add up to 1.",
+      formula: "p = softmax(z); Σ p = 1",
+    },
+    zh: {
+      term: "概率",
+      match: "概率",
+      text: "模型认为某件事有多可能，在 0 和 1 之间；所有下一个词元的概率加起来是 1。",
+      formula: "p = softmax(z)；Σ p = 1",
+    },
+  },
+  {
+    id: "temperature",
+    where: { scene: "model", step: 5 },
+    en: {
+      term: "temperature",
+      match: String.raw`\btemperature\b`,
+      text: "How many chances the model takes when it draws the next token: τ = 0 always takes the likeliest, a larger τ spreads the probabilities out.",
+      formula: "p[j] = exp((z[j] − max z)/τ) / Σ_k exp((z[k] − max z)/τ)",
+    },
+    zh: {
+      term: "温度",
+      match: "温度",
+      text: "模型抽下一个词元时冒多大险：τ = 0 总取最可能的，τ 越大，概率越平均。",
+      formula: "p[j] = exp((z[j] − max z)/τ) / Σ_k exp((z[k] − max z)/τ)",
+    },
+  },
+  {
+    id: "loss",
+    where: { scene: "teach", step: 1 },
+    en: {
+      term: "loss",
+      match: String.raw`\bloss(?:es)?\b`,
+      text: "One number that says how wrong a model is; training makes it smaller. The real model's is the mean −ln p of the right next character.",
+      formula: "L = −(1/N) Σ_t ln p(the right next token at t), in nats",
+    },
+    zh: {
+      term: "损失",
+      match: "损失",
+      text: "一个说明模型错得多厉害的数；训练就是让它变小。真实模型的损失是正确的下一个字的 −ln p 的平均。",
+      formula: "L = −(1/N) Σ_t ln p（t 处正确的下一个词元），单位 nats",
+    },
+  },
+  {
+    id: "cross-entropy",
+    where: { scene: "teach", step: 1 },
+    en: {
+      term: "cross-entropy",
+      match: String.raw`\bcross-entropy\b`,
+      text: "The loss of a model that gives probabilities: minus the log of the probability it gave the right answer.",
+      formula: "L = −ln p(right)",
+    },
+    zh: {
+      term: "交叉熵",
+      match: "交叉熵",
+      text: "给出概率的模型的损失：它给正确答案的概率取对数，再取负。",
+      formula: "L = −ln p(正确)",
+    },
+  },
+  {
+    id: "nats",
+    where: { scene: "model", step: 6 },
+    en: {
+      term: "nats",
+      match: String.raw`\bnats\b`,
+      text: "The unit of a loss measured with the natural log, ln; a model that spreads its probability evenly over n tokens scores ln n.",
+      formula: "1 nat = 1/ln 2 ≈ 1.443 bits; uniform over n: −ln(1/n) = ln n",
+    },
+    zh: {
+      term: "nats",
+      match: String.raw`\bnats\b`,
+      text: "用自然对数 ln 量的损失的单位；把概率平均分给 n 个词元的模型，损失是 ln n。",
+      formula: "1 nat = 1/ln 2 ≈ 1.443 比特；n 个平均分：−ln(1/n) = ln n",
+    },
+  },
+  {
+    id: "held-out",
+    where: { scene: "model", step: 6 },
+    en: {
+      term: "held-out",
+      match: String.raw`\bheld-out\b`,
+      text: "Text kept apart that the model never trains on: its loss there says how well it does on text it has not seen.",
+      formula: "every tenth Tang poem (index mod 10 = 9); held-out loss = the loss on those poems",
+    },
+    zh: {
+      term: "留出",
+      match: "留出",
+      text: "单独留下、模型从不拿来训练的文本：在它上面的损失说明模型对没见过的文本做得怎样。",
+      formula: "每十首唐诗的第十首（编号 mod 10 = 9）；留出损失 = 在这些诗上的损失",
+    },
+  },
+  {
+    id: "training-step",
+    where: { scene: "teach", step: 3 },
+    en: {
+      term: "training step",
+      match: String.raw`\btraining steps?\b`,
+      text: "One change of every weight, a little against its gradient; training is many of them. Not a step of a walkthrough.",
+      formula: "θ ← θ − η·∂L/∂θ (the real model: AdamW's step)",
+    },
+    zh: {
+      term: "训练步",
+      match: "训练步",
+      text: "把每个权重顺着梯度的反方向改一点，叫一个训练步；训练就是很多步。它不是讲解里的一步。",
+      formula: "θ ← θ − η·∂L/∂θ（真实模型：AdamW 的一步）",
+    },
+  },
+  {
+    id: "gradient",
+    where: { scene: "sharpness", step: 2 },
+    en: {
+      term: "gradient",
+      match: String.raw`\bgradients?\b`,
+      text: "How much the loss changes when one number changes a little: the direction in which to change it, and how steeply.",
+      formula: "∂L/∂θ, by the chain rule through every step, back from the loss",
+    },
+    zh: {
+      term: "梯度",
+      match: "梯度",
+      text: "一个数稍微变一点，损失变多少：往哪个方向改它，坡有多陡。",
+      formula: "∂L/∂θ，用链式法则从损失一步步往回算",
+    },
+  },
+  {
+    id: "learning-rate",
+    where: { scene: "sharpness", step: 3 },
+    en: {
+      term: "learning rate",
+      match: String.raw`\blearning rate\b`,
+      text: "How far each training step moves the weights along the gradient: too small is slow, too large overshoots.",
+      formula:
+        "η in θ ← θ − η·∂L/∂θ; the real model: 3e-3 after a warmup of 100 steps, cosine down to a tenth",
+    },
+    zh: {
+      term: "学习率",
+      match: "学习率",
+      text: "每个训练步沿梯度把权重挪多远：太小就慢，太大就冲过头。",
+      formula: "θ ← θ − η·∂L/∂θ 里的 η；真实模型：预热 100 步后 3e-3，按余弦降到十分之一",
+    },
+  },
+  {
+    id: "adamw",
+    where: { scene: "model", step: 6 },
+    en: {
+      term: "AdamW",
+      match: String.raw`\bAdamW\b`,
+      text: "The way the real model's training steps change each weight: by a running mean of its gradients over their running size, and a little toward 0.",
+      formula:
+        "m ← β₁m + (1−β₁)g, v ← β₂v + (1−β₂)g², θ ← θ − η((m/(1−β₁ᵗ))/(√(v/(1−β₂ᵗ)) + ε) + λθ); β 0.9, 0.95, ε 1e-8, λ 0.1 on the matrices",
+    },
+    zh: {
+      term: "AdamW",
+      match: "AdamW",
+      text: "真实模型的训练步改每个权重的办法：用它梯度的滑动平均除以梯度的滑动大小，再往 0 拉一点。",
+      formula:
+        "m ← β₁m + (1−β₁)g，v ← β₂v + (1−β₂)g²，θ ← θ − η((m/(1−β₁ᵗ))/(√(v/(1−β₂ᵗ)) + ε) + λθ)；β 0.9、0.95，ε 1e-8，λ 0.1（只用于矩阵）",
+    },
+  },
+  {
+    id: "layernorm",
+    where: { scene: "model", step: 3 },
+    en: {
+      term: "LayerNorm",
+      match: String.raw`\bLayerNorm\b`,
+      text: "Brings each row to mean 0 and variance 1, then scales and shifts it by learned numbers, before attention and the MLP read it.",
+      formula: "h = (x − mean(x)) / √(var(x) + 1e-5) ⊙ g + b, row by row",
+    },
+    zh: {
+      term: "LayerNorm",
+      match: "LayerNorm",
+      text: "把每一行变成均值 0、方差 1，再用学到的数缩放、平移，然后交给注意力和 MLP 去读。",
+      formula: "h = (x − mean(x)) / √(var(x) + 1e-5) ⊙ g + b，逐行",
+    },
+  },
+  {
+    id: "residual",
+    where: { scene: "model", step: 3 },
+    en: {
+      term: "residual stream",
+      match: String.raw`\bresidual(?: stream)?\b`,
+      text: "The row of numbers each token carries through the model: every block adds what it computes to it, and nothing replaces it.",
+      formula: "x ← x + attention(LayerNorm(x)); x ← x + MLP(LayerNorm(x))",
+    },
+    zh: {
+      term: "残差流",
+      match: "残差流?",
+      text: "每个词元在模型里一路带着的那一行数：每个块把自己算出的加上去，谁也不替换它。",
+      formula: "x ← x + 注意力(LayerNorm(x))；x ← x + MLP(LayerNorm(x))",
+    },
+  },
+  {
+    id: "dropout",
+    where: { scene: "dropout", step: 2 },
+    en: {
+      term: "dropout",
+      match: String.raw`\bdropout\b`,
+      text: "While a model trains, some weights are set to 0 at random and the rest made larger, so that it cannot lean on any one.",
+      formula: "w' = 0 with probability p, else w/(1 − p)",
+    },
+    zh: {
+      term: "dropout",
+      match: "dropout",
+      text: "训练时随机把一些权重置为 0，其余的放大，让模型不能只依赖某一个。",
+      formula: "w' 以概率 p 为 0，否则为 w/(1 − p)",
+    },
+  },
+  {
+    id: "seed",
+    where: { scene: "dropout", step: 2 },
+    en: {
+      term: "random seed",
+      match: String.raw`\b(?:random )?seed(?:s|ed)?\b`,
+      text: "The number a stream of random numbers starts from: the same seed gives the same numbers again, so every random draw here can be repeated.",
+      formula: "the core's one seeded stream (splitmix64): seed → the same numbers, every time",
+    },
+    zh: {
+      term: "随机种子",
+      match: "(?:随机)?种子",
+      text: "一串随机数从哪个数开始：同一个种子给出同样的数，所以这里每次随机抽取都能重现。",
+      formula: "核心唯一的带种子的随机数流（splitmix64）：同一个种子 → 每次同样的数",
+    },
+  },
+];
+
+const byId = Object.fromEntries(glossary.map((entry) => [entry.id, entry]));
+
+/** An entry by id. */
+export const entryOf = (id) => byId[id];
+
+/** [{ id, pattern }] for a language: each entry's words as a global regular expression. */
+export function patternsFor(lang) {
+  return glossary.map((entry) => ({
+    id: entry.id,
+    pattern: new RegExp(entry[lang].match, lang === "en" ? "gi" : "g"),
+  }));
+}
+
+/** The page's address of where an entry is computed, in a language. */
+export const whereHref = (entry, lang) =>
+  `?scene=${entry.where.scene}&lang=${lang}&step=${entry.where.step}`;
