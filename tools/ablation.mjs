@@ -5,7 +5,7 @@
 // mark, or ⏎. Writes web/labs/model/ablation.json, committed beside the model; the lab's
 // "what each head does" step states it. In float64 from the shipped int8 weights, by the WASM
 // core, over the held-out stream in windows of the context, as the held-out loss is.
-// tests/node/model-ablation.test.mjs measures it again with the float64 reference written apart.
+// tests/node/gpt-ablation.test.mjs measures it again with the float64 reference written apart.
 // Run: node tools/ablation.mjs (after make build), then make format, which lays the JSON out.
 import { readFile, writeFile } from "node:fs/promises";
 import { loadLabs } from "../web/attention.js";

@@ -9,7 +9,7 @@
 //   grid of 0.01 is the one with the lowest validation loss, as the model's step was chosen.
 //
 // Each is the mean of −ln p over the same targets as the model's held-out loss: every token of
-// the held-out stream after its first. tests/node/model-baselines.test.mjs measures them again
+// the held-out stream after its first. tests/node/gpt-baselines.test.mjs measures them again
 // from the fortune files with NumPy. Run: node tools/baselines.mjs (after make streams).
 import { readFile, writeFile } from "node:fs/promises";
 import { readConfig, readStreams, readWith } from "../web/labs/model/files.js";

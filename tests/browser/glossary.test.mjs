@@ -5,7 +5,7 @@
 // gave up appears anywhere. An entry opens from the keyboard and closes with Escape, back to its
 // word; the whole glossary opens from the header; every entry's link leads to a step that uses
 // the word; at 390 px the panel fits the screen; axe-core with the panel open. The training's
-// announcements are model.test's.
+// announcements are gpt-lab.test's.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

@@ -407,7 +407,7 @@ test("every cell can be picked without breaking the page (inputs say they are in
   }
 });
 
-test("check my numbers: the seed's printed step-5 output is caught, its summary is right", async () => {
+test("check my numbers: the article's printed step-5 output is caught, its summary is right", async () => {
   const page = await open("scene=classroom&lang=en&step=6");
   await page.locator("#check-seed").click();
   const verdicts = await page.locator(".check-grid .verdict").allTextContents();

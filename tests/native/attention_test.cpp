@@ -106,8 +106,8 @@ TEST(Scenes, ClassroomSelfAttention) {
 TEST(Scenes, ClassroomSeedPrintedWeightsAreTheErratum) {
   const auto& s = scenes()["classroom"];
   const auto t = run(matrix(s["q"]), matrix(s["k"]), matrix(s["v"]));
-  EXPECT_GT((t.weights - matrix(s["seedPrinted"]["weights"])).cwiseAbs().maxCoeff(), 1e-4);
-  EXPECT_GT((t.output - matrix(s["seedPrinted"]["output"])).cwiseAbs().maxCoeff(), 1e-4);
+  EXPECT_GT((t.weights - matrix(s["articlePrinted"]["weights"])).cwiseAbs().maxCoeff(), 1e-4);
+  EXPECT_GT((t.output - matrix(s["articlePrinted"]["output"])).cwiseAbs().maxCoeff(), 1e-4);
 }
 
 TEST(Scenes, AgeLookup) {
@@ -131,8 +131,8 @@ TEST(Scenes, Dictionary) {
                          std::pair{"weights", &t.weights}, std::pair{"output", &t.output}}) {
     expect_near(*m, matrix(s[name]), 1e-9, name);
   }
-  expect_near(t.weights, matrix(s["seedPrinted"]["weights"]), 5e-3, "seed's 2 decimals");
-  expect_near(t.output, matrix(s["seedPrinted"]["output"]), 5e-3, "seed's 2 decimals");
+  expect_near(t.weights, matrix(s["articlePrinted"]["weights"]), 5e-3, "the article's 2 decimals");
+  expect_near(t.output, matrix(s["articlePrinted"]["output"]), 5e-3, "the article's 2 decimals");
 }
 
 TEST(Scenes, SoftmaxStepsAreShownInFull) {

@@ -232,7 +232,7 @@ test("check my numbers: at 1, 2, 4 and 8 decimals, right is exactly the core's n
   assert.ok(right > 10_000 && wrong > 10_000 && negative > 1000, `${right}, ${wrong}, ${negative}`);
 });
 
-test("the seed's printed numbers, checked as printed, are wrong", () => {
+test("the article's printed numbers, checked as printed, are wrong", () => {
   const c = scenes.find((s) => s.id === "classroom");
   const trace = traceOf(c.inputs, false);
   // The article printed its code's numbers to 8 decimals: they are checked as they are,

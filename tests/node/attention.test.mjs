@@ -36,7 +36,7 @@ test("classroom: self-attention on 我爱你 matches scenes.md", (t) => {
   }
   assert.ok(Math.abs(trace.scale - Math.SQRT1_2) < 1e-15);
   assert.equal(trace.masked, undefined);
-  assert.deepEqual(round(trace.output, 3), s.summary, "the seed's 3-decimal summary");
+  assert.deepEqual(round(trace.output, 3), s.summary, "the article's 3-decimal summary");
   t.diagnostic(
     `classroom output ${round(trace.output, 3)
       .map((r) => r.join(" "))
@@ -44,13 +44,13 @@ test("classroom: self-attention on 我爱你 matches scenes.md", (t) => {
   );
 });
 
-test("classroom: the seed's printed weights and output are the erratum", () => {
+test("classroom: the article's printed weights and output are the erratum", () => {
   const s = scenes.classroom;
   const trace = core.attention(s.q, s.k, s.v);
   const maxDiff = (a, b) =>
     Math.max(...a.flatMap((row, i) => row.map((x, j) => Math.abs(x - b[i][j]))));
-  assert.ok(maxDiff(trace.weights, s.seedPrinted.weights) > 1e-4);
-  assert.ok(maxDiff(trace.output, s.seedPrinted.output) > 1e-4);
+  assert.ok(maxDiff(trace.weights, s.articlePrinted.weights) > 1e-4);
+  assert.ok(maxDiff(trace.output, s.articlePrinted.output) > 1e-4);
 });
 
 test("age: the key-value lookup gives 19.4729, and sharpens towards 19 with α", (t) => {
@@ -83,8 +83,8 @@ test("dictionary: fruit → apple, banana, chair", () => {
   for (const step of ["scores", "scaled", "weights", "output"]) {
     assertClose(trace[step], s[step], 1e-9, step);
   }
-  assert.deepEqual(round(trace.weights, 2), s.seedPrinted.weights);
-  assert.deepEqual(round(trace.output, 2), s.seedPrinted.output);
+  assert.deepEqual(round(trace.weights, 2), s.articlePrinted.weights);
+  assert.deepEqual(round(trace.output, 2), s.articlePrinted.output);
 });
 
 test("cup: the page's scene is scenes.md's, and the core gives NumPy's numbers", () => {

@@ -11,7 +11,7 @@ import { resolveScene } from "../../web/lab.js";
 import { lessons } from "../../web/catalogue.js";
 import { labAt } from "./lab-context.mjs";
 import { checkLine, hasArithmetic } from "./shown.mjs";
-import "./model-files.mjs";
+import "./gpt-files.mjs";
 
 const core = await loadLabs();
 const labEntries = lessons.filter((l) => l.id !== "walkthroughs").flatMap((l) => l.scenes);

@@ -11,7 +11,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { installTextDom, textOf } from "./text-dom.mjs";
-import "./model-files.mjs";
+import "./gpt-files.mjs";
 import { loadLabs } from "../../web/attention.js";
 import { resolveScene } from "../../web/lab.js";
 import { scenes as listed } from "../../web/catalogue.js";

@@ -1,7 +1,7 @@
 // labs/inside/data.js: the hand-built layer that the four model labs share, as data.
 // 我在图书馆读书 ("I read in the library"), shortened from article 004's sentence
 // 我昨天在图书馆读了一本很有趣的书. Every derived number comes from the core; only inputs live here.
-// tests/fixtures/model_labs.py holds the same inputs and works the expected numbers out in
+// tests/fixtures/inside_labs.py holds the same inputs and works the expected numbers out in
 // float64 NumPy, apart from the core.
 
 export const tokens = ["我", "在", "图书馆", "读", "书"];

@@ -1,6 +1,6 @@
 // labs/model/panels.js: what the model lab draws besides its matrices: the line's tokens, every
 // head's attention at a glance, and what each head does, measured over the held-out poems when
-// the model was trained (tang.json; tests/node/model-lab.test.mjs measures it again). Drawing
+// the model was trained (tang.json; tests/node/gpt-lab.test.mjs measures it again). Drawing
 // only: every number is the core's.
 import { el, svg } from "../../views.js";
 import { fmt } from "../../format.js";

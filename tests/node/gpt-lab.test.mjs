@@ -1,4 +1,4 @@
-// model-lab.test.mjs: "A real model" on the lab contract, with the real labs module and the
+// gpt-lab.test.mjs: "A real model" on the lab contract, with the real labs module and the
 // shipped weights: the line's tokens; the head written out by the teaching path is the model's
 // own head; the next character's top five; the heads' measurements in tang.json, measured again
 // here over the held-out poems with a separate implementation of what each relation means; the
@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import "./model-files.mjs";
+import "./gpt-files.mjs";
 import { loadLabs } from "../../web/attention.js";
 import { resolveScene } from "../../web/lab.js";
 import { scenes as listed } from "../../web/catalogue.js";

@@ -1,7 +1,7 @@
-// model-labs.test.mjs: the four model labs ("inside a model") on the real labs module: every cell of
+// inside-labs.test.mjs: the four model labs ("inside a model") on the real labs module: every cell of
 // every step has a derivation whose every "=" holds at the precision shown (tests/node/
 // shown.mjs reads the lines as written), at 2 to 6 decimals, in both languages; and the labs'
-// numbers equal tests/fixtures/model-labs.json, worked out in float64 NumPy apart from the core.
+// numbers equal tests/fixtures/inside-labs.json, worked out in float64 NumPy apart from the core.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -17,7 +17,7 @@ import order from "../../web/labs/inside/order.js";
 import * as data from "../../web/labs/inside/data.js";
 
 const core = await loadLabs();
-const fixture = JSON.parse(readFileSync(new URL("../fixtures/model-labs.json", import.meta.url)));
+const fixture = JSON.parse(readFileSync(new URL("../fixtures/inside-labs.json", import.meta.url)));
 const scenes = [...heads, ...gqa, ...kvcache, ...order];
 
 // The context of a lab's step, as the page draws it (lab-context.mjs).

@@ -1,4 +1,4 @@
-// train-model.test.mjs: "Train it yourself" in Chromium, what the learner reads once Stop is
+// gpt-training.test.mjs: "Train it yourself" in Chromium, what the learner reads once Stop is
 // pressed, against the core's own trainer run apart in Node with tang.json's training options
 // (the same seed, batch and learning rate) for as many steps as the status says: the status's
 // training loss is that step's and its held-out loss step 1's; the head heatmap is the head the
@@ -6,7 +6,7 @@
 // 1440 px on layer 1's first head and in Chinese at 390 px on the last layer's last head.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import "../node/model-files.mjs";
+import "../node/gpt-files.mjs";
 import { start, openApp } from "./browser.mjs";
 import { loadLabs } from "../../web/attention.js";
 import { resolveScene } from "../../web/lab.js";

@@ -1,8 +1,8 @@
-// model.test.mjs: the labs module's multi-head attention, KV cache and positions through
+// multihead.test.mjs: the labs module's multi-head attention, KV cache and positions through
 // web/attention.js on the real WASM labs module, against a float64 reference written here
 // (plain loops, the papers' formulas), PyTorch's own nn.MultiheadAttention output
 // (tests/fixtures/pytorch-mha.json, from pytorch_mha.py), properties and errors. The heap
-// over 10,000 steps: model-heap.test.mjs.
+// over 10,000 steps: decode-heap.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

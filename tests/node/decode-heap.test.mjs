@@ -1,4 +1,4 @@
-// model-heap.test.mjs: 10,000 decoding steps through the labs module with resets and
+// decode-heap.test.mjs: 10,000 decoding steps through the labs module with resets and
 // refused steps leave the WASM heap and the live handles where they were.
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,8 +1,8 @@
-# model_baselines.py: the model lab's three baselines (uniform, unigram, bigram) measured again
+# gpt_baselines.py: the model lab's three baselines (uniform, unigram, bigram) measured again
 # from Debian's fortunes-zh with NumPy, written apart from src/corpus.cpp and
 # tools/baselines.mjs: its own reading of the fortune files, split, vocabulary and counts.
 # Prints JSON: the losses, λ, and the held-out token ids (which the test compares with the
-# streams the page trains on). Run by tests/node/model-baselines.test.mjs.
+# streams the page trains on). Run by tests/node/gpt-baselines.test.mjs.
 import json
 import math
 import sys

@@ -1,4 +1,4 @@
-// model.test.mjs: "A real model" in Chromium as a learner uses it: the weights load when the
+// multihead.test.mjs: "A real model" in Chromium as a learner uses it: the weights load when the
 // lab opens; every layer's and head's heatmap on the line; a head picked from the grid and from
 // the URL; a cell's derivation holds as shown (tests/node/shown.mjs); a typed line; the top five
 // and a generated line; a few seconds of training in the tab lower the loss while the page

@@ -1,11 +1,11 @@
-// model-baselines.test.mjs: the model lab's loss levels (web/labs/model/baselines.json, written by
-// tools/baselines.mjs from the page's token streams) against model_baselines.py, a NumPy
+// gpt-baselines.test.mjs: the model lab's loss levels (web/labs/model/baselines.json, written by
+// tools/baselines.mjs from the page's token streams) against gpt_baselines.py, a NumPy
 // measurement written apart that reads Debian's fortune files itself; the held-out poems it
 // reads are the streams' own; and the "1 in N" each loss stands for, by hand.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import "./model-files.mjs";
+import "./gpt-files.mjs";
 import { readBaselines, readConfig, readStreams } from "../../web/labs/model/files.js";
 import { oneIn } from "../../web/labs/model/meaning.js";
 
@@ -15,7 +15,7 @@ const streams = await readStreams();
 // Debian's python3 with python3-numpy and fortunes-zh: if one is missing this throws, and the
 // test fails.
 const numpy = JSON.parse(
-  execFileSync("/usr/bin/python3", [new URL("model_baselines.py", import.meta.url).pathname], {
+  execFileSync("/usr/bin/python3", [new URL("gpt_baselines.py", import.meta.url).pathname], {
     encoding: "utf8",
     maxBuffer: 1 << 24,
   }),

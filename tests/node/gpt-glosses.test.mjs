@@ -1,4 +1,4 @@
-// model-glosses.test.mjs: the model lab's pinyin and glosses for English readers
+// gpt-glosses.test.mjs: the model lab's pinyin and glosses for English readers
 // (web/labs/model/glosses.json, written once by tools/glosses.mjs from pinyin-pro and CC-CEDICT):
 // every character of the vocabulary has its entry; a few by hand; the tool writes the committed
 // file again; CC-CEDICT's notice is beside it; the page itself never imports the dictionary; every
@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import "./model-files.mjs";
+import "./gpt-files.mjs";
 import { readConfig, readGlosses } from "../../web/labs/model/files.js";
 import { modelWords } from "../../web/labs/model/words.js";
 

@@ -1,8 +1,8 @@
-// model-lab-meaning.test.mjs: the model lab's loss with meaning, in Chromium, in both languages
+// gpt-lab-meaning.test.mjs: the model lab's loss with meaning, in Chromium, in both languages
 // (1440 px with English, 390 px with Chinese): the nat sentence and its "1 in N"; the link to
 // lesson 4's −ln of a weight; the table and the plot's labelled lines of the uniform, unigram and
 // bigram models and the shipped weights (baselines.json, tested against NumPy in
-// tests/node/model-baselines.test.mjs); why the training loss jumps; why the named heads help
+// tests/node/gpt-baselines.test.mjs); why the training loss jumps; why the named heads help
 // (ablation.json); and a generated line that ends the poem at once says why.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// learner.test.mjs: the walkthrough as a learner meets it, point by point of the teaching
+// walkthrough-teaching.test.mjs: the walkthrough as a learner meets it, point by point of the teaching
 // issue: predict then reveal, the defects, the teaching gaps, phones and print. Expected
 // numbers come from docs/scenes.md (tests/fixtures/scenes.json), from hand values, or
 // from the float64 reference in tests/node/reference.mjs, never from the page's own output.

@@ -1,4 +1,4 @@
-// model-train.test.mjs: what "Train it yourself" and the roles step must do, beyond a falling
+// gpt-train.test.mjs: what "Train it yourself" and the roles step must do, beyond a falling
 // loss. The page's trainer (the WASM core, float32) takes the same steps as the committed drift
 // check (tests/fixtures/train-trajectory.json, a short `make train` in float64), step by step;
 // and the roles table names its rows layer by layer, head by head, only heads the model has,
@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { installTextDom, textOf } from "./text-dom.mjs";
-import "./model-files.mjs";
+import "./gpt-files.mjs";
 import { loadLabs } from "../../web/attention.js";
 import { resolveScene } from "../../web/lab.js";
 import { scenes as listed } from "../../web/catalogue.js";

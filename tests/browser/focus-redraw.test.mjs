@@ -1,4 +1,4 @@
-// review.test.mjs: what a review of the page's fixes found, used as a learner and as a tutorial
+// focus-redraw.test.mjs: what a review of the page's fixes found, used as a learner and as a tutorial
 // author would: the keyboard focus survives a step change, and an open explanation survives a
 // redraw.
 import { test, before, after } from "node:test";

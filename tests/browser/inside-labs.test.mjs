@@ -1,7 +1,7 @@
-// model-labs.test.mjs: the four model labs ("inside a model") in Chromium. Each is opened from the scene
+// inside-labs.test.mjs: the four model labs ("inside a model") in Chromium. Each is opened from the scene
 // list (its code and the labs module load then), walked to its end by keyboard in English and
 // in Chinese, its numbers on screen compared at the precision shown with
-// tests/fixtures/model-labs.json (float64 NumPy, apart from the core), the derivation of a cell
+// tests/fixtures/inside-labs.json (float64 NumPy, apart from the core), the derivation of a cell
 // of every step checked as written, and its state restored from the URL.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { start, openApp } from "./browser.mjs";
 import { checkLine } from "../node/shown.mjs";
 
-const fixture = JSON.parse(readFileSync(new URL("../fixtures/model-labs.json", import.meta.url)));
+const fixture = JSON.parse(readFileSync(new URL("../fixtures/inside-labs.json", import.meta.url)));
 let env;
 before(async () => (env = await start()));
 after(() => env.close());

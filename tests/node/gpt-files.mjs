@@ -1,4 +1,4 @@
-// model-files.mjs: the model lab's files from disk, for the Node tests (the page fetches them).
+// gpt-files.mjs: the model lab's files from disk, for the Node tests (the page fetches them).
 // Importing this is enough: every test that opens the model lab imports it first.
 import { readFile } from "node:fs/promises";
 import { readWith } from "../../web/labs/model/files.js";

@@ -1,4 +1,4 @@
-// model-reference.test.mjs: the small character transformer of the labs module (gptForward,
+// gpt-reference.test.mjs: the small character transformer of the labs module (gptForward,
 // gptGradients, gptModel) against checks written apart from the core: a float64 forward pass
 // and a reader of the weights file in plain JS (tests/node/gpt-reference.mjs), and the PyTorch
 // script a learner can download (web/labs/model/script.js), run with Debian's /usr/bin/python3

@@ -1,14 +1,14 @@
-// model-ablation.test.mjs: what the lab's named heads help to predict (web/labs/model/
+// gpt-ablation.test.mjs: what the lab's named heads help to predict (web/labs/model/
 // ablation.json, written by tools/ablation.mjs, which switches a head off by its rows of W_O)
 // measured again another way: the head's columns of W_V set to 0, so that its output is 0,
 // with the weights read by gpt-reference.mjs's own reader, its own reading of which target is a
 // mark and its own sums. The forward pass is the WASM core's in float64, which
-// model-reference.test.mjs holds to the float64 reference (the reference itself takes minutes
+// gpt-reference.test.mjs holds to the float64 reference (the reference itself takes minutes
 // over the held-out poems here). And the lab's sentences about the heads hold for the numbers.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import "./model-files.mjs";
+import "./gpt-files.mjs";
 import { readAblation, readConfig, readStreams } from "../../web/labs/model/files.js";
 import { roleOf } from "../../web/labs/model/panels.js";
 import { loadLabs } from "../../web/attention.js";
