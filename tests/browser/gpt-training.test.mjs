@@ -2,8 +2,9 @@
 // pressed, against the core's own trainer run apart in Node with tang.json's training options
 // (the same seed, batch and learning rate) for as many steps as the status says: the status's
 // training loss is that step's and its held-out loss step 1's; the head heatmap is the head the
-// URL chose, forward on the line with those weights, titled with that step. In English at
-// 1440 px on layer 1's first head and in Chinese at 390 px on the last layer's last head.
+// URL chose, forward on the line with those weights, titled with that step; the loss plot draws
+// each step at its x on the axis. In English at 1440 px on layer 1's first head and in Chinese
+// at 390 px on the last layer's last head.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import "../node/gpt-files.mjs";
@@ -89,6 +90,28 @@ for (const v of views) {
     assert.equal(m[2], fmt(apart.losses[n - 1], 3), `${status}: step ${n}'s training loss`);
     assert.notEqual(fmt(apart.losses[n - 1], 3), fmt(apart.losses[0], 3), "the loss moved");
     assert.equal(m[3], fmt(apart.held, 3), `${status}: the held-out loss measured at step 1`);
+
+    // the plot: step s is drawn at the x the axis's ticks give it (tick "0" and the next tick);
+    // the training loss at steps 1, 10, 20 … up to the step shown, the held-out one at step 1
+    const plot = page.locator("#train-plot svg");
+    const ticks = await plot
+      .locator("text.tick.middle")
+      .evaluateAll((els) => els.map((e) => [Number(e.textContent), Number(e.getAttribute("x"))]));
+    const [[s0, x0], [s1, x1]] = ticks;
+    const px = (step) => x0 + ((step - s0) * (x1 - x0)) / (s1 - s0);
+    const xsOf = async (cls) =>
+      [...(await plot.locator(`path.${cls}`).getAttribute("d")).matchAll(/[ML](-?[\d.]+),/g)].map(
+        (x) => Number(x[1]),
+      );
+    const trained = Array.from({ length: n }, (_, k) => k + 1).filter(
+      (s) => s === 1 || s % 10 === 0,
+    );
+    const drawn = await xsOf("series-0");
+    assert.equal(drawn.length, trained.length, "a training point per step drawn");
+    drawn.forEach((x, k) =>
+      assert.ok(Math.abs(x - px(trained[k])) < 1e-6, `step ${trained[k]} at x ${x}`),
+    );
+    assert.ok(Math.abs((await xsOf("series-1"))[0] - px(1)) < 1e-6, "the held-out loss of step 1");
 
     // the head heatmap: its title and its numbers
     const figure = page.locator("#train-body figure.heatmap");
