@@ -9,7 +9,7 @@ const node = (...files) =>
   `node --test --test-concurrency=1 ${files.map((f) => `tests/node/${f}.test.mjs`).join(" ")}`;
 // web/attention.js: the core's API (lines 1-240), and the labs' (multi-head, decoding,
 // positions, tiling, statistics), each against the suites that call it (the 10,000-step heap
-// test, model-heap, guards WASM memory, which no line of JS here frees).
+// test, decode-heap, guards WASM memory, which no line of JS here frees).
 const labsApi = "web/attention.js:241-525";
 
 const groups = {
