@@ -1,6 +1,6 @@
 // keys.js: the walkthrough's keys. ← → step, Home and End jump, Space plays or pauses; keys that
-// start in the walkthrough's own fields stay there, and Space presses a focused button (the
-// platform's convention, and what the hint says). In someone else's page (a reveal.js deck, say)
+// start in the walkthrough's own fields or a focused scroller stay there, and Space presses a
+// focused button (the platform's convention, and what the hint says). In someone else's page (a reveal.js deck, say)
 // the keys we use, and every key typed in our fields, go no further than the walkthrough.
 
 /**
@@ -14,6 +14,9 @@ export function keyHandler(walk) {
     const field = target.closest?.("input, select, textarea");
     if (field) keep();
     if (field && field.type !== "checkbox") return;
+    // A focused scroller (Chromium gives a region that scrolls a tab stop of its own): Space,
+    // the arrows, Home and End scroll it, as they do anywhere else.
+    if (target.classList?.contains("scroll")) return keep();
     const { playback } = walk;
     const state = walk.state();
     const last = walk.steps() - 1;

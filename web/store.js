@@ -40,7 +40,7 @@ export function createStore({ core, scenes, partial }) {
 
   /**
    * The one way the state changes. `change` is merged into the state: `edits` entries replace
-   * (null removes) single inputs; `scene` starts that scene afresh. When the inputs change, the
+   * (null removes) single inputs; `scene` starts that scene afresh (at `step`, if given). When the inputs change, the
    * lab recomputes them through the core; if the core refuses, the state stays as it was and
    * says why. Then the listeners hear what changed, and how: `announce` reads the step out,
    * `arrive` takes the learner to the top of a scene opened from a link.
@@ -171,7 +171,9 @@ function nextState({ byId, compute, stepsOf, good }, before, change) {
   const switching = change.scene !== undefined;
   if (switching) {
     for (const p of paramsOf(byId[before.scene])) s[p.id] = undefined;
-    const fresh = { step: 0, edits: {}, focus: null, notice: null, playing: false, revealed: {} };
+    // afresh, at its first step unless the change names one (a glossary entry's link)
+    const step = change.step ?? 0;
+    const fresh = { step, edits: {}, focus: null, notice: null, playing: false, revealed: {} };
     s = { ...s, ...fresh, reveal: Infinity, ...sceneDefaults(byId[change.scene]) };
   }
   // Predict mode counts from the step where it was turned on: earlier steps stay as given.

@@ -138,7 +138,11 @@ export function createWalkthrough(root, options) {
   const { update } = store;
   const drafts = {}; // what the learner typed in "check my numbers", by scene and step
   // on the page: each technical word linked where it first appears, and the glossary's panel
-  const glossary = page ? createGlossary() : undefined;
+  const glossary = page
+    ? createGlossary({
+        go: (scene, step) => update({ scene, step: step - 1 }, { announce: true, arrive: true }),
+      })
+    : undefined;
   let focusAfter = null; // a cell { m, i, j } to focus after the next render
   let lastStep;
   let stepCount; // how many steps the scene has: a lab's own control can change it

@@ -72,7 +72,7 @@ function firstMatch(nodes, id, pattern) {
  * The page's glossary: { panel (to place once, outside what is redrawn), link(root, lang, msg)
  * after each redraw, openIndex(opener, msg) }.
  */
-export function createGlossary() {
+export function createGlossary({ go } = {}) {
   const title = el("h2", { id: "glossary-title" });
   const body = el("div", { class: "glossary-body" });
   const close = el("button", { type: "button", class: "glossary-close" });
@@ -107,17 +107,25 @@ export function createGlossary() {
         el("a", {
           href: whereHref(entry, lang),
           text: words.glossary.where(words.scenes[entry.where.scene].name, entry.where.step),
+          // in place, as the scene list's links open a scene: the panel closes and the
+          // scene's title takes the focus (a page load would leave it on the page)
+          onclick: (event) => {
+            if (!go) return;
+            event.preventDefault();
+            shut({ refocus: false });
+            go(entry.where.scene, entry.where.step);
+          },
         }),
       ),
     ];
   };
 
-  function shut() {
+  function shut({ refocus = true } = {}) {
     if (panel.hidden) return;
     panel.hidden = true;
     panel.ownerDocument.removeEventListener("keydown", onEscape, true);
     opener?.setAttribute("aria-expanded", "false");
-    if (opener?.isConnected) opener.focus();
+    if (refocus && opener?.isConnected) opener.focus();
     opener = undefined;
   }
 
