@@ -171,7 +171,7 @@ export const modelWords = {
           "The Chu river in a fine rain; Jianye at the hour of the evening bell.",
       },
       switchedOff:
-        "Why these heads? Switch a head off (its output set to 0, so that it adds nothing to what the later layers read) and measure the held-out poems again: what gets worse is what the head was helping to predict.",
+        "Why these heads? Switch a head off (its output set to 0, so that it adds nothing to what the later layers read) and measure the held-out poems again: what gets worse is what the head was helping to predict. Characters and punctuation marks are counted apart here; the held-out loss given with the training averages over every token, the poems' ends (⏎) included.",
       without: (names, relation, n, chars, marks, oneIns) =>
         `Without ${names.join(" and ")} (${relation}): the loss on the ${n.characters} held-out characters goes from ${chars[0]} to ${chars[1]} nats, and on the ${n.marks} punctuation marks from ${marks[0]} to ${marks[1]}${oneIns[0] === oneIns[1] ? "" : ` (the right mark's probability, from about 1 in ${oneIns[0]} to 1 in ${oneIns[1]})`}.`,
       sentenceGap: " ",
@@ -204,7 +204,7 @@ export const modelWords = {
       jumpsLine: (batch, context, poems) =>
         `Why the training loss jumps: each step measures it on its own ${batch} windows of ${context} characters, drawn at random from the training text, different every step, and some are easier than others. It is also measured on the text being learned, so it can fall below what the model does on new text. The held-out loss is measured on the same ${poems} poems every time, poems no step trains on: it changes only as the weights do, and it says how well the model does on poems it has never seen. It is the one to watch.`,
       shippedPlot: (steps, every) =>
-        `The loss while make train made the shipped weights: ${steps} steps, natively; the held-out loss every ${every} steps, the training loss of that step's windows`,
+        `The loss while the shipped weights were trained: ${steps} steps, on a computer ahead of time (not in your tab); the held-out loss every ${every} steps, the training loss of that step's windows`,
     },
   },
   zh: {
@@ -327,7 +327,7 @@ export const modelWords = {
       stepName: (t) => `第 ${t} 步`,
       headNow: (where, n) => `${n} 步之后的${where}`,
       switchedOff:
-        "为什么是这几个头？把一个头关掉（它的输出设为 0，后面各层从它那里什么也读不到），再在留出诗上测一次：变差的，就是这个头原本帮着预测的。",
+        "为什么是这几个头？把一个头关掉（它的输出设为 0，后面各层从它那里什么也读不到），再在留出诗上测一次：变差的，就是这个头原本帮着预测的。这里字和标点分开算；和训练一起给出的留出损失，是所有词元（包括诗的结尾 ⏎）的平均。",
       without: (names, relation, n, chars, marks, oneIns) =>
         `关掉${names.join("和")}（${relation}）：${n.characters} 个留出的字上的损失从 ${chars[0]} 变成 ${chars[1]} nats，${n.marks} 个标点上的损失从 ${marks[0]} 变成 ${marks[1]}${oneIns[0] === oneIns[1] ? "" : `（给对的标点的概率从大约 ${oneIns[0]} 分之 1 变成 ${oneIns[1]} 分之 1）`}。`,
       sentenceGap: "",
@@ -359,7 +359,7 @@ export const modelWords = {
       jumpsLine: (batch, context, poems) =>
         `训练损失为什么跳来跳去：每一步只在它自己的 ${batch} 段、每段 ${context} 个字上测，这些段从训练文本里随机抽取，每步都不同，有的容易，有的难。而且它是在正在学的文本上测的，所以可以比模型在新文本上的表现更低。留出损失每次都在同样的 ${poems} 首诗上测，没有哪一步在这些诗上训练过：它只随权重而变，说的是模型在从没见过的诗上做得怎样。要看的是它。`,
       shippedPlot: (steps, every) =>
-        `make train 训练发布的权重时的损失：本机 ${steps} 步；每 ${every} 步测一次留出损失，训练损失是那一步那几段上的`,
+        `训练发布的权重时的损失：事先在电脑上训练了 ${steps} 步（不是在你的浏览器里）；每 ${every} 步测一次留出损失，训练损失是那一步那几段上的`,
     },
   },
 };
