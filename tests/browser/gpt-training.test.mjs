@@ -56,7 +56,8 @@ const views = [
     width: 1440,
     layer: 1,
     head: 1,
-    status: /^Paused at step (\d+) of \d+; training loss ([\d.]+), held-out loss ([\d.]+)\.$/,
+    status:
+      /^Paused at training step (\d+) of \d+; training loss ([\d.]+), held-out loss ([\d.]+)\.$/,
     title: /^layer (\d+), head (\d+) after (\d+) steps$/,
   },
   {
@@ -64,7 +65,7 @@ const views = [
     width: 390,
     layer: layers,
     head: heads,
-    status: /^已暂停：第 (\d+) 步，共 \d+ 步；训练损失 ([\d.]+)，留出损失 ([\d.]+)。$/,
+    status: /^已暂停：第 (\d+) 个训练步，共 \d+ 个；训练损失 ([\d.]+)，留出损失 ([\d.]+)。$/,
     title: /^(\d+) 步之后的第 (\d+) 层第 (\d+) 个头$/,
   },
 ];

@@ -188,3 +188,14 @@ test("teach 书 to read: every sentence is true of the step shown, before and af
     }
   }
 });
+
+test("the purpose picture's seeker is not one of the classroom's words (a learner read 你 as the token)", async () => {
+  const { wordsFor } = await import("../../web/words.js");
+  const classroom = listed.find((s) => s.id === "classroom");
+  // the tokens 我 爱 你, and their English glosses as the page writes them
+  const words = [...classroom.tokens, "i", "love", "you"];
+  for (const lang of ["zh", "en"]) {
+    const seeker = wordsFor(lang, classroom).purpose.you;
+    assert.ok(!words.includes(seeker.toLowerCase()), `${lang}: “${seeker}”`);
+  }
+});

@@ -110,14 +110,14 @@ export default {
       "Each word gathers what it needs from the other words. It asks a question (its query, Q); every word shows a label (its key, K); and it takes in each word's content (its value, V), more where the label matches the question better. That mix is the word's output.",
       "Below, the same for the three words 我爱你 (I love you), one number at a time.",
     ],
-    you: "you",
+    you: "me",
     query: "who I look for",
     key: "name tag",
     value: "their words",
     picture:
-      "A drawing: you, with the question “who I look for” (Q), and lines to three students, each with a name tag (K) and their words (V); the line to the middle student's tag, the best match, is the thickest.",
+      "A drawing: me, with the question “who I look for” (Q), and lines to three students, each with a name tag (K) and their words (V); the line to the middle student's tag, the best match, is the thickest.",
     caption:
-      "Like looking for someone in a classroom: who you have in mind is your query, each student's name tag a key, what each says a value. The better a tag matches, the thicker the line, and the more of their words you take in.",
+      "Like looking for someone in a classroom: who you have in mind is your query, each student's name tag a key, what each says a value. The better a tag matches, the thicker the line, and the more of their words you take in. The drawing shows the idea; the numbers come below.",
   },
   // The end of the path, after the last lesson (ui/recap.js).
   recap: {
