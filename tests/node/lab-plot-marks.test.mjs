@@ -3,7 +3,7 @@
 // points in order, step 1 first), and that step's points, and only they, are drawn larger.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { installTextDom } from "./text-dom.mjs";
+import { installTextDom, elementsUnder } from "./text-dom.mjs";
 import { loadLabs } from "../../web/attention.js";
 import { resolveScene } from "../../web/lab.js";
 import { scenes as listed } from "../../web/catalogue.js";
@@ -12,17 +12,6 @@ import { labAt } from "./lab-context.mjs";
 installTextDom();
 const core = await loadLabs();
 const sceneOf = (id) => resolveScene(listed.find((s) => s.id === id));
-
-// Every element under a node, depth first.
-function all(node, out = []) {
-  for (const child of node.childNodes ?? []) {
-    if (child.nodeType === 1) {
-      out.push(child);
-      all(child, out);
-    }
-  }
-  return out;
-}
 
 test("every step of a run: the plots' marker and larger points are at the step shown", async () => {
   let checked = 0;
@@ -36,7 +25,7 @@ test("every step of a run: the plots' marker and larger points are at the step s
       for (const lang of ["en", "zh"]) {
         for (const name of panels) {
           const where = `${id} ${name} step ${at} ${lang}`;
-          const nodes = all(scene.lab.panels[name](L.at(lang, "curve")));
+          const nodes = elementsUnder(scene.lab.panels[name](L.at(lang, "curve")));
           const [mark] = nodes.filter((n) => n.attributes.class === "mark");
           assert.ok(mark, `${where}: no marker`);
           const series = nodes.filter(

@@ -6,25 +6,14 @@
 // upside down, or mirrored, fails here.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { installTextDom } from "./text-dom.mjs";
+import { installTextDom, elementsUnder } from "./text-dom.mjs";
 
 installTextDom();
 const { linePlot } = await import("../../web/labs/kit.js");
 const { lossPlot } = await import("../../web/labs/model/plot.js");
 
-/** Every SVG element of a node, depth first. */
-function all(node, out = []) {
-  for (const child of node.childNodes ?? []) {
-    if (child.nodeType === 1) {
-      out.push(child);
-      all(child, out);
-    }
-  }
-  return out;
-}
-
 const paths = (root, cls) =>
-  all(root)
+  elementsUnder(root)
     .filter((n) => n.tagName === "PATH" && (n.attributes.class ?? "").includes(cls))
     .map((n) =>
       [...n.attributes.d.matchAll(/[ML]\s*(-?[\d.]+),\s*(-?[\d.]+)/g)].map((m) => [
@@ -82,15 +71,15 @@ test("a line plot draws a falling loss falling, and each point where its value i
   followsData(drawnLoss, loss, "the loss");
   followsData(drawnRising, rising, "the rising series");
   // the circles sit on the path's points
-  const circles = all(figure)
+  const circles = elementsUnder(figure)
     .filter((n) => n.tagName === "CIRCLE" && n.attributes.class === "series-0")
     .map((c) => [Number(c.attributes.cx), Number(c.attributes.cy)]);
   assert.deepEqual(circles, drawnLoss);
   // the same value in two series is drawn at the same height
-  const zero = all(figure).find(
+  const zero = elementsUnder(figure).find(
     (n) => n.tagName === "TEXT" && n.textContent === "0" && n.attributes.class.includes("end"),
   );
-  const one = all(figure).find(
+  const one = elementsUnder(figure).find(
     (n) => n.tagName === "TEXT" && n.textContent === "1" && n.attributes.class.includes("end"),
   );
   assert.ok(Number(one.attributes.y) < Number(zero.attributes.y), "the tick 1 above the tick 0");
@@ -125,7 +114,7 @@ test("the loss plot: the curves and the reference lines in the order of their lo
   for (const line of lines) assert.equal(line[0][1], line[1][1], "a level is horizontal");
   const heights = lines.map((p) => p[0][1]);
   // the key names each drawing by its class: the curve's, then the levels'
-  const keys = all(figure)
+  const keys = elementsUnder(figure)
     .filter((n) => (n.attributes.class ?? "").startsWith("key "))
     .map((n) => [n.attributes.class, n.textContent]);
   assert.deepEqual(keys, [

@@ -104,3 +104,14 @@ export function installTextDom() {
 
 /** The words of an element as a learner reads them: its text, spaces collapsed. */
 export const textOf = (node) => (node ? node.textContent.replace(/\s+/g, " ").trim() : "");
+
+/** Every element under a node, depth first. */
+export function elementsUnder(node, out = []) {
+  for (const child of node.childNodes ?? []) {
+    if (child.nodeType === 1) {
+      out.push(child);
+      elementsUnder(child, out);
+    }
+  }
+  return out;
+}
