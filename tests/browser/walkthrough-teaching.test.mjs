@@ -545,11 +545,12 @@ test("the softmax step shows in one line that exp(x − m) / Σ is eˣ / Σ, and
 // ---- 5. phones and print ----
 
 // The visible controls smaller than 44×44 px (a box or radio counts its label; a link inside a
-// sentence is exempt), and how far the page scrolls sideways.
+// sentence is exempt, and so is a glossary word, which is one wherever its prose is), and how far
+// the page scrolls sideways.
 const phoneTrouble = (page) =>
   page.evaluate(() => ({
     small: [...document.querySelectorAll("button, a[href], input, select, summary")]
-      .filter((e) => e.checkVisibility() && !e.closest("p"))
+      .filter((e) => e.checkVisibility() && !e.closest("p") && !e.matches("button.term"))
       .map((e) => (e.matches("[type=checkbox], [type=radio]") ? e.closest("label") : e))
       .map((e) => [e.id || e.textContent.trim().slice(0, 12), e.getBoundingClientRect()])
       .filter(([, r]) => r.width < 43.5 || r.height < 43.5)

@@ -91,6 +91,22 @@ export const glossary = [
     },
   },
   {
+    id: "dot-product",
+    where: { scene: "classroom", step: 3 },
+    en: {
+      term: "dot product",
+      match: String.raw`\bdot products?\b`,
+      text: "Two rows of numbers multiplied place by place, the products added: large when the two point the same way, 0 when they have nothing in common.",
+      formula: "q·k = Σ_d q[d]·k[d] (for q = [1, 2] and k = [3, 4]: 1×3 + 2×4 = 11)",
+    },
+    zh: {
+      term: "点积",
+      match: "点积",
+      text: "两行数逐位相乘，再把乘积加起来：两者方向越一致，点积越大；毫无共同之处时为 0。",
+      formula: "q·k = Σ_d q[d]·k[d]（q = [1, 2]、k = [3, 4] 时：1×3 + 2×4 = 11）",
+    },
+  },
+  {
     id: "score",
     where: { scene: "classroom", step: 3 },
     en: {
