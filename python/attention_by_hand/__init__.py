@@ -86,7 +86,7 @@ def _array(name: str, x: Any) -> np.ndarray:
 def _finite(name: str, a: np.ndarray) -> np.ndarray:
     """a, or a ValueError naming its first number that is not finite, indexed as NumPy indexes
     it (from 0), and as its row and column (from 1)."""
-    bad = np.argwhere(~np.isfinite(a.astype(np.float64)))
+    bad = np.argwhere(~np.isfinite(a))
     if bad.size:
         at = tuple(int(i) for i in bad[0])
         value = a[at]

@@ -13,6 +13,7 @@ import { resolveScene } from "../../web/lab.js";
 import { scenes as listed } from "../../web/catalogue.js";
 import { fmt } from "../../web/format.js";
 import { labAt } from "./lab-context.mjs";
+import { wordsFor } from "../../web/words.js";
 
 installTextDom();
 const core = await loadLabs();
@@ -189,8 +190,7 @@ test("teach 书 to read: every sentence is true of the step shown, before and af
   }
 });
 
-test("the purpose picture's seeker is not one of the classroom's words (a learner read 你 as the token)", async () => {
-  const { wordsFor } = await import("../../web/words.js");
+test("the purpose picture's seeker is not one of the classroom's words (a learner read 你 as the token)", () => {
   const classroom = listed.find((s) => s.id === "classroom");
   // the tokens 我 爱 你, and their English glosses as the page writes them
   const words = [...classroom.tokens, "i", "love", "you"];
