@@ -1,7 +1,8 @@
 // keys.js: the walkthrough's keys. ← → step, Home and End jump, Space plays or pauses; keys that
 // start in the walkthrough's own fields or a focused scroller stay there, and Space presses a
-// focused button (the platform's convention, and what the hint says). In someone else's page (a reveal.js deck, say)
-// the keys we use, and every key typed in our fields, go no further than the walkthrough.
+// focused button (the platform's convention, and what the hint says). In someone else's page
+// (a reveal.js deck, say) the keys we use, and every key typed in our fields, go no further than
+// the walkthrough.
 
 /**
  * A keydown handler. walk: { state(), steps(), playback, controls (the walkthrough has its

@@ -40,8 +40,8 @@ export function createStore({ core, scenes, partial }) {
 
   /**
    * The one way the state changes. `change` is merged into the state: `edits` entries replace
-   * (null removes) single inputs; `scene` starts that scene afresh (at `step`, if given). When the inputs change, the
-   * lab recomputes them through the core; if the core refuses, the state stays as it was and
+   * (null removes) single inputs; `scene` starts that scene afresh (at `step`, if given). When
+   * the inputs change, the lab recomputes them through the core; if the core refuses, the state stays as it was and
    * says why. Then the listeners hear what changed, and how: `announce` reads the step out,
    * `arrive` takes the learner to the top of a scene opened from a link.
    */
