@@ -56,13 +56,13 @@ bundle: wasm
 	node tools/bundle.mjs
 
 # The real model: trained natively (about 5 minutes here), seeded and deterministic; writes the
-# weights, configuration, vocabulary, loss curve and head measurements to web/labs/model/, then
+# weights, configuration, vocabulary, loss curve and head measurements to web/labs/gpt/, then
 # what its loss plot and its heads' step read beside them: the baselines and the ablations.
 train: deps native streams
-	build/native/attention_train --out web/labs/model
+	build/native/attention_train --out web/labs/gpt
 	node tools/baselines.mjs
 	node tools/ablation.mjs
-	npx prettier --write --log-level warn web/labs/model
+	npx prettier --write --log-level warn web/labs/gpt
 
 # The token streams the model lab trains on in the page, from Debian's fortunes-zh: built,
 # never committed.

@@ -2,16 +2,16 @@
 // the lab names for one relation (tang.json's measurements, panels.js's rule) is switched off
 // together, its rows of W_O set to 0 so that its output adds nothing to the residual stream, and
 // the held-out loss is measured again, split by what the target is: a character, a punctuation
-// mark, or ⏎. Writes web/labs/model/ablation.json, committed beside the model; the lab's
+// mark, or ⏎. Writes web/labs/gpt/ablation.json, committed beside the model; the lab's
 // "what each head does" step states it. In float64 from the shipped int8 weights, by the WASM
 // core, over the held-out stream in windows of the context, as the held-out loss is.
 // tests/node/gpt-ablation.test.mjs measures it again with the float64 reference written apart.
 // Run: node tools/ablation.mjs (after make build), then make format, which lays the JSON out.
 import { readFile, writeFile } from "node:fs/promises";
 import { loadLabs } from "../web/attention.js";
-import { readConfig, readStreams, readWeights, readWith } from "../web/labs/model/files.js";
-import { roleOf } from "../web/labs/model/panels.js";
-import { targetKind } from "../web/labs/model/helps.js";
+import { readConfig, readStreams, readWeights, readWith } from "../web/labs/gpt/files.js";
+import { roleOf } from "../web/labs/gpt/panels.js";
+import { targetKind } from "../web/labs/gpt/helps.js";
 
 const web = new URL("../web/", import.meta.url);
 readWith(async (path) => new Uint8Array(await readFile(new URL(path, web))));
@@ -69,5 +69,5 @@ for (const { name } of json.heads.relations) {
 }
 const { count, ...all } = losses(model);
 const ablation = { targets: count, full: all, off: groups.map(({ count, ...g }) => g) };
-await writeFile(new URL("labs/model/ablation.json", web), JSON.stringify(ablation, null, 2) + "\n");
+await writeFile(new URL("labs/gpt/ablation.json", web), JSON.stringify(ablation, null, 2) + "\n");
 console.log(JSON.stringify(ablation));

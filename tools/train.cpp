@@ -37,8 +37,8 @@ struct Args {
   std::uint64_t seed = 1;
   // chosen from measured runs (docs/model.md): the Tang poems with the song ci and the
   // classical quotations beside them give the best held-out loss on the Tang poems
-  std::string extra = "song100,chinese", corpus = "/usr/share/games/fortunes",
-              out = "web/labs/model", trajectory;
+  std::string extra = "song100,chinese", corpus = "/usr/share/games/fortunes", out = "web/labs/gpt",
+              trajectory;
   std::string streams;   // only write the token streams here
   bool precise = false;  // float64
 };

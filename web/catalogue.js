@@ -32,7 +32,7 @@ export const lessons = [
       { id: "teach", lazy: () => import("./labs/learn/teach.js") },
     ],
   },
-  { id: "model", scenes: [{ id: "model", lazy: () => import("./labs/model/model.js") }] },
+  { id: "model", scenes: [{ id: "model", lazy: () => import("./labs/gpt/gpt.js") }] },
 ];
 
 /** Every scene and lab, in the curriculum's order. */

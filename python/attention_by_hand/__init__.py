@@ -319,7 +319,7 @@ def gpt_layout(config: dict) -> list:
 
 
 def gpt_model(config: dict, weights: Union[bytes, str]) -> Result:
-    """A model from its weights file (bytes, or a path: web/labs/model/tang.bin) and its
+    """A model from its weights file (bytes, or a path: web/labs/gpt/tang.bin) and its
     configuration: {"config", "params"} with float32 params in gpt_layout's order."""
     if isinstance(weights, str):
         with open(weights, "rb") as f:

@@ -222,8 +222,8 @@ def test_the_same_numbers_as_the_page_core():
 
 
 def test_the_small_model_shipped_weights():
-    config = json.loads((ROOT / "web/labs/model/tang.json").read_text())
-    model = abh.gpt_model(config["config"], str(ROOT / "web/labs/model/tang.bin"))
+    config = json.loads((ROOT / "web/labs/gpt/tang.json").read_text())
+    model = abh.gpt_model(config["config"], str(ROOT / "web/labs/gpt/tang.bin"))
     chars = list(config["chars"])
     ids = [0] + [chars.index(c) + 2 for c in "国破山河在，"]
     f = abh.gpt_forward(model, ids)
@@ -236,4 +236,4 @@ def test_the_small_model_shipped_weights():
     with pytest.raises(ValueError, match=r"tokens\[1\] is 4294967298, not an id"):
         abh.gpt_forward(model, [0, 2**32 + 2])
     with pytest.raises(ValueError, match="too short"):
-        abh.gpt_model(config["config"], (ROOT / "web/labs/model/tang.bin").read_bytes()[:-1])
+        abh.gpt_model(config["config"], (ROOT / "web/labs/gpt/tang.bin").read_bytes()[:-1])

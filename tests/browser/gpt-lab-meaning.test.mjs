@@ -14,7 +14,7 @@ before(async () => (env = await start()));
 after(() => env.close());
 
 const read = (name) =>
-  JSON.parse(readFileSync(new URL(`../../web/labs/model/${name}`, import.meta.url), "utf8"));
+  JSON.parse(readFileSync(new URL(`../../web/labs/gpt/${name}`, import.meta.url), "utf8"));
 const json = read("tang.json");
 const baselines = read("baselines.json");
 const ablation = read("ablation.json");

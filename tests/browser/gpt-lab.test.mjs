@@ -13,7 +13,7 @@ let env;
 before(async () => (env = await start()));
 after(() => env.close());
 
-const json = JSON.parse(readFileSync(new URL("../../web/labs/model/tang.json", import.meta.url)));
+const json = JSON.parse(readFileSync(new URL("../../web/labs/gpt/tang.json", import.meta.url)));
 const { layers, heads } = json.config;
 const open = (query, options) => openApp(env, query, options);
 const text = (page, selector) => page.locator(selector).first().textContent();
@@ -28,7 +28,7 @@ test("the weights load only when the lab opens", async () => {
   await page.locator("#scene-model").click();
   await page.waitForSelector("#model-unknown");
   assert.ok(
-    asked.some((p) => p.endsWith("/labs/model/tang.bin")),
+    asked.some((p) => p.endsWith("/labs/gpt/tang.bin")),
     asked.join(" "),
   );
   assert.deepEqual(page.errors, []);

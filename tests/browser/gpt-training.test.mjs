@@ -14,7 +14,7 @@ import { resolveScene } from "../../web/lab.js";
 import { scenes as listed } from "../../web/catalogue.js";
 import { initialState } from "../../web/state.js";
 import { fmt } from "../../web/format.js";
-import { readConfig, readStreams } from "../../web/labs/model/files.js";
+import { readConfig, readStreams } from "../../web/labs/gpt/files.js";
 
 let env;
 before(async () => (env = await start()));

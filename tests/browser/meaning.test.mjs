@@ -138,7 +138,7 @@ test("the shape buttons say what they do, and which other matrices change with t
 });
 
 test("after the last lesson's last step, a recap: what the learner can compute, what a full-size model adds, where next", async () => {
-  const tang = JSON.parse(readFileSync(new URL("../../web/labs/model/tang.json", import.meta.url)));
+  const tang = JSON.parse(readFileSync(new URL("../../web/labs/gpt/tang.json", import.meta.url)));
   const { layers, heads, dModel, vocab } = tang.config;
   for (const [lang, small, words] of [
     [

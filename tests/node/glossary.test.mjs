@@ -12,7 +12,7 @@ import { scenes } from "../../web/catalogue.js";
 import { scenes as walkthroughs } from "../../web/scenes.js";
 
 const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
-const json = JSON.parse(read("web/labs/model/tang.json"));
+const json = JSON.parse(read("web/labs/gpt/tang.json"));
 const gptHpp = read("src/gpt.hpp");
 const gptCpp = read("src/gpt.cpp");
 const langs = ["en", "zh"];

@@ -1,4 +1,4 @@
-// gpt-ablation.test.mjs: what the lab's named heads help to predict (web/labs/model/
+// gpt-ablation.test.mjs: what the lab's named heads help to predict (web/labs/gpt/
 // ablation.json, written by tools/ablation.mjs, which switches a head off by its rows of W_O)
 // measured again another way: the head's columns of W_V set to 0, so that its output is 0,
 // with the weights read by gpt-reference.mjs's own reader, its own reading of which target is a
@@ -9,8 +9,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import "./gpt-files.mjs";
-import { readAblation, readConfig, readStreams } from "../../web/labs/model/files.js";
-import { roleOf } from "../../web/labs/model/panels.js";
+import { readAblation, readConfig, readStreams } from "../../web/labs/gpt/files.js";
+import { roleOf } from "../../web/labs/gpt/panels.js";
 import { loadLabs } from "../../web/attention.js";
 import { referenceLayout, readWeights } from "./gpt-reference.mjs";
 
@@ -19,9 +19,7 @@ const ablation = await readAblation();
 const json = await readConfig();
 const { heldOut } = await readStreams();
 const { config } = json;
-const bytes = new Uint8Array(
-  readFileSync(new URL("../../web/labs/model/tang.bin", import.meta.url)),
-);
+const bytes = new Uint8Array(readFileSync(new URL("../../web/labs/gpt/tang.bin", import.meta.url)));
 const params = readWeights(config, bytes);
 const chars = [...json.chars];
 const isMark = (t) => t > 1 && /^[，。？！、：；“”《》]$/.test(chars[t - 2]);

@@ -1,4 +1,4 @@
-// gpt-baselines.test.mjs: the model lab's loss levels (web/labs/model/baselines.json, written by
+// gpt-baselines.test.mjs: the model lab's loss levels (web/labs/gpt/baselines.json, written by
 // tools/baselines.mjs from the page's token streams) against gpt_baselines.py, a NumPy
 // measurement written apart that reads Debian's fortune files itself; the held-out poems it
 // reads are the streams' own; and the "1 in N" each loss stands for, by hand.
@@ -6,8 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import "./gpt-files.mjs";
-import { readBaselines, readConfig, readStreams } from "../../web/labs/model/files.js";
-import { oneIn } from "../../web/labs/model/meaning.js";
+import { readBaselines, readConfig, readStreams } from "../../web/labs/gpt/files.js";
+import { oneIn } from "../../web/labs/gpt/meaning.js";
 
 const baselines = await readBaselines();
 const json = await readConfig();

@@ -1,5 +1,5 @@
 // gpt-glosses.test.mjs: the model lab's pinyin and glosses for English readers
-// (web/labs/model/glosses.json, written once by tools/glosses.mjs from pinyin-pro and CC-CEDICT):
+// (web/labs/gpt/glosses.json, written once by tools/glosses.mjs from pinyin-pro and CC-CEDICT):
 // every character of the vocabulary has its entry; a few by hand; the tool writes the committed
 // file again; CC-CEDICT's notice is beside it; the page itself never imports the dictionary; every
 // example couplet has an English gloss.
@@ -10,8 +10,8 @@ import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import "./gpt-files.mjs";
-import { readConfig, readGlosses } from "../../web/labs/model/files.js";
-import { modelWords } from "../../web/labs/model/words.js";
+import { readConfig, readGlosses } from "../../web/labs/gpt/files.js";
+import { gptWords } from "../../web/labs/gpt/words.js";
 
 const root = new URL("../../", import.meta.url);
 const json = await readConfig();
@@ -53,12 +53,12 @@ test("tools/glosses.mjs writes the committed table again, from the installed pac
   execFileSync("node", [new URL("tools/glosses.mjs", root).pathname, out], { stdio: "pipe" });
   assert.equal(
     readFileSync(out, "utf8"),
-    readFileSync(new URL("web/labs/model/glosses.json", root), "utf8"),
+    readFileSync(new URL("web/labs/gpt/glosses.json", root), "utf8"),
   );
 });
 
 test("CC-CEDICT's notice is beside the table; the page never imports the dictionary", () => {
-  const notice = readFileSync(new URL("web/labs/model/CC-CEDICT.txt", root), "utf8");
+  const notice = readFileSync(new URL("web/labs/gpt/CC-CEDICT.txt", root), "utf8");
   assert.match(notice, /CC-CEDICT/);
   assert.match(notice, /Attribution-ShareAlike 4\.0 International/);
   const files = (dir) =>
@@ -77,8 +77,8 @@ test("CC-CEDICT's notice is beside the table; the page never imports the diction
 
 test("every example couplet has an English gloss; Chinese needs none", () => {
   for (const line of json.examples) {
-    assert.ok(modelWords.en.modelLab.exampleGlosses[line]?.length > 20, line);
+    assert.ok(gptWords.en.gptLab.exampleGlosses[line]?.length > 20, line);
   }
-  assert.equal(modelWords.zh.modelLab.exampleGlosses, undefined);
-  assert.equal(modelWords.zh.modelLab.glossTitle, undefined);
+  assert.equal(gptWords.zh.gptLab.exampleGlosses, undefined);
+  assert.equal(gptWords.zh.gptLab.glossTitle, undefined);
 });

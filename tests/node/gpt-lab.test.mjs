@@ -17,10 +17,10 @@ import { scenes as listed } from "../../web/catalogue.js";
 import { initialState } from "../../web/state.js";
 import { wordsFor } from "../../web/words.js";
 import { fmt } from "../../web/format.js";
-import { readConfig, readStreams, readWeights } from "../../web/labs/model/files.js";
+import { readConfig, readStreams, readWeights } from "../../web/labs/gpt/files.js";
 import { gptDecode, gptEncode } from "../../web/attention.js";
-import { roleOf } from "../../web/labs/model/panels.js";
-import { modelWords } from "../../web/labs/model/words.js";
+import { roleOf } from "../../web/labs/gpt/panels.js";
+import { gptWords } from "../../web/labs/gpt/words.js";
 
 const root = new URL("../../", import.meta.url);
 const core = await loadLabs();
@@ -195,9 +195,9 @@ test("the model's size in words, in both languages: its parameters counted from 
   const { vocab: V, dModel: C, layers: L } = json.config;
   const size = V * C + L * (12 * C * C + 9 * C) + 2 * C;
   assert.equal(model.params.length, size);
-  const en = modelWords.en.modelLab.pastiche(size).match(/about (\d+) thousand numbers/);
+  const en = gptWords.en.gptLab.pastiche(size).match(/about (\d+) thousand numbers/);
   assert.ok(en && Math.abs(Number(en[1]) * 1000 - size) <= 500, en?.[0]);
-  const zh = modelWords.zh.modelLab.pastiche(size).match(/大约 ([\d.]+) 万个数/);
+  const zh = gptWords.zh.gptLab.pastiche(size).match(/大约 ([\d.]+) 万个数/);
   assert.ok(zh && Math.abs(Number(zh[1]) * 10000 - size) <= 500, zh?.[0]);
 });
 
@@ -208,7 +208,7 @@ test("the words: the step texts carry the model's numbers in both languages", ()
     const ctx = { scene, lab, state: { ...state, lang }, msg, trace, inputs };
     assert.ok(lab.text("train", ctx).includes(fmt(json.heldOut, 2)), lang);
     assert.ok(lab.text("next", ctx).includes(String(json.config.vocab)), lang);
-    assert.ok(lab.text("head", ctx).includes(msg.modelLab.where(1, 1)), lang);
+    assert.ok(lab.text("head", ctx).includes(msg.gptLab.where(1, 1)), lang);
   }
 });
 

@@ -1,9 +1,9 @@
 // gpt-reference.test.mjs: the small character transformer of the labs module (gptForward,
 // gptGradients, gptModel) against checks written apart from the core: a float64 forward pass
 // and a reader of the weights file in plain JS (tests/node/gpt-reference.mjs), and the PyTorch
-// script a learner can download (web/labs/model/script.js), run with Debian's /usr/bin/python3
+// script a learner can download (web/labs/gpt/script.js), run with Debian's /usr/bin/python3
 // (python3-torch), whose autograd gives every parameter's gradient. On the shipped weights
-// (web/labs/model/tang.bin, tang.json; every number read from the files) and on a tiny model
+// (web/labs/gpt/tang.bin, tang.json; every number read from the files) and on a tiny model
 // of random weights whose every dimension differs.
 //
 // "Relative" below is relative to the largest magnitude of the matrix (or tensor) compared:
@@ -15,12 +15,12 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadLabs } from "../../web/attention.js";
-import { modelScript } from "../../web/labs/model/script.js";
+import { gptScript } from "../../web/labs/gpt/script.js";
 import { random } from "./reference.mjs";
 import { readWeights, referenceForward, referenceLayout } from "./gpt-reference.mjs";
 
 const labs = await loadLabs();
-const file = (name) => new URL(`../../web/labs/model/${name}`, import.meta.url);
+const file = (name) => new URL(`../../web/labs/gpt/${name}`, import.meta.url);
 const meta = JSON.parse(readFileSync(file("tang.json"), "utf8"));
 const bytes = new Uint8Array(readFileSync(file("tang.bin")));
 const model = labs.gptModel(meta.config, bytes);
@@ -165,7 +165,7 @@ test("the exported PyTorch script: its loss, logits and autograd gradients equal
   const dir = mkdtempSync(join(tmpdir(), "attention-model-"));
   copyFileSync(file("tang.bin"), join(dir, "tang.bin"));
   const script = join(dir, "model.py");
-  writeFileSync(script, modelScript({ config: meta.config, tokens, targets, title: "Tang poems" }));
+  writeFileSync(script, gptScript({ config: meta.config, tokens, targets, title: "Tang poems" }));
   const out = join(dir, "out.json");
   // Debian's python3 with python3-torch: if either is missing this throws, and the test fails.
   const printed = execFileSync("/usr/bin/python3", [script], {

@@ -12,7 +12,7 @@ import { loadLabs } from "../../web/attention.js";
 import { resolveScene } from "../../web/lab.js";
 import { scenes as listed } from "../../web/catalogue.js";
 import { fmt } from "../../web/format.js";
-import { readConfig, readStreams } from "../../web/labs/model/files.js";
+import { readConfig, readStreams } from "../../web/labs/gpt/files.js";
 import { labAt } from "./lab-context.mjs";
 
 installTextDom();

@@ -306,7 +306,7 @@ test("order: a PE cell's θ has the step text's index and its own line, at the p
 // M13, M16: "now 1 rows", "over 1 tokens", "1 pairs"; the zh KV-cache step's "output" table.
 test("kvcache: one token is singular in English, and every table title is Chinese in zh", () => {
   const [scene] = kvcache;
-  const en = wordsFor("en", scene).model;
+  const en = wordsFor("en", scene).inside;
   assert.match(en.tokenText(1, "我"), /\(now 1 row\)/);
   assert.match(en.tokenText(2, "在"), /\(now 2 rows\)/);
   assert.match(

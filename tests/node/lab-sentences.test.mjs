@@ -172,7 +172,7 @@ test("heads: each head's description names its own columns of Q, K and V, in bot
   }
   // the note: the position features turn by the angle it says, token by token
   for (const lang of langs) {
-    const note = L.at(lang, "inputs").msg.model.positionsNote;
+    const note = L.at(lang, "inputs").msg.inside.positionsNote;
     const angle = Number(read(note, String.raw`(?<a>\d+)°`, lang).a);
     L.inputs.x.forEach((row, p) => {
       const [cos, sin] = row.slice(-2);
@@ -481,7 +481,7 @@ test("word order: a moved row names its token's rows, the distance line its m an
       const shownHere = fmt(t.b.output[r][j], L.state.digits);
       const how = stepId === "plain" ? "moved" : shownHere === value ? "same" : "changed";
       for (const lang of langs) {
-        const said = L.at(lang, stepId).msg.model.movedLine;
+        const said = L.at(lang, stepId).msg.inside.movedLine;
         assert.equal(lines[lang].at(-1), said(token, r + 1, i + 1, value, how), lang);
       }
     });

@@ -1,5 +1,5 @@
 // plots.test.mjs: the pictures of the labs' plots, not only their tables. A line plot
-// (labs/kit.js) and the model lab's loss plot (labs/model/plot.js) drawn on the text-only
+// (labs/kit.js) and the model lab's loss plot (labs/gpt/plot.js) drawn on the text-only
 // document: each series' path goes through its points in order, a larger value is drawn higher
 // (SVG's y grows downward), later steps further right, the marked points on the path, and the
 // loss plot's reference lines at their heights in the same order as their losses. A plot drawn
@@ -10,7 +10,7 @@ import { installTextDom, elementsUnder } from "./text-dom.mjs";
 
 installTextDom();
 const { linePlot } = await import("../../web/labs/kit.js");
-const { lossPlot } = await import("../../web/labs/model/plot.js");
+const { lossPlot } = await import("../../web/labs/gpt/plot.js");
 
 const paths = (root, cls) =>
   elementsUnder(root)

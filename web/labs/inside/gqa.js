@@ -20,7 +20,7 @@ import {
   headWorked,
   productWorked,
 } from "./shared.js";
-import { modelWords } from "./words.js";
+import { insideWords } from "./words.js";
 
 const H = 4;
 const variants = { kv4: 4, kv2: 2, kv1: 1 };
@@ -29,7 +29,7 @@ const pooled = { wk: wk4, wv: wv4 };
 export const gqaLab = {
   id: "gqa",
   core: "labs",
-  words: modelWords,
+  words: insideWords,
 
   // Three layers, and for each the KV cache after decoding the five tokens.
   compute(core, scene, state) {
@@ -67,10 +67,10 @@ export const gqaLab = {
         matrices: [
           matrix(
             "cache",
-            msg.model.cacheTitle,
+            msg.inside.cacheTitle,
             rows,
-            [4, 2, 1].map(msg.model.cacheRow),
-            msg.model.cacheCols,
+            [4, 2, 1].map(msg.inside.cacheRow),
+            msg.inside.cacheCols,
             "result",
           ),
         ],
@@ -89,7 +89,7 @@ export const gqaLab = {
         ...t.heads.map((head, h) =>
           matrix(
             headId(h, "weights"),
-            msg.model.labels.weights(h + 1),
+            msg.inside.labels.weights(h + 1),
             head.weights,
             tokens,
             tokens,
@@ -133,7 +133,7 @@ export const gqaLab = {
         (_, m) => pooled[mid][i][(g * size + m) * d + (j % d)],
       );
       return derivationOf([
-        plain(msg.model.poolLine(name, g + 1, g * size + 1, (g + 1) * size)),
+        plain(msg.inside.poolLine(name, g + 1, g * size + 1, (g + 1) * size)),
         plain(`${cellRef(name, i, j)} = (${members.join(" + ")}) ÷ ${size} = ${value}`),
       ]);
     }
@@ -167,8 +167,8 @@ export const gqaLab = {
       ctx.stepId === "memory" ? undefined : headHeatmaps(ctx.trace[variants[ctx.stepId]], ctx),
     groups: ({ trace, stepId, msg }) => {
       const t = trace[variants[stepId]];
-      const pairs = t.kvHead.map((g, h) => msg.model.pair(h + 1, g + 1)).join(", ");
-      return el("p", { class: "note", "data-groups": "", text: msg.model.groups(pairs) });
+      const pairs = t.kvHead.map((g, h) => msg.inside.pair(h + 1, g + 1)).join(", ");
+      return el("p", { class: "note", "data-groups": "", text: msg.inside.groups(pairs) });
     },
   },
 };

@@ -23,14 +23,14 @@ import {
   headWorked,
   productWorked,
 } from "./shared.js";
-import { modelWords } from "./words.js";
+import { insideWords } from "./words.js";
 
 const H = 4;
 
 export const headsLab = {
   id: "heads",
   core: "labs",
-  words: modelWords,
+  words: insideWords,
 
   compute(core, scene, state) {
     const inputs = { x: sentenceX(scene, state), ...layers[4] };
@@ -82,18 +82,24 @@ export const headsLab = {
       case "headScores":
         return {
           focusMatrix: headId(0, "scores"),
-          matrices: perHead("scores", msg.model.labels.scores, tokens, tokens, "result"),
+          matrices: perHead("scores", msg.inside.labels.scores, tokens, tokens, "result"),
         };
       case "headWeights":
         return {
           focusMatrix: headId(0, "weights"),
-          matrices: perHead("weights", msg.model.labels.weights, tokens, tokens, "result"),
+          matrices: perHead("weights", msg.inside.labels.weights, tokens, tokens, "result"),
         };
       case "concat":
         return {
           focusMatrix: "concat",
           matrices: [
-            ...perHead("output", msg.model.labels.output, tokens, numbered(trace.dHead), "operand"),
+            ...perHead(
+              "output",
+              msg.inside.labels.output,
+              tokens,
+              numbered(trace.dHead),
+              "operand",
+            ),
             matrix("concat", "concat", trace.concat, tokens, cols, "result"),
           ],
         };
@@ -155,7 +161,7 @@ export const headsLab = {
       const c = j % trace.dHead;
       return derivationOf([
         plain(
-          msg.model.concatLine(cellRef("concat", i, j), h + 1, cellRef(`output${h + 1}`, i, c)),
+          msg.inside.concatLine(cellRef("concat", i, j), h + 1, cellRef(`output${h + 1}`, i, c)),
         ),
         ...headDerivation(trace, h, "output", i, c, ctx).lines.slice(1),
       ]);
@@ -200,11 +206,11 @@ export const headsLab = {
     heatmaps: (ctx) => headHeatmaps(ctx.trace, ctx),
     // The word-order lab by its scene-list name: a link where the walkthrough offers it.
     positionsNote: (ctx) => {
-      const [before, after] = ctx.msg.model.positionsSee;
+      const [before, after] = ctx.msg.inside.positionsSee;
       return el(
         "p",
         { class: "note" },
-        `${ctx.msg.model.positionsNote}${before}`,
+        `${ctx.msg.inside.positionsNote}${before}`,
         sceneLink(ctx, "order"),
         after,
       );

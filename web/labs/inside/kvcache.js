@@ -20,7 +20,7 @@ import {
   headWorked,
   productWorked,
 } from "./shared.js";
-import { modelWords } from "./words.js";
+import { insideWords } from "./words.js";
 
 const options = { heads: 4, kvHeads: 2 };
 const layer = layers[2];
@@ -50,9 +50,9 @@ export function costLines(step, trace, f) {
 function counter({ trace, step: { token }, msg }) {
   if (token === undefined) return undefined;
   const step = trace.steps[token];
-  const lines = costLines(step, step.trace, msg.model.costFormulas);
+  const lines = costLines(step, step.trace, msg.inside.costFormulas);
   const parts = Object.fromEntries(
-    ["projections", "scores", "weightedSum", "output"].map((k, i) => [k, msg.model.costParts[i]]),
+    ["projections", "scores", "weightedSum", "output"].map((k, i) => [k, msg.inside.costParts[i]]),
   );
   const list = (rows, cost) =>
     el(
@@ -69,7 +69,7 @@ function counter({ trace, step: { token }, msg }) {
       el(
         "li",
         {},
-        `${msg.model.costParts[4]}: `,
+        `${msg.inside.costParts[4]}: `,
         el("code", {
           "data-cost": "",
           text: `${rows.map((r) => r[2]).join(" + ")} = ${cost.total}`,
@@ -80,23 +80,23 @@ function counter({ trace, step: { token }, msg }) {
   return el(
     "figure",
     { class: "counter", "data-counter": "" },
-    el("figcaption", { text: msg.model.counter }),
+    el("figcaption", { text: msg.inside.counter }),
     el("p", {
       class: "factors",
-      text: msg.model.factors(x[0].length, step.trace.h, step.trace.hKv, step.trace.dHead, n),
+      text: msg.inside.factors(x[0].length, step.trace.h, step.trace.hKv, step.trace.dHead, n),
     }),
-    el("p", { text: msg.model.stepCost }),
+    el("p", { text: msg.inside.stepCost }),
     list(lines.step, step.cost),
-    el("p", { text: msg.model.fullCost(n) }),
+    el("p", { text: msg.inside.fullCost(n) }),
     list(lines.full, step.full),
-    el("p", { class: "note", text: msg.model.pairsNote(n) }),
+    el("p", { class: "note", text: msg.inside.pairsNote(n) }),
   );
 }
 
 export const kvcacheLab = {
   id: "kvcache",
   core: "labs",
-  words: modelWords,
+  words: insideWords,
 
   // Every step of the decoder, and the full causal pass over the same tokens.
   compute(core, scene, state) {
@@ -139,12 +139,12 @@ export const kvcacheLab = {
           matrix("wk", "W_K", inputs.wk, features, kvCols),
           matrix("wv", "W_V", inputs.wv, features, kvCols),
           matrix("q", "q = X[t]·W_Q", st.q, [tokens[t - 1]], cols, "result"),
-          cache("kcache", msg.model.labels.kCache, step.cache.k),
-          cache("vcache", msg.model.labels.vCache, step.cache.v),
+          cache("kcache", msg.inside.labels.kCache, step.cache.k),
+          cache("vcache", msg.inside.labels.vCache, step.cache.v),
           ...st.heads.map((head, h) =>
             matrix(
               headId(h, "weights"),
-              msg.model.labels.weights(h + 1),
+              msg.inside.labels.weights(h + 1),
               head.weights,
               [tokens[t - 1]],
               seen,
@@ -155,7 +155,7 @@ export const kvcacheLab = {
           matrix("wo", "W_O", inputs.wo, cols, features),
           matrix(
             "output",
-            msg.model.labels.stepOutput,
+            msg.inside.labels.stepOutput,
             st.output,
             [tokens[t - 1]],
             features,
@@ -172,16 +172,16 @@ export const kvcacheLab = {
       matrices: [
         matrix(
           headId(0, "weights"),
-          msg.model.labels.causalWeights,
+          msg.inside.labels.causalWeights,
           trace.full.heads[0].weights,
           tokens,
           tokens,
         ),
-        matrix("cached", msg.model.labels.cachedWeights, cached, tokens, tokens, "result"),
-        matrix("fullout", msg.model.labels.causalOutput, trace.full.output, tokens, features),
+        matrix("cached", msg.inside.labels.cachedWeights, cached, tokens, tokens, "result"),
+        matrix("fullout", msg.inside.labels.causalOutput, trace.full.output, tokens, features),
         matrix(
           "cachedout",
-          msg.model.labels.cachedOutput,
+          msg.inside.labels.cachedOutput,
           trace.steps.map((s) => s.output),
           tokens,
           features,
@@ -216,9 +216,9 @@ export const kvcacheLab = {
         return headDerivation(trace.full, 0, "weights", i, j, { ...ctx, causal: true });
       if (mid === "cached") {
         if (j > i)
-          return derivationOf([plain(`${cellRef("cached", i, j)} = 0 (${msg.model.notArrived})`)]);
+          return derivationOf([plain(`${cellRef("cached", i, j)} = 0 (${msg.inside.notArrived})`)]);
         const d = headDerivation(trace.steps[i].trace, 0, "weights", 0, j, ctx);
-        return derivationOf([plain(msg.model.stepRow(i + 1)), ...d.lines]);
+        return derivationOf([plain(msg.inside.stepRow(i + 1)), ...d.lines]);
       }
       const t = mid === "fullout" ? trace.full : trace.steps[i].trace;
       return derivationOf([
@@ -266,7 +266,7 @@ export const kvcacheLab = {
       case "vcache": {
         const cache = mid === "kcache" ? step.cache.k : step.cache.v;
         const value = cache[i * step.cache.width + j];
-        const note = plain(i === t ? msg.model.newRow : msg.model.cachedAt(i + 1));
+        const note = plain(i === t ? msg.inside.newRow : msg.inside.cachedAt(i + 1));
         const d = product(
           mid === "kcache" ? "K" : "V",
           i,
@@ -299,7 +299,7 @@ export const kvcacheLab = {
 
   text(stepId, { msg, step: { token } }) {
     return token !== undefined
-      ? msg.model.tokenText(token + 1, tokens[token])
+      ? msg.inside.tokenText(token + 1, tokens[token])
       : msg.steps[stepId].text;
   },
 
@@ -327,7 +327,7 @@ export const kvcacheLab = {
 
   panels: {
     counter,
-    padNote: ({ msg }) => el("p", { class: "note", text: msg.model.cachedPad }),
+    padNote: ({ msg }) => el("p", { class: "note", text: msg.inside.cachedPad }),
   },
 };
 

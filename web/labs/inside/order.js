@@ -18,7 +18,7 @@ import {
   headWorked,
   productWorked,
 } from "./shared.js";
-import { modelWords } from "./words.js";
+import { insideWords } from "./words.js";
 
 const layer = layers[4];
 // The distance step's query and key: head 1's q of 我 (row 1) and k of 书 (row 5), at right
@@ -101,7 +101,7 @@ const inOrder = (trace) => ({
 const outputs = (t, msg, features) => [
   matrix(
     "oa",
-    msg.model.labels.outputIn(msg.model.original),
+    msg.inside.labels.outputIn(msg.inside.original),
     t.a.output,
     tokens,
     features,
@@ -109,7 +109,7 @@ const outputs = (t, msg, features) => [
   ),
   matrix(
     "ob",
-    msg.model.labels.outputIn(msg.model.shuffled),
+    msg.inside.labels.outputIn(msg.inside.shuffled),
     t.b.output,
     shuffledTokens,
     features,
@@ -119,7 +119,7 @@ const outputs = (t, msg, features) => [
 const headWeights = (t, msg) => [
   matrix(
     "wa",
-    msg.model.labels.weightsIn(msg.model.original),
+    msg.inside.labels.weightsIn(msg.inside.original),
     t.a.heads[0].weights,
     tokens,
     tokens,
@@ -127,7 +127,7 @@ const headWeights = (t, msg) => [
   ),
   matrix(
     "wb",
-    msg.model.labels.weightsIn(msg.model.shuffled),
+    msg.inside.labels.weightsIn(msg.inside.shuffled),
     t.b.heads[0].weights,
     shuffledTokens,
     shuffledTokens,
@@ -148,13 +148,13 @@ const views = {
         "pe",
         "PE",
         trace.sinusoidal.a.sinusoidal.encoding,
-        positions.map((p) => msg.model.position(p)),
+        positions.map((p) => msg.inside.position(p)),
         numbered(features.length),
         "result",
       ),
       matrix(
         "xa",
-        msg.model.labels.xPlusPe(peScale),
+        msg.inside.labels.xPlusPe(peScale),
         trace.sinusoidal.a.x,
         tokens,
         features,
@@ -177,10 +177,10 @@ const views = {
     return {
       focusMatrix: "scores",
       matrices: [
-        matrix("q", msg.model.labels.qPlain, [d.q], [tokens[distanceRows.q]], numbered(2)),
-        matrix("k", msg.model.labels.kPlain, [d.k], [tokens[distanceRows.k]], numbered(2)),
-        matrix("qm", msg.model.labels.qAt, d.qm.rotated, named("m"), numbered(2), "result"),
-        matrix("kn", msg.model.labels.kAt, d.kn.rotated, named("n"), numbered(2), "result"),
+        matrix("q", msg.inside.labels.qPlain, [d.q], [tokens[distanceRows.q]], numbered(2)),
+        matrix("k", msg.inside.labels.kPlain, [d.k], [tokens[distanceRows.k]], numbered(2)),
+        matrix("qm", msg.inside.labels.qAt, d.qm.rotated, named("m"), numbered(2), "result"),
+        matrix("kn", msg.inside.labels.kAt, d.kn.rotated, named("n"), numbered(2), "result"),
         matrix("scores", "q_m·k_n", d.scores, named("m"), named("n"), "result"),
       ],
     };
@@ -191,7 +191,7 @@ const views = {
 const unrotated = (mid, i, j, { trace, inputs, state, msg }) => {
   const row = distanceRows[mid];
   return [
-    plain(msg.model.unrotatedLine(mid, tokens[row], row + 1)),
+    plain(msg.inside.unrotatedLine(mid, tokens[row], row + 1)),
     productLine(mid.toUpperCase(), row, j, {
       left: inputs.x,
       leftName: "X",
@@ -227,7 +227,7 @@ const distanceLines = {
         digits: state.digits,
         msg,
       }),
-      plain(msg.model.distanceLine(i, j, fmt(i - j, 0))),
+      plain(msg.inside.distanceLine(i, j, fmt(i - j, 0))),
     ];
   },
 };
@@ -269,7 +269,7 @@ const outputOf = (mid, i, j, { trace, inputs, state, stepId, msg }) => {
     // same at the decimals shown
     const how =
       stepId === "plain" ? "moved" : there === fmt(side.output[i][j], digits) ? "same" : "changed";
-    const moved = msg.model.movedLine(shuffledTokens[i], i + 1, shuffle[i] + 1, there, how);
+    const moved = msg.inside.movedLine(shuffledTokens[i], i + 1, shuffle[i] + 1, there, how);
     lines.push(plain(moved));
   }
   return lines;
@@ -281,8 +281,8 @@ const positionLines = {
     const fn = j % 2 === 0 ? "sin" : "cos";
     const angle = s.angles[i][pair];
     return [
-      plain(msg.model.peLine(cellRef("PE", i, j), fn, i, `θ_${pair}`)),
-      plain(msg.model.peIndexLine(i, j, pair)),
+      plain(msg.inside.peLine(cellRef("PE", i, j), fn, i, `θ_${pair}`)),
+      plain(msg.inside.peIndexLine(i, j, pair)),
       ...angleLines(i, pair, inputs.x[0].length, s.theta[pair], angle, state.digits),
       line(
         `${fn}(`,
@@ -317,7 +317,7 @@ const positionLines = {
 export const orderLab = {
   id: "order",
   core: "labs",
-  words: modelWords,
+  words: insideWords,
 
   // Each kind of position, in order and shuffled; and RoPE's scores of one q and one k placed
   // at every pair of positions.
@@ -427,12 +427,12 @@ export const orderLab = {
       return [
         headHeatmaps(t.a, {
           ...ctx,
-          title: (h) => `${ctx.msg.model.headTitle(h + 1, h + 1)}, ${ctx.msg.model.original}`,
+          title: (h) => `${ctx.msg.inside.headTitle(h + 1, h + 1)}, ${ctx.msg.inside.original}`,
         }),
         headHeatmaps(inOrder(t.b), {
           ...ctx,
           title: (h) =>
-            `${ctx.msg.model.headTitle(h + 1, h + 1)}, ${ctx.msg.model.shuffledInOrder}`,
+            `${ctx.msg.inside.headTitle(h + 1, h + 1)}, ${ctx.msg.inside.shuffledInOrder}`,
         }),
       ];
     },
@@ -442,7 +442,7 @@ export const orderLab = {
       return el("p", {
         class: "note",
         "data-pe-note": "",
-        text: msg.model.peNote(
+        text: msg.inside.peNote(
           peScale,
           own(trace.fullPe),
           own(trace.sinusoidal.a),

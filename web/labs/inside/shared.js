@@ -15,13 +15,13 @@ const column = (m, j) => m.map((row) => row[j]);
 export const headColumns = (h, d) =>
   Array.from({ length: h * d }, (_, c) => `${Math.floor(c / d) + 1}.${(c % d) + 1}`);
 
-export const featureNames = (msg) => dims.map((d) => msg.model.dims[d]);
+export const featureNames = (msg) => dims.map((d) => msg.inside.dims[d]);
 
 /**
  * The X these labs run on: the learner's (a link's, an edit's) or the scene's. The labs are
  * about one sentence of tokens.length tokens with dims.length features, and their steps, row
  * names and shuffle follow it; an X of another shape is refused with an Error that says so
- * (model-words.js says it in Chinese).
+ * (words.js says it in Chinese).
  */
 export function sentenceX(scene, state) {
   const x = state.edits?.x ?? scene.inputs.x;
@@ -78,7 +78,7 @@ export function headDerivation(
   const d = trace.dHead;
   const g = trace.kvHead[head];
   const intro = plain(
-    msg.model.headLine(head + 1, g + 1, d * head + 1, d * (head + 1), g * d + 1, d * (g + 1)),
+    msg.inside.headLine(head + 1, g + 1, d * head + 1, d * (head + 1), g * d + 1, d * (g + 1)),
   );
   if (["q", "k", "v"].includes(mid)) {
     const offset = (mid === "q" ? head : g) * d;
@@ -109,7 +109,7 @@ export function headHeatmaps(trace, { msg, state, rows = tokens, cols = tokens, 
     trace.heads.map((head, h) =>
       heatmapView(head.weights, rows, cols, {
         digits: Math.min(state.digits, 2),
-        title: title?.(h) ?? msg.model.headTitle(h + 1, trace.kvHead[h] + 1),
+        title: title?.(h) ?? msg.inside.headTitle(h + 1, trace.kvHead[h] + 1),
         gloss: msg.gloss,
         legend: msg.views.legend,
         masked: head.masked && ((i, j) => head.masked[i][j] === -Infinity),

@@ -17,7 +17,7 @@ const tokenSteps = (title) =>
 const en = {
   // X is the one input a learner edits here (heads.js); the weights are the lab's.
   ui: { edit: "Click a number of X to edit it. Enter applies, Escape cancels." },
-  model: {
+  inside: {
     dims: {
       person: "person",
       function: "function word",
@@ -222,7 +222,7 @@ const refusals = [
 const zh = {
   coreErrors: refusals,
   ui: { edit: "点击 X 中的数字即可修改。回车确认，Esc 取消。" },
-  model: {
+  inside: {
     dims: {
       person: "人",
       function: "虚词",
@@ -253,7 +253,7 @@ const zh = {
     fullCost: (n) => `把全部 ${n} 个词元重算一遍`,
     costParts: ["投影", "分数", "权重·V", "·W_O", "合计"],
     costLine: (what, formula, value) => `${what}：${formula} = ${value}`,
-    costFormulas: en.model.costFormulas,
+    costFormulas: en.inside.costFormulas,
     pairsNote: (n) =>
       `${n} 个词元的完整因果计算要把每一行重算：查询 i 遇到键 1..i，共 ${upTo(n)} 个（查询，键）对。缓存的一步只算一行：每个头 ${n} 对。`,
     notArrived: "这个词元还没有到来",
@@ -395,4 +395,4 @@ const zh = {
   },
 };
 
-export const modelWords = { en, zh };
+export const insideWords = { en, zh };

@@ -1,4 +1,4 @@
-// labs/model/plot.js: the model lab's loss plot: training and held-out losses by step, and
+// labs/gpt/plot.js: the model lab's loss plot: training and held-out losses by step, and
 // beside them, as labelled dashed lines, the held-out losses of other models (knowing nothing,
 // a unigram, a bigram, the shipped weights), each named in the right margin. The y axis starts
 // below the lowest loss, not at 0, so that lines 0.4 nats apart stay apart. Drawing only:

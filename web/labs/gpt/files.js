@@ -1,4 +1,4 @@
-// labs/model/files.js: the model lab's files. The weights and their description are committed
+// labs/gpt/files.js: the model lab's files. The weights and their description are committed
 // beside this file (tang.bin, tang.json, written by `make train`; baselines.json,
 // ablation.json and glosses.json, written by tools/baselines.mjs, ablation.mjs and glosses.mjs);
 // the token streams it trains
@@ -7,11 +7,11 @@
 // (readWith).
 
 const paths = {
-  config: "labs/model/tang.json",
-  weights: "labs/model/tang.bin",
-  baselines: "labs/model/baselines.json",
-  ablation: "labs/model/ablation.json",
-  glosses: "labs/model/glosses.json",
+  config: "labs/gpt/tang.json",
+  weights: "labs/gpt/tang.bin",
+  baselines: "labs/gpt/baselines.json",
+  ablation: "labs/gpt/ablation.json",
+  glosses: "labs/gpt/glosses.json",
   streams: "generated/tang-streams.bin",
 };
 

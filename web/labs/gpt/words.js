@@ -1,4 +1,4 @@
-// labs/model/words.js: the model lab's strings, in English and Chinese.
+// labs/gpt/words.js: the model lab's strings, in English and Chinese.
 
 const relationsEn = {
   previous: "the previous character",
@@ -15,7 +15,7 @@ const relationsZh = {
   start: "⏎（开头）",
 };
 
-export const modelWords = {
+export const gptWords = {
   en: {
     // the page's glosses belong to the scenes' words, not to a poem's characters
     gloss: () => undefined,
@@ -66,7 +66,7 @@ export const modelWords = {
           "Until now every head was built by hand. This one learned: a 2-layer transformer trained by this page's own core on 唐诗三百首 and more classical Chinese. Every weight came from code you can check, and you can train it again here.",
       },
     },
-    modelLab: {
+    gptLab: {
       where: (l, h) => `layer ${l}, head ${h}`,
       layerName: (l) => `Layer ${l}`,
       headName: (h) => `head ${h}`,
@@ -140,7 +140,7 @@ export const modelWords = {
       pinyin: "pinyin",
       meaning: "meaning",
       glossSource:
-        "Pinyin from pinyin-pro: each character's most common reading, and a second one (after ·) where the dictionary gives it its own meaning; a poem may use another. Meanings shortened from CC-CEDICT (CC BY-SA 4.0; labs/model/CC-CEDICT.txt).",
+        "Pinyin from pinyin-pro: each character's most common reading, and a second one (after ·) where the dictionary gives it its own meaning; a poem may use another. Meanings shortened from CC-CEDICT (CC BY-SA 4.0; labs/gpt/CC-CEDICT.txt).",
       markNames: {
         "⏎": "the end of a poem",
         "�": "an unknown character",
@@ -256,7 +256,7 @@ export const modelWords = {
           "到这里为止，每个头都是手工搭的。这一个是学出来的：一个两层的 Transformer，由本页自己的核心在《唐诗三百首》和更多古文上训练。每个权重都来自你可以核对的代码，你也可以在这里重新训练它。",
       },
     },
-    modelLab: {
+    gptLab: {
       where: (l, h) => `第 ${l} 层第 ${h} 个头`,
       layerName: (l) => `第 ${l} 层`,
       headName: (h) => `头 ${h}`,

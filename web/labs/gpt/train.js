@@ -1,4 +1,4 @@
-// labs/model/train.js: "Train it yourself". The training `make train` ran natively, run again
+// labs/gpt/train.js: "Train it yourself". The training `make train` ran natively, run again
 // in this tab by the same core in WASM, from seeded random weights: a step is taken a sequence
 // at a time (gpt_train_slice), as many as fit in a few milliseconds, between frames, so that
 // the page stays responsive. The loss curves and the chosen head on the learner's line follow
@@ -90,7 +90,7 @@ function stepTicks(steps) {
 // The plot of the training losses (every tenth step) and the held-out losses, beside the
 // held-out losses of the other models and of the shipped weights, the line to reach.
 function curves(shipped, msg, digits) {
-  const w = msg.modelLab;
+  const w = msg.gptLab;
   const { json, baselines } = shipped;
   const train = run.losses.map((y, t) => [t + 1, y]).filter(([t]) => t % 10 === 0 || t === 1);
   const held = run.heldOut;
@@ -121,7 +121,7 @@ function curves(shipped, msg, digits) {
 // Before a run here: the same plot of the run that made the shipped weights (tang.json's
 // curve, measured by make train every 100 steps).
 function shippedCurves({ json, baselines }, msg, digits) {
-  const w = msg.modelLab;
+  const w = msg.gptLab;
   const { curve, training } = json;
   return lossPlot({
     id: "shipped-plot",
@@ -150,10 +150,7 @@ function shippedCurves({ json, baselines }, msg, digits) {
 function headNow(core, json, { trace, state, msg }) {
   const f = core.gptForward(current(json), trace.tokens);
   const weights = f.layers[state.layer - 1].weights[state.head - 1];
-  const title = msg.modelLab.headNow(
-    msg.modelLab.where(state.layer, state.head),
-    run.losses.length,
-  );
+  const title = msg.gptLab.headNow(msg.gptLab.where(state.layer, state.head), run.losses.length);
   const figure = heatmapView(weights, trace.rows, trace.rows, {
     digits: 2,
     title,
@@ -168,7 +165,7 @@ function headNow(core, json, { trace, state, msg }) {
 }
 
 function status(json, msg) {
-  const w = msg.modelLab;
+  const w = msg.gptLab;
   if (!run) return w.notStarted;
   const n = run.losses.length;
   // steps per second of the clock while it ran, and the minutes left at that rate (timings,
@@ -201,7 +198,7 @@ function moment(json) {
 /** Start, Stop and Resume; where the run is, its curves and the chosen head. */
 export function trainPanel(ctx, shipped) {
   const { core, msg, state } = ctx;
-  const w = msg.modelLab;
+  const w = msg.gptLab;
   const json = shipped.json;
   // drawn again in place while it trains (redrawInPlace keeps the focus by its place among the
   // controls): no glossary link in it

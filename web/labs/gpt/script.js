@@ -1,4 +1,4 @@
-// labs/model/script.js: the small character transformer as a standalone PyTorch script, for a
+// labs/gpt/script.js: the small character transformer as a standalone PyTorch script, for a
 // learner to run beside its weights file: it reads and dequantizes the file, runs the forward
 // pass on the tokens given with plain tensor operations in float64 (no torch.nn, so it runs on
 // PyTorch 1.13 and 2.x), prints the loss, and asks autograd for every parameter's gradient.
@@ -14,7 +14,7 @@ const list = (ids) => `[${Array.from(ids, (id) => pythonNumber(id)).join(", ")}]
  * With the environment variable ATTENTION_JSON_OUT=path, the script also writes
  * { loss, logits (T, V), gradients: { name: flat list } } to that path as JSON.
  */
-export function modelScript({ config, tokens, targets, weights = "tang.bin", title, from }) {
+export function gptScript({ config, tokens, targets, weights = "tang.bin", title, from }) {
   const { vocab, context, dModel, layers, heads, base = 10000 } = config;
   return (
     [

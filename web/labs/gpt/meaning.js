@@ -1,4 +1,4 @@
-// labs/model/meaning.js: what the model lab's loss means. A nat in one sentence; the loss as
+// labs/gpt/meaning.js: what the model lab's loss means. A nat in one sentence; the loss as
 // lesson 4's −ln of a weight, here a probability over the vocabulary; what simpler models score
 // on the same held-out poems (baselines.json, measured by tools/baselines.mjs), as a table and
 // as the loss plot's labelled lines; and why the training loss jumps while the held-out loss is
@@ -25,7 +25,7 @@ export const levels = (json, baselines, w) =>
 
 /** The train step's words on the loss, with the numbers they state, and the table of them. */
 export function meaningPanel({ msg }, { json, baselines }) {
-  const w = msg.modelLab;
+  const w = msg.gptLab;
   const at2 = (x) => fmt(x, 2);
   const { batch } = json.training;
   const { vocab, context } = json.config;

@@ -1,4 +1,4 @@
-// labs/model/glosses.js: the next character's top five for English readers: each with its
+// labs/gpt/glosses.js: the next character's top five for English readers: each with its
 // pinyin and a short gloss (glosses.json, from CC-CEDICT by tools/glosses.mjs), and ⏎, � and
 // the marks named. Only where the page's language has glosses (English): a Chinese reader
 // reads the characters.
@@ -7,7 +7,7 @@ import { numbers } from "../kit.js";
 
 /** The top five as a table: the character, its pinyin, what it means. */
 export function glossPanel({ trace, msg }, glosses) {
-  const w = msg.modelLab;
+  const w = msg.gptLab;
   if (!w.glossTitle) return null;
   const rows = trace.next.chars.map((c) => {
     const [pinyin, gloss] = glosses[c] ?? ["", w.markNames[c] ?? ""];

@@ -1,4 +1,4 @@
-// labs/model/model.js: "A real model". A small transformer trained by the core on 唐诗三百首
+// labs/gpt/gpt.js: "A real model". A small transformer trained by the core on 唐诗三百首
 // (and, for more text, the package's song ci and classical quotations: tools/train.cpp) runs on
 // the learner's line: every layer's and head's attention over its characters, one head written
 // out as in the scenes (its q and k from the model, then q·k, the scale, the causal mask and
@@ -24,8 +24,8 @@ import { helpsPanel } from "./helps.js";
 import { meaningPanel } from "./meaning.js";
 import { headGrid, rolesPanel, tokensPanel } from "./panels.js";
 import { trainPanel } from "./train.js";
-import { modelScript } from "./script.js";
-import { modelWords } from "./words.js";
+import { gptScript } from "./script.js";
+import { gptWords } from "./words.js";
 
 let shipped; // { json, baselines, ablation, glosses, chars, model } once the lab has loaded
 
@@ -74,7 +74,7 @@ const headMatrices = new Set(["scores", "scaled", "masked", "weights"]);
 // its tables would be 13,000 cells), around the row picked.
 const rowsAtOnce = 12;
 
-export const modelLab = {
+export const gptLab = {
   id: "model",
   core: "labs",
 
@@ -164,7 +164,7 @@ export const modelLab = {
       window: rowsAtOnce,
     });
     const next = trace.next.chars;
-    const where = msg.modelLab.where(state.layer, state.head);
+    const where = msg.gptLab.where(state.layer, state.head);
     const views = {
       line: { focusMatrix: null, matrices: [] },
       // the picked head at a glance: step 3 works it out
@@ -192,7 +192,7 @@ export const modelLab = {
             "operand",
             "scaled = scores / √d_head, scores = Q·Kᵀ",
           ),
-          square("masked", "masked", trace.head.masked, "operand", msg.modelLab.masked),
+          square("masked", "masked", trace.head.masked, "operand", msg.gptLab.masked),
           square("weights", "weights", trace.head.weights, "result"),
         ],
       },
@@ -207,7 +207,7 @@ export const modelLab = {
             [rows.at(-1)],
             next,
             "operand",
-            msg.modelLab.logits,
+            msg.gptLab.logits,
           ),
           matrix(
             "top",
@@ -216,18 +216,10 @@ export const modelLab = {
             [rows.at(-1)],
             ["max"],
             "operand",
-            msg.modelLab.top,
+            msg.gptLab.top,
           ),
-          matrix("sum", "Σ", [[trace.next.sum]], [rows.at(-1)], ["Σ"], "operand", msg.modelLab.sum),
-          matrix(
-            "probs",
-            "p",
-            [trace.next.probs],
-            [rows.at(-1)],
-            next,
-            "result",
-            msg.modelLab.probs,
-          ),
+          matrix("sum", "Σ", [[trace.next.sum]], [rows.at(-1)], ["Σ"], "operand", msg.gptLab.sum),
+          matrix("probs", "p", [trace.next.probs], [rows.at(-1)], next, "result", msg.gptLab.probs),
         ],
       },
       train: { focusMatrix: null, matrices: [] },
@@ -238,7 +230,7 @@ export const modelLab = {
   derivation(mid, i, j, ctx) {
     const { trace, inputs, msg, state } = ctx;
     const d = state.digits;
-    const w = msg.modelLab;
+    const w = msg.gptLab;
     if (mid === "q" || mid === "k") {
       return derivationOf([
         plain(
@@ -304,7 +296,7 @@ export const modelLab = {
 
   text: (stepId, { msg, state, trace }) =>
     msg.steps[stepId].text({
-      where: msg.modelLab.where(state.layer, state.head),
+      where: msg.gptLab.where(state.layer, state.head),
       vocab: trace.json.config.vocab,
       heldOut: fmt(trace.json.heldOut, 2),
     }),
@@ -312,7 +304,7 @@ export const modelLab = {
   // PyTorch only: its autograd checks the gradients; the targets are the line's own next ids
   scriptKinds: ["pytorch"],
   script: (kind, { msg, trace }) =>
-    modelScript({
+    gptScript({
       config: trace.json.config,
       tokens: trace.tokens,
       targets: [...trace.tokens.slice(1), -1],
@@ -320,7 +312,7 @@ export const modelLab = {
       // where the page got its weights: the script reads them from beside itself
       from:
         typeof document === "object"
-          ? new URL("labs/model/tang.bin", document.baseURI).href
+          ? new URL("labs/gpt/tang.bin", document.baseURI).href
           : undefined,
     }),
 
@@ -335,12 +327,12 @@ export const modelLab = {
     train: (ctx) => trainPanel(ctx, shipped),
   },
 
-  words: modelWords,
+  words: gptWords,
 };
 
 // The generated line and what it is; when the model ended the poem at once, why.
 function generatePanel({ trace, state, msg }) {
-  const w = msg.modelLab;
+  const w = msg.gptLab;
   const text = trace.generated.map((t) => charOf(t, trace.chars)).join("");
   // cut short before the line or the poem ended: say so
   const ended = /[，。？！；：⏎]$/.test(text) || text === "";
@@ -371,4 +363,4 @@ function endedAtOnce({ forward, next }, state, w) {
   return w.endedAtOnce(fmt(p, state.digits), likeliest, state.temperature === 0);
 }
 
-export default [{ id: "model", lab: modelLab, inputs: {} }];
+export default [{ id: "model", lab: gptLab, inputs: {} }];

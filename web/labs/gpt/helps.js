@@ -1,4 +1,4 @@
-// labs/model/helps.js: what the heads the lab names help to predict, measured by switching
+// labs/gpt/helps.js: what the heads the lab names help to predict, measured by switching
 // them off (ablation.json, written by tools/ablation.mjs): the held-out loss on the characters
 // and on the punctuation marks, with and without them, and why each helps. Drawing only: the
 // losses are measured; the one piece of arithmetic here is e^L, the "1 in N" of a loss.
@@ -14,7 +14,7 @@ export const targetKind = (t, chars) =>
 
 /** The roles step's why: each named group of heads switched off, and what it was for. */
 export function helpsPanel({ msg }, ablation) {
-  const w = msg.modelLab;
+  const w = msg.gptLab;
   const at2 = (x) => fmt(x, 2);
   const { full, targets } = ablation;
   return el(

@@ -1,4 +1,4 @@
-// labs/model/panels.js: what the model lab draws besides its matrices: the line's tokens, every
+// labs/gpt/panels.js: what the model lab draws besides its matrices: the line's tokens, every
 // head's attention at a glance, and what each head does, measured over the held-out poems when
 // the model was trained (tang.json; tests/node/gpt-lab.test.mjs measures it again). Drawing
 // only: every number is the core's.
@@ -11,7 +11,7 @@ import { numbers } from "../kit.js";
  * just under the field; then the held-out couplets to try.
  */
 export function tokensPanel({ trace, msg, update }, examples) {
-  const w = msg.modelLab;
+  const w = msg.gptLab;
   // the characters unknown to the model, as typed: Chinese ones (字) counted apart
   const unknown = trace.rows.filter((c, i) => trace.tokens[i] === 1);
   const han = unknown.filter((c) => /\p{Script=Han}/u.test(c)).length;
@@ -87,7 +87,7 @@ function thumbnail(weights, label) {
 
 /** Every layer's and head's weights on the line; a click opens that head. */
 export function headGrid({ trace, state, msg, update }) {
-  const w = msg.modelLab;
+  const w = msg.gptLab;
   return el(
     "div",
     { class: "head-grid", role: "group", "aria-label": w.gridTitle },
@@ -137,7 +137,7 @@ export function roleOf(relations, l, h) {
 /** What each head seems to do: its mean weight on each relation, measured, and a name where
  * the numbers give one. */
 export function rolesPanel({ trace, state, msg }) {
-  const w = msg.modelLab;
+  const w = msg.gptLab;
   const { relations, poems } = trace.json.heads;
   const { layers, heads } = trace.json.config;
   const d = Math.min(state.digits, 3);
