@@ -73,7 +73,7 @@ export const scenes = [
     plot: true,
     // "Try a sharper query" multiplies W_Q by this: × 5 would leave every row nearly flat
     sharpen: 20,
-    // Seed 002 printed these for step 4 (weights) and step 5 (output); its own code gives
+    // Article 002 printed these for step 4 (weights) and step 5 (output); its own code gives
     // other numbers. Its 3-decimal summary of the output is right.
     printed: {
       weights: { values: printedWeights },
