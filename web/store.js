@@ -47,7 +47,7 @@ export function createStore({ core, scenes, partial }) {
    */
   function update(change, how = {}) {
     // A lazy scene (a lab) loads its code first, then opens; if it cannot load, the page says
-    // why and stays where it is.
+    // so, offers to reload, and stays where it is.
     if (byId[change.scene]?.lazy) {
       const entry = byId[change.scene];
       resolveScene(entry).then(
@@ -55,7 +55,8 @@ export function createStore({ core, scenes, partial }) {
           if (byId[entry.id] === entry) byId[entry.id] = scene;
           update(change, how);
         },
-        (error) => update({ notice: { core: error.message } }),
+        // the page was rebuilt since it opened, or the network dropped: reloading helps
+        () => update({ notice: { unloaded: true } }),
       );
       return;
     }
@@ -171,10 +172,13 @@ function nextState({ byId, compute, stepsOf, good }, before, change) {
   const switching = change.scene !== undefined;
   if (switching) {
     for (const p of paramsOf(byId[before.scene])) s[p.id] = undefined;
-    // afresh, at its first step unless the change names one (a glossary entry's link)
+    // afresh, at its first step and with its parameters' initial values unless the change names
+    // them (a glossary entry's link: the book's masked step)
     const step = change.step ?? 0;
     const fresh = { step, edits: {}, focus: null, notice: null, playing: false, revealed: {} };
-    s = { ...s, ...fresh, reveal: Infinity, ...sceneDefaults(byId[change.scene]) };
+    const named = paramsOf(byId[change.scene]).filter((p) => p.id in change);
+    const own = Object.fromEntries(named.map((p) => [p.id, change[p.id]]));
+    s = { ...s, ...fresh, reveal: Infinity, ...sceneDefaults(byId[change.scene]), ...own };
   }
   // Predict mode counts from the step where it was turned on: earlier steps stay as given.
   if (s.predict && (!before.predict || switching)) s.predictFrom = s.step;

@@ -140,7 +140,8 @@ export function createWalkthrough(root, options) {
   // on the page: each technical word linked where it first appears, and the glossary's panel
   const glossary = page
     ? createGlossary({
-        go: (scene, step) => update({ scene, step: step - 1 }, { announce: true, arrive: true }),
+        go: ({ scene, step, params }) =>
+          update({ scene, step: step - 1, ...params }, { announce: true, arrive: true }),
       })
     : undefined;
   let focusAfter = null; // a cell { m, i, j } to focus after the next render

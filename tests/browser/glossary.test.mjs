@@ -27,6 +27,9 @@ const langs = ["en", "zh"];
 // expressions (a single character such as 值 or 头 only where it means the thing: not 数值, 开头).
 const technical = {
   en: [
+    "the core",
+    "d_head",
+    "h_kv",
     "token",
     "vocabulary",
     "query",
@@ -59,6 +62,9 @@ const technical = {
     "seed",
   ],
   zh: [
+    "核心",
+    "d_head",
+    "h_kv",
     "词元",
     "词表",
     "查询",

@@ -84,3 +84,41 @@ test("a lazy lab loads its code and the labs module only when it opens", async (
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// A lazy lab's code that cannot be fetched (the page was rebuilt since it opened: its chunks have
+// new names; or the network dropped) is said in words, with a way out, not as the browser's
+// "Failed to fetch dynamically imported module"; the page stays where it was, and a reload opens
+// the lab.
+test("a lab whose code cannot load says so, offers a reload, and keeps the page as it was", async () => {
+  const chunk = /\/chunks\/sharpness-\w+\.js$/;
+  for (const lang of ["en", "zh"]) {
+    const url = `${env.url}web/index.html?scene=classroom&lang=${lang}&step=3`;
+    const page = await openPage(env.browser, url);
+    await page.waitForSelector("#app[data-ready]");
+    const title = await page.locator("#scene-title").textContent();
+    const where = () => page.evaluate(() => [location.search, document.title]);
+    const before = await where();
+    await page.route(chunk, (route) => route.abort());
+    await page.locator("#scene-sharpness").click();
+    const notice = page.locator('p.error[role="alert"]');
+    await notice.waitFor();
+    const text = await notice.textContent();
+    assert.doesNotMatch(text, /fetch|import|module/i, text);
+    assert.match(text, lang === "en" ? /could not be loaded/ : /没能加载/, text);
+    assert.equal(await page.locator("#scene-title").textContent(), title);
+    assert.equal(await page.locator("#scrubber").inputValue(), "3");
+    assert.deepEqual(await where(), before);
+    await page.unroute(chunk);
+    await Promise.all([page.waitForEvent("load"), notice.locator("button").click()]);
+    await page.waitForSelector("#app[data-ready]");
+    await page.locator("#scene-sharpness").click();
+    await page.waitForFunction(
+      (t) => document.querySelector("#scene-title").textContent !== t,
+      title,
+    );
+    assert.match(page.url(), /scene=sharpness/);
+    const errors = page.errors.filter((e) => !/ERR_FAILED|Failed to load resource/.test(e));
+    assert.deepEqual(errors, [], lang);
+    await page.close();
+  }
+});

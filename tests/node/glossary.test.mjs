@@ -45,6 +45,7 @@ test("every entry links to a scene or lab of the path, at a step it has", () => 
   const stepsOf = {
     model: 6,
     heads: 6,
+    gqa: 4,
     kvcache: 6,
     order: 4,
     teach: 4,
@@ -58,7 +59,8 @@ test("every entry links to a scene or lab of the path, at a step it has", () => 
     assert.ok(ids.has(scene), `${e.id}: ${scene}`);
     assert.ok(Number.isInteger(step) && step >= 1 && step <= stepsOf[scene], `${e.id}: ${step}`);
     for (const lang of langs) {
-      assert.equal(whereHref(e, lang), `?scene=${scene}&lang=${lang}&step=${step}`);
+      const params = e.where.params ? "&causal=1" : "";
+      assert.equal(whereHref(e, lang), `?scene=${scene}&lang=${lang}&step=${step}${params}`);
     }
   }
 });

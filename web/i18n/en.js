@@ -96,6 +96,9 @@ export default {
       `The link's ${id} is ${rows}×${cols}; a matrix to work by hand has at most 16 rows and 16 columns.`,
     rejected: "Not applied; the last good values stay:",
     rejectedLink: "The link's values were not applied; the scene's own are shown:",
+    unloaded:
+      "This lesson could not be loaded: the page has probably been updated since you opened it, or the connection dropped. Reloading the page opens it.",
+    reload: "Reload the page",
     derivation: "How this number is made",
     focusHint: "Pick any result cell to see where it comes from.",
     sourceLabel: "Source:",

@@ -5,7 +5,8 @@
 // appears in a scene or lab and opens its entry. Pure data: no DOM, no core.
 
 /**
- * The entries, in the order the path meets them. Each: id, where: { scene, step }, and for each
+ * The entries, in the order the path meets them. Each: id, where: { scene, step, params? (the
+ * scene's own parameters the step needs: the book's causal mask) }, and for each
  * language { term, match (a regular expression's source, matched case-insensitively in English),
  * text, formula }.
  */
@@ -40,6 +41,23 @@ export const glossary = [
       match: "词表",
       text: "模型认识的全部词元，每个都有编号。真实模型的词表是唐诗训练集里出现至少两次的字。",
       formula: "1,497 个词元：⏎、未知字，然后是各个字，出现越多越靠前",
+    },
+  },
+  {
+    id: "core",
+    where: { scene: "model", step: 5 },
+    en: {
+      term: "the core",
+      match: String.raw`\bthe core\b`,
+      text: "The program that computes every number on this page: attention written in C++, compiled to WebAssembly and run in your browser; nothing is sent anywhere.",
+      formula:
+        "a number shown = the core's result (float64; the real model's float32), rounded to the digits you choose",
+    },
+    zh: {
+      term: "核心",
+      match: "核心",
+      text: "算出本页每一个数的程序：用 C++ 写的注意力，编译成 WebAssembly，在你的浏览器里运行，什么也不发送出去。",
+      formula: "显示的数 = 核心的结果（float64；真实模型用 float32），按你选的位数取舍",
     },
   },
   {
@@ -124,7 +142,7 @@ export const glossary = [
   },
   {
     id: "mask",
-    where: { scene: "stability", step: 1 },
+    where: { scene: "book", step: 5, params: { causal: true } },
     en: {
       term: "mask",
       match: String.raw`\bmask(?:s|ed)?\b`,
@@ -201,6 +219,41 @@ export const glossary = [
       match: "(?<![回从开箭镜尽])头",
       text: "并排的几份注意力中的一份，各有自己的 W_Q、W_K、W_V，所以各找各的；它们的输出拼起来。",
       formula: "头_h = softmax(Q_h·K_hᵀ/√d_head)·V_h；输出 = [头_1 … 头_H]·W_O",
+    },
+  },
+  {
+    id: "d-head",
+    where: { scene: "heads", step: 1 },
+    en: {
+      term: "d_head",
+      match: String.raw`\bd_head\b`,
+      text: "How many numbers each head's queries, keys and values have: W_Q gives every head d_head columns of its own.",
+      formula:
+        "W_Q has h·d_head columns; a head scales its scores by 1/√d_head (the heads lab: d_head = 2; the real model: 64/4 = 16)",
+    },
+    zh: {
+      term: "d_head",
+      match: String.raw`\bd_head\b`,
+      text: "每个头的查询、键、值各有几个数：W_Q 给每个头各自 d_head 列。",
+      formula:
+        "W_Q 有 h·d_head 列；一个头把分数乘以 1/√d_head（多头实验：d_head = 2；真实模型：64/4 = 16）",
+    },
+  },
+  {
+    id: "h-kv",
+    where: { scene: "gqa", step: 2 },
+    en: {
+      term: "h_kv",
+      match: String.raw`\bh_kv\b`,
+      text: "How many key-value heads there are: with fewer of them than query heads (grouped-query attention), several query heads share one key and one value, and the KV cache is smaller.",
+      formula:
+        "query head i reads key-value head ⌈i·h_kv/h⌉; the cache keeps 2·h_kv·d_head numbers per token",
+    },
+    zh: {
+      term: "h_kv",
+      match: String.raw`\bh_kv\b`,
+      text: "键值头的个数：比查询头少时（分组查询注意力），几个查询头共用一份键和值，KV 缓存也就更小。",
+      formula: "查询头 i 读键值头 ⌈i·h_kv/h⌉；缓存每个词元存 2·h_kv·d_head 个数",
     },
   },
   {
@@ -354,13 +407,14 @@ export const glossary = [
       term: "training step",
       match: String.raw`\btraining steps?\b`,
       text: "One change of every weight, a little against its gradient; training is many of them. Not a step of a walkthrough.",
-      formula: "θ ← θ − η·∂L/∂θ (the real model: AdamW's step)",
+      formula:
+        "w ← w − η·∂L/∂w, for every weight w (η: the learning rate; the real model: AdamW's step)",
     },
     zh: {
       term: "训练步",
       match: "训练步",
       text: "把每个权重顺着梯度的反方向改一点，叫一个训练步；训练就是很多步。它不是讲解里的一步。",
-      formula: "θ ← θ − η·∂L/∂θ（真实模型：AdamW 的一步）",
+      formula: "对每个权重 w：w ← w − η·∂L/∂w（η 是学习率；真实模型：AdamW 的一步）",
     },
   },
   {
@@ -370,13 +424,13 @@ export const glossary = [
       term: "gradient",
       match: String.raw`\bgradients?\b`,
       text: "How much the loss changes when one number changes a little: the direction in which to change it, and how steeply.",
-      formula: "∂L/∂θ, by the chain rule through every step, back from the loss",
+      formula: "∂L/∂w for a weight w, by the chain rule through every step, back from the loss",
     },
     zh: {
       term: "梯度",
       match: "梯度",
       text: "一个数稍微变一点，损失变多少：往哪个方向改它，坡有多陡。",
-      formula: "∂L/∂θ，用链式法则从损失一步步往回算",
+      formula: "权重 w 的梯度 ∂L/∂w，用链式法则从损失一步步往回算",
     },
   },
   {
@@ -387,13 +441,13 @@ export const glossary = [
       match: String.raw`\blearning rate\b`,
       text: "How far each training step moves the weights along the gradient: too small is slow, too large overshoots.",
       formula:
-        "η in θ ← θ − η·∂L/∂θ; the real model: 3e-3 after a warmup of 100 steps, cosine down to a tenth",
+        "η in w ← w − η·∂L/∂w; the real model: 3e-3 after a warmup of 100 steps, cosine down to a tenth",
     },
     zh: {
       term: "学习率",
       match: "学习率",
       text: "每个训练步沿梯度把权重挪多远：太小就慢，太大就冲过头。",
-      formula: "θ ← θ − η·∂L/∂θ 里的 η；真实模型：预热 100 步后 3e-3，按余弦降到十分之一",
+      formula: "w ← w − η·∂L/∂w 里的 η；真实模型：预热 100 步后 3e-3，按余弦降到十分之一",
     },
   },
   {
@@ -404,14 +458,14 @@ export const glossary = [
       match: String.raw`\bAdamW\b`,
       text: "The way the real model's training steps change each weight: by a running mean of its gradients over their running size, and a little toward 0.",
       formula:
-        "m ← β₁m + (1−β₁)g, v ← β₂v + (1−β₂)g², θ ← θ − η((m/(1−β₁ᵗ))/(√(v/(1−β₂ᵗ)) + ε) + λθ); β 0.9, 0.95, ε 1e-8, λ 0.1 on the matrices",
+        "m ← β₁m + (1−β₁)g, v ← β₂v + (1−β₂)g², w ← w − η((m/(1−β₁ᵗ))/(√(v/(1−β₂ᵗ)) + ε) + λw); β 0.9, 0.95, ε 1e-8, λ 0.1 on the matrices",
     },
     zh: {
       term: "AdamW",
       match: "AdamW",
       text: "真实模型的训练步改每个权重的办法：用它梯度的滑动平均除以梯度的滑动大小，再往 0 拉一点。",
       formula:
-        "m ← β₁m + (1−β₁)g，v ← β₂v + (1−β₂)g²，θ ← θ − η((m/(1−β₁ᵗ))/(√(v/(1−β₂ᵗ)) + ε) + λθ)；β 0.9、0.95，ε 1e-8，λ 0.1（只用于矩阵）",
+        "m ← β₁m + (1−β₁)g，v ← β₂v + (1−β₂)g²，w ← w − η((m/(1−β₁ᵗ))/(√(v/(1−β₂ᵗ)) + ε) + λw)；β 0.9、0.95，ε 1e-8，λ 0.1（只用于矩阵）",
     },
   },
   {
@@ -469,13 +523,15 @@ export const glossary = [
       term: "random seed",
       match: String.raw`\b(?:random )?seed(?:s|ed)?\b`,
       text: "The number a stream of random numbers starts from: the same seed gives the same numbers again, so every random draw here can be repeated.",
-      formula: "the core's one seeded stream (splitmix64): seed → the same numbers, every time",
+      formula:
+        "the core's one seeded generator (SplitMix64, a small, well-known one): seed → the same numbers, every time",
     },
     zh: {
       term: "随机种子",
       match: "(?:随机)?种子",
       text: "一串随机数从哪个数开始：同一个种子给出同样的数，所以这里每次随机抽取都能重现。",
-      formula: "核心唯一的带种子的随机数流（splitmix64）：同一个种子 → 每次同样的数",
+      formula:
+        "核心唯一的带种子的随机数发生器（SplitMix64，一个小而常用的发生器）：同一个种子 → 每次同样的数",
     },
   },
 ];
@@ -493,6 +549,10 @@ export function patternsFor(lang) {
   }));
 }
 
-/** The page's address of where an entry is computed, in a language. */
-export const whereHref = (entry, lang) =>
-  `?scene=${entry.where.scene}&lang=${lang}&step=${entry.where.step}`;
+/** The page's address of where an entry is computed, in a language (a toggle on is 1). */
+export function whereHref({ where }, lang) {
+  const params = Object.entries(where.params ?? {}).map(
+    ([id, value]) => `&${id}=${value === true ? 1 : value}`,
+  );
+  return `?scene=${where.scene}&lang=${lang}&step=${where.step}${params.join("")}`;
+}

@@ -134,6 +134,9 @@ export default {
       `链接里的 ${id} 是 ${rows}×${cols}；手算用的矩阵最多 16 行、16 列。`,
     rejected: "未采用，保留上一次正确的数值：",
     rejectedLink: "链接里的数值未采用，显示的是场景本来的数值：",
+    unloaded:
+      "这一课没能加载：可能是你打开页面之后页面更新了，或者网络断了。重新加载页面就能打开它。",
+    reload: "重新加载页面",
     derivation: "这个数是怎么算出来的",
     focusHint: "点选任意结果格子，看它从哪里来。",
     sourceLabel: "出处：",

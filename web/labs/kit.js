@@ -114,21 +114,33 @@ export function niceTicks(max) {
   return Array.from({ length: Math.ceil(max / step) + 1 }, (_, i) => Number((i * step).toFixed(1)));
 }
 
-/** A captioned table of numbers (already formatted): heads, then rows of [label, …cells]. */
-export function numbers(cls, caption, heads, rows) {
+/**
+ * A captioned table of numbers (already formatted): heads, then rows of [label, …cells].
+ * `stacked`: on a phone each row becomes a card whose cells name their column (a table too wide
+ * for the screen otherwise shows two columns of six); the roles keep it a table to a reader.
+ */
+export function numbers(cls, caption, heads, rows, { stacked = false } = {}) {
+  const role = (name) => (stacked ? { role: name } : {});
   const figure = tableFigure(
-    cls,
+    stacked ? `${cls} stacked` : cls,
     caption,
     heads,
     rows.map(([name, ...cells]) =>
       el(
         "tr",
-        {},
-        el("th", { scope: "row", text: name }),
-        cells.map((c) => el("td", { text: c })),
+        role("row"),
+        el("th", { scope: "row", text: name, ...role("rowheader") }),
+        cells.map((c, k) => el("td", { text: c, ...role("cell"), "data-label": heads[k] })),
       ),
     ),
   );
+  if (stacked) {
+    figure.querySelector("table").setAttribute("role", "table");
+    const [corner, ...columns] = figure.querySelectorAll("tr:first-child th");
+    figure.querySelector("tr").setAttribute("role", "row");
+    corner.setAttribute("role", "cell");
+    for (const th of columns) th.setAttribute("role", "columnheader");
+  }
   // A table that scrolls sideways on a phone can be scrolled from the keyboard too.
   const scroller = figure.querySelector(".scroll");
   scroller.tabIndex = 0;

@@ -113,7 +113,7 @@ export function createGlossary({ go } = {}) {
             if (!go) return;
             event.preventDefault();
             shut({ refocus: false });
-            go(entry.where.scene, entry.where.step);
+            go(entry.where);
           },
         }),
       ),

@@ -10,6 +10,21 @@ export function noticeText(notice, msg) {
   return msg.ui.notANumber(notice.typed);
 }
 
+// The notice above the step: an edit or a link refused, or a lesson whose code did not load.
+function noticeView(notice, msg) {
+  if (notice.unloaded) {
+    return el(
+      "p",
+      { class: "error", role: "alert" },
+      msg.ui.unloaded,
+      " ",
+      el("button", { type: "button", text: msg.ui.reload, onclick: () => location.reload() }),
+    );
+  }
+  const why = notice.link ? msg.ui.rejectedLink : msg.ui.rejected;
+  return el("p", { class: "error", role: "alert" }, `${why} ${noticeText(notice, msg)}`);
+}
+
 // A matrix with a row or column of zeros added at the end, or its last one removed.
 function reshape(rows, along, grow) {
   if (along === "rows") return grow ? [...rows, rows[0].map(() => 0)] : rows.slice(0, -1);
@@ -198,12 +213,7 @@ export function stepPanel(ctx, params) {
         el("summary", { text: words.why.summary }),
         el("p", { text: words.why.text }),
       ),
-    state.notice &&
-      el(
-        "p",
-        { class: "error", role: "alert" },
-        `${state.notice.link ? msg.ui.rejectedLink : msg.ui.rejected} ${noticeText(state.notice, msg)}`,
-      ),
+    state.notice && noticeView(state.notice, msg),
     params,
     steps[state.step].lead?.map((id) => ctx.panel(id)),
     stepId === "inputs" && host.controls && el("p", { class: "hint", text: msg.ui.edit }),

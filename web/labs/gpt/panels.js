@@ -160,6 +160,7 @@ export function rolesPanel({ trace, state, msg }) {
       w.rolesTitle(poems),
       [...relations.map((r) => w.relations[r.name]), w.seems],
       rows,
+      { stacked: true },
     ),
     el("p", { text: w.namingRule(Math.round(naming.least * 100), naming.times) }),
   );
