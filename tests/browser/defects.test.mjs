@@ -480,3 +480,30 @@ test("on a phone, the number a step is about is scrolled clear of its table's fa
     await page.close();
   }
 });
+
+// The learner's third pass: on a phone the heads' roles table showed 2 of its 6 columns. Each
+// head is a card now, every number on the screen beside its column's name.
+test("a phone shows every column of the heads' roles, each number named by its column", async () => {
+  const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+  for (const lang of ["zh", "en"]) {
+    const page = await open(`scene=model&lang=${lang}&step=4`, phone);
+    const table = page.locator(".model-roles table");
+    await table.scrollIntoViewIfNeeded();
+    const heads = await table.locator('th[scope="col"]').allTextContents();
+    const cells = await table.evaluate((t) =>
+      [...t.querySelectorAll("td")].map((td) => {
+        const r = td.getBoundingClientRect();
+        return { label: td.dataset.label, text: td.textContent, left: r.left, right: r.right };
+      }),
+    );
+    assert.equal(cells.length, 9 * heads.length, lang);
+    for (const [k, c] of cells.entries()) {
+      assert.equal(c.label, heads[k % heads.length], `${lang} cell ${k}`);
+      if (c.text === "") continue;
+      assert.ok(c.left >= 0 && c.right <= 390, `${lang} “${c.text}”: ${c.left}–${c.right} px`);
+    }
+    assert.equal(await table.getAttribute("role"), "table");
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
