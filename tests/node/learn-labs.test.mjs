@@ -260,3 +260,19 @@ test("the exported scripts reproduce the run: NumPy by hand, PyTorch by autograd
     );
   }
 });
+
+// The learner's third pass: step 1's weights were derived from max(scaled[1]), a table the step
+// did not show. Every table a weight's derivation names is on the step.
+test("sharpness step 1: the weights' derivation names only tables the step shows", () => {
+  const scene = labScenes.sharpness;
+  for (const lang of ["en", "zh"]) {
+    const ctx = labAt(core, scene).at(lang, "task");
+    const shown = new Set(ctx.view.matrices.map((m) => m.id));
+    for (let j = 0; j < 4; j++) {
+      const d = scene.lab.derivation("weights", 0, j, { ...ctx, focus: { m: "weights", i: 0, j } });
+      const named = d.lines.flatMap((l) => [...l.text.matchAll(/\b(scaled|scores)\[/g)]);
+      assert.ok(named.length > 0, `${lang}: weights[1][${j + 1}] names no table`);
+      for (const [, name] of named) assert.ok(shown.has(name), `${lang}: ${name} is not shown`);
+    }
+  }
+});

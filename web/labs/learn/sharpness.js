@@ -148,6 +148,7 @@ const derivations = {
       (q) => `${fmt(s.alpha, q)} × ${factor(qK[j], q)}`,
     ),
   ],
+  scaled: softmaxStep,
   weights: softmaxStep,
   output: softmaxStep,
   loss: ({ s, p, o, target }) => [
@@ -258,6 +259,7 @@ export const sharpnessLab = {
           one("alpha", "α", s.alpha),
           matrix("k", "K", age.k, labels.keys, labels.dims),
           row("scores", "scores", s.trace.scores[0], "operand"),
+          row("scaled", "scaled", s.trace.scaled[0], "operand"),
           row("weights", "weights", s.trace.weights[0], "operand"),
           matrix("v", "V", age.v, labels.keys, labels.values),
           one("output", "output", s.trace.output[0][0]),
@@ -305,6 +307,7 @@ export const sharpnessLab = {
         return [at(s.alpha) - state.eta * at(s.dAlpha)];
       case "scores":
         return [at(s.alpha) * qK[j]];
+      case "scaled":
       case "weights":
       case "output":
         return attentionWorked(mid, 0, j, { trace: s.trace, inputs: age, digits: p });
@@ -333,6 +336,7 @@ export const sharpnessLab = {
     const cell = (id, c = 0) => add(id, "cells", [0, c]);
     const lit = {
       scores: () => (cell("alpha"), add("k", "rows", j)),
+      scaled: () => cell("scores", j),
       loss: () => cell("output"),
       dOutput: () => cell("output"),
       dWeights: () => (cell("dOutput"), add("v", "rows", j)),
