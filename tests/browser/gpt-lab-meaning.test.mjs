@@ -155,3 +155,26 @@ test("for English readers: the top five's pinyin and meaning, and each example's
   assert.equal(await zh.locator("#example-1 .gloss").count(), 0);
   await zh.close();
 });
+
+// The learner's third pass: the shipped run's table listed some steps and did not say which. Its
+// title names them, and its rows are exactly those of tang.json's curve.
+test("the shipped run's table says which steps it lists, and lists those", async () => {
+  for (const [lang, width] of views) {
+    const page = await openApp(env, `scene=model&lang=${lang}&step=6`, {
+      viewport: { width, height: 900 },
+    });
+    const figure = page.locator("#shipped-plot figure.why-numbers");
+    const caption = await figure.locator("figcaption").textContent();
+    const [first, every] = (caption.match(/\d+/g) ?? []).map(Number);
+    const listed = json.curve.filter((c) => c.step === first || c.step % every === 0);
+    assert.ok(listed.length >= 2, caption);
+    const rows = await figure.locator('th[scope="row"]').allTextContents();
+    assert.deepEqual(
+      rows.map((r) => Number(r.match(/\d+/)[0])),
+      listed.map((c) => c.step),
+      caption,
+    );
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});

@@ -14,6 +14,8 @@ const sliceMs = 14; // the work done between two frames
 const drawMs = 250; // the panel is drawn again at most this often while it trains
 const evalEvery = 50; // steps between two held-out losses
 const announceEvery = 500; // steps between two announcements to a screen reader while it trains
+const tableEvery = 250; // the held-out table: steps 1 and evalEvery, every tableEvery-th, the latest
+const shippedEvery = 500; // the shipped run's table: its first measure, then every shippedEvery-th
 
 // { trainer, streams, losses, heldOut: [[step, loss]], running, looping, redraw, wall: the ms on
 // the clock while it ran, tick: when the running clock last read it, announced: the moment last
@@ -106,13 +108,13 @@ function curves(shipped, msg, digits) {
     ],
     levels: levels(json, baselines, w),
     levelsKey: w.levelsKey,
-    // the table keeps it short: steps 1 and 50, every 250th, and the last
+    // the table keeps it short, and its title says which steps it keeps
     table: numbers(
       "why-numbers",
-      w.heldOutTable,
+      w.heldOutTable(evalEvery, tableEvery),
       [w.heldOutLoss],
       held
-        .filter(([s], k) => s <= evalEvery || s % 250 === 0 || k === held.length - 1)
+        .filter(([s], k) => s <= evalEvery || s % tableEvery === 0 || k === held.length - 1)
         .map(([s, y]) => [w.stepName(s), fmt(y, digits)]),
     ),
   });
@@ -137,10 +139,10 @@ function shippedCurves({ json, baselines }, msg, digits) {
     levelsKey: w.levelsKey,
     table: numbers(
       "why-numbers",
-      w.shippedTable,
+      w.shippedTable(curve[0].step, shippedEvery),
       [w.trainLoss, w.heldOutLoss],
       curve
-        .filter((c) => c.step % 500 === 0 || c.step === curve[0].step)
+        .filter((c) => c.step % shippedEvery === 0 || c.step === curve[0].step)
         .map((c) => [w.stepName(c.step), fmt(c.train, digits), fmt(c.heldOut, digits)]),
     ),
   });

@@ -132,8 +132,10 @@ export const gptWords = {
       lossAxis: "loss (nats)",
       trainLoss: "training",
       heldOutLoss: "held-out",
-      shippedTable: "The loss while the shipped weights were made",
-      heldOutTable: "The held-out loss, measured while training",
+      shippedTable: (first, every) =>
+        `The loss while the shipped weights were made, at step ${first} and every ${every}th step`,
+      heldOutTable: (second, every) =>
+        `The held-out loss, measured while training, at steps 1 and ${second}, every ${every}th step and the latest`,
       stepName: (t) => `step ${t}`,
       headNow: (where, n) => `${where} after ${n} steps`,
       glossTitle: "The five, for English readers",
@@ -322,8 +324,9 @@ export const gptWords = {
       lossAxis: "损失（nats）",
       trainLoss: "训练",
       heldOutLoss: "留出",
-      shippedTable: "训练发布的权重时的损失",
-      heldOutTable: "训练中测得的留出损失",
+      shippedTable: (first, every) => `训练发布的权重时的损失：第 ${first} 步，以及每 ${every} 步一次`,
+      heldOutTable: (second, every) =>
+        `训练中测得的留出损失：第 1 步、第 ${second} 步、每 ${every} 步一次，以及最新一次`,
       stepName: (t) => `第 ${t} 步`,
       headNow: (where, n) => `${n} 步之后的${where}`,
       switchedOff:
