@@ -507,3 +507,26 @@ test("a phone shows every column of the heads' roles, each number named by its c
     await page.close();
   }
 });
+
+// The learner's third pass: in predict mode on a phone, nothing said where to answer (the boxes
+// are a screen below the hidden numbers). The hidden number's hint has a button that takes the
+// focus to the first answer, on the screen.
+test("predict mode on a phone: the hidden number's hint leads to the answers", async () => {
+  const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+  for (const lang of ["zh", "en"]) {
+    const page = await open(`scene=classroom&lang=${lang}&step=3`, phone);
+    await page.locator("#predict").tap();
+    const go = page.locator(".derivation-hint button");
+    assert.equal(await go.textContent(), lang === "zh" ? "在下方作答 ↓" : "Answer below ↓");
+    await go.tap();
+    const focused = await page.evaluate(() => {
+      const a = document.activeElement;
+      const r = a.getBoundingClientRect();
+      return { inPanel: !!a.closest("section.check.predict"), top: r.top, bottom: r.bottom };
+    });
+    assert.ok(focused.inPanel, lang);
+    assert.ok(focused.top >= 0 && focused.bottom <= 844, `${lang}: ${JSON.stringify(focused)}`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});

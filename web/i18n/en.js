@@ -474,6 +474,7 @@ export default {
     },
     hiddenCell: "hidden until you answer",
     noDerivation: "Hidden until you answer: work this number out from the ones above it.",
+    answerBelow: "Answer below ↓",
     largestScore: (q) => `Which key gets the largest score from “${q}”?`,
     mostWeight: (q) => `Which key gets the most weight from “${q}”?`,
     scaleOrder: (q) => `Does dividing by √d_k change which key scores highest for “${q}”?`,

@@ -504,6 +504,7 @@ export default {
     },
     hiddenCell: "答完之后才显示",
     noDerivation: "答完之后才显示：请用它上面的数自己算出来。",
+    answerBelow: "在下方作答 ↓",
     largestScore: (q) => `哪个键从“${q}”得到的分数最高？`,
     mostWeight: (q) => `哪个键从“${q}”得到的权重最大？`,
     scaleOrder: (q) => `除以 √d_k 会不会改变“${q}”得分最高的键？`,

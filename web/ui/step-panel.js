@@ -127,13 +127,26 @@ function derivationView({ lines, extra, approx }, msg) {
   );
 }
 
+// In predict mode the answers are typed further down (a screen or two on a phone): a link there
+// that puts the focus on the first answer.
+function answerLink(msg) {
+  const go = (event) => {
+    const panel = event.currentTarget.getRootNode().querySelector("section.check.predict");
+    const first = panel?.querySelector("input");
+    if (!first) return;
+    first.scrollIntoView({ block: "center" });
+    first.focus({ preventScroll: true });
+  };
+  return el("button", { type: "button", text: msg.predict.answerBelow, onclick: go });
+}
+
 // How the picked cell is made, placed just after its matrix (on a wide screen, after all of
 // them: style.css).
 function derivationBox(ctx, hiddenFocus) {
   const { lab, msg, view, focus } = ctx;
   if (!focus || !lab.derivation) return undefined;
   const box = hiddenFocus
-    ? el("p", { class: "hint derivation-hint", text: msg.predict.noDerivation })
+    ? el("p", { class: "hint derivation-hint" }, msg.predict.noDerivation, " ", answerLink(msg))
     : derivationView(lab.derivation(focus.m, focus.i, focus.j, ctx), msg);
   box.style.order = String(2 * view.matrices.findIndex((m) => m.id === focus.m) + 1);
   return box;

@@ -324,7 +324,8 @@ export const gptWords = {
       lossAxis: "损失（nats）",
       trainLoss: "训练",
       heldOutLoss: "留出",
-      shippedTable: (first, every) => `训练发布的权重时的损失：第 ${first} 步，以及每 ${every} 步一次`,
+      shippedTable: (first, every) =>
+        `训练发布的权重时的损失：第 ${first} 步，以及每 ${every} 步一次`,
       heldOutTable: (second, every) =>
         `训练中测得的留出损失：第 1 步、第 ${second} 步、每 ${every} 步一次，以及最新一次`,
       stepName: (t) => `第 ${t} 步`,
