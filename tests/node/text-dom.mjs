@@ -1,7 +1,7 @@
 // text-dom.mjs: just enough of a document for the labs' panels to build their elements in Node,
 // so that a test can read the words a learner reads in them (textContent). It draws nothing,
 // runs no events and knows no CSS; the panels' code runs unchanged on it. Only the tests use it
-// (tests/node/lab-sentences.test.mjs installs it in its own process).
+// (the lab-sentence tests install it in their own processes).
 
 class TextNode {
   constructor(text) {
