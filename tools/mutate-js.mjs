@@ -19,7 +19,7 @@ const groups = {
   },
   labs: {
     mutate: [labsApi],
-    command: node("model", "why"),
+    command: node("multihead", "why"),
   },
   format: {
     mutate: ["web/format.js", "web/check.js"],
