@@ -25,6 +25,10 @@ export function wordsFor(lang, scene) {
     for (const [key, value] of Object.entries(own)) {
       msg[key] = typeof value === "object" ? { ...msg[key], ...value } : value;
     }
+    // a lab's scenes keep the names the page gives them (web/labs/names.js)
+    for (const [id, words] of Object.entries(own.scenes ?? {})) {
+      msg.scenes[id] = { ...page.scenes[id], ...words };
+    }
     if (coreErrors) {
       msg.coreError = (message) => translated(coreErrors, message) ?? page.coreError(message);
     }

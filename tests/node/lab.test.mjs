@@ -10,6 +10,7 @@ import { scenes } from "../../web/scenes.js";
 import { initialState, paramsFromState, stateFromParams, withEdits } from "../../web/state.js";
 import { nearlyUniform } from "../../web/steps.js";
 import en from "../../web/i18n/en.js";
+import "./gpt-files.mjs";
 import { tinyLab, tinyScene } from "../fixtures/tiny-lab.js";
 
 const core = await loadAttention();
@@ -128,4 +129,30 @@ test("nearly uniform weights: the classroom's are (0.31 to 0.36), the dictionary
   );
   assert.ok(Math.abs(spread.logitLow - 0.1555634919) < 1e-9);
   assert.equal(nearlyUniform(of(dictionary)), null);
+});
+
+// A lab's name in the scene list lives in one place, web/labs/names.js: every lab of the
+// catalogue has one there in both languages, nothing else is named there, and neither the i18n
+// files nor a lab's own words name it again; the words a lab is shown with still carry it.
+test("every lab's list name is written once, in labs/names.js, and reaches its words", async () => {
+  const { labNames } = await import("../../web/labs/names.js");
+  const { scenes: listed } = await import("../../web/catalogue.js");
+  const { resolveScene } = await import("../../web/lab.js");
+  const { wordsFor } = await import("../../web/words.js");
+  const { default: zh } = await import("../../web/i18n/zh.js");
+  const labs = listed.filter((s) => s.lazy);
+  assert.deepEqual(Object.keys(labNames).sort(), labs.map((s) => s.id).sort());
+  for (const entry of labs) {
+    const scene = await resolveScene(entry);
+    for (const [lang, page] of [
+      ["en", en],
+      ["zh", zh],
+    ]) {
+      assert.equal(page.scenes[entry.id]?.name, undefined, `${lang} i18n names ${entry.id}`);
+      const own = scene.lab.words?.[lang]?.scenes?.[entry.id];
+      assert.equal(own?.name, undefined, `${entry.id}'s own ${lang} words name it`);
+      assert.equal(wordsFor(lang, scene).scenes[entry.id].name, labNames[entry.id][lang]);
+      assert.equal(wordsFor(lang, entry).scenes[entry.id].name, labNames[entry.id][lang]);
+    }
+  }
 });

@@ -14,7 +14,7 @@ const web = fileURLToPath(new URL("../../web/", import.meta.url));
 // The layers, lowest first; a module may import its own layer and those below it.
 const layers = ["data", "logic", "core", "views", "labs", "walkthrough", "entry"];
 const layerRules = [
-  ["data", /^(scenes\.js|i18n\/.*|labs\/[^/]+\/(data|words)\.js)$/],
+  ["data", /^(scenes\.js|i18n\/.*|labs\/names\.js|labs\/[^/]+\/(data|words)\.js)$/],
   ["logic", /^(format|random|derive|steps|state|words|check|custom-scene|export|tokens)\.js$/],
   ["core", /^(attention\.(js|cjs)|generated\/.*)$/],
   ["views", /^(views\.js|ui\/.*)$/],

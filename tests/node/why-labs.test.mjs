@@ -52,12 +52,11 @@ function walk(id, partial = {}) {
 }
 
 test("the scene list names every lab before its code loads, in both languages", async () => {
-  const { default: en } = await import("../../web/i18n/en.js");
-  const { default: zh } = await import("../../web/i18n/zh.js");
+  const { messages } = await import("../../web/i18n/index.js");
   for (const id of ids) {
     const entry = listed.find((s) => s.id === id);
     assert.equal(typeof entry.lazy, "function");
-    assert.ok(en.scenes[id].name && zh.scenes[id].name);
+    assert.ok(messages.en.scenes[id].name && messages.zh.scenes[id].name);
   }
 });
 

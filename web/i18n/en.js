@@ -306,11 +306,6 @@ export default {
     where: (name, step) => `${name}, step ${step}`,
   },
   scenes: {
-    // The labs: their names for the scene list; the rest is in each lab's words.
-    scaling: { name: "Why √d_k" },
-    tiling: { name: "Online softmax" },
-    stability: { name: "Numerical stability" },
-    dropout: { name: "Dropout" },
     classroom: {
       name: "Classroom",
       title: "Finding a person in a classroom: self-attention on 我爱你 (I love you)",
@@ -382,15 +377,7 @@ export default {
       result: (involuntary, voluntary, pulled) =>
         `Without a task, the query looks most at the ${involuntary}: the involuntary cue, decided by the keys’ salience. With the task “I want to read”, it looks most at the ${voluntary}: the voluntary cue, carried by the query${pulled ? `; the ${pulled} comes second, because what stands out pulls on every query` : ""}.`,
     },
-    // the labs' other words are in their lessons' folders (web/labs/<lesson>/)
-    heads: { name: "Heads" },
-    gqa: { name: "Fewer K/V heads" },
-    kvcache: { name: "KV cache" },
-    order: { name: "Word order" },
-    scale: { name: "Scale" },
-    sharpness: { name: "Learn the sharpness" },
-    teach: { name: "Teach 书 to read" },
-    model: { name: "A real model" },
+    // the labs' names and words are in their lessons' folders (web/labs/<lesson>/)
   },
   check: {
     title: "Check my numbers",

@@ -340,11 +340,6 @@ export default {
     where: (name, step) => `${name}，第 ${step} 步`,
   },
   scenes: {
-    // The labs: their names for the scene list; the rest is in each lab's words.
-    scaling: { name: "为什么除以 √d_k" },
-    tiling: { name: "在线 softmax" },
-    stability: { name: "数值稳定性" },
-    dropout: { name: "随机失活 dropout" },
     classroom: {
       name: "教室找人",
       title: "在教室里找一个人：对“我爱你”做自注意力",
@@ -414,15 +409,7 @@ export default {
       result: (involuntary, voluntary, pulled) =>
         `没有任务时，查询最关注“${involuntary}”：这是非自主性提示，由键的显著性决定。有了“我要读书”的任务，它最关注“${voluntary}”：这是自主性提示，由查询带来${pulled ? `；第二是“${pulled}”，因为醒目之物对每个查询都有吸引` : ""}。`,
     },
-    // the labs' other words are in their lessons' folders (web/labs/<lesson>/)
-    heads: { name: "多头" },
-    gqa: { name: "更少的键值头" },
-    kvcache: { name: "KV 缓存" },
-    order: { name: "词序" },
-    scale: { name: "规模" },
-    sharpness: { name: "学习锐度" },
-    teach: { name: "教“书”去读" },
-    model: { name: "真正的模型" },
+    // the labs' names and words are in their lessons' folders (web/labs/<lesson>/)
   },
   check: {
     title: "核对我的计算",

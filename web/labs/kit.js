@@ -136,8 +136,9 @@ export function numbers(cls, caption, heads, rows, { stacked = false } = {}) {
   );
   if (stacked) {
     figure.querySelector("table").setAttribute("role", "table");
-    const [corner, ...columns] = figure.querySelectorAll("tr:first-child th");
-    figure.querySelector("tr").setAttribute("role", "row");
+    const header = figure.querySelector("tr");
+    header.setAttribute("role", "row");
+    const [corner, ...columns] = header.querySelectorAll("th");
     corner.setAttribute("role", "cell");
     for (const th of columns) th.setAttribute("role", "columnheader");
   }

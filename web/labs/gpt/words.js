@@ -60,7 +60,6 @@ export const gptWords = {
     },
     scenes: {
       model: {
-        name: "A real model",
         title: "A real model: a small transformer trained on Tang poems",
         analogy:
           "Until now every head was built by hand. This one learned: a 2-layer transformer trained by this page's own core on 唐诗三百首 and more classical Chinese. Every weight came from code you can check, and you can train it again here.",
@@ -252,7 +251,6 @@ export const gptWords = {
     },
     scenes: {
       model: {
-        name: "真正的模型",
         title: "真正的模型：在唐诗上训练的小 Transformer",
         analogy:
           "到这里为止，每个头都是手工搭的。这一个是学出来的：一个两层的 Transformer，由本页自己的核心在《唐诗三百首》和更多古文上训练。每个权重都来自你可以核对的代码，你也可以在这里重新训练它。",

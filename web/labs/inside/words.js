@@ -176,25 +176,21 @@ const en = {
   },
   scenes: {
     heads: {
-      name: "Heads",
       title: "Heads see different things: four heads on 我在图书馆读书",
       analogy:
         "One reader underlines who did what, another checks which word came just before, a third looks back at the verb, and one just skims. Multi-head attention runs them side by side and W_O combines their notes.",
     },
     gqa: {
-      name: "Fewer K/V heads",
       title: "Fewer key-value heads: h_kv = 4, 2 and 1",
       analogy:
         "Four readers who share two sets of notes, or one: they can still ask different questions, but they look things up in the same notes, and there are fewer notes to keep.",
     },
     kvcache: {
-      name: "KV cache",
       title: "Decoding with a KV cache: one token at a time",
       analogy:
         "Writing a sentence word by word, you do not reread every earlier word's notes from scratch: you keep them (K and V) and only ask the new word's question.",
     },
     order: {
-      name: "Word order",
       title: "How does attention know word order?",
       analogy:
         "A bag of words has no order: 我在图书馆读书 and 书读我图书馆在 hold the same words. Positions are what tell them apart.",
@@ -369,25 +365,21 @@ const zh = {
   },
   scenes: {
     heads: {
-      name: "多头",
       title: "不同的头看不同的东西：“我在图书馆读书”上的四个头",
       analogy:
         "一位读者划出谁做了什么，另一位查看前一个词是什么，第三位回头找动词，还有一位只是粗略浏览。多头注意力让他们并排工作，W_O 把他们的笔记合在一起。",
     },
     gqa: {
-      name: "更少的键值头",
       title: "更少的键值头：h_kv = 4、2、1",
       analogy:
         "四位读者共用两份笔记，或者一份：他们仍然可以问不同的问题，但查的是同一份笔记，要保存的笔记也更少。",
     },
     kvcache: {
-      name: "KV 缓存",
       title: "用 KV 缓存解码：一次一个词元",
       analogy:
         "一个词一个词地写句子时，你不会把前面每个词的笔记从头再做一遍：你把它们（K 和 V）留着，只问新词的问题。",
     },
     order: {
-      name: "词序",
       title: "注意力怎么知道词序？",
       analogy:
         "一袋词没有顺序：“我在图书馆读书”和“书读我图书馆在”里的词一模一样。是位置把它们区分开。",

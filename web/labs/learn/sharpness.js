@@ -420,7 +420,6 @@ export const sharpnessLab = {
       },
       scenes: {
         sharpness: {
-          name: "Learn the sharpness",
           title: "Learn the sharpness: gradient descent on α in the age lookup",
           analogy:
             "In the age scene you set α by hand. Here a loss says how far the answer is from the Zhangs' mean, and gradient descent moves α by itself, one checkable step at a time.",
@@ -472,7 +471,6 @@ export const sharpnessLab = {
       },
       scenes: {
         sharpness: {
-          name: "学习锐度",
           title: "学习锐度：在年龄查找里对 α 做梯度下降",
           analogy:
             "在“平均年龄”场景里，α 是你手动调的。这里由损失告诉我们答案离张姓人的平均年龄有多远，梯度下降自己移动 α，每一步都可以手算核对。",

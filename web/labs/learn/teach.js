@@ -425,7 +425,6 @@ export const teachLab = {
       },
       scenes: {
         teach: {
-          name: "Teach 书 to read",
           title: "Teach 书 to read: learning W_Q and W_K by gradient descent",
           analogy:
             "In the book scene W_Q was made by hand to say what each feature looks for. Here W_Q and W_K start random and are learned from one example: 书 should look at 读.",
@@ -488,7 +487,6 @@ export const teachLab = {
       },
       scenes: {
         teach: {
-          name: "教“书”去读",
           title: "教“书”去读：用梯度下降学出 W_Q 和 W_K",
           analogy:
             "在“书”的场景里，W_Q 是手工设计的，说明每个特征要找什么。这里 W_Q 和 W_K 从随机数开始，从一个例子里学出来：“书”应该去看“读”。",

@@ -209,7 +209,6 @@ export const dropoutLab = {
       },
       scenes: {
         dropout: {
-          name: "Dropout",
           title: "Dropout on the weights: one draw, and the average of many",
           analogy:
             "Dropout randomly silences some attention weights while a model trains, so that it cannot lean on any single key. The core draws which weights to drop from a seeded stream, so every draw here can be reproduced.",
@@ -255,7 +254,6 @@ export const dropoutLab = {
       },
       scenes: {
         dropout: {
-          name: "随机失活 dropout",
           title: "对权重做 dropout：一次抽取，和多次抽取的平均",
           analogy:
             "训练模型时，dropout 随机让一些注意力权重失效，让模型不能只依赖某一个键。核心用带种子的随机数决定丢掉哪些权重，所以这里的每次抽取都可以重现。",

@@ -253,7 +253,6 @@ const words = {
     },
     scenes: {
       scale: {
-        name: "Scale",
         title: "How long does attention take on your machine?",
         analogy:
           "The scenes work with three or five tokens. A model reads thousands: here the same core runs at that scale, in this tab.",
@@ -290,7 +289,6 @@ const words = {
     },
     scenes: {
       scale: {
-        name: "规模",
         title: "注意力在你的设备上要算多久？",
         analogy:
           "前面的场景只有三五个词元。模型要读成千上万个：这里用同一个核心在这个标签页里按这个规模计算。",

@@ -204,7 +204,6 @@ export const scalingLab = {
       ui: { dk: "d_k, the length of q and k" },
       scenes: {
         scaling: {
-          name: "Why √d_k",
           title: "Why divide by √d_k?",
           analogy:
             "Take q and k with random entries of variance 1. Their dot product adds up d_k such products, so its variance is about d_k: the longer the vectors, the further apart the scores, and the softmax of far-apart scores gives almost all the weight to one key. Dividing by √d_k brings the variance back to about 1. The numbers here are measured by the core on 100 seeded queries with 8 keys each.",
@@ -260,7 +259,6 @@ export const scalingLab = {
       ui: { dk: "d_k，q 和 k 的长度" },
       scenes: {
         scaling: {
-          name: "为什么除以 √d_k",
           title: "为什么要除以 √d_k？",
           analogy:
             "取 q 和 k，每个元素都是方差为 1 的随机数。它们的点积是 d_k 个乘积之和，所以方差约为 d_k：向量越长，分数相差越远，而对相差很远的分数做 softmax，几乎全部权重都会给一个键。除以 √d_k 让方差回到 1 左右。这里的数由核心在 100 个带种子的查询（每个 8 个键）上测得。",

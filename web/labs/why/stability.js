@@ -198,7 +198,6 @@ export const stabilityLab = {
       },
       scenes: {
         stability: {
-          name: "Numerical stability",
           title: "Numerical stability: why subtract the max, and how to mask",
           analogy:
             "On paper softmax is exp(s) / Σ exp(s). In double precision exp overflows past 709.78, and a careless mask makes NaN or silent nonsense. Every number here comes from the core, except the naive softmax of the first step, which this page works out itself in JavaScript to show what goes wrong.",
@@ -240,7 +239,6 @@ export const stabilityLab = {
       },
       scenes: {
         stability: {
-          name: "数值稳定性",
           title: "数值稳定性：为什么要减去最大值，以及怎样做掩码",
           analogy:
             "在纸上，softmax 是 exp(s) / Σ exp(s)。在 double 精度下，exp 超过 709.78 就溢出，而不小心的掩码会产生 NaN 或悄无声息的错误结果。这里的每个数都来自核心，只有第一步的朴素 softmax 是本页用 JavaScript 自己算的，用来展示哪里出错。",

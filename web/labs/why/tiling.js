@@ -405,7 +405,6 @@ function words() {
       steps: steps("en"),
       scenes: {
         tiling: {
-          name: "Online softmax",
           title: "Online softmax: FlashAttention's tiling, on the book sentence",
           analogy:
             "FlashAttention never holds a whole row of scores. It reads the keys a block at a time and keeps, for every query, the largest score so far (m), the sum of exp(score − m) so far (ℓ) and the output so far. When a block brings a larger score, everything kept is rescaled by exp(m_old − m_new), so that it is as if m had been the max from the start. At the end the result is the same softmax, to the last bits. These are real numbers: the book sentence's Q, K and V, computed by the core.",
@@ -444,7 +443,6 @@ function words() {
       steps: steps("zh"),
       scenes: {
         tiling: {
-          name: "在线 softmax",
           title: "在线 softmax：FlashAttention 的分块，用“书”这句话的真实数字",
           analogy:
             "FlashAttention 从不保存一整行分数。它一次读一块键，并为每个查询保存：到目前为止最大的分数 m、exp(分数 − m) 的累加和 ℓ，以及到目前为止的输出。某一块带来更大的分数时，已保存的一切都乘以 exp(m_old − m_new)，就好像 m 从一开始就是最大值。最后得到的是同一个 softmax，直到最后几位都一样。这些是真实的数字：“书”这句话的 Q、K、V，由核心算出。",
