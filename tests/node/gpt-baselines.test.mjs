@@ -49,8 +49,11 @@ test("the uniform, unigram and bigram losses are NumPy's", () => {
 });
 
 test("a loss of L nats is 1 in e^L: by hand", () => {
-  assert.equal(oneIn(Math.log(1497)), 1497);
-  assert.equal(oneIn(5.25), 191); // e^5.25 = 190.566
-  assert.equal(oneIn(Math.log(4)), 4);
-  assert.equal(oneIn(json.heldOut), 191);
+  assert.equal(oneIn(Math.log(1497), 3), 1497); // e^7.311 = 1,496.6
+  assert.equal(oneIn(Math.log(1497), 2), 1495); // e^7.31, as a learner works it out
+  assert.equal(oneIn(5.25, 2), 191); // e^5.25 = 190.566
+  assert.equal(oneIn(5.618105, 3), 275); // e^5.618 = 275.4
+  assert.equal(oneIn(5.618105, 2), 276); // e^5.62 = 275.9
+  assert.equal(oneIn(Math.log(4), 2), 4);
+  assert.equal(oneIn(json.heldOut, 2), 191);
 });

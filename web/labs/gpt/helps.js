@@ -31,7 +31,7 @@ export function helpsPanel({ msg }, ablation) {
             { characters: targets.character, marks: targets.mark },
             [at2(full.character), at2(group.character)],
             [at2(full.mark), at2(group.mark)],
-            [oneIn(full.mark), oneIn(group.mark)],
+            [oneIn(full.mark, 2), oneIn(group.mark, 2)],
           ) + (w.helps[group.role] ? `${w.sentenceGap}${w.helps[group.role]}` : ""),
       }),
     ),

@@ -8,8 +8,11 @@ import { el } from "../../views.js";
 import { fmt } from "../../format.js";
 import { numbers } from "../kit.js";
 
-/** A loss of L nats: on average (the geometric mean) the right token got 1 in e^L. */
-export const oneIn = (loss) => Math.round(Math.exp(loss));
+/**
+ * A loss of L nats: on average (the geometric mean) the right token got 1 in e^L; worked out from
+ * L as it is shown at `digits` decimals, so that a learner's e^L gives the same N.
+ */
+export const oneIn = (loss, digits) => Math.round(Math.exp(Number(loss.toFixed(digits))));
 
 // The four models' held-out losses, the best last.
 const scores = (json, baselines) => [
@@ -32,7 +35,7 @@ export function meaningPanel({ msg }, { json, baselines }) {
   return el(
     "div",
     { class: "why-note", id: "loss-meaning" },
-    el("p", { id: "loss-nat", text: w.natLine(at2(json.heldOut), oneIn(json.heldOut)) }),
+    el("p", { id: "loss-nat", text: w.natLine(at2(json.heldOut), oneIn(json.heldOut, 2)) }),
     el("p", { id: "loss-lesson4", text: w.lesson4Line(vocab, baselines.targets, baselines.poems) }),
     el("p", {
       id: "loss-baselines",
@@ -51,7 +54,12 @@ export function meaningPanel({ msg }, { json, baselines }) {
       "why-numbers model-baselines",
       w.baselinesTitle(baselines.poems),
       [w.lossHead, w.oneInHead],
-      scores(json, baselines).map(([name, y]) => [w.modelName[name], at2(y), w.oneIn(oneIn(y))]),
+      // three decimals: e^7.31 is 1,495, not the 1,497 of an even spread
+      scores(json, baselines).map(([name, y]) => [
+        w.modelName[name],
+        fmt(y, 3),
+        w.oneIn(oneIn(y, 3)),
+      ]),
     ),
     el("p", { id: "loss-jumps", text: w.jumpsLine(batch, context, baselines.poems) }),
   );

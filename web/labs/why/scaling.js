@@ -70,8 +70,8 @@ function plotPanel({ trace, msg, state }) {
       [w.variance, w.scaledVariance, w.unscaled, w.scaled],
       curve.map((s) => [
         `d_k = ${s.dK}`,
-        fmt(s.scoreVariance, 1),
-        fmt(s.scaledVariance, 2),
+        fmt(s.scoreVariance, d),
+        fmt(s.scaledVariance, d),
         fmt(s.maxWeightUnscaled, d),
         fmt(s.maxWeightScaled, d),
       ]),
@@ -98,7 +98,7 @@ function summaryPanel({ trace, msg, state, stepId }) {
   const w = msg.scaling;
   const d = state.digits;
   const lines = {
-    spread: w.spread(s.dK, fmt(s.scoreVariance, 2), fmt(s.scaledVariance, d)),
+    spread: w.spread(s.dK, fmt(s.scoreVariance, d), fmt(s.scaledVariance, d)),
     unscaled: w.top(fmt(s.maxWeightUnscaled, d), fmt(s.oneHotUnscaled, 2)),
     scaled: w.top(fmt(s.maxWeightScaled, d), fmt(s.oneHotScaled, 2)),
   };
