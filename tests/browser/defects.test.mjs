@@ -530,3 +530,38 @@ test("predict mode on a phone: the hidden number's hint leads to the answers", a
     await page.close();
   }
 });
+
+// The learner's third pass, predict mode: the result's sentences said the hidden output, and an
+// output cell's derivation quoted the weights still hidden from an earlier step. Before the
+// answer nothing on the step says a hidden number; after it, the sentences are back.
+test("predict mode: no sentence or derivation says a number still hidden", async () => {
+  for (const lang of ["en", "zh"]) {
+    // on from step 6 (the output), then on to step 7 without answering: the output stays hidden
+    const page = await open(`scene=classroom&lang=${lang}&step=7`);
+    assert.equal(await page.locator(".result").count(), 1, `${lang}: the result's sentences`);
+    await page.locator("#back").click();
+    await page.locator("#predict").click();
+    await page.locator("#forward").click();
+    const output = await page.locator('[data-matrix="output"] button.cell').allTextContents();
+    assert.ok(output.length && output.every((t) => t === "?"), output.join());
+    assert.equal(await page.locator(".result").count(), 0, `${lang}: said before the answer`);
+    await page.locator("#back").click();
+    await page.locator("#check").click();
+    await page.locator("#forward").click();
+    await page.locator(".result").waitFor();
+    // on from step 5 (the weights), then on to step 6 without answering: the weights stay
+    // hidden, so the output's derivation must not quote them
+    await page.goto(`${env.url}?scene=classroom&lang=${lang}&step=5`);
+    await page.waitForSelector("#app[data-ready]");
+    await page.locator("#predict").click();
+    await page.locator("#forward").click();
+    const hidden = await page.locator('[data-matrix="weights"] button.cell').allTextContents();
+    assert.ok(hidden.length && hidden.every((t) => t === "?"), hidden.join());
+    await page.locator("#check").click();
+    await page.locator('[data-matrix="output"] button.cell').first().click();
+    const box = await page.locator(".derivation-hint, .derivation").first().textContent();
+    assert.doesNotMatch(box, /\d\.\d{3}/, `${lang}: ${box}`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});

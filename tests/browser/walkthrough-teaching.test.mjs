@@ -489,10 +489,10 @@ test("the result step reads the output: the classroom's V row, the book's named 
     await text(page, ".result"),
     /我 \(I\)'s own value is V\[1\] = \[0\.8, 0\.1\], and its output is \[0\.551, 0\.498\]/,
   );
-  // and the article's second example: 你 goes from [0, 1] to [0.537, 0.521]
+  // and the last word, the article's second example: 你 goes from [0, 1] to [0.537, 0.521]
   assert.match(
     await page.locator(".result").textContent(),
-    /second example, 你 \(you\): its input X\[3\] = \[0, 1\], its value V\[3\] = \[0\.3, 0\.9\], and its output \[0\.537, 0\.521\]/,
+    /the last word, 你 \(you\): its input X\[3\] = \[0, 1\], its value V\[3\] = \[0\.3, 0\.9\], and its output \[0\.537, 0\.521\]/,
   );
   assert.match(await text(page, ".meaning figcaption"), /What 我 carries/);
   const book = await open("scene=book&lang=en&step=7");

@@ -316,7 +316,7 @@ export default {
       flat: (token, [a, b, c], other) =>
         `Why the article's numbers are so flat: every entry of X, W_Q and W_K is below 1 and d_k = 2, so each score is the sum of two small products. ${token}'s three scores, before the scale, are ${a}, ${b} and ${c}: scores that close give nearly equal weights, and it takes a much sharper query to pull them apart. ${other}'s row is where a sharper query shows first.`,
       also: (token, row, value, output, xRow, x) =>
-        `The article's second example, ${token}: its input ${xRow} = ${x}, its value ${row} = ${value}, and its output ${output}.`,
+        `And the last word, ${token}: its input ${xRow} = ${x}, its value ${row} = ${value}, and its output ${output}.`,
       meaning: (token) =>
         `${token}'s output is its own value pulled towards the values of the words it attends to: every output row is a weighted average of the rows of V.`,
     },

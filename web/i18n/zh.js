@@ -350,7 +350,7 @@ export default {
       flat: (token, [a, b, c], other) =>
         `原文的数为什么这么“平”：X、W_Q 和 W_K 的每个元素都小于 1，d_k = 2，所以每个分数都是两个小乘积之和。“${token}”的三个分数（缩放之前）是 ${a}、${b} 和 ${c}：这么接近的分数，softmax 之后的权重也差不多相等，要很尖锐的查询才能把它们拉开。更尖锐的查询最先在“${other}”那一行显出来。`,
       also: (token, row, value, output, xRow, x) =>
-        `原文的第二个例子“${token}”：它的输入 ${xRow} = ${x}，值 ${row} = ${value}，输出 ${output}。`,
+        `最后一个词“${token}”：它的输入 ${xRow} = ${x}，值 ${row} = ${value}，输出 ${output}。`,
       meaning: (token) =>
         `“${token}”的输出，是把它自己的值往它所关注的词的值那边拉：每一行输出都是 V 各行的加权平均。`,
     },

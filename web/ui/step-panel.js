@@ -180,8 +180,10 @@ export function stepPanel(ctx, params) {
     if (state.reveal === Infinity || m.id !== view.focusMatrix) return undefined;
     return (i, j) => i * m.data[0].length + j >= state.reveal && "·";
   };
+  // the picked number is hidden, or numbers it is made from are: its derivation would say them
   const hiddenFocus =
-    focus && view.matrices.some((m) => m.id === focus.m && hidden(m)?.(focus.i, focus.j));
+    (focus && view.matrices.some((m) => m.id === focus.m && hidden(m)?.(focus.i, focus.j))) ||
+    view.matrices.some((m) => ctx.concealed?.has(m.id) && m.role !== "input");
   const onCell = (m, i, j, fromFocus) => {
     if (m.role === "input") {
       if (!fromFocus) editCell(m, i, j, ctx);
