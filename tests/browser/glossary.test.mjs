@@ -28,6 +28,10 @@ const langs = ["en", "zh"];
 const technical = {
   en: [
     "the core",
+    "variance",
+    "one-hot",
+    "MLP",
+    "embedding",
     "d_head",
     "h_kv",
     "token",
@@ -63,6 +67,10 @@ const technical = {
   ],
   zh: [
     "核心",
+    "方差",
+    "独热",
+    "MLP",
+    "嵌入",
     "d_head",
     "h_kv",
     "词元",

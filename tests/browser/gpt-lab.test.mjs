@@ -117,9 +117,12 @@ test("train it yourself: a few seconds lower the loss; the page answers; Stop an
   await page.waitForTimeout(500);
   assert.equal(await text(page, "#train-status"), status, "no step after Stop");
   const m = status.match(
-    /^Paused at training step (\d+) of \d+; training loss ([\d.]+), held-out loss ([\d.]+)\.$/,
+    /^Paused at training step (\d+) of \d+; training loss ([\d.]+), held-out loss ([\d.]+) \(measured at step (\d+)\)\.$/,
   );
   assert.ok(m, status);
+  // the held-out loss is measured every 50 steps, and the status says which one it quotes
+  const n = Number(m[1]);
+  assert.equal(Number(m[4]), n < 50 ? 1 : n - (n % 50), status);
   // the pressed Stop went away: the focus is on Resume, so Space resumes, not the player
   assert.equal(await page.evaluate(() => document.activeElement?.id), "train-start");
   const held = (await page.locator("#train-plot td").allTextContents()).map(Number);

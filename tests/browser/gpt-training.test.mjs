@@ -57,7 +57,7 @@ const views = [
     layer: 1,
     head: 1,
     status:
-      /^Paused at training step (\d+) of \d+; training loss ([\d.]+), held-out loss ([\d.]+)\.$/,
+      /^Paused at training step (\d+) of \d+; training loss ([\d.]+), held-out loss ([\d.]+) \(measured at step (\d+)\)\.$/,
     title: /^layer (\d+), head (\d+) after (\d+) steps$/,
   },
   {
@@ -65,7 +65,8 @@ const views = [
     width: 390,
     layer: layers,
     head: heads,
-    status: /^已暂停：第 (\d+) 个训练步，共 \d+ 个；训练损失 ([\d.]+)，留出损失 ([\d.]+)。$/,
+    status:
+      /^已暂停：第 (\d+) 个训练步，共 \d+ 个；训练损失 ([\d.]+)，留出损失 ([\d.]+)（第 (\d+) 步测得）。$/,
     title: /^(\d+) 步之后的第 (\d+) 层第 (\d+) 个头$/,
   },
 ];
@@ -91,6 +92,7 @@ for (const v of views) {
     assert.equal(m[2], fmt(apart.losses[n - 1], 3), `${status}: step ${n}'s training loss`);
     assert.notEqual(fmt(apart.losses[n - 1], 3), fmt(apart.losses[0], 3), "the loss moved");
     assert.equal(m[3], fmt(apart.held, 3), `${status}: the held-out loss measured at step 1`);
+    assert.equal(m[4], "1", `${status}: said to be step 1's`);
 
     // the plot: step s is drawn at the x the axis's ticks give it (tick "0" and the next tick);
     // the training loss at steps 1, 10, 20 … up to the step shown, the held-out one at step 1

@@ -46,6 +46,7 @@ test("every entry links to a scene or lab of the path, at a step it has", () => 
     model: 6,
     heads: 6,
     gqa: 4,
+    scaling: 4,
     kvcache: 6,
     order: 4,
     teach: 4,

@@ -130,13 +130,13 @@ export const glossary = [
     en: {
       term: "score",
       match: String.raw`\bscores?\b`,
-      text: "How well a query matches a key: their dot product, then scaled.",
+      text: "How well a query matches a key: their dot product (scaled by 1/√d_k before the softmax).",
       formula: "score[i][j] = q_i·k_j = Σ_d q_i[d]·k_j[d]; scaled = score × 1/√d_k",
     },
     zh: {
       term: "分数",
       match: "分数",
-      text: "一个查询和一个键有多匹配：它们的点积，再缩放。",
+      text: "一个查询和一个键有多匹配：它们的点积（进 softmax 之前再乘以 1/√d_k）。",
       formula: "分数[i][j] = q_i·k_j = Σ_d q_i[d]·k_j[d]；缩放后 = 分数 × 1/√d_k",
     },
   },
@@ -203,6 +203,40 @@ export const glossary = [
       match: "输出",
       text: "注意力给每个查询的结果：按它的权重混合起来的值。",
       formula: "输出 = 权重·V；输出[i] = Σ_j 权重[i][j]·v_j",
+    },
+  },
+  {
+    id: "variance",
+    where: { scene: "scaling", step: 1 },
+    en: {
+      term: "variance",
+      match: String.raw`\bvariances?\b`,
+      text: "How widely numbers spread around their mean: the mean of their squared distances from it.",
+      formula:
+        "var(x) = mean((x − mean(x))²); numbers of mean 0 and variance 1 mostly lie between −2 and 2",
+    },
+    zh: {
+      term: "方差",
+      match: "方差",
+      text: "一组数围绕平均值散开得有多宽：它们到平均值的距离的平方的平均。",
+      formula: "var(x) = mean((x − mean(x))²)；均值 0、方差 1 的数大多落在 −2 到 2 之间",
+    },
+  },
+  {
+    id: "one-hot",
+    where: { scene: "scaling", step: 2 },
+    en: {
+      term: "one-hot",
+      match: String.raw`\bone-hot\b`,
+      text: "A row that is 1 in one place and 0 everywhere else: a softmax gone one-hot gives all its weight to one key.",
+      formula:
+        "[0, …, 0, 1, 0, …, 0]; the √d_k lab counts a row as one-hot when its largest weight is above 0.99",
+    },
+    zh: {
+      term: "独热",
+      match: "独热",
+      text: "只有一个位置是 1、其余都是 0 的一行：变成独热的 softmax 把全部权重给了一个键。",
+      formula: "[0, …, 0, 1, 0, …, 0]；√d_k 实验里，一行的最大权重超过 0.99 就算独热",
     },
   },
   {
@@ -278,14 +312,31 @@ export const glossary = [
     en: {
       term: "RoPE",
       match: String.raw`\bRoPE\b`,
-      text: "Rotary position embedding: each pair of a query's and a key's numbers is turned by an angle that grows with the position, so their score depends on how far apart they are.",
+      text: "Rotary position embedding: each pair of a query's and a key's numbers is turned by an angle that grows with the position, so the positions reach their score only through how far apart they are (what the tokens are still counts).",
       formula: "(x₂ᵢ, x₂ᵢ₊₁) turned by pos·θᵢ, θᵢ = base^(−2i/d); the model's base is 10000",
     },
     zh: {
       term: "RoPE",
       match: "RoPE",
-      text: "旋转位置编码：查询和键的每一对数按随位置增大的角度旋转，于是它们的分数只取决于相隔多远。",
+      text: "旋转位置编码：查询和键的每一对数按随位置增大的角度旋转，于是位置只通过两者相隔多远影响分数（词元本身是什么照样算数）。",
       formula: "(x₂ᵢ, x₂ᵢ₊₁) 旋转 pos·θᵢ，θᵢ = base^(−2i/d)；模型的 base 是 10000",
+    },
+  },
+  {
+    id: "embedding",
+    where: { scene: "order", step: 2 },
+    en: {
+      term: "embedding",
+      match: String.raw`\bembeddings?\b`,
+      text: "The row of numbers a model learns for each token and reads in its place; wte is the table of them, one row per token of the vocabulary.",
+      formula:
+        "x = wte[id], a row of C numbers (the real model: 64); the logits reuse the table: z = h·wteᵀ",
+    },
+    zh: {
+      term: "嵌入",
+      match: "嵌入",
+      text: "模型为每个词元学到的一行数，读的时候用它代替词元；wte 是这些行组成的表，词表里每个词元一行。",
+      formula: "x = wte[编号]，一行 C 个数（真实模型：64）；logit 也用这张表：z = h·wteᵀ",
     },
   },
   {
@@ -391,13 +442,15 @@ export const glossary = [
       term: "held-out",
       match: String.raw`\bheld-out\b`,
       text: "Text kept apart that the model never trains on: its loss there says how well it does on text it has not seen.",
-      formula: "every tenth Tang poem (index mod 10 = 9); held-out loss = the loss on those poems",
+      formula:
+        "every tenth Tang poem (index mod 10 = 9); another tenth (mod 10 = 8) picks the best training step; the other 80% are trained on. Held-out loss = the loss on those poems",
     },
     zh: {
       term: "留出",
       match: "留出",
       text: "单独留下、模型从不拿来训练的文本：在它上面的损失说明模型对没见过的文本做得怎样。",
-      formula: "每十首唐诗的第十首（编号 mod 10 = 9）；留出损失 = 在这些诗上的损失",
+      formula:
+        "每十首唐诗的第十首（编号 mod 10 = 9）；另有十分之一（mod 10 = 8）用来挑最好的训练步；其余 80% 用来训练。留出损失 = 在这些诗上的损失",
     },
   },
   {
@@ -469,6 +522,24 @@ export const glossary = [
     },
   },
   {
+    id: "mlp",
+    where: { scene: "model", step: 3 },
+    en: {
+      term: "MLP",
+      match: String.raw`\bMLP\b`,
+      text: "The other half of each block: two matrices with a bend (GELU) between them, applied to each token's row on its own; attention mixes tokens, the MLP works within one.",
+      formula:
+        "MLP(h) = GELU(h·W_fc + b_fc)·W_proj + b_proj; W_fc is C×4C, W_proj 4C×C (the real model: 64×256)",
+    },
+    zh: {
+      term: "MLP",
+      match: String.raw`\bMLP\b`,
+      text: "每个块的另一半：两个矩阵，中间夹一个弯折（GELU），对每个词元的那一行单独计算；注意力在词元之间混合，MLP 只在一个词元内部计算。",
+      formula:
+        "MLP(h) = GELU(h·W_fc + b_fc)·W_proj + b_proj；W_fc 是 C×4C，W_proj 是 4C×C（真实模型：64×256）",
+    },
+  },
+  {
     id: "layernorm",
     where: { scene: "model", step: 3 },
     en: {
@@ -506,13 +577,13 @@ export const glossary = [
     en: {
       term: "dropout",
       match: String.raw`\bdropout\b`,
-      text: "While a model trains, some weights are set to 0 at random and the rest made larger, so that it cannot lean on any one.",
+      text: "While a model trains, some attention weights are set to 0 at random and the rest made larger, so that it cannot lean on any one.",
       formula: "w' = 0 with probability p, else w/(1 − p)",
     },
     zh: {
       term: "dropout",
       match: "dropout",
-      text: "训练时随机把一些权重置为 0，其余的放大，让模型不能只依赖某一个。",
+      text: "训练时随机把一些注意力权重置为 0，其余的放大，让模型不能只依赖某一个。",
       formula: "w' 以概率 p 为 0，否则为 w/(1 − p)",
     },
   },

@@ -181,7 +181,7 @@ function status(json, msg) {
     json.training.steps,
     fmt(rate, 1),
     n ? fmt(run.losses[n - 1], 3) : "—",
-    last ? fmt(last[1], 3) : "—",
+    last ? w.heldAt(fmt(last[1], 3), last[0]) : "—",
     left,
     Math.round(run.wall / 1000),
   );

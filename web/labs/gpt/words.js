@@ -30,7 +30,7 @@ export const gptWords = {
       line: {
         title: "Your line, as the model reads it",
         text: () =>
-          "Type a line of classical Chinese and press Enter, or pick one of the couplets below: Tang poems the model never trained on. The model reads characters: each is a number, its id in a vocabulary learned from the training poems. ⏎ comes first: in training every poem follows the end of the one before.",
+          "Type a line of classical Chinese and press Enter, or pick one of the couplets below: from Tang poems kept out of its training. The model reads characters: each is a number, its id in a vocabulary learned from the training poems. ⏎ comes first: in training every poem follows the end of the one before.",
       },
       heads: {
         title: "Every head, at a glance",
@@ -40,7 +40,7 @@ export const gptWords = {
       head: {
         title: "One head, written out",
         text: ({ where }) =>
-          `Here is ${where}, written out as in the scenes: the model gives each character a query and a key (Q and K: its row of the residual stream, after LayerNorm, times W_Q and W_K; 16 numbers each for this head, already turned by RoPE for their positions); then Q·Kᵀ / √16, the causal mask, and the softmax. Pick any cell to see its number made.`,
+          `Here is ${where}, written out as in the scenes: the model gives each character a query and a key (Q and K: its row of the residual stream, after LayerNorm, times W_Q and W_K; 16 numbers each for this head, already turned by RoPE for their positions); then Q·Kᵀ / √16, the causal mask, and the softmax. (In each layer the heads' outputs, joined and multiplied by W_O, are added to the residual stream; then an MLP adds its part.) Pick any cell to see its number made.`,
       },
       roles: {
         title: "What each head seems to do: measured",
@@ -80,7 +80,8 @@ export const gptWords = {
       maxLine: (m) => `max of all the logits = ${m}`,
       sumLine: (s) => `Σ exp(z − max) over the whole vocabulary = ${s} (the core's)`,
       tokensTitle: (n) => `${n} tokens`,
-      examples: "Held-out couplets to try:",
+      examples:
+        "Couplets to try, from held-out poems (every tenth of the Tang poems was kept out of training, so the model never saw these):",
       reading: (n) =>
         `Spaces are not read; ASCII punctuation is read as the poems write it (，。？！); only the first ${n} characters are read (the context holds ${n + 1} with ⏎). The model learned simplified characters: a traditional one, such as 盡, is unknown to it.`,
       inStep3: "This head's weights at a glance; step 3 writes out how each is made:",
@@ -104,12 +105,13 @@ export const gptWords = {
         start: "rest on ⏎",
       },
       relations: relationsEn,
-      rolesTitle: (n) => `Mean weight on each place, over ${n} held-out poems`,
+      rolesTitle: (n) =>
+        `Mean weight on each place, over the ${n} held-out poems whose lines are all 5 or 7 characters`,
       namingRule: (least, times) =>
         `A head is named when it puts at least ${least}% of its weight on one place on average, and at least ${times} times what spreading evenly would. Measured when the model was trained, with the weights shown here.`,
       generated: (t, s) => `τ = ${t}, seed ${s}:`,
       endedAtOnce: (p, likeliest, greedy) =>
-        `The model ended the poem at once: right after your line it gives ⏎, the end of a poem (in training every poem is followed by one), a probability of ${p}${likeliest ? ", more than any character" : ""}, and ⏎ came first, so there is nothing more to write. ${greedy ? "At τ = 0 it always takes the likeliest: raise τ, or end your line with a comma (，) so that the couplet is not finished." : "Another seed may draw a character instead; a line that ends with a comma (，) leaves the couplet unfinished."}`,
+        `The model ended the poem at once: right after your line it gives ⏎, the end of a poem (in training every poem is followed by one), a probability of ${p}${likeliest ? ", more than any character" : ""}, and the character drawn was ⏎, so the line stops there. ${greedy ? "At τ = 0 it always takes the likeliest: raise τ, or end your line with a comma (，) so that the couplet is not finished." : "Another seed may draw a character instead; a line that ends with a comma (，) leaves the couplet unfinished."}`,
       pastiche: (size) =>
         `This is a tiny model (about ${Math.round(size / 1000)} thousand numbers) trained on 251 Tang poems, 95 song ci and about 5,000 classical quotations, some 300 thousand characters in all: it writes pastiche, not poetry. τ = 0 always takes the likeliest character (never �); a larger τ takes more chances. A line cut short ends with …`,
       trainer: "Training",
@@ -118,6 +120,7 @@ export const gptWords = {
       running: "Training…",
       stop: "Stop",
       notStarted: "Not started.",
+      heldAt: (loss, step) => `${loss} (measured at step ${step})`,
       trainIntro: (steps, batch, context) =>
         `${steps} steps of AdamW, each on ${batch} windows of ${context} characters. The work is done a little at a time between frames, so the page stays usable; it pauses when you leave this step.`,
       trainStatus: (n, total, rate, loss, held, left, seconds) =>
@@ -134,7 +137,7 @@ export const gptWords = {
       shippedTable: (first, every) =>
         `The loss while the shipped weights were made, at step ${first} and every ${every}th step`,
       heldOutTable: (second, every) =>
-        `The held-out loss, measured while training, at steps 1 and ${second}, every ${every}th step and the latest`,
+        `The held-out loss, measured every ${second} steps while training: at steps 1 and ${second}, every ${every}th step and the latest measure`,
       stepName: (t) => `step ${t}`,
       headNow: (where, n) => `${where} after ${n} steps`,
       glossTitle: "The five, for English readers",
@@ -231,7 +234,7 @@ export const gptWords = {
       head: {
         title: "一个头，完整写出",
         text: ({ where }) =>
-          `下面把${where}完整写出来，写法和前面的场景一样：模型给每个字一个查询和一个键（Q 和 K：这个字在残差流里的那一行，经过 LayerNorm，乘以 W_Q 和 W_K；这个头各 16 个数，已按位置做了 RoPE 旋转）；然后是 Q·Kᵀ / √16、因果掩码和 softmax。点击任意格子，看这个数是怎么来的。`,
+          `下面把${where}完整写出来，写法和前面的场景一样：模型给每个字一个查询和一个键（Q 和 K：这个字在残差流里的那一行，经过 LayerNorm，乘以 W_Q 和 W_K；这个头各 16 个数，已按位置做了 RoPE 旋转）；然后是 Q·Kᵀ / √16、因果掩码和 softmax。（每一层里，各个头的输出拼起来乘以 W_O，加到残差流上；然后 MLP 再加上它的一份。）点击任意格子，看这个数是怎么来的。`,
       },
       roles: {
         title: "每个头像是在做什么：实测",
@@ -270,7 +273,8 @@ export const gptWords = {
       maxLine: (m) => `所有 logit 的最大值 = ${m}`,
       sumLine: (s) => `整个词表上 exp(z − max) 之和 Σ = ${s}（核心算出）`,
       tokensTitle: (n) => `${n} 个词元`,
-      examples: "可以试试这几联（模型训练时没见过的唐诗）：",
+      examples:
+        "可以试试这几联，出自留出的诗（唐诗每十首留出一首不拿来训练，所以模型没见过它们）：",
       reading: (n) =>
         `空格不读；英文标点按诗里的写法读（，。？！）；只读前 ${n} 个字（上下文连 ⏎ 共 ${n + 1} 个）。模型学的是简体字：繁体字（比如“盡”）它不认识。`,
       inStep3: "这个头的权重一览；第 3 步写出每个数是怎么来的：",
@@ -295,12 +299,12 @@ export const gptWords = {
         start: "停在 ⏎ 上",
       },
       relations: relationsZh,
-      rolesTitle: (n) => `放在每个位置上的平均权重，${n} 首留出诗`,
+      rolesTitle: (n) => `放在每个位置上的平均权重，取每句都是五字或七字的 ${n} 首留出诗`,
       namingRule: (least, times) =>
         `一个头平均至少把 ${least}% 的权重放在同一个位置上，并且至少是平均分配时的 ${times} 倍，才给它起名字。这些数是训练模型时用这里显示的权重测得的。`,
       generated: (t, s) => `τ = ${t}，种子 ${s}：`,
       endedAtOnce: (p, likeliest, greedy) =>
-        `模型一下子就把诗结束了：紧接在你的诗句之后，它给 ⏎（一首诗的结尾；训练时每首诗后面都跟着一个）的概率是 ${p}${likeliest ? "，比任何一个字都大" : ""}；第一个取到的就是 ⏎，所以没有再写下去。${greedy ? "τ = 0 时总是取最可能的：把 τ 调大，或者让你的诗句以“，”结尾，这一联就还没写完。" : "换一个种子可能会取到一个字；以“，”结尾的诗句，这一联还没写完。"}`,
+        `模型一下子就把诗结束了：紧接在你的诗句之后，它给 ⏎（一首诗的结尾；训练时每首诗后面都跟着一个）的概率是 ${p}${likeliest ? "，比任何一个字都大" : ""}；取到的第一个就是 ⏎，所以诗到这里就停了。${greedy ? "τ = 0 时总是取最可能的：把 τ 调大，或者让你的诗句以“，”结尾，这一联就还没写完。" : "换一个种子可能会取到一个字；以“，”结尾的诗句，这一联还没写完。"}`,
       pastiche: (size) =>
         `这是个很小的模型（大约 ${(size / 10000).toFixed(1)} 万个数），只在 251 首唐诗、95 首宋词和约 5000 条古文名句（共约 30 万字）上训练过：它写的是仿作，不是诗。τ = 0 总是取最可能的字（从不取 �）；τ 越大越敢冒险。没写完就被截断的一句以 … 结尾。`,
       trainer: "训练",
@@ -309,6 +313,7 @@ export const gptWords = {
       running: "训练中…",
       stop: "停止",
       notStarted: "尚未开始。",
+      heldAt: (loss, step) => `${loss}（第 ${step} 步测得）`,
       trainIntro: (steps, batch, context) =>
         `AdamW 共 ${steps} 步，每步用 ${batch} 段、每段 ${context} 个字。计算在两帧之间一点一点地做，页面可以照常使用；离开这一步时训练暂停。`,
       trainStatus: (n, total, rate, loss, held, left, seconds) =>
@@ -325,7 +330,7 @@ export const gptWords = {
       shippedTable: (first, every) =>
         `训练发布的权重时的损失：第 ${first} 步，以及每 ${every} 步一次`,
       heldOutTable: (second, every) =>
-        `训练中测得的留出损失：第 1 步、第 ${second} 步、每 ${every} 步一次，以及最新一次`,
+        `训练中每 ${second} 步测一次的留出损失：第 1 步、第 ${second} 步、每 ${every} 步一次，以及最新一次测量`,
       stepName: (t) => `第 ${t} 步`,
       headNow: (where, n) => `${n} 步之后的${where}`,
       switchedOff:
