@@ -65,3 +65,26 @@ test("a glossary entry's link opens its step in place and puts the focus on that
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// The learners' fourth pass: "Skip to the step" focused the step's title 825 px down a 900 px
+// screen, with the step itself below the fold. The title comes to the top, under the player.
+test("skip to the step brings the step's title to the top of the screen, below the player", async () => {
+  for (const lang of ["en", "zh"]) {
+    const page = await openApp(env, `scene=classroom&lang=${lang}&step=3`, {
+      viewport: { width: 1440, height: 900 },
+    });
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement.hash), "#step-title");
+    await page.keyboard.press("Enter");
+    const at = await page.evaluate(() => {
+      const title = document.activeElement.getBoundingClientRect();
+      const player = document.querySelector(".player").getBoundingClientRect();
+      return { id: document.activeElement.id, top: title.top, player: player.bottom };
+    });
+    assert.equal(at.id, "step-title");
+    assert.ok(at.top >= at.player && at.top < 300, `${lang}: ${JSON.stringify(at)}`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});

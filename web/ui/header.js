@@ -5,14 +5,17 @@ import { el } from "../views.js";
 import { messages } from "../i18n/index.js";
 
 // A link past everything above `target`: it focuses `focus` there (the player's Play button, the
-// step's title), so that the next keys act on it.
+// step's title), so that the next keys act on it, and brings it to the top of the screen (below
+// the sticky player: the page's scroll padding), with what follows it in view.
 const skip = (root, target, focus, text) =>
   el("a", {
     href: `#${target}`,
     text,
     onclick: (event) => {
       event.preventDefault();
-      root.querySelector(focus)?.focus();
+      const to = root.querySelector(focus);
+      to?.focus({ preventScroll: true });
+      to?.scrollIntoView({ block: "start" });
     },
   });
 
