@@ -44,13 +44,16 @@ export function label(text, gloss) {
   return gloss ? el("span", {}, name, " ", el("small", { class: "gloss", text: gloss })) : name;
 }
 
-// The rows of a matrix drawn: all of them, or, for one with a `window` (a long line's tables),
-// that many around the row that matters: the picked cell's, the lit one's, or the last.
+// The rows of a matrix drawn: all of them, or, for one with a `window` (a long line's tables,
+// whose rows are the same tokens), that many around the row that matters: the picked cell's,
+// the lit one's, or else the picked cell's row in another table of the step (so that a table
+// with nothing lit shows the rows its neighbours show), or the last.
 function rowsDrawn(m, lit, focus) {
   const rows = m.data.length;
   if (!m.window || rows <= m.window) return [0, rows];
   const own = focus?.m === m.id ? focus.i : undefined;
-  const center = own ?? lit?.rows[0] ?? lit?.cells[0]?.[0] ?? rows - 1;
+  const near = focus && focus.i < rows ? focus.i : undefined;
+  const center = own ?? lit?.rows[0] ?? lit?.cells[0]?.[0] ?? near ?? rows - 1;
   const from = Math.min(rows - m.window, Math.max(0, center - Math.floor(m.window / 2)));
   return [from, from + m.window];
 }

@@ -172,3 +172,20 @@ test("training tells a screen reader only when it starts, every 500 steps, stops
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// The learners' fourth pass: with a long line, step 3's scaled table showed rows 2–13 while
+// masked and weights just below showed rows 1–12. The tables of one step show the same rows.
+test("a long line: every table of the written-out head shows the same rows", async () => {
+  const line = encodeURIComponent("国破山河在，城春草木深。感时花溅泪");
+  const page = await openApp(env, `scene=model&lang=en&step=3&line=${line}`);
+  const rows = await page
+    .locator("[data-matrix]")
+    .evaluateAll((ms) =>
+      ms.map((m) => [...m.querySelectorAll("tr th[scope=row]")].map((t) => t.textContent).join("")),
+    );
+  assert.equal(rows.length, 5);
+  assert.ok(rows[0].length >= 12 && rows[0].length < 18, rows[0]);
+  for (const r of rows) assert.equal(r, rows[0], rows.join(" | "));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
