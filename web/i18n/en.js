@@ -74,7 +74,7 @@ export default {
     sharpen: (name, times) => `Try a sharper query: ${name} × ${times}`,
     scrollHint: "Wide: scroll sideways to see the rest →",
     keyboard:
-      "Keyboard: Space plays or pauses (on a focused button, Space presses that button), ← → step, Home and End jump.",
+      "Keyboard: Space plays or pauses (on a focused button, Space presses that button), ← → step, Home and End jump to the first and last step (on the player's buttons).",
     edit: "Click a number to edit it. Enter applies, Escape cancels.",
     editCell: (ref, value) => `Edit ${ref}: ${value}`,
     cell: (ref, value) => `${ref}: ${value}`,
@@ -228,7 +228,7 @@ export default {
     weights: {
       title: "Softmax",
       text: "Row by row: subtract the row's largest number m, take exp, add up the row, and divide each exp by the sum. Each row of weights adds up to 1 (the rounded numbers shown may miss by one in the last digit).",
-      line: "exp(x − m) / Σ exp(x − m) = eˣ·e⁻ᵐ / (Σ eˣ·e⁻ᵐ) = eˣ / Σ eˣ: e⁻ᵐ cancels, so these are the article's eˣ / Σ; subtracting m only keeps every exp at 1 or below, so large scores cannot overflow.",
+      line: "exp(x − m) / Σ exp(x − m) = eˣ·e⁻ᵐ / (Σ eˣ·e⁻ᵐ) = eˣ / Σ eˣ: e⁻ᵐ cancels, so these are the plain eˣ / Σ eˣ; subtracting m only keeps every exp at 1 or below, so large scores cannot overflow.",
     },
     output: {
       title: "Weighted sum",

@@ -112,7 +112,7 @@ export default {
     sharpen: (name, times) => `试试更“尖锐”的查询：${name} × ${times}`,
     scrollHint: "表格较宽：左右滑动查看其余部分 →",
     keyboard:
-      "键盘：空格播放或暂停（焦点在按钮上时，空格按下那个按钮），← → 单步，Home 与 End 跳到首尾。",
+      "键盘：空格播放或暂停（焦点在按钮上时，空格按下那个按钮），← → 单步，Home 与 End 跳到第一步和最后一步（焦点在播放器的按钮上时）。",
     edit: "点击数字即可修改。回车确认，Esc 取消。",
     editCell: (ref, value) => `修改 ${ref}：${value}`,
     cell: (ref, value) => `${ref}：${value}`,
@@ -262,7 +262,7 @@ export default {
     weights: {
       title: "Softmax 归一化",
       text: "逐行计算：先减去这一行的最大值 m，再取 exp，把这一行加起来，最后每个 exp 除以总和。每行权重之和为 1（显示的是四舍五入后的数，末位可能差 1）。",
-      line: "exp(x − m) / Σ exp(x − m) = eˣ·e⁻ᵐ / (Σ eˣ·e⁻ᵐ) = eˣ / Σ eˣ：e⁻ᵐ 约掉了，所以这就是原文的 eˣ / Σ；减去 m 只是让每个 exp 都不超过 1，分数再大也不会溢出。",
+      line: "exp(x − m) / Σ exp(x − m) = eˣ·e⁻ᵐ / (Σ eˣ·e⁻ᵐ) = eˣ / Σ eˣ：e⁻ᵐ 约掉了，所以这就是普通的 eˣ / Σ eˣ；减去 m 只是让每个 exp 都不超过 1，分数再大也不会溢出。",
     },
     output: {
       title: "加权求和",

@@ -92,7 +92,7 @@ export const gptWords = {
         `Done: training step ${n} of ${total} in ${seconds} s on the clock, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.`,
       id: "id",
       unknown: (n) =>
-        `${n === 1 ? "One character is" : `${n} characters are`} unknown to the model (id 1, shown �): seen fewer than twice in the Tang training poems, or not in them at all.`,
+        `${n === 1 ? "One character is" : `${n} characters are`} unknown to the model (id 1: it reads each of them as one same unknown token, written � where it predicts one): seen fewer than twice in the Tang training poems, or not in them at all.`,
       allKnown: "Every character is in the model's vocabulary.",
       evenly: "spread evenly",
       seems: "seems to",
@@ -286,7 +286,7 @@ export const gptWords = {
       id: "编号",
       // han of the n are Chinese characters (字); the others are letters, digits or signs
       unknown: (n, han) =>
-        `${han === n ? `有 ${n} 个字` : han ? `有 ${han} 个字和 ${n - han} 个其他字符（字母、数字或符号）` : `有 ${n} 个字符（字母、数字或符号，不是汉字）`}模型不认识（编号 1，显示为 �）：在训练用的唐诗里出现不到两次，或者根本没有出现。`,
+        `${han === n ? `有 ${n} 个字` : han ? `有 ${han} 个字和 ${n - han} 个其他字符（字母、数字或符号）` : `有 ${n} 个字符（字母、数字或符号，不是汉字）`}模型不认识（编号 1：模型把它们都读成同一个“未知字”，在它的预测里写作 �）：在训练用的唐诗里出现不到两次，或者根本没有出现。`,
       allKnown: "每个字都在模型的词表里。",
       evenly: "平均分配",
       seems: "像是在",
