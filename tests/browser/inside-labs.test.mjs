@@ -189,15 +189,19 @@ const labs = {
     async numbers(page, step) {
       const f = fixture.order;
       if (step === 1) {
-        assertShown(await matrixNumbers(page, "oa"), f.none.outputA, "in order");
-        assertShown(await matrixNumbers(page, "ob"), f.none.outputB, "shuffled");
+        assertShown(await matrixNumbers(page, "outputOriginal"), f.none.outputA, "in order");
+        assertShown(await matrixNumbers(page, "outputShuffled"), f.none.outputB, "shuffled");
       }
       if (step === 2) {
         assertShown(await matrixNumbers(page, "pe"), f.pe, "PE");
-        assertShown(await matrixNumbers(page, "wb"), f.sinusoidal.weights1B, "weights shuffled");
+        assertShown(
+          await matrixNumbers(page, "weightsShuffled"),
+          f.sinusoidal.weights1B,
+          "weights shuffled",
+        );
       }
       if (step === 3)
-        assertShown(await matrixNumbers(page, "wb"), f.rope.weights1B, "RoPE weights");
+        assertShown(await matrixNumbers(page, "weightsShuffled"), f.rope.weights1B, "RoPE weights");
       if (step === 4)
         assertShown(await matrixNumbers(page, "scores"), f.distance.scores, "q_m·k_n");
     },
@@ -294,8 +298,8 @@ test("heads, gqa and order: a link's X of another row count is not applied and s
   const cases = [
     ["heads", 6, "en", 4, "h1-weights", /X has 6 rows but this lab's sentence has 5 tokens/],
     ["gqa", 6, "zh", 2, "h1-weights", /X 有 6 行，而这个实验的句子有 5 个词元/],
-    ["order", 6, "en", 1, "ob", /X has 6 rows but this lab's sentence has 5 tokens/],
-    ["order", 3, "zh", 1, "oa", /X 有 3 行，而这个实验的句子有 5 个词元/],
+    ["order", 6, "en", 1, "outputShuffled", /X has 6 rows but this lab's sentence has 5 tokens/],
+    ["order", 3, "zh", 1, "outputOriginal", /X 有 3 行，而这个实验的句子有 5 个词元/],
   ];
   for (const [id, rows, lang, step, matrix, said] of cases) {
     const page = await openApp(env, `scene=${id}&x=${x(rows)}&lang=${lang}&step=${step}`);
@@ -372,7 +376,7 @@ test("predict mode: the operands of every hidden number are on the page", async 
   const order = await openApp(env, "scene=order&lang=en&step=4&predict=1");
   assert.deepEqual(await matrixNumbers(order, "q"), [[0, 3]]);
   assert.deepEqual(await matrixNumbers(order, "k"), [[1, 0]]);
-  assert.ok((await cells(order, "qm")).flat().every((c) => c === "?"));
+  assert.ok((await cells(order, "qAtM")).flat().every((c) => c === "?"));
   assert.deepEqual(order.errors, []);
   await order.close();
 });
@@ -434,7 +438,7 @@ test("order, sinusoidal step: the note's numbers, and the shuffled heatmaps in t
   const back = [0, 1, 2, 3, 4].map((i) => [4, 3, 0, 2, 1].indexOf(i)); // data.js's order
   for (const lang of ["en", "zh"]) {
     const page = await openApp(env, `scene=order&lang=${lang}&step=2`);
-    assertShown(await matrixNumbers(page, "xa"), f.xPlusPe, `${lang} X + ¼·PE`);
+    assertShown(await matrixNumbers(page, "xPlusPe"), f.xPlusPe, `${lang} X + ¼·PE`);
     const note = await page.locator("[data-pe-note]").textContent();
     // the note leads the step, before its tables, where the step's text points to it
     const [noteTop, tableTop] = await page.evaluate(() => [
@@ -489,7 +493,7 @@ test("order, sinusoidal step: the note's numbers, and the shuffled heatmaps in t
       ),
     );
     // A weight starts from its score, q·k, which no table of this step shows
-    await page.locator('[data-matrix="wb"] button[data-i="0"][data-j="0"]').click();
+    await page.locator('[data-matrix="weightsShuffled"] button[data-i="0"][data-j="0"]').click();
     const weightLines = await page.locator(".derivation code").allTextContents();
     assert.match(weightLines[1], /^scores\[1\]\[1\] = Q\[1\]·K\[1\] = /, weightLines.join(" | "));
     assert.ok(checkLine(weightLines[1], 4).holds, weightLines[1]);
@@ -498,7 +502,9 @@ test("order, sinusoidal step: the note's numbers, and the shuffled heatmaps in t
     const lines = await page.evaluate(() => {
       // each cell found again after the last click, which may have drawn the step again
       const cell = (i, j) =>
-        document.querySelector(`[data-matrix="ob"] button[data-i="${i}"][data-j="${j}"]`);
+        document.querySelector(
+          `[data-matrix="outputShuffled"] button[data-i="${i}"][data-j="${j}"]`,
+        );
       const out = [];
       for (let i = 0; cell(i, 0); i++) {
         for (let j = 0; cell(i, j); j++) {

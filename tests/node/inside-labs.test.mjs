@@ -164,23 +164,28 @@ test("lab 4: shuffled without positions, with sinusoidal positions and RoPE, and
   const [scene] = order;
   const f = fixture.order;
   const plain = shown(scene, "plain");
-  near(plain.oa, f.none.outputA, "in order");
-  near(plain.ob, f.none.outputB, "shuffled");
+  near(plain.outputOriginal, f.none.outputA, "in order");
+  near(plain.outputShuffled, f.none.outputB, "shuffled");
   data.order.forEach((i, r) =>
-    near(plain.ob[r], plain.oa[i], `row ${r + 1} moved with its token`, 1e-14),
+    near(
+      plain.outputShuffled[r],
+      plain.outputOriginal[i],
+      `row ${r + 1} moved with its token`,
+      1e-14,
+    ),
   );
   const sin = shown(scene, "sinusoidal");
   near(sin.pe, f.pe, "PE");
-  near(sin.xa, f.xPlusPe, "X + ¼·PE");
-  near(sin.wa, f.sinusoidal.weights1A, "weights in order");
-  near(sin.wb, f.sinusoidal.weights1B, "weights shuffled");
-  near(sin.ob, f.sinusoidal.outputB, "outputs shuffled");
+  near(sin.xPlusPe, f.xPlusPe, "X + ¼·PE");
+  near(sin.weightsOriginal, f.sinusoidal.weights1A, "weights in order");
+  near(sin.weightsShuffled, f.sinusoidal.weights1B, "weights shuffled");
+  near(sin.outputShuffled, f.sinusoidal.outputB, "outputs shuffled");
   const rope = shown(scene, "rope");
-  near(rope.qa, f.rope.q1A, "q1 rotated");
-  near(rope.ka, f.rope.k1A, "k1 rotated");
-  near(rope.wb, f.rope.weights1B, "weights shuffled");
+  near(rope.qRotated, f.rope.q1A, "q1 rotated");
+  near(rope.kRotated, f.rope.k1A, "k1 rotated");
+  near(rope.weightsShuffled, f.rope.weights1B, "weights shuffled");
   const distance = shown(scene, "distance");
-  near(distance.qm, f.distance.qm, "q at m");
+  near(distance.qAtM, f.distance.qm, "q at m");
   near(distance.scores, f.distance.scores, "scores");
   // q and k at right angles: the table is antisymmetric, so the sign of m − n shows
   distance.scores.forEach((row, m) =>

@@ -350,7 +350,9 @@ test("word order: a moved row names its token's rows, the distance line its m an
     const view = L.at("en", stepId).view;
     const t = L.trace[stepId];
     // a head's weights, in order and shuffled: head 1's columns
-    for (const m of view.matrices.filter((x) => x.id === "wa" || x.id === "wb")) {
+    for (const m of view.matrices.filter(
+      (x) => x.id === "weightsOriginal" || x.id === "weightsShuffled",
+    )) {
       const lines = L.lines(stepId, m.id, 1, 2);
       says(
         pick(lines, (l) => l[0]),
@@ -359,8 +361,8 @@ test("word order: a moved row names its token's rows, the distance line its m an
         `${stepId} ${m.id}`,
       );
     }
-    const ob = view.matrices.find((m) => m.id === "ob");
-    const oa = view.matrices.find((m) => m.id === "oa");
+    const ob = view.matrices.find((m) => m.id === "outputShuffled");
+    const oa = view.matrices.find((m) => m.id === "outputOriginal");
     if (!ob) continue;
     moved++;
     ob.rowLabels.forEach((token, r) => {
@@ -371,7 +373,7 @@ test("word order: a moved row names its token's rows, the distance line its m an
       const j = gaps.indexOf(Math.max(...gaps));
       assert.equal(gaps[j] === 0, stepId === "plain", `${stepId} ${token}: ${gaps}`);
       const value = fmt(t.a.output[i][j], L.state.digits);
-      const lines = L.lines(stepId, "ob", r, j);
+      const lines = L.lines(stepId, "outputShuffled", r, j);
       says(
         pick(lines, (l) => l.at(-1)),
         {
@@ -395,7 +397,7 @@ test("word order: a moved row names its token's rows, the distance line its m an
   for (const mid of ["q", "k"]) {
     const m = view.matrices.find((x) => x.id === mid);
     const token = m.rowLabels[0];
-    const row = L.at("en", "plain").view.matrices.find((x) => x.id === "oa").rowLabels;
+    const row = L.at("en", "plain").view.matrices.find((x) => x.id === "outputOriginal").rowLabels;
     says(
       pick(L.lines("distance", mid, 0, 0), (l) => l[0]),
       {
@@ -486,8 +488,8 @@ test("word order: each position's angle, its sin or cos and its rotation, worked
     // RoPE: a head's pair turned by pos·θ_0, d = d_head; in order the row is the position, in the
     // distance step the row's name says it (m = 3)
     for (const [stepId, ids] of [
-      ["rope", ["qa", "ka"]],
-      ["distance", ["qm", "kn"]],
+      ["rope", ["qRotated", "kRotated"]],
+      ["distance", ["qAtM", "kAtN"]],
     ]) {
       for (const m of L.at("en", stepId).view.matrices.filter((x) => ids.includes(x.id))) {
         m.data.forEach((row, i) =>

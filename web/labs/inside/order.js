@@ -100,7 +100,7 @@ const inOrder = (trace) => ({
 // Each side of a step: the original order (a) and the shuffled one (b).
 const outputs = (t, msg, features) => [
   matrix(
-    "oa",
+    "outputOriginal",
     msg.inside.labels.outputIn(msg.inside.original),
     t.a.output,
     tokens,
@@ -108,7 +108,7 @@ const outputs = (t, msg, features) => [
     "result",
   ),
   matrix(
-    "ob",
+    "outputShuffled",
     msg.inside.labels.outputIn(msg.inside.shuffled),
     t.b.output,
     shuffledTokens,
@@ -118,7 +118,7 @@ const outputs = (t, msg, features) => [
 ];
 const headWeights = (t, msg) => [
   matrix(
-    "wa",
+    "weightsOriginal",
     msg.inside.labels.weightsIn(msg.inside.original),
     t.a.heads[0].weights,
     tokens,
@@ -126,7 +126,7 @@ const headWeights = (t, msg) => [
     "result",
   ),
   matrix(
-    "wb",
+    "weightsShuffled",
     msg.inside.labels.weightsIn(msg.inside.shuffled),
     t.b.heads[0].weights,
     shuffledTokens,
@@ -138,11 +138,11 @@ const headWeights = (t, msg) => [
 // What each step shows, by step id.
 const views = {
   plain: ({ trace, msg, features }) => ({
-    focusMatrix: "ob",
+    focusMatrix: "outputShuffled",
     matrices: outputs(trace.plain, msg, features),
   }),
   sinusoidal: ({ trace, msg, features }) => ({
-    focusMatrix: "wb",
+    focusMatrix: "weightsShuffled",
     matrices: [
       matrix(
         "pe",
@@ -153,7 +153,7 @@ const views = {
         "result",
       ),
       matrix(
-        "xa",
+        "xPlusPe",
         msg.inside.labels.xPlusPe(peScale),
         trace.sinusoidal.a.x,
         tokens,
@@ -165,10 +165,10 @@ const views = {
     ],
   }),
   rope: ({ trace, msg }) => ({
-    focusMatrix: "wb",
+    focusMatrix: "weightsShuffled",
     matrices: [
-      matrix("qa", "q1, RoPE", trace.rope.a.heads[0].q, tokens, numbered(2), "result"),
-      matrix("ka", "k1, RoPE", trace.rope.a.heads[0].k, tokens, numbered(2), "result"),
+      matrix("qRotated", "q1, RoPE", trace.rope.a.heads[0].q, tokens, numbered(2), "result"),
+      matrix("kRotated", "k1, RoPE", trace.rope.a.heads[0].k, tokens, numbered(2), "result"),
       ...headWeights(trace.rope, msg),
     ],
   }),
@@ -179,8 +179,8 @@ const views = {
       matrices: [
         matrix("q", msg.inside.labels.qPlain, [d.q], [tokens[distanceRows.q]], numbered(2)),
         matrix("k", msg.inside.labels.kPlain, [d.k], [tokens[distanceRows.k]], numbered(2)),
-        matrix("qm", msg.inside.labels.qAt, d.qm.rotated, named("m"), numbered(2), "result"),
-        matrix("kn", msg.inside.labels.kAt, d.kn.rotated, named("n"), numbered(2), "result"),
+        matrix("qAtM", msg.inside.labels.qAt, d.qm.rotated, named("m"), numbered(2), "result"),
+        matrix("kAtN", msg.inside.labels.kAt, d.kn.rotated, named("n"), numbered(2), "result"),
         matrix("scores", "q_m·k_n", d.scores, named("m"), named("n"), "result"),
       ],
     };
@@ -205,16 +205,16 @@ const unrotated = (mid, i, j, { trace, inputs, state, msg }) => {
 };
 const placed = (mid, i, j, { trace, state }) => {
   const d = trace.distance;
-  const rotary = mid === "qm" ? d.qm : d.kn;
-  const before = positions.map(() => (mid === "qm" ? d.q : d.k));
-  const name = mid === "qm" ? "q" : "k";
+  const rotary = mid === "qAtM" ? d.qm : d.kn;
+  const before = positions.map(() => (mid === "qAtM" ? d.q : d.k));
+  const name = mid === "qAtM" ? "q" : "k";
   return rotationLines(name, i, j, { before, rotary, digits: state.digits, d: d.q.length });
 };
 const distanceLines = {
   q: unrotated,
   k: unrotated,
-  qm: placed,
-  kn: placed,
+  qAtM: placed,
+  kAtN: placed,
   scores: (mid, i, j, { trace, state, msg }) => {
     const d = trace.distance;
     return [
@@ -235,22 +235,24 @@ const distanceLines = {
 // The steps with positions (none, sinusoidal, RoPE), each in order (a) and shuffled (b).
 const rotated = (mid, i, j, { trace, state, stepId }) => {
   const t = trace[stepId];
-  const rotary = mid === "qa" ? t.a.qRotated : t.a.kRotated;
-  const before = (mid === "qa" ? t.a.q : t.a.k).map((row) => row.slice(0, 2));
+  const rotary = mid === "qRotated" ? t.a.qRotated : t.a.kRotated;
+  const before = (mid === "qRotated" ? t.a.q : t.a.k).map((row) => row.slice(0, 2));
   const head = { ...rotary, rotated: rotary.rotated.map((row) => row.slice(0, 2)) };
-  const name = mid === "qa" ? "q" : "k";
+  const name = mid === "qRotated" ? "q" : "k";
   return rotationLines(name, i, j, { before, rotary: head, digits: state.digits, d: t.a.dHead });
 };
 const weightsOf = (mid, i, j, ctx) => {
   const t = ctx.trace[ctx.stepId];
   // no table of these steps shows the scores: the weight's lines start from q·k
-  return headDerivation(mid === "wa" ? t.a : t.b, 0, "weights", i, j, { ...ctx, fromScores: true })
-    .lines;
+  return headDerivation(mid === "weightsOriginal" ? t.a : t.b, 0, "weights", i, j, {
+    ...ctx,
+    fromScores: true,
+  }).lines;
 };
 // outputs: concat·W_O; a shuffled row is its token's row in order
 const outputOf = (mid, i, j, { trace, inputs, state, stepId, msg }) => {
   const t = trace[stepId];
-  const side = mid === "oa" ? t.a : t.b;
+  const side = mid === "outputOriginal" ? t.a : t.b;
   const digits = state.digits;
   const lines = [
     productLine("output", i, j, {
@@ -263,7 +265,7 @@ const outputOf = (mid, i, j, { trace, inputs, state, stepId, msg }) => {
       msg,
     }),
   ];
-  if (mid === "ob") {
+  if (mid === "outputShuffled") {
     const there = fmt(t.a.output[shuffle[i]][j], digits);
     // without positions the row moved with its token; with them, this number may still read the
     // same at the decimals shown
@@ -293,7 +295,7 @@ const positionLines = {
       ),
     ];
   },
-  xa: (mid, i, j, { trace, inputs, state }) => {
+  xPlusPe: (mid, i, j, { trace, inputs, state }) => {
     const pe = trace.sinusoidal.a.sinusoidal.encoding[i][j];
     const x = inputs.x[i][j];
     return [
@@ -306,12 +308,12 @@ const positionLines = {
       ),
     ];
   },
-  qa: rotated,
-  ka: rotated,
-  wa: weightsOf,
-  wb: weightsOf,
-  oa: outputOf,
-  ob: outputOf,
+  qRotated: rotated,
+  kRotated: rotated,
+  weightsOriginal: weightsOf,
+  weightsShuffled: weightsOf,
+  outputOriginal: outputOf,
+  outputShuffled: outputOf,
 };
 
 export const orderLab = {
@@ -369,16 +371,17 @@ export const orderLab = {
   // A shuffled row lights up its token's row in order, and the other way round.
   highlights(mid, i, j, { stepId }) {
     const h = { [mid]: { rows: [], cols: [], cells: [[i, j]] } };
-    if (mid === "xa") h.pe = { rows: [], cols: [], cells: [[i, j]] };
-    if (mid === "ob") h.oa = { rows: [shuffle[i]], cols: [], cells: [[shuffle[i], j]] };
-    if (mid === "oa")
-      h.ob = { rows: [shuffle.indexOf(i)], cols: [], cells: [[shuffle.indexOf(i), j]] };
+    if (mid === "xPlusPe") h.pe = { rows: [], cols: [], cells: [[i, j]] };
+    if (mid === "outputShuffled")
+      h.outputOriginal = { rows: [shuffle[i]], cols: [], cells: [[shuffle[i], j]] };
+    if (mid === "outputOriginal")
+      h.outputShuffled = { rows: [shuffle.indexOf(i)], cols: [], cells: [[shuffle.indexOf(i), j]] };
     if (mid === "scores" && stepId === "distance") {
-      h.qm = { rows: [i], cols: [], cells: [] };
-      h.kn = { rows: [j], cols: [], cells: [] };
+      h.qAtM = { rows: [i], cols: [], cells: [] };
+      h.kAtN = { rows: [j], cols: [], cells: [] };
     }
-    if ((mid === "qm" || mid === "kn") && stepId === "distance")
-      h[mid === "qm" ? "q" : "k"] = { rows: [0], cols: [], cells: [] };
+    if ((mid === "qAtM" || mid === "kAtN") && stepId === "distance")
+      h[mid === "qAtM" ? "q" : "k"] = { rows: [0], cols: [], cells: [] };
     return h;
   },
 
@@ -399,24 +402,24 @@ export const orderLab = {
           j,
           digits,
         );
-      if (mid === "qm") return rotationWorked(d.q, d.qm, i, j, digits);
-      if (mid === "kn") return rotationWorked(d.k, d.kn, i, j, digits);
+      if (mid === "qAtM") return rotationWorked(d.q, d.qm, i, j, digits);
+      if (mid === "kAtN") return rotationWorked(d.k, d.kn, i, j, digits);
       return [];
     }
     const t = trace[stepId];
-    if (mid === "wa" || mid === "wb")
-      return headWorked(mid === "wa" ? t.a : t.b, 0, "weights", i, j, digits);
-    if (mid === "oa" || mid === "ob")
-      return productWorked((mid === "oa" ? t.a : t.b).concat, inputs.wo, i, j, digits);
-    if (mid === "xa")
+    if (mid === "weightsOriginal" || mid === "weightsShuffled")
+      return headWorked(mid === "weightsOriginal" ? t.a : t.b, 0, "weights", i, j, digits);
+    if (mid === "outputOriginal" || mid === "outputShuffled")
+      return productWorked((mid === "outputOriginal" ? t.a : t.b).concat, inputs.wo, i, j, digits);
+    if (mid === "xPlusPe")
       return [inputs.x[i][j] + peScale * shownAt(t.a.sinusoidal.encoding[i][j], digits)];
     if (mid === "pe") {
       const angle = shownAt(t.a.sinusoidal.angles[i][Math.floor(j / 2)], digits);
       return [j % 2 === 0 ? Math.sin(angle) : Math.cos(angle)];
     }
-    if (mid === "qa" || mid === "ka") {
-      const rotary = mid === "qa" ? t.a.qRotated : t.a.kRotated;
-      return rotationWorked((mid === "qa" ? t.a.q : t.a.k)[i], rotary, i, j, digits);
+    if (mid === "qRotated" || mid === "kRotated") {
+      const rotary = mid === "qRotated" ? t.a.qRotated : t.a.kRotated;
+      return rotationWorked((mid === "qRotated" ? t.a.q : t.a.k)[i], rotary, i, j, digits);
     }
     return [];
   },
