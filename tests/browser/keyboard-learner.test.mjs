@@ -88,3 +88,24 @@ test("skip to the step brings the step's title to the top of the screen, below t
     await page.close();
   }
 });
+
+// The learners' fourth pass: "Link copied" pushed the header's buttons 90 px to the left.
+test("copy link says so without moving a button of the header", async () => {
+  for (const width of [1440, 390]) {
+    const page = await openApp(env, "scene=classroom&lang=en", {
+      viewport: { width, height: 900 },
+    });
+    const boxes = () =>
+      page
+        .locator("header button")
+        .evaluateAll((bs) => bs.map((b) => JSON.stringify(b.getBoundingClientRect())));
+    const before = await boxes();
+    await page.locator("#copy-link").focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelector("header .status").textContent !== "");
+    assert.deepEqual(await boxes(), before, `${width} px`);
+    const said = await page.locator("header .status").boundingBox();
+    assert.ok(said.x >= 0 && said.x + said.width <= width, JSON.stringify(said));
+    await page.close();
+  }
+});
