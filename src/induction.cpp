@@ -14,10 +14,10 @@ std::string check_induction_task(const InductionTask& t) {
   if (t.vocab < 2 || t.vocab > 65536) return range_error("vocab", t.vocab, 2, 65536);
   if (t.context < 4 || t.context > 1024) return range_error("context", t.context, 4, 1024);
   if (t.min_segment < 2 || t.min_segment > t.max_segment) {
-    return range_error("minSegment", t.min_segment, 2, t.max_segment);
+    return range_error("min_segment", t.min_segment, 2, t.max_segment);
   }
   if (t.max_segment > t.vocab || 2 * t.max_segment > t.context) {
-    return range_error("maxSegment", t.max_segment, t.min_segment,
+    return range_error("max_segment", t.max_segment, t.min_segment,
                        std::min(t.vocab, t.context / 2));
   }
   return {};

@@ -22,8 +22,8 @@ struct InductionTask {
   static constexpr auto fields() {
     return std::tuple{field("vocab", &InductionTask::vocab),
                       field("context", &InductionTask::context),
-                      field("minSegment", &InductionTask::min_segment),
-                      field("maxSegment", &InductionTask::max_segment)};
+                      field("min_segment", &InductionTask::min_segment),
+                      field("max_segment", &InductionTask::max_segment)};
   }
 };
 
@@ -67,8 +67,8 @@ struct InductionScores {
 
   static constexpr const char* kName = "InductionScores";
   static constexpr auto fields() {
-    return std::tuple{field("firstLoss", &InductionScores::first_loss),
-                      field("repeatLoss", &InductionScores::repeat_loss),
+    return std::tuple{field("first_loss", &InductionScores::first_loss),
+                      field("repeat_loss", &InductionScores::repeat_loss),
                       field("previous", &InductionScores::previous),
                       field("induction", &InductionScores::induction)};
   }
