@@ -149,6 +149,9 @@ Result<GptTrainer<F>> induction_trainer(const GptConfig& config, const Induction
   auto r =
       gpt_trainer<F>(config, induction_batch(task, 2, seed).value.tokens, batch, lr, total, seed);
   if (!r.ok()) return r;
+  // no weight decay: measured, it shrinks W_Q and W_K until the previous-token head smears
+  // (docs/model.md, "The induction head")
+  r.value.adam.weight_decay = 0;
   r.value.draw = [task](SplitMix64& pick, Index b, std::vector<std::int32_t>& tokens,
                         std::vector<std::int32_t>& targets) {
     std::vector<std::int32_t> segments;

@@ -79,7 +79,8 @@ Result<InductionScores> induction_scores(const GptConfig& config, const std::vec
                                          const InductionBatch& batch);
 
 // A trainer (gpt.hpp) whose batches are the task's sequences, drawn from its `pick` stream
-// (seed + 1); the configuration's vocab and context must be the task's.
+// (seed + 1), AdamW without weight decay; the configuration's vocab and context must be the
+// task's.
 template <typename F>
 Result<GptTrainer<F>> induction_trainer(const GptConfig& config, const InductionTask& task,
                                         Index batch, double lr, std::int64_t total,

