@@ -1,4 +1,4 @@
-// induction.hpp: the induction-head task of lesson 5 (issue 27 §1). Seeded sequences of a
+// induction.hpp: the induction-head task of lesson 5. Seeded sequences of a
 // segment of m distinct random tokens, then the same segment again, then random tokens to the
 // end; what a model has learnt of them (the loss on each half, every head's previous-token and
 // induction scores); and a trainer that draws its batches from them.

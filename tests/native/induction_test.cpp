@@ -155,7 +155,7 @@ TEST(Induction, TheTrainerDrawsTheTasksSequences) {
 // docs/model.md's seeded run ("The induction head"): V 32, T 20, m from 3 to 10; d_model 64,
 // one head per layer, RoPE base 100, attention only; 32 sequences a step, lr 1e-3, seed 1.
 // The repeated half's loss after these 1,000 steps, as a share of ln V: measured 0.327. The
-// issue's target, 0.1, is not reached by this run (nor by any short one measured: docs/model.md).
+// target, 0.1, is not reached by this run (nor by any short one measured: docs/model.md).
 constexpr double kTwoLayerRepeat = 0.4;
 
 attention::InductionScores train(Index layers, Index steps) {
