@@ -646,7 +646,8 @@ Result<std::optional<double>> gpt_train_slice(GptTrainer<F>& t, Index sequences)
   if (t.done == 0) {
     t.tokens.clear();
     t.targets.clear();
-    for (Index b = 0; b < t.batch; ++b) {
+    if (t.draw) t.draw(t.pick, t.batch, t.tokens, t.targets);
+    for (Index b = 0; b < t.batch && !t.draw; ++b) {
       const auto at = long(t.pick.uniform() * double(t.data.size() - size_t(c.context) - 1));
       t.tokens.insert(t.tokens.end(), t.data.begin() + at, t.data.begin() + at + c.context);
       t.targets.insert(t.targets.end(), t.data.begin() + at + 1,

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -167,6 +168,11 @@ struct GptTrainer {
   GptConfig config;
   std::vector<F> params;
   std::vector<std::int32_t> data;  // the training stream
+  // When set, each step's batch comes from here instead (B·T tokens and their targets, appended
+  // to the empty vectors, drawn from `pick`): the induction task's sequences (induction.hpp).
+  std::function<void(SplitMix64& pick, Index batch, std::vector<std::int32_t>& tokens,
+                     std::vector<std::int32_t>& targets)>
+      draw;
   Index batch = 16;
   double lr = 3e-3;
   std::int64_t total = 1;  // the steps the schedule is for

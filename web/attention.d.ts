@@ -553,6 +553,38 @@ export interface GptConfig {
   heads: number;
   /** RoPE's base, 10000 unless given */
   base?: number;
+  /** false: attention-only blocks, no MLPs (true unless given) */
+  mlp?: boolean;
+}
+
+/** The induction task: a segment of m distinct tokens (m from minSegment to maxSegment), the
+ * same segment again, then random tokens to the context's end. */
+export interface InductionTask {
+  vocab: number;
+  context: number;
+  minSegment: number;
+  maxSegment: number;
+}
+
+/** B sequences of the task: tokens and targets (B·T each; a target is the next token). */
+export interface InductionBatch {
+  tokens: number[];
+  targets: number[];
+  /** (B) each sequence's segment length m */
+  segments: number[];
+}
+
+/** What a model does on a batch of the induction task. */
+export interface InductionScores {
+  /** the mean −log p(target) at positions 0 … m−2: the next token is new */
+  firstLoss: number;
+  /** the mean −log p(target) at positions m … 2m−2: the next token follows the earlier copy */
+  repeatLoss: number;
+  /** (L, H) each head's mean weight on position i − 1 */
+  previous: Matrix;
+  /** (L, H) each head's mean weight, from a token of the second half, on the token after its
+   * earlier occurrence */
+  induction: Matrix;
 }
 
 /** A model: its configuration and its parameters, flat, in gptLayout's order. */
@@ -659,6 +691,15 @@ export interface GptLabs {
   gptTrainer(
     config: GptConfig,
     data: ArrayLike<number>,
+    options: { batch?: number; lr?: number; total: number; seed?: number },
+  ): GptTrainer;
+  /** A seeded batch of the induction task's sequences. */
+  inductionBatch(task: InductionTask, options: { batch: number; seed?: number }): InductionBatch;
+  inductionScores(model: GptModel, batch: InductionBatch): InductionScores;
+  /** A training run whose batches are the induction task's sequences (seeded, seed + 1). */
+  inductionTrainer(
+    config: GptConfig,
+    task: InductionTask,
     options: { batch?: number; lr?: number; total: number; seed?: number },
   ): GptTrainer;
 }

@@ -572,14 +572,26 @@ function learnLabs(core) {
 
 const gptFields = ["vocab", "context", "dModel", "layers", "heads"];
 
-// { vocab, context, dModel, layers, heads, base? } → what the bindings read
+// { vocab, context, dModel, layers, heads, base?, mlp? } → what the bindings read
 function packGptConfig(config) {
   if (typeof config !== "object" || config === null) throw new Error("config must be an object");
   const packed = {};
   for (const name of gptFields) packed[name] = whole(`config.${name}`, config[name]);
   const base = config.base ?? 10000;
   if (typeof base !== "number") throw new Error("config.base must be a number");
-  return { ...packed, base };
+  const mlp = config.mlp ?? true;
+  checkFlag("config.mlp", mlp);
+  return { ...packed, base, mlp };
+}
+
+const inductionFields = ["vocab", "context", "minSegment", "maxSegment"];
+
+// { vocab, context, minSegment, maxSegment } → what the bindings read
+function packInductionTask(task) {
+  if (typeof task !== "object" || task === null) throw new Error("task must be an object");
+  return Object.fromEntries(
+    inductionFields.map((name) => [name, whole(`task.${name}`, task[name])]),
+  );
 }
 
 // Token ids, each checked as the number the caller gave (a whole number from 0 to vocab − 1;
@@ -629,6 +641,26 @@ function gptLabs(core) {
     return check(f(config, packParams(core, model, config)));
   };
   const trainers = trainerRegistry(core);
+  // A session opened in the core: the trainer object of gptTrainer and inductionTrainer.
+  const session = (id, config) => {
+    const trainer = {
+      config,
+      step(n) {
+        return unpacked(core.gptTrainSteps(id, whole("n", n)));
+      },
+      /** Part of a step: the next `sequences` of its batch; the loss when the step ends. */
+      slice(sequences) {
+        return check(core.gptTrainSlice(id, whole("sequences", sequences)));
+      },
+      params: () => check(core.gptTrainParams(id)),
+      close() {
+        trainers.unregister(trainer);
+        core.gptTrainClose(id);
+      },
+    };
+    trainers.register(trainer, id, trainer);
+    return trainer;
+  };
   return {
     /** Where each parameter lives in the flat buffer: [{ name, rows, cols, offset, decay }]. */
     gptLayout(config) {
@@ -702,23 +734,50 @@ function gptLabs(core) {
           whole("seed", seed),
         ),
       );
-      const trainer = {
-        config: packed,
-        step(n) {
-          return unpacked(core.gptTrainSteps(id, whole("n", n)));
-        },
-        /** Part of a step: the next `sequences` of its batch; the loss when the step ends. */
-        slice(sequences) {
-          return check(core.gptTrainSlice(id, whole("sequences", sequences)));
-        },
-        params: () => check(core.gptTrainParams(id)),
-        close() {
-          trainers.unregister(trainer);
-          core.gptTrainClose(id);
-        },
+      return session(id, packed);
+    },
+
+    /**
+     * The induction task's sequences: a seeded batch of { tokens, targets } (B·T each) and each
+     * sequence's segment length m (the segment, then the same again, then random tokens).
+     */
+    inductionBatch(task, { batch, seed = 1 } = {}) {
+      const packed = packInductionTask(task);
+      return unpacked(core.inductionBatch(packed, whole("batch", batch), whole("seed", seed)));
+    },
+
+    /**
+     * What a model does on a batch of the task: the mean loss on the first half and on the
+     * repeated half, and per layer and head the previous-token and induction scores (L, H).
+     */
+    inductionScores(model, batch) {
+      const { vocab } = packGptConfig(model?.config);
+      if (typeof batch !== "object" || batch === null) throw new Error("batch must be an object");
+      const packed = {
+        tokens: packTokens("batch.tokens", batch.tokens, vocab),
+        targets: packTokens("batch.targets", batch.targets, vocab),
+        segments: Int32Array.from(batch.segments ?? [], (m, i) =>
+          whole(`batch.segments[${i + 1}]`, m),
+        ),
       };
-      trainers.register(trainer, id, trainer);
-      return trainer;
+      return unpack(run(model, (c, p) => core.inductionScores(c, p, packed)));
+    },
+
+    /** A training run as gptTrainer's, whose batches are the induction task's sequences. */
+    inductionTrainer(config, task, { batch = 32, lr = 1e-3, total, seed = 1 } = {}) {
+      if (typeof lr !== "number") throw new Error("lr must be a number");
+      const packed = packGptConfig(config);
+      const { id } = check(
+        core.inductionTrainOpen(
+          packed,
+          packInductionTask(task),
+          whole("batch", batch),
+          lr,
+          whole("total", total),
+          whole("seed", seed),
+        ),
+      );
+      return session(id, packed);
     },
 
     /** How many trainers are open in the core: for the tests of their lifetime. */

@@ -31,6 +31,8 @@ __all__ = [
     "gpt_model",
     "gpt_forward",
     "gpt_generate",
+    "induction_batch",
+    "induction_scores",
     "Result",
     "show",
 ]
@@ -310,6 +312,10 @@ def _config(config: dict) -> dict:
     c = {name: config.get(name, config.get("dModel") if name == "d_model" else None) for name in _config_fields}
     out = {name: _whole(f"config {name}", value, 1) for name, value in c.items()}
     out["base"] = _number("config base", config.get("base", 10000))
+    mlp = config.get("mlp", True)
+    if not isinstance(mlp, bool):
+        raise TypeError(f"config mlp must be True or False, not {mlp!r}")
+    out["mlp"] = mlp
     return out
 
 
@@ -371,6 +377,29 @@ def gpt_generate(model: dict, prompt: Sequence[int], *, count: int, temperature:
     out = _wrap(_core.gpt_generate(c, p, ids, _whole("count", count), _number("temperature", temperature),
                                    _whole("seed", seed)))
     return [int(t) for t in out]
+
+
+_task_fields = ("vocab", "context", "min_segment", "max_segment")
+
+
+def induction_batch(task: dict, *, batch: int, seed: int = 1) -> Result:
+    """Seeded sequences of the induction task {vocab, context, min_segment, max_segment}: a
+    segment of m distinct tokens, the same again, then random tokens: {tokens, targets} (B·T ids;
+    a target is the next token) and segments (each sequence's m). The page draws the same."""
+    if not isinstance(task, dict):
+        raise TypeError("task must be a dict {vocab, context, min_segment, max_segment}")
+    t = {name: _whole(f"task {name}", task.get(name)) for name in _task_fields}
+    return _wrap(_core.induction_batch(t, _whole("batch", batch), _whole("seed", seed)))
+
+
+def induction_scores(model: dict, batch: dict) -> Result:
+    """What a model does on a batch of the task: first_loss and repeat_loss (the mean loss at
+    positions 0 … m−2 and m … 2m−2) and per layer and head (L, H) the previous-token and
+    induction scores."""
+    c, p = _params(model)
+    ids = {name: _ids(f"batch {name}", batch[name], c["vocab"]) for name in ("tokens", "targets")}
+    segments = np.ascontiguousarray(_array("batch segments", batch["segments"]), dtype=np.int32)
+    return _wrap(_core.induction_scores(c, p, ids["tokens"], ids["targets"], segments))
 
 
 from .show import show  # noqa: E402  (it reads _matrix and _array above)

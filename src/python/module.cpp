@@ -12,6 +12,7 @@
 #include "../backward.hpp"
 #include "../gpt.hpp"
 #include "../gpt_file.hpp"
+#include "../induction.hpp"
 #include "../multihead.hpp"
 #include "convert.hpp"
 
@@ -62,7 +63,13 @@ attention::MultiHeadWeights read_weights(const Array& wq, const Array& wk, const
 
 attention::GptConfig read_config(const py::dict& d) {
   return {get<Index>(d, "vocab", 0),  get<Index>(d, "context", 0), get<Index>(d, "d_model", 0),
-          get<Index>(d, "layers", 0), get<Index>(d, "heads", 0),   get(d, "base", 10000.0)};
+          get<Index>(d, "layers", 0), get<Index>(d, "heads", 0),   get(d, "base", 10000.0),
+          get(d, "mlp", true)};
+}
+
+attention::InductionTask read_task(const py::dict& d) {
+  return {get<Index>(d, "vocab", 0), get<Index>(d, "context", 0), get<Index>(d, "min_segment", 0),
+          get<Index>(d, "max_segment", 0)};
 }
 
 template <typename T>
@@ -160,6 +167,21 @@ py::object gpt_generate(const py::dict& config, const Floats& params, const Ids&
                                               count, temperature, seed));
 }
 
+py::object induction_batch(const py::dict& task, Index batch, std::uint64_t seed) {
+  return to_py(attention::induction_batch(read_task(task), batch, seed));
+}
+
+py::object induction_scores(const py::dict& config, const Floats& params, const Ids& tokens,
+                            const Ids& targets, const Ids& segments) {
+  attention::InductionBatch b;
+  b.tokens = numbers(tokens);
+  b.targets = numbers(targets);
+  b.segments = numbers(segments);
+  b.batch = Index(b.segments.size());
+  b.context = b.batch > 0 ? Index(b.tokens.size()) / b.batch : 0;
+  return to_py(attention::induction_scores<float>(read_config(config), numbers(params), b));
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -176,4 +198,6 @@ PYBIND11_MODULE(_core, m) {
   m.def("gpt_dequantize", &gpt_dequantize);
   m.def("gpt_forward", &gpt_forward);
   m.def("gpt_generate", &gpt_generate);
+  m.def("induction_batch", &induction_batch);
+  m.def("induction_scores", &induction_scores);
 }

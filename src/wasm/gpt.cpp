@@ -1,5 +1,6 @@
 // gpt.cpp: lesson 5's bindings, the small transformer (gpt.hpp): its layout, its weights file,
-// a forward pass, the loss's gradient, generation, and training sessions.
+// a forward pass, the loss's gradient, generation, and training sessions; the induction task
+// (induction.hpp): its sequences, its scores, and training sessions on it.
 //
 // The one exception to the boundary's rule that JS owns every state: a training session lives
 // here, by number, between the page's frames (its parameters, AdamW's moments and the step
@@ -11,6 +12,7 @@
 #include <map>
 
 #include "../gpt_file.hpp"
+#include "../induction.hpp"
 #include "convert.hpp"
 
 namespace {
@@ -19,10 +21,17 @@ using attention::Index;
 using namespace attention::wasm;
 using attention::field;
 
-// { vocab, context, dModel, layers, heads, base }
+// { vocab, context, dModel, layers, heads, base, mlp }
 attention::GptConfig read_gpt_config(const val& js) {
   return {js["vocab"].as<Index>(),  js["context"].as<Index>(), js["dModel"].as<Index>(),
-          js["layers"].as<Index>(), js["heads"].as<Index>(),   js["base"].as<double>()};
+          js["layers"].as<Index>(), js["heads"].as<Index>(),   js["base"].as<double>(),
+          js["mlp"].as<bool>()};
+}
+
+// { vocab, context, minSegment, maxSegment }
+attention::InductionTask read_induction_task(const val& js) {
+  return {js["vocab"].as<Index>(), js["context"].as<Index>(), js["minSegment"].as<Index>(),
+          js["maxSegment"].as<Index>()};
 }
 
 // What a training session's calls return.
@@ -150,6 +159,35 @@ val gpt_train_slice(int id, double sequences) {
   return to_js(TrainSlice{r.value, found->second.steps});
 }
 
+// The induction task: a seeded batch of its sequences, and what a model does on one.
+val induction_batch(val task, double batch, double seed) {
+  return to_js(
+      attention::induction_batch(read_induction_task(task), Index(batch), std::uint64_t(seed)));
+}
+
+// batch: { tokens, targets, segments }, B = segments.length sequences of tokens.length / B
+val induction_scores(val config, val params, val batch) {
+  attention::InductionBatch b;
+  b.tokens = read_numbers<std::int32_t>(batch["tokens"]);
+  b.targets = read_numbers<std::int32_t>(batch["targets"]);
+  b.segments = read_numbers<std::int32_t>(batch["segments"]);
+  b.batch = Index(b.segments.size());
+  b.context = b.batch > 0 ? Index(b.tokens.size()) / b.batch : 0;
+  return to_js(
+      attention::induction_scores<float>(read_gpt_config(config), read_numbers<float>(params), b));
+}
+
+// A training session whose batches are the task's sequences; the gptTrain* calls run it.
+val induction_train_open(val config, val task, double batch, double lr, double total, double seed) {
+  auto r = attention::induction_trainer<float>(read_gpt_config(config), read_induction_task(task),
+                                               Index(batch), lr, std::int64_t(total),
+                                               std::uint64_t(seed));
+  if (!r.ok()) return error(r.error);
+  const int id = next_trainer++;
+  trainers.emplace(id, std::move(r.value));
+  return to_js(TrainerOpened{id});
+}
+
 val gpt_train_params(int id) {
   const auto found = trainers.find(id);
   return found == trainers.end() ? no_trainer(id) : to_js(found->second.params);
@@ -174,7 +212,10 @@ EMSCRIPTEN_BINDINGS(attention_gpt) {
   emscripten::function("gptTrainParams", &gpt_train_params);
   emscripten::function("gptTrainClose", &gpt_train_close);
   emscripten::function("gptTrainersOpen", &gpt_trainers_open);
+  emscripten::function("inductionBatch", &induction_batch);
+  emscripten::function("inductionScores", &induction_scores);
+  emscripten::function("inductionTrainOpen", &induction_train_open);
   register_results<std::vector<attention::GptTensor>, attention::GptTrace<float>,
                    attention::GptLossGradient<float>, TrainerOpened, TrainSteps, TrainSlice,
-                   StreamLoss>();
+                   StreamLoss, attention::InductionBatch, attention::InductionScores>();
 }

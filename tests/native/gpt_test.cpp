@@ -81,6 +81,13 @@ TEST(Gpt, WithoutMlpsTheLayoutHasNoMlpAndEveryGradientHolds) {
   expect_gradients_match(attention_only);
 }
 
+// The induction lab's one-layer contrast: one attention-only layer of one head, RoPE base 100.
+TEST(Gpt, OneAttentionOnlyLayerOfOneHeadHasEveryGradient) {
+  const GptConfig one{7, 5, 8, 1, 1, 100, false};
+  EXPECT_EQ(attention::gpt_size(one), 7 * 8 + 2 * 8 + 4 * 8 * 8 + 2 * 8);
+  expect_gradients_match(one);
+}
+
 TEST(Gpt, Float32FollowsFloat64AndAUniformModelCostsLnV) {
   std::mt19937 gen(2);
   const auto tokens = random_tokens(gen, 3 * 5, tiny.vocab);
