@@ -7,8 +7,10 @@
 
 # The Node files run two at a time, one a core: they share no file and time nothing.
 NODE_TEST := node --test --test-reporter=tap --test-concurrency=2
-# The browser files run two at a time (each its own server and Chromium): most of their time is
-# spent waiting on a page, and it cut the suite from about 6.5 to under 5 minutes here.
+# Browser files, each with its own server and Chromium, spend most of their time waiting on a
+# page. The browser suite runs its files the largest first, three at a time
+# (tools/browser-suite.mjs; the third fills the others' waits for no more CPU time, as
+# docs/testing.md measures); make test-hosts runs its files two at a time, by name.
 BROWSER_TEST := node --test --test-reporter=tap --test-concurrency=2
 # Every suite runs through tools/suite.mjs, which reads its counts and fails when it ran none.
 SUITE := node tools/suite.mjs
@@ -133,7 +135,7 @@ test-python: $(call needs,venv)
 	$(SUITE) python build/venv/bin/python -m pytest -p no:cacheprovider -q python/tests
 
 test-browser: $(call needs,bundle venv)
-	$(SUITE) browser $(BROWSER_TEST) tests/browser/
+	$(SUITE) browser node tools/browser-suite.mjs tests/browser/ 3
 
 # The heavier tutorial hosts (Astro 5, Docusaurus 3 with React 19), not part of make test:
 # tests/hosts/ (2 to 6 minutes here by the machine's load, most of it Docusaurus's webpack).

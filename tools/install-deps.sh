@@ -24,7 +24,7 @@ esac
 
 apt_demo=(emscripten libeigen3-dev cmake make)
 apt_test=(g++ googletest libgtest-dev nlohmann-json3-dev clang-format clang libclang-rt-14-dev
-  chromium fonts-wqy-zenhei
+  chromium chromium-headless-shell fonts-wqy-zenhei
   # the exported NumPy and PyTorch scripts run on Debian's python3: PyTorch 1.13 pulls in 207
   # packages, 171 MB to download and 734 MB on disk (6 minutes on the development machine)
   python3-numpy python3-torch

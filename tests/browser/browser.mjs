@@ -1,5 +1,6 @@
-// browser.mjs: Debian's Chromium through playwright-core, and web/ served on a free port. The
-// pages a file opens share one browser context, kept warm by a page left open on the server.
+// browser.mjs: Debian's Chromium (its headless shell) through playwright-core, and web/ served on
+// a free port. The pages a file opens share one browser context, kept warm by a page left open on
+// the server.
 import { chromium } from "playwright-core";
 import { policy, serve } from "../../tools/serve.mjs";
 
@@ -36,7 +37,10 @@ export async function start(
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html>");
   const { server, url } = await serve(root, 0, headers, { ...routes, [keepAlive]: blank });
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    // Debian's headless shell (Chromium's old headless mode, Playwright's own headless browser),
+    // or $CHROMIUM: Chromium's renderer without the browser's windows and their pages, about a
+    // third less CPU time a page here (docs/testing.md).
+    executablePath: process.env.CHROMIUM ?? "/usr/lib/chromium/chromium-headless-shell",
     headless: true,
     args: flags,
   });
