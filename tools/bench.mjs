@@ -23,6 +23,9 @@ import { attentionModel } from "./onnx.mjs";
 import { modelBench } from "./gpt-bench.mjs";
 import { firstViewBench } from "./first-view.mjs";
 
+// A bench measures the browser a learner runs (the tests use the lighter headless shell).
+process.env.CHROMIUM ??= "/usr/bin/chromium";
+
 const require = createRequire(import.meta.url);
 const report = { machine: machine(), when: new Date().toISOString(), shapes: [] };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -11,6 +11,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { start } from "../tests/browser/browser.mjs";
 
+// A bench measures the browser a learner runs (the tests use the lighter headless shell).
+process.env.CHROMIUM ??= "/usr/bin/chromium";
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export const views = [
