@@ -28,6 +28,8 @@ const langs = ["en", "zh"];
 const technical = {
   en: [
     "the core",
+    "concat",
+    "W_O",
     "variance",
     "one-hot",
     "MLP",
@@ -67,6 +69,8 @@ const technical = {
   ],
   zh: [
     "核心",
+    "concat",
+    "W_O",
     "方差",
     "独热",
     "MLP",

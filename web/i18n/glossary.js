@@ -291,6 +291,39 @@ export const glossary = [
     },
   },
   {
+    id: "concat",
+    where: { scene: "heads", step: 5 },
+    en: {
+      term: "concat",
+      match: String.raw`\bconcat\b`,
+      text: "The heads' outputs put side by side: one row per token, each head's columns after the one before.",
+      formula: "concat = [head_1 … head_h], h·d_head columns (the heads lab: 4 × 2 = 8)",
+    },
+    zh: {
+      term: "concat",
+      match: String.raw`\bconcat\b`,
+      text: "各个头的输出并排放在一起：每个词元一行，一个头的列接在前一个头后面。",
+      formula: "concat = [头_1 … 头_h]，共 h·d_head 列（多头实验：4 × 2 = 8）",
+    },
+  },
+  {
+    id: "w-o",
+    where: { scene: "heads", step: 6 },
+    en: {
+      term: "W_O",
+      match: String.raw`\bW_O\b`,
+      text: "The output matrix: it turns the heads' outputs, side by side, back into one row as wide as the token's own, which the model adds to the residual stream.",
+      formula:
+        "output = concat·W_O; W_O has h·d_head rows and d_model columns (the heads lab: 8 × 7)",
+    },
+    zh: {
+      term: "W_O",
+      match: String.raw`\bW_O\b`,
+      text: "输出矩阵：把并排的各个头的输出变回和词元自己一样宽的一行，模型再把它加到残差流上。",
+      formula: "输出 = concat·W_O；W_O 有 h·d_head 行、d_model 列（多头实验：8 × 7）",
+    },
+  },
+  {
     id: "kvcache",
     where: { scene: "kvcache", step: 1 },
     en: {
