@@ -173,9 +173,10 @@ export function stepPanel(ctx, params) {
   const lit = focus && lab.highlights ? lab.highlights(focus.m, focus.i, focus.j, ctx) : {};
   // What a cell shows instead of its number: "?" for a result still to be predicted, "·" for one
   // that playing has not reached yet.
+  // a result of an earlier step not yet answered, shown again on this one
+  const concealed = (m) => ctx.concealed?.has(m.id) && m.role !== "input";
   const hidden = (m) => {
-    const concealed = ctx.concealed?.has(m.id) && m.role !== "input";
-    if (concealed || (ctx.predicting && (m.role === "result" || m.role === "aux")))
+    if (concealed(m) || (ctx.predicting && (m.role === "result" || m.role === "aux")))
       return (i) => i >= (m.knownRows ?? 0) && "?";
     if (state.reveal === Infinity || m.id !== view.focusMatrix) return undefined;
     return (i, j) => i * m.data[0].length + j >= state.reveal && "·";
@@ -183,7 +184,7 @@ export function stepPanel(ctx, params) {
   // the picked number is hidden, or numbers it is made from are: its derivation would say them
   const hiddenFocus =
     (focus && view.matrices.some((m) => m.id === focus.m && hidden(m)?.(focus.i, focus.j))) ||
-    view.matrices.some((m) => ctx.concealed?.has(m.id) && m.role !== "input");
+    view.matrices.some(concealed);
   const onCell = (m, i, j, fromFocus) => {
     if (m.role === "input") {
       if (!fromFocus) editCell(m, i, j, ctx);
