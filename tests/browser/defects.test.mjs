@@ -543,7 +543,14 @@ test("predict mode: no sentence or derivation says a number still hidden", async
     const output = await page.locator('[data-matrix="output"] button.cell').allTextContents();
     assert.ok(output.length && output.every((t) => t === "?"), output.join());
     assert.equal(await page.locator(".result").count(), 0, `${lang}: said before the answer`);
+    assert.equal(
+      await page.locator(".meaning").count(),
+      0,
+      `${lang}: 我's output before the answer`,
+    );
     await page.locator("#back").click();
+    // the article's 3-decimal summary of the output is the answer: not under the empty boxes
+    assert.doesNotMatch(await page.locator("section.check").textContent(), /0\.551/, lang);
     await page.locator("#check").click();
     await page.locator("#forward").click();
     await page.locator(".result").waitFor();

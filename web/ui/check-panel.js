@@ -185,7 +185,10 @@ export function checkPanel(options) {
     asked?.fieldset,
     el("div", { class: "scroll" }, grid),
     checkTools({ msg, mode, seed, decimals, check, clear, fill, inputs }),
-    seed?.values && el("p", { class: "note", text: msg.check.seedNote(summaryText(seed)) }),
+    // the article's summary is this step's answer: not before a prediction is checked
+    mode !== "predict" &&
+      seed?.values &&
+      el("p", { class: "note", text: msg.check.seedNote(summaryText(seed)) }),
     summary,
   );
   if (saved.run) run();

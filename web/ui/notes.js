@@ -49,7 +49,10 @@ export function spreadNote(ctx) {
 }
 
 // Self-attention: the focus token's own value row and its output row, by dimension.
-export function meaningPanel({ trace, inputs, labels, msg, focusRow, scene, state }) {
+export function meaningPanel(ctx) {
+  const { trace, inputs, labels, msg, focusRow, scene, state } = ctx;
+  // in predict mode, before the answer, it would give away the output still hidden
+  if (ctx.predicting || ctx.concealed?.has("output")) return undefined;
   // The scene's own reading of the output holds for its published inputs and its token.
   const designed = Object.keys(state.edits).length === 0 && focusRow === (scene.focusRow ?? 0);
   if (!inputs.x) return undefined;
