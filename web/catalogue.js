@@ -32,7 +32,13 @@ export const lessons = [
       { id: "teach", lazy: () => import("./labs/learn/teach.js") },
     ],
   },
-  { id: "model", scenes: [{ id: "model", lazy: () => import("./labs/gpt/gpt.js") }] },
+  {
+    id: "model",
+    scenes: [
+      { id: "induction", lazy: () => import("./labs/gpt/induction.js") },
+      { id: "model", lazy: () => import("./labs/gpt/gpt.js") },
+    ],
+  },
 ];
 
 /** Every scene and lab, in the curriculum's order. */

@@ -59,7 +59,7 @@ function rowsDrawn(m, lit, focus) {
 }
 
 /**
- * A matrix as a table. `m` is { id, label, data, rowLabels, colLabels, role, window? }; `lit`
+ * A matrix as a table. `m` is { id, label, data, rowLabels, colLabels, role, window?, heat? }; `lit`
  * is { rows, cols, cells } from steps.highlights; `hidden(i, j)` is what a cell not yet
  * revealed shows instead of its number ("?" or "·"), or false. A matrix with a `window` draws
  * that many rows at most (the rest on demand: the arrows and a picked cell move them), and says
@@ -129,6 +129,8 @@ export function matrixView(m, { lit, hidden, focus, digits, msg, onCell, tools }
                 ]
                   .filter(Boolean)
                   .join(" "),
+                // a matrix of weights drawn as a heatmap (`heat`): its stripes show at a glance
+                style: m.heat && !hidden?.(i, j) ? shade(x) : undefined,
               },
               el("button", {
                 type: "button",

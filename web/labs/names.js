@@ -14,5 +14,6 @@ export const labNames = {
   scale: { en: "Scale", zh: "规模" },
   sharpness: { en: "Learn the sharpness", zh: "学习锐度" },
   teach: { en: "Teach 书 to read", zh: "教“书”去读" },
+  induction: { en: "An induction head forms", zh: "归纳头的形成" },
   model: { en: "A real model", zh: "真正的模型" },
 };

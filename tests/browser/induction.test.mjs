@@ -1,0 +1,131 @@
+// induction.test.mjs: the induction lab in Chromium, trained in the tab. While it trains, the
+// page follows the kept steps, a slider moved takes effect and keeps the focus; once stopped,
+// layer 2's heatmap, the two plots' tables and the circuit's first row are those of a trainer
+// run apart in Node to the step the slider shows (the same seed, sequences and slices), at the
+// decimals shown. In English at 1440 px from the keyboard, in Chinese at 390 px by touch.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { start, openApp } from "./browser.mjs";
+import { loadLabs } from "../../web/attention.js";
+import { fmt } from "../../web/format.js";
+import { configOf, held, task, training } from "../../web/labs/gpt/induction-run.js";
+
+let env;
+before(async () => (env = await start()));
+after(() => env.close());
+
+const core = await loadLabs();
+const batch = core.inductionBatch(task, { batch: held.batch, seed: held.seed });
+
+// The trainer apart, `n` steps taken 8 sequences at a time as the page takes them.
+function trainApart(n) {
+  const trainer = core.inductionTrainer(configOf(2), task, training);
+  for (let s = 0; s < n;) if (trainer.slice(8).loss !== undefined) s++;
+  const model = { config: configOf(2), params: trainer.params() };
+  trainer.close();
+  return model;
+}
+
+const shownStep = async (page) =>
+  Number((await page.locator("output[for=at]").textContent()).match(/\d+/)[0]);
+
+// A table's rows as { label: [cells] } (the text of th and each td).
+const tableRows = (page, selector) =>
+  page.$eval(selector, (figure) =>
+    Object.fromEntries(
+      [...figure.querySelectorAll("tr")]
+        .filter((tr) => tr.querySelector("td"))
+        .map((tr) => [
+          tr.querySelector("th").textContent.trim(),
+          [...tr.querySelectorAll("td")].map((td) => td.textContent.trim()),
+        ]),
+    ),
+  );
+
+test("trained in the tab (en, keyboard): the page follows the run, a slider moved takes effect, the numbers are the core's", async () => {
+  const page = await openApp(env, "scene=induction&lang=en&step=3", {
+    viewport: { width: 1440, height: 900 },
+  });
+  await page.locator("#induction-start").focus();
+  await page.keyboard.press("Enter");
+  // the page follows the kept steps: the slider's t moves on by itself
+  await page.waitForFunction(
+    () => /t = (\d+)/.exec(document.querySelector("output[for=at]").textContent)[1] >= 100,
+  );
+  // a slider moved while it trains takes effect, and the focus stays on it through the redraws
+  await page.locator("#sequence").focus();
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(
+    () => document.querySelector("output[for=sequence]").textContent === "# = 2",
+  );
+  const before = await shownStep(page);
+  await page.waitForFunction(
+    (t) => /t = (\d+)/.exec(document.querySelector("output[for=at]").textContent)[1] > t,
+    before,
+  );
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "sequence");
+  await page.locator("#induction-stop").click();
+  await page.waitForFunction(() =>
+    document.querySelector("#induction-status").textContent.startsWith("Paused"),
+  );
+  const at = await shownStep(page);
+  assert.ok(at >= 125 && at % 25 === 0, `kept step ${at}`);
+  const status = await page.locator("#induction-status").textContent();
+  const [, steps] = status.match(/^Paused at step (\d+) of 1000/);
+  assert.ok(Number(steps) >= at && Number(steps) < at + 25, status);
+
+  // layer 2's heads' weights on sequence 2 at that step, as Node computes them apart
+  const model = trainApart(at);
+  const T = task.context;
+  const tokens = batch.tokens.slice(T, 2 * T);
+  const pass = core.gptForward(model, tokens, { precise: true });
+  const cells = await page.$$eval('[data-matrix="weightsLayer2"] tbody tr', (rows) =>
+    rows.map((tr) => [...tr.querySelectorAll("button.cell")].map((b) => b.textContent)),
+  );
+  const weights = pass.layers[1].weights[0];
+  cells.forEach((row, i) =>
+    row.forEach((text, j) =>
+      // every cell at 4 decimals (a column keeps one number of decimals: 1.0000)
+      assert.ok(
+        /^\d\.\d{4}$/.test(text) && Math.abs(Number(text) - (j <= i ? weights[i][j] : 0)) <= 5e-5,
+        `weights[${i}][${j}] at step ${at}: ${text}, not ${weights[i][j]}`,
+      ),
+    ),
+  );
+  // and the same heatmap shades the stripe: a weight near 1 is dark, a weight of 0 pale
+  const shaded = await page.$$eval('[data-matrix="weightsLayer2"] tbody td', (tds) =>
+    tds.map((td) => td.style.background || td.style.backgroundColor),
+  );
+  assert.ok(shaded.every(Boolean) && new Set(shaded).size > 5, "every cell shaded, in many shades");
+
+  // the plots' tables: the kept step's measures on the held-out sequences
+  const scores = core.inductionScores(model, batch);
+  await page.getByRole("button", { name: "Step back" }).click();
+  await page.waitForSelector("#induction-losses");
+  const losses = await tableRows(page, "#induction-losses");
+  assert.deepEqual(losses[`step ${at}`], [fmt(scores.firstLoss, 4), fmt(scores.repeatLoss, 4)]);
+  const heads = await tableRows(page, "#induction-scores");
+  assert.deepEqual(
+    heads[`step ${at}`],
+    [
+      scores.previous[0][0],
+      scores.induction[1][0],
+      scores.induction[0][0],
+      scores.previous[1][0],
+    ].map((x) => fmt(x, 4)),
+  );
+
+  // the circuit's first row: the first token of the repeat, from the forward pass
+  const forward = page.getByRole("button", { name: "Step forward" });
+  for (let k = 0; k < 3; k++) await forward.click();
+  await page.waitForSelector(".induction-copies");
+  const copies = await tableRows(page, ".induction-copies");
+  const m = batch.segments[1];
+  const probs = pass.probs;
+  assert.deepEqual(copies[`position ${m + 1}: ${Object.keys(copies)[0].split(": ")[1]}`].slice(4), [
+    fmt(weights[m][1], 4),
+    fmt(probs[m][tokens[1]], 4),
+  ]);
+  assert.equal(page.errors.length, 0, page.errors.join("\n"));
+  await page.close();
+});

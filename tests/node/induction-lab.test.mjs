@@ -1,0 +1,227 @@
+// induction-lab.test.mjs: the induction lab (web/labs/gpt/induction*.js) against references
+// written here. Its run, driven as the page drives it (frames stood in for by timers), keeps
+// the weights and measures of a trainer stepped here apart, bit for bit; its heads' weights are
+// the softmax of q·k/√64 recomputed here in float64 from the model's q and k; the circuit's
+// table is read from the forward pass cell by cell, on a sequence whose repeat is checked here;
+// and every number in its sentences is the table's or the plot's at the step shown, in both
+// languages.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { installTextDom, textOf } from "./text-dom.mjs";
+import { loadLabs } from "../../web/attention.js";
+import { resolveScene } from "../../web/lab.js";
+import { scenes as listed } from "../../web/catalogue.js";
+import { fmt } from "../../web/format.js";
+import { labAt } from "./lab-context.mjs";
+import { says } from "./lab-sentences.mjs";
+import {
+  configOf,
+  held,
+  runOf,
+  start,
+  stop,
+  task,
+  trainedTo,
+  training,
+} from "../../web/labs/gpt/induction-run.js";
+
+installTextDom();
+globalThis.requestAnimationFrame = (f) => setTimeout(f, 0);
+const core = await loadLabs();
+const scene = await resolveScene(listed.find((s) => s.id === "induction"));
+const lab = scene.lab;
+const lnV = Math.log(task.vocab);
+
+// Trains the page's run for `layers` until it has kept `step`, as the page does, then stops it.
+async function trainTo(layers, step) {
+  await new Promise((done) => {
+    start(core, layers, (run) => {
+      if (run.last >= step) {
+        stop(layers);
+        done();
+      }
+    });
+  });
+}
+
+// softmax over j ≤ i of q_i·k_j/√d, in float64, from the model's q and k
+function causalWeights(q, k) {
+  const scale = 1 / Math.sqrt(q[0].length);
+  return q.map((qi, i) => {
+    const s = k.slice(0, i + 1).map((kj) => qi.reduce((a, x, c) => a + x * kj[c], 0) * scale);
+    const top = Math.max(...s);
+    const e = s.map((x) => Math.exp(x - top));
+    const sum = e.reduce((a, b) => a + b, 0);
+    return k.map((_, j) => (j <= i ? e[j] / sum : 0));
+  });
+}
+
+test("the page's run keeps what a trainer stepped apart keeps, bit for bit", async () => {
+  await trainTo(2, 50);
+  const run = runOf(2);
+  assert.equal(trainedTo(2), run.last);
+  assert.ok(run.last >= 50 && run.last % 25 === 0, `kept up to ${run.last}`);
+  const apart = core.inductionTrainer(configOf(2), task, training);
+  const batch = core.inductionBatch(task, { batch: held.batch, seed: held.seed });
+  // the page takes a step 8 sequences at a time, as this does: a whole step (trainer.step)
+  // sums the batch's gradients in another order, which moves the last bits of float32
+  const steps = (n) => {
+    for (let s = 0; s < n; ) if (apart.slice(8).loss !== undefined) s++;
+  };
+  for (const step of [0, 25, 50]) {
+    if (step) steps(25);
+    const params = apart.params();
+    assert.deepEqual(run.kept.get(step), params, `the weights at step ${step}`);
+    const scores = core.inductionScores({ config: configOf(2), params }, batch);
+    assert.deepEqual(run.scores.get(step), scores, `the measures at step ${step}`);
+  }
+  apart.close();
+  assert.equal(run.losses.length, run.last, "a loss for every step taken");
+});
+
+test("the heads' weights are the softmax of q·k/√64 of the model's q and k, every cell", async () => {
+  await trainTo(2, 50);
+  for (const at of [0, 50]) {
+    const L = labAt(core, scene, { at, sequence: 3 });
+    assert.equal(L.trace.step, at);
+    const view = L.at("en", "stripes").view;
+    assert.deepEqual(
+      view.matrices.map((m) => m.id),
+      ["weightsLayer1", "weightsLayer2"],
+    );
+    view.matrices.forEach((m, l) => {
+      const { q, k } = L.trace.forward.layers[l];
+      const want = causalWeights(q, k);
+      m.data.forEach((row, i) =>
+        row.forEach((w, j) =>
+          assert.ok(Math.abs(w - want[i][j]) < 1e-12, `layer ${l + 1} [${i}][${j}] at ${at}`),
+        ),
+      );
+      // and the model's own forward pass (its kernel, float64 here) agrees
+      const model = L.trace.forward.layers[l].weights[0];
+      m.data.forEach((row, i) =>
+        row.forEach((w, j) => j <= i && assert.ok(Math.abs(w - model[i][j]) < 1e-9)),
+      );
+    });
+  }
+});
+
+test("the circuit's table: the repeat read here, each weight and probability from the forward pass", async () => {
+  await trainTo(2, 50);
+  for (const sequence of [1, 2, 5, 8]) {
+    const L = labAt(core, scene, { at: 50, sequence, digits: 4 });
+    const { tokens, m, forward, rows: names } = L.trace;
+    // the sequence is the held batch's, and its second segment repeats the first
+    const batch = core.inductionBatch(task, { batch: held.batch, seed: held.seed });
+    const T = task.context;
+    assert.deepEqual(tokens, [...batch.tokens.slice((sequence - 1) * T, sequence * T)]);
+    for (let i = 0; i < m; i++) assert.equal(tokens[m + i], tokens[i]);
+    const table = lab.panels.copies(L.at("en", "circuit"));
+    const rows = table
+      .querySelectorAll("tr")
+      .filter((tr) => tr.querySelector("td"))
+      .map((tr) => [textOf(tr.querySelector("th")), ...tr.querySelectorAll("td").map(textOf)]);
+    assert.equal(rows.length, m - 1, "a row for each token of the repeat whose next is known");
+    rows.forEach(([name, copy, after, next, previous, induction, p], r) => {
+      const i = m + r; // from 0
+      const j = i - m + 1;
+      assert.equal(name, `position ${i + 1}: ${names[i]}`);
+      assert.equal(Number(copy), i - m + 1);
+      assert.equal(names[Number(copy) - 1], names[i], "the earlier copy is the same token");
+      assert.equal(Number(after), j + 1);
+      assert.equal(next, names[i + 1], "the token after the copy is this one's next");
+      assert.equal(previous, fmt(forward.layers[0].weights[0][j][j - 1], 4));
+      assert.equal(induction, fmt(forward.layers[1].weights[0][i][j], 4));
+      assert.equal(p, fmt(forward.probs[i][tokens[i + 1]], 4));
+    });
+  }
+});
+
+// A table's rows as [label, …cells] by the label.
+function tableRows(figure) {
+  return Object.fromEntries(
+    figure
+      .querySelectorAll("tr")
+      .filter((tr) => tr.querySelector("td"))
+      .map((tr) => [textOf(tr.querySelector("th")), tr.querySelectorAll("td").map(textOf)]),
+  );
+}
+
+test("the sentences say the tables' numbers at the step shown, in both languages", async () => {
+  await trainTo(2, 75);
+  for (const [at, digits] of [
+    [0, 4],
+    [75, 3],
+  ]) {
+    const L = labAt(core, scene, { at, sequence: 2, digits });
+    const text = (stepId) =>
+      Object.fromEntries(["en", "zh"].map((lang) => [lang, lab.text(stepId, L.at(lang, stepId))]));
+    const scores = tableRows(lab.panels.scores(L.at("en", "learning")));
+    const losses = tableRows(lab.panels.losses(L.at("en", "learning")));
+    const [first, repeat] = losses[`step ${at}`];
+    const [previous, induction] = scores[`step ${at}`];
+    says(
+      text("learning"),
+      {
+        en: String.raw`At step (?<step>\d+)(?:, before any training)?, the first half's loss is (?<first>NUM) nats and the repeated half's (?<repeat>NUM), (?<share>\d+)% of ln 32 = (?<lnV>NUM)`,
+        zh: String.raw`第 (?<step>\d+) 步(?:（训练之前）)?时，前一半的损失是 (?<first>NUM) 奈特，重复那一半是 (?<repeat>NUM)，为 ln 32 = (?<lnV>NUM) 的 (?<share>\d+)%`,
+      },
+      {
+        step: at,
+        first,
+        repeat,
+        lnV: { near: lnV, digits: 2 },
+        share: { near: (100 * Number(repeat)) / lnV, digits: 0 },
+      },
+      `learning at ${at}`,
+    );
+    says(
+      text("stripes"),
+      {
+        en: String.raw`previous-token score is (?<previous>NUM) and layer 2's induction score (?<induction>NUM)`,
+        zh: String.raw`第 1 层的前一词元分数是 (?<previous>NUM)，第 2 层的归纳分数是 (?<induction>NUM)`,
+      },
+      { previous, induction },
+      `stripes at ${at}`,
+    );
+    const copies = tableRows(lab.panels.copies(L.at("en", "circuit")));
+    const [name, [copy, after, next, w1, w2, p]] = Object.entries(copies)[0];
+    const token = name.split(": ")[1];
+    says(
+      text("circuit"),
+      {
+        en: String.raw`Take position (?<at>\d+), token (?<token>\S+), the first of the repeat\. Its earlier copy is at position (?<copy>\d+); after it, at position (?<after>\d+), came (?<next>\S+), so[\s\S]*layer 1's head puts (?<w1>NUM) of its weight from position \k<after> on position \k<copy>, layer 2's head (?<w2>NUM) from position \k<at> on position \k<after>, and the model gives \k<next> a probability of (?<p>NUM)`,
+        zh: String.raw`看第 (?<at>\d+) 个位置，词元 (?<token>\S+)，重复段的第一个。它上一次出现在第 (?<copy>\d+) 个位置；那后面，第 (?<after>\d+) 个位置，是 (?<next>\S+)，所以[\s\S]*第 1 层的头从第 \k<after> 个位置放在第 \k<copy> 个位置上的权重是 (?<w1>NUM)，第 2 层的头从第 \k<at> 个位置放在第 \k<after> 个位置上的是 (?<w2>NUM)，模型给 \k<next> 的概率是 (?<p>NUM)`,
+      },
+      { at: name.match(/\d+/)[0], token, copy, after, next, w1, w2, p },
+      `circuit at ${at}`,
+    );
+    // its verdict follows the two weights
+    const both = Number(w1) >= 0.5 && Number(w2) >= 0.5;
+    assert.equal(text("circuit").en.includes("Both heads do it here."), both);
+    assert.equal(text("circuit").zh.includes("这里两个头都做到了。"), both);
+  }
+});
+
+test("one layer: one head, its circuit without a first move, and two layers beside it", async () => {
+  await trainTo(1, 25);
+  const L = labAt(core, scene, { layers: 1, at: 25, layer: 2 });
+  assert.equal(L.trace.layers, 1);
+  assert.equal(L.trace.layer, 0, "the layer shown stays within the model's");
+  assert.deepEqual(
+    L.at("en", "stripes").view.matrices.map((m) => m.id),
+    ["weightsLayer1"],
+  );
+  const text = lab.text("circuit", L.at("en", "circuit"));
+  assert.match(text, /^With one layer there is no first move\./);
+  const two = runOf(2);
+  const other = fmt(two.scores.get(two.last).induction[1][0], 4);
+  assert.ok(
+    text.includes(
+      `Two layers, trained here to step ${two.last}, reach an induction score of ${other}`,
+    ),
+    text,
+  );
+  const copies = tableRows(lab.panels.copies(L.at("en", "circuit")));
+  for (const cells of Object.values(copies)) assert.equal(cells.length, 5);
+});

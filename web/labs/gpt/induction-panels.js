@@ -1,0 +1,252 @@
+// labs/gpt/induction-panels.js: what the induction lab draws besides its matrices: Start and
+// Stop with where the run is, the two halves' losses and the heads' scores over the kept steps
+// (the core's measures on the held-out sequences), and the circuit token by token on the
+// sequence shown. Drawing only: every number is the core's.
+import { el } from "../../views.js";
+import { fmt } from "../../format.js";
+import { linePlot, numbers, redrawInPlace } from "../kit.js";
+import { lossPlot } from "./plot.js";
+import {
+  every,
+  finished,
+  follow,
+  held,
+  rateOf,
+  runOf,
+  start,
+  stop,
+  task,
+  training,
+} from "./induction-run.js";
+
+const lnV = Math.log(task.vocab);
+const announceEvery = 250; // steps between two announcements to a screen reader while it trains
+const tableEvery = 100; // the tables: step 0, every tableEvery-th step and the latest
+const drawMs = 250; // the status is written again at most this often while it trains
+const xTicks = [0, 200, 400, 600, 800, 1000];
+
+/** Each kept step's held-out scores, in order: [[step, scores]]; step 0 alone before a run. */
+const kept = (ctx) => {
+  const run = runOf(ctx.state.layers);
+  return run ? [...run.scores] : [[0, ctx.trace.scores]];
+};
+
+const inTable = (rows) => rows.filter(([s], k) => s % tableEvery === 0 || k === rows.length - 1);
+
+/**
+ * The circuit on the sequence shown, one row per token of the repeat whose next token is known
+ * (positions m … 2m−2 from 0): the token, where its earlier copy is, the position after it and
+ * its token (the next token here), layer 1's weight from there on the copy (two layers), the
+ * last layer's weight from here on the position after the copy, and the probability the model
+ * gives the next token. Positions count from 1, as the page shows them.
+ */
+export function circuitRows({ m, rows, heads, forward, tokens, layers }) {
+  const out = [];
+  for (let i = m; i <= 2 * m - 2; i++) {
+    const j = i - m + 1; // the position after the earlier copy, from 0
+    out.push({
+      at: i + 1,
+      token: rows[i],
+      copy: i - m + 1,
+      after: j + 1,
+      next: rows[j],
+      previous: layers === 2 ? heads[0].weights[j][j - 1] : undefined,
+      induction: heads[layers - 1].weights[i][j],
+      p: forward.probs[i][tokens[j]],
+    });
+  }
+  return out;
+}
+
+/** Start, Stop and Resume, and where the run is; the page follows the run's kept steps. */
+export function trainerPanel(ctx) {
+  const { core, msg, state, update } = ctx;
+  const w = msg.induction;
+  const layers = state.layers;
+  const said = el("p", { class: "why-summary", id: "induction-status", "data-glossary": "off" });
+  const announce = el("p", {
+    class: "visually-hidden",
+    id: "induction-announce",
+    role: "status",
+    "aria-live": "polite",
+  });
+  const startButton = el("button", { type: "button", id: "induction-start" });
+  const stopButton = el("button", { type: "button", id: "induction-stop", text: w.stop });
+  const panel = el(
+    "div",
+    { class: "trainer-model", id: "induction-trainer" },
+    el("p", { text: w.trainIntro(layers, training.total, training.batch, task.context, every) }),
+    el(
+      "div",
+      { class: "trainer", role: "group", "aria-label": w.trainer },
+      startButton,
+      stopButton,
+    ),
+    said,
+    announce,
+  );
+  let drawn = 0;
+  const redraw = () => {
+    const run = runOf(layers);
+    said.textContent = status(run, w);
+    const moment = momentOf(run);
+    if (run && moment !== run.announced) {
+      run.announced = moment;
+      announce.textContent = said.textContent;
+    }
+    startButton.textContent = finished(layers)
+      ? w.again
+      : run?.running
+        ? w.running
+        : run?.losses.length
+          ? w.resume
+          : w.start;
+    redrawInPlace(panel, () => {
+      startButton.disabled = !!run?.running;
+      stopButton.disabled = !run?.running;
+    });
+    const focused = panel.getRootNode().activeElement;
+    if (focused === startButton && startButton.disabled) stopButton.focus();
+    if (focused === stopButton && stopButton.disabled) startButton.focus();
+  };
+  // told by the run after every slice; a kept step moves the page to it when it shows the latest
+  const onChange = (run, keptNow) => {
+    if (!panel.isConnected || run.layers !== layers) {
+      stop(run.layers);
+      return;
+    }
+    if (keptNow && state.at >= run.last - every) {
+      update({ at: run.last, focus: state.focus });
+      return;
+    }
+    if (!run.running || performance.now() - drawn > drawMs) {
+      drawn = performance.now();
+      redraw();
+    }
+  };
+  startButton.onclick = () => {
+    const fresh = finished(layers);
+    const run = start(core, layers, onChange);
+    redraw();
+    if (fresh) update({ at: run.last, focus: state.focus });
+  };
+  stopButton.onclick = () => {
+    stop(layers);
+    redraw();
+  };
+  follow(onChange);
+  redraw();
+  return panel;
+}
+
+function status(run, w) {
+  if (!run?.losses.length) return w.notStarted;
+  const n = run.losses.length;
+  const said = finished(run.layers) ? w.done : run.running ? w.training : w.paused;
+  const seconds = Math.round(run.wall / 1000);
+  const drop = run.drop ? w.dropAt(run.drop.step, Math.round(run.drop.wall / 1000)) : "";
+  return `${said(n, training.total, fmt(rateOf(run), 1), seconds)}${drop}`;
+}
+
+// The moment a screen reader hears about: started or resumed, every announceEvery steps, the
+// step in the loss, paused, done.
+function momentOf(run) {
+  if (!run) return "none";
+  if (finished(run.layers)) return "done";
+  const n = run.losses.length;
+  return run.running ? `running ${Math.floor(n / announceEvery)} ${!!run.drop}` : `paused ${n}`;
+}
+
+/** The two halves' losses over the kept steps, beside ln V: where the step shows. */
+export function lossesPanel(ctx) {
+  const { msg, state } = ctx;
+  const w = msg.induction;
+  const d = state.digits;
+  const points = kept(ctx);
+  return lossPlot({
+    id: "induction-losses",
+    title: w.lossesTitle(state.layers, held.batch),
+    xLabel: w.stepAxis,
+    yLabel: w.lossAxis,
+    xTicks,
+    series: [
+      { label: w.firstHalf, points: points.map(([s, r]) => [s, r.firstLoss]) },
+      { label: w.repeatHalf, points: points.map(([s, r]) => [s, r.repeatLoss]) },
+    ],
+    levels: [{ label: w.lnVLevel(task.vocab, fmt(lnV, 2)), y: lnV }],
+    levelsKey: w.guessKey,
+    table: numbers(
+      "why-numbers",
+      w.lossesTable(tableEvery),
+      [w.firstHalf, w.repeatHalf],
+      inTable(points).map(([s, r]) => [w.stepName(s), fmt(r.firstLoss, d), fmt(r.repeatLoss, d)]),
+    ),
+  });
+}
+
+/** The heads' previous-token and induction scores over the kept steps. */
+export function scoresPanel(ctx) {
+  const { msg, state } = ctx;
+  const w = msg.induction;
+  const d = state.digits;
+  const points = kept(ctx);
+  const last = state.layers - 1;
+  const columns = [
+    { label: w.previousOf(1), at: (r) => r.previous[0][0] },
+    { label: w.inductionOf(state.layers), at: (r) => r.induction[last][0] },
+    ...(state.layers === 2
+      ? [
+          { label: w.inductionOf(1), at: (r) => r.induction[0][0] },
+          { label: w.previousOf(2), at: (r) => r.previous[1][0] },
+        ]
+      : []),
+  ];
+  return linePlot({
+    id: "induction-scores",
+    title: w.scoresTitle(held.batch),
+    xLabel: w.stepAxis,
+    yLabel: w.weightAxis,
+    xTicks,
+    yTicks: [0, 0.25, 0.5, 0.75, 1],
+    log: false,
+    series: columns.map((c) => ({ label: c.label, points: points.map(([s, r]) => [s, c.at(r)]) })),
+    table: numbers(
+      "why-numbers",
+      w.scoresTable(tableEvery),
+      columns.map((c) => c.label),
+      inTable(points).map(([s, r]) => [w.stepName(s), ...columns.map((c) => fmt(c.at(r), d))]),
+      { stacked: true },
+    ),
+  });
+}
+
+/** The circuit token by token on the sequence shown. */
+export function copiesPanel(ctx) {
+  const { msg, state, trace } = ctx;
+  const w = msg.induction;
+  const d = state.digits;
+  const two = trace.layers === 2;
+  const heads = [
+    w.copyHead,
+    w.afterHead,
+    w.nextHead,
+    ...(two ? [w.previousHead] : []),
+    w.inductionHead(trace.layers),
+    w.pHead,
+  ];
+  return numbers(
+    "why-numbers induction-copies",
+    w.copiesTitle(w.at(trace.step)),
+    heads,
+    circuitRows(trace).map((r) => [
+      w.tokenAt(r.at, r.token),
+      String(r.copy),
+      String(r.after),
+      r.next,
+      ...(two ? [fmt(r.previous, d)] : []),
+      fmt(r.induction, d),
+      fmt(r.p, d),
+    ]),
+    { stacked: true },
+  );
+}

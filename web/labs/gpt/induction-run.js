@@ -1,0 +1,149 @@
+// labs/gpt/induction-run.js: the induction lab's training, in this tab, by the core in WASM.
+// One run per number of layers (1 or 2), seeded, so a run started again is the same run. A step
+// is taken a few sequences at a time (gpt_train_slice) between frames, so the page stays
+// responsive; every `every` steps the run keeps its weights (the lab's slider shows any of them)
+// and measures them on the held-out sequences (induction_scores), in a frame of its own. The
+// setup is docs/model.md's "The induction head", whose native test holds what it learns.
+
+/** The task: V = 32 tokens, sequences of 20, a segment of 3 to 10 tokens repeated once. */
+export const task = { vocab: 32, context: 20, minSegment: 3, maxSegment: 10 };
+
+/** Attention-only blocks of one head, RoPE base 100, d_model 64: 1 or 2 layers. */
+export const configOf = (layers) => ({
+  vocab: task.vocab,
+  context: task.context,
+  dModel: 64,
+  layers,
+  heads: 1,
+  base: 100,
+  mlp: false,
+});
+
+/** AdamW without weight decay, 32 sequences a step, 1,000 steps; seed 1 (batches from seed 2). */
+export const training = { batch: 32, lr: 1e-3, total: 1000, seed: 1 };
+
+/** The held-out sequences every measure reads: 128 of seed 99 (training draws from seed 2). */
+export const held = { batch: 128, seed: 99 };
+
+/** Steps between two kept weights and measures. */
+export const every = 25;
+
+const sliceSequences = 8; // a quarter of a step at a time
+const sliceMs = 12; // the work done between two frames
+
+// by layers: { trainer, kept: Map step → params, scores: Map step → the held-out scores,
+// losses: the training loss of every step, running, wall, tick }
+const runs = {};
+let heldBatch; // the held-out sequences, drawn once
+let listener; // (run) => void: told after every slice, and when a run stops
+
+/** The held-out sequences (one batch of `held.batch`), drawn by the core once. */
+export function heldOut(core) {
+  heldBatch ??= core.inductionBatch(task, { batch: held.batch, seed: held.seed });
+  return heldBatch;
+}
+
+/** The run for `layers`, or undefined before it starts. */
+export const runOf = (layers) => runs[layers];
+
+/** The last step whose weights are kept: 0 before training (the seeded random weights). */
+export const trainedTo = (layers) => runs[layers]?.last ?? 0;
+
+/** The step shown: the slider's `at`, within what the run has kept. */
+export const shownStep = (state) => Math.min(state.at, trainedTo(state.layers));
+
+// A run at step 0: its trainer, with the seeded random weights kept and measured.
+function open(core, layers) {
+  const config = configOf(layers);
+  const trainer = core.inductionTrainer(config, task, training);
+  const run = { layers, trainer, kept: new Map(), scores: new Map(), losses: [], last: 0 };
+  run.running = false;
+  run.wall = 0;
+  keep(core, run, 0);
+  return run;
+}
+
+// Keeps the weights at `step` and measures them; the first measure with the repeated half's
+// loss under half of ln V is the step in the loss: when it came, on the clock.
+function keep(core, run, step) {
+  const params = run.trainer.params();
+  const scores = core.inductionScores({ config: configOf(run.layers), params }, heldOut(core));
+  run.kept.set(step, params);
+  run.scores.set(step, scores);
+  run.last = step;
+  if (!run.drop && scores.repeatLoss < Math.log(task.vocab) / 2)
+    run.drop = { step, wall: run.wall };
+}
+
+/** The run's model at a kept step; at step 0 without a run, the seeded random weights. */
+export function modelAt(core, layers, step) {
+  runs[layers] ??= open(core, layers);
+  return { config: configOf(layers), params: runs[layers].kept.get(step) };
+}
+
+/** The held-out scores at a kept step (firstLoss, repeatLoss, previous, induction). */
+export function scoresAt(core, layers, step) {
+  runs[layers] ??= open(core, layers);
+  return runs[layers].scores.get(step);
+}
+
+/** Whether the run for `layers` has done all its steps. */
+export const finished = (layers) => trainedTo(layers) >= training.total;
+
+/** Starts (or resumes) the run for `layers`; a finished run starts again from step 0. */
+export function start(core, layers, onChange) {
+  if (finished(layers)) {
+    runs[layers].trainer.close();
+    runs[layers] = undefined;
+  }
+  runs[layers] ??= open(core, layers);
+  for (const run of Object.values(runs)) if (run) run.running = false;
+  const run = runs[layers];
+  run.running = true;
+  run.tick = undefined;
+  listener = onChange;
+  requestAnimationFrame(() => work(core, run));
+  return run;
+}
+
+/** Stops the run for `layers` where it is. */
+export function stop(layers) {
+  if (runs[layers]) runs[layers].running = false;
+}
+
+/** Tells `onChange` of the run's progress from now on (a panel drawn again). */
+export const follow = (onChange) => (listener = onChange);
+
+// One slice of work a frame: steps, a few sequences at a time, until the time is up or a kept
+// step is reached; a kept step's measure gets a frame of its own.
+function work(core, run) {
+  if (!run.running) return;
+  const began = performance.now();
+  let due = false;
+  while (performance.now() - began < sliceMs && run.losses.length < training.total) {
+    const r = run.trainer.slice(sliceSequences);
+    if (r.loss === undefined) continue;
+    run.losses.push(r.loss);
+    if (r.step % every === 0) {
+      due = true;
+      break;
+    }
+  }
+  const now = performance.now();
+  run.wall += now - (run.tick ?? began);
+  run.tick = now;
+  if (due) {
+    requestAnimationFrame(() => {
+      keep(core, run, run.losses.length);
+      if (run.losses.length >= training.total) run.running = false;
+      listener?.(run, true);
+      requestAnimationFrame(() => work(core, run));
+    });
+    return;
+  }
+  listener?.(run, false);
+  requestAnimationFrame(() => work(core, run));
+}
+
+/** Steps per second on the clock while it ran (a timing, not a number of the model's). */
+export const rateOf = (run) => (run.wall > 0 ? (run.losses.length / run.wall) * 1000 : 0);
