@@ -66,7 +66,7 @@ test("the page's run keeps what a trainer stepped apart keeps, bit for bit", asy
   // the page takes a step 8 sequences at a time, as this does: a whole step (trainer.step)
   // sums the batch's gradients in another order, which moves the last bits of float32
   const steps = (n) => {
-    for (let s = 0; s < n; ) if (apart.slice(8).loss !== undefined) s++;
+    for (let s = 0; s < n;) if (apart.slice(8).loss !== undefined) s++;
   };
   for (const step of [0, 25, 50]) {
     if (step) steps(25);
