@@ -6,7 +6,9 @@
 //   2. the core module: its size, its cold instantiation, its heap at 8,192 tokens;
 //   3. the page's first view in headless Chromium, on localhost and on a phone profile, with
 //      its milestones (first-view.mjs);
-//   4. the real model's training: natively, beside PyTorch, and in the page (gpt-bench.mjs).
+//   4. the real model's training: natively, beside PyTorch, and in the page (gpt-bench.mjs);
+//   5. the induction lab's training in the page: the seconds to the step in its loss, its
+//      frame times (induction-bench.mjs).
 // Writes a table to stdout and everything to build/bench.json.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -21,6 +23,7 @@ import { random } from "../web/random.js";
 import { start } from "../tests/browser/browser.mjs";
 import { attentionModel } from "./onnx.mjs";
 import { modelBench } from "./gpt-bench.mjs";
+import { inductionBench } from "./induction-bench.mjs";
 import { firstViewBench } from "./first-view.mjs";
 
 // A bench measures the browser a learner runs (the tests use the lighter headless shell).
@@ -327,6 +330,8 @@ const firstView = await firstViewBench([env]);
 report.page = firstView.report;
 const model = await modelBench(env);
 report.model = model.report;
+const induction = await inductionBench(env);
+report.induction = induction.report;
 await env.close();
 
 // ---- the table ----
@@ -385,6 +390,7 @@ for (const [k, h] of Object.entries(report.heapAt8192)) {
 }
 lines.push(...firstView.lines);
 lines.push(...model.lines);
+lines.push(...induction.lines);
 const table = lines.join("\n");
 console.log(table);
 mkdirSync(new URL("../build/", import.meta.url), { recursive: true });
