@@ -38,6 +38,9 @@
 //   linkedShapes?                        → input id → { rows, cols }: inputs that grow together
 //   panels?                              → panel id → (ctx) => Node | undefined
 //   words?                               → { zh, en }: its own strings, merged over i18n/*.js
+//   styles?                              → [path…]: its stylesheets, from the page: kit.js's
+//                                          (kitStyles) and its lesson's ("labs/<lesson>/
+//                                          style.css"), loaded before it first draws
 //   script(kind, ctx)?                   → the scene as a Python script, kind "numpy" or
 //                                          "pytorch" (web/export.js): "Copy as NumPy" and
 //                                          "Copy as PyTorch" show for labs that have it
@@ -64,13 +67,44 @@ export function labOf(scene) {
 let labsCore; // the labs module, once a lab that needs it has opened
 
 /** The full scene for a list entry, with whatever its lab needs loaded: lazy entries import
- * their lab's module (once; the browser keeps it). */
+ * their lab's module (once; the browser keeps it), and its stylesheets. */
 export async function resolveScene(entry) {
   const scene = entry.lazy ? (await entry.lazy()).default.find((s) => s.id === entry.id) : entry;
   if (!scene) throw new Error(`the module for the scene "${entry.id}" does not define it`);
+  await linkStyles(labOf(scene).styles ?? []);
   if (labOf(scene).core === "labs") labsCore ??= await loadLabs();
   await labOf(scene).load?.(labsCore);
   return scene;
+}
+
+const linked = new Map(); // a stylesheet's URL → the promise of its loading
+
+// Stylesheets (paths from the page, as the labs' files are) linked into the page's head, once
+// each; the promise settles when they have loaded, so that a lab never draws unstyled. Where
+// there is no page (Node, or the tests' text-only document), nothing.
+function linkStyles(paths) {
+  if (typeof document !== "object" || !document.baseURI) return Promise.resolve();
+  return Promise.all(
+    paths.map((path) => {
+      const href = new URL(path, document.baseURI).href;
+      if (!linked.has(href)) {
+        const link = document.createElement("link");
+        link.rel = "stylesheet";
+        link.href = href;
+        const loaded = new Promise((resolve, reject) => {
+          link.onload = resolve;
+          link.onerror = () => reject(new Error(`the stylesheet ${path} did not load`));
+        });
+        // a stylesheet that failed may be tried again, when the lab is opened again
+        linked.set(
+          href,
+          loaded.catch((error) => (linked.delete(href), Promise.reject(error))),
+        );
+        document.head.append(link);
+      }
+      return linked.get(href);
+    }),
+  );
 }
 
 /** The core that a lab computes with: the labs module, or the one the page loaded first. */

@@ -220,6 +220,12 @@ export function createWalkthrough(root, options) {
     if (focusAfter) restore(root, main, { inside: false, open: new Set() }, focusAfter);
     focusAfter = null;
     const stepChanged = lastStep !== undefined && lastStep !== `${state.scene}:${state.step}`;
+    // a new step of the same scene begins at its title: brought back into view when the learner
+    // had read down past it (a long step, on a phone)
+    if (page && stepChanged && !changed.has("scene") && !arrive) {
+      const title = root.querySelector("#step-title");
+      if (title && title.getBoundingClientRect().top < 0) title.scrollIntoView({ block: "start" });
+    }
     lastStep = `${state.scene}:${state.step}`;
     onChange?.(publicState(), stepChanged, () => paramsFromState(store.state, scene));
   }

@@ -129,3 +129,57 @@ test("trained in the tab (en, keyboard): the page follows the run, a slider move
   assert.equal(page.errors.length, 0, page.errors.join("\n"));
   await page.close();
 });
+
+test("on a phone (zh, touch): Stop and Start at once keep one run, the next step opens at its title, nothing scrolls sideways", async () => {
+  const page = await openApp(env, "scene=induction&lang=zh&step=1", {
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  await page.locator("#induction-start").tap();
+  await page.waitForFunction(() =>
+    /第 (\d+) 步/.test(document.querySelector("#induction-status").textContent),
+  );
+  // Stop and Start within one frame: the run goes on in one loop, its kept steps every 25
+  await page.evaluate(() => {
+    document.querySelector("#induction-stop").click();
+    document.querySelector("#induction-start").click();
+  });
+  await page.waitForFunction(() => {
+    const m = /训练中：第 (\d+) 步/.exec(document.querySelector("#induction-status").textContent);
+    return m && Number(m[1]) >= 110;
+  });
+  await page.locator("#induction-stop").tap();
+  // the next step, from the player, opens at its title though the learner had read down
+  await page.locator("#induction-start").scrollIntoViewIfNeeded();
+  await page.getByRole("button", { name: "下一步" }).tap();
+  await page.waitForFunction(() =>
+    document.querySelector("#step-title").textContent.startsWith("2."),
+  );
+  const top = await page.$eval("#step-title", (t) => t.getBoundingClientRect().top);
+  assert.ok(top >= 0 && top < 844, `the step's title at ${top} px`);
+  const losses = await tableRows(page, "#induction-losses");
+  const steps = Object.keys(losses).map((s) => Number(s.match(/\d+/)[0]));
+  const status = await page.locator("#induction-status").textContent();
+  const [, taken] = status.match(/^暂停在第 (\d+) 步/);
+  const last = steps.at(-1);
+  assert.deepEqual(steps.slice(0, 2), [0, 100]);
+  assert.ok(
+    last % 25 === 0 && Number(taken) >= last && Number(taken) < last + 25,
+    `${steps} ${status}`,
+  );
+  // the kept step's measure is a trainer's apart, at that step
+  const scores = core.inductionScores(trainApart(last), batch);
+  assert.deepEqual(losses[`第 ${last} 步`], [fmt(scores.firstLoss, 4), fmt(scores.repeatLoss, 4)]);
+  for (const step of [3, 5]) {
+    await page.getByRole("button", { name: "下一步" }).tap();
+    if (step === 5) await page.getByRole("button", { name: "下一步" }).tap();
+    await page.waitForFunction(
+      (n) => document.querySelector("#step-title").textContent.startsWith(`${n}.`),
+      step,
+    );
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+  }
+  assert.equal(page.errors.length, 0, page.errors.join("\n"));
+  await page.close();
+});

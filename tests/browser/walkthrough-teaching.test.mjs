@@ -659,7 +659,7 @@ const path = {
     ["2 Inside a model", ["heads", "gqa", "kvcache", "order"]],
     ["3 Why it is built this way", ["scaling", "tiling", "stability", "dropout", "scale"]],
     ["4 How it learns", ["sharpness", "teach"]],
-    ["5 A real model", ["model"]],
+    ["5 A real model", ["induction", "model"]],
   ],
   zh: ["1 一步步算", "2 模型里面", "3 为什么这样设计", "4 它怎么学", "5 真正的模型"],
 };

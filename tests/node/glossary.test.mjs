@@ -44,6 +44,7 @@ test("every entry links to a scene or lab of the path, at a step it has", () => 
   // the walkthroughs' steps, and the labs' as their own modules list them
   const stepsOf = {
     model: 6,
+    induction: 5,
     heads: 6,
     gqa: 4,
     scaling: 4,

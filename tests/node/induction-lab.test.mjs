@@ -110,7 +110,7 @@ test("the circuit's table: the repeat read here, each weight and probability fro
   await trainTo(2, 50);
   for (const sequence of [1, 2, 5, 8]) {
     const L = labAt(core, scene, { at: 50, sequence, digits: 4 });
-    const { tokens, m, forward, rows: names } = L.trace;
+    const { tokens, m, forward, symbols: names } = L.trace;
     // the sequence is the held batch's, and its second segment repeats the first
     const batch = core.inductionBatch(task, { batch: held.batch, seed: held.seed });
     const T = task.context;
@@ -163,8 +163,8 @@ test("the sentences say the tables' numbers at the step shown, in both languages
     says(
       text("learning"),
       {
-        en: String.raw`At step (?<step>\d+)(?:, before any training)?, the first half's loss is (?<first>NUM) nats and the repeated half's (?<repeat>NUM), (?<share>\d+)% of ln 32 = (?<lnV>NUM)`,
-        zh: String.raw`第 (?<step>\d+) 步(?:（训练之前）)?时，前一半的损失是 (?<first>NUM) 奈特，重复那一半是 (?<repeat>NUM)，为 ln 32 = (?<lnV>NUM) 的 (?<share>\d+)%`,
+        en: String.raw`At step (?<step>\d+)(?:, before any training)?, the first half's loss is (?<first>NUM) nats and the repeated half's (?<repeat>NUM), (?<share>\d+)% of ln 32 \(= (?<lnV>NUM)\)`,
+        zh: String.raw`(?:训练之前（)?第 (?<step>\d+) 个训练步(?:）)?时，前一半的损失是 (?<first>NUM) 奈特，重复那一半是 (?<repeat>NUM)，为 ln 32（= (?<lnV>NUM)）的 (?<share>\d+)%`,
       },
       {
         step: at,

@@ -17,13 +17,13 @@ export const glossary = [
     en: {
       term: "token",
       match: String.raw`\btokens?\b`,
-      text: "One piece of text that a model reads as a unit: in the walkthroughs a word, in the real model one character. Each is known by its id, a number.",
+      text: "One piece of text that a model reads as a unit: in the walkthroughs a word, in the real model one character, in the induction lab one of 32 letters. Each is known by its id, a number.",
       formula: "id = the token's place in the vocabulary (⏎ = 0, the unknown character = 1)",
     },
     zh: {
       term: "词元",
       match: "词元",
-      text: "模型当作一个单位来读的一段文字：讲解里是一个词，真实模型里是一个字。每个词元用它的编号（一个数）来表示。",
+      text: "模型当作一个单位来读的一段文字：讲解里是一个词，真实模型里是一个字，归纳头实验里是 32 个字母之一。每个词元用它的编号（一个数）来表示。",
       formula: "编号 = 它在词表中的位置（⏎ = 0，未知字 = 1）",
     },
   },
@@ -129,13 +129,14 @@ export const glossary = [
     where: { scene: "classroom", step: 3 },
     en: {
       term: "score",
-      match: String.raw`\bscores?\b`,
+      // not a head's previous-token or induction score: a mean weight (induction-head)
+      match: String.raw`(?<!previous-token |induction )\bscores?\b`,
       text: "How well a query matches a key: their dot product (scaled by 1/√d_k before the softmax).",
       formula: "score[i][j] = q_i·k_j = Σ_d q_i[d]·k_j[d]; scaled = score × 1/√d_k",
     },
     zh: {
       term: "分数",
-      match: "分数",
+      match: "(?<!前一词元|归纳)分数",
       text: "一个查询和一个键有多匹配：它们的点积（进 softmax 之前再乘以 1/√d_k）。",
       formula: "分数[i][j] = q_i·k_j = Σ_d q_i[d]·k_j[d]；缩放后 = 分数 × 1/√d_k",
     },
@@ -476,14 +477,14 @@ export const glossary = [
       match: String.raw`\bheld-out\b`,
       text: "Text kept apart that the model never trains on: its loss there says how well it does on text it has not seen.",
       formula:
-        "every tenth Tang poem (index mod 10 = 9); another tenth (mod 10 = 8) picks the best training step; the other 80% are trained on. Held-out loss = the loss on those poems",
+        "the real model: every tenth Tang poem (index mod 10 = 9); another tenth (mod 10 = 8) picks the best training step; the other 80% are trained on. Held-out loss = the loss on those poems. The induction lab: 128 sequences drawn from another seed than its training's",
     },
     zh: {
       term: "留出",
       match: "留出",
       text: "单独留下、模型从不拿来训练的文本：在它上面的损失说明模型对没见过的文本做得怎样。",
       formula:
-        "每十首唐诗的第十首（编号 mod 10 = 9）；另有十分之一（mod 10 = 8）用来挑最好的训练步；其余 80% 用来训练。留出损失 = 在这些诗上的损失",
+        "真实模型：每十首唐诗的第十首（编号 mod 10 = 9）；另有十分之一（mod 10 = 8）用来挑最好的训练步；其余 80% 用来训练。留出损失 = 在这些诗上的损失。归纳头实验：用和训练不同的种子抽出的 128 条序列",
     },
   },
   {
@@ -636,6 +637,24 @@ export const glossary = [
       text: "一串随机数从哪个数开始：同一个种子给出同样的数，所以这里每次随机抽取都能重现。",
       formula:
         "核心唯一的带种子的随机数发生器（SplitMix64，一个小而常用的发生器）：同一个种子 → 每次同样的数",
+    },
+  },
+  {
+    id: "induction-head",
+    where: { scene: "induction", step: 5 },
+    en: {
+      term: "induction head",
+      match: String.raw`\binduction (?:heads?|scores?)\b|\bprevious-token scores?\b`,
+      text: "A head that predicts a repeat: at a token, it looks at the token that came just after that token's earlier copy. It needs a head in an earlier layer that has written into each position the token before it (a previous-token head).",
+      formula:
+        "previous-token score = the mean weight from position i on i − 1; induction score = the mean weight from a token of the repeat (i = m … 2m − 1) on i − m + 1, the position after its earlier copy; both over 128 held-out sequences",
+    },
+    zh: {
+      term: "归纳头",
+      match: "归纳头|归纳分数|前一词元分数",
+      text: "预测重复的头：在一个词元处，它去看这个词元上一次出现时紧跟在后面的那个词元。它要靠更早一层里的一个头先把“前一个词元是谁”写进每个位置（前一词元头）。",
+      formula:
+        "前一词元分数 = 从位置 i 放在 i − 1 上的平均权重；归纳分数 = 从重复段的词元（i = m … 2m − 1）放在 i − m + 1（它上一次出现处的后一个位置）上的平均权重；都在 128 条留出序列上求平均",
     },
   },
 ];

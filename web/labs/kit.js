@@ -6,6 +6,10 @@
 import { el, svg, tableFigure } from "../views.js";
 import { fmt } from "../format.js";
 
+/** What the kit draws is styled by this stylesheet (a path from the page): a lab that draws
+ * with the kit names it in its `styles`. */
+export const kitStyles = "labs/kit.css";
+
 /** 1-based names for n things: 1, 2, … or, with a prefix, k1, k2, … */
 export const numbered = (n, prefix = "") =>
   Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
@@ -53,7 +57,8 @@ export function linePlot({ id, title, series, xLabel, yLabel, xTicks, yTicks, lo
   const width = 420;
   const height = 240;
   const pad = { left: 46, right: 24, top: 16, bottom: 36 };
-  const xs = series.flatMap((s) => s.points.map((p) => p[0]));
+  // the x axis spans its ticks too: a plot still filling in (a run in progress) keeps its scale
+  const xs = [...xTicks, ...series.flatMap((s) => s.points.map((p) => p[0]))];
   const ys = series.flatMap((s) => s.points.map((p) => p[1]));
   const tx = (x) => (log ? Math.log2(x) : x);
   const [x0, x1] = [Math.min(...xs.map(tx)), Math.max(...xs.map(tx))];

@@ -17,7 +17,7 @@ import {
 } from "../../steps.js";
 import { charOf, gptEncode, readOf } from "../../tokens.js";
 import { el } from "../../views.js";
-import { numbered } from "../kit.js";
+import { numbered, kitStyles } from "../kit.js";
 import { readAblation, readBaselines, readConfig, readGlosses, readWeights } from "./files.js";
 import { glossPanel } from "./glosses.js";
 import { helpsPanel } from "./helps.js";
@@ -76,6 +76,7 @@ const rowsAtOnce = 12;
 
 export const gptLab = {
   id: "model",
+  styles: [kitStyles, "labs/gpt/style.css"],
   core: "labs",
 
   async load(core) {

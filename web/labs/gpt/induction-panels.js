@@ -40,7 +40,7 @@ const inTable = (rows) => rows.filter(([s], k) => s % tableEvery === 0 || k === 
  * last layer's weight from here on the position after the copy, and the probability the model
  * gives the next token. Positions count from 1, as the page shows them.
  */
-export function circuitRows({ m, rows, heads, forward, tokens, layers }) {
+export function circuitRows({ m, symbols: rows, heads, forward, tokens, layers }) {
   const out = [];
   for (let i = m; i <= 2 * m - 2; i++) {
     const j = i - m + 1; // the position after the earlier copy, from 0
@@ -116,6 +116,9 @@ export function trainerPanel(ctx) {
       return;
     }
     if (keptNow && state.at >= run.last - every) {
+      // the run's last step disables Stop: the focus moves to Start first, or it would be lost
+      const focused = panel.getRootNode().activeElement;
+      if (!run.running && focused === stopButton) startButton.focus();
       update({ at: run.last, focus: state.focus });
       return;
     }

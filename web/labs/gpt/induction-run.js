@@ -102,7 +102,10 @@ export function start(core, layers, onChange) {
   run.running = true;
   run.tick = undefined;
   listener = onChange;
-  requestAnimationFrame(() => work(core, run));
+  // one loop at a time: a loop of an earlier Start still waiting for its frame ends there
+  const loop = (run.loop ?? 0) + 1;
+  run.loop = loop;
+  requestAnimationFrame(() => work(core, run, loop));
   return run;
 }
 
@@ -115,9 +118,9 @@ export function stop(layers) {
 export const follow = (onChange) => (listener = onChange);
 
 // One slice of work a frame: steps, a few sequences at a time, until the time is up or a kept
-// step is reached; a kept step's measure gets a frame of its own.
-function work(core, run) {
-  if (!run.running) return;
+// step is reached; a kept step's measure gets a frame of its own. `loop` is the Start it serves.
+function work(core, run, loop) {
+  if (!run.running || run.loop !== loop) return;
   const began = performance.now();
   let due = false;
   while (performance.now() - began < sliceMs && run.losses.length < training.total) {
@@ -137,12 +140,12 @@ function work(core, run) {
       keep(core, run, run.losses.length);
       if (run.losses.length >= training.total) run.running = false;
       listener?.(run, true);
-      requestAnimationFrame(() => work(core, run));
+      requestAnimationFrame(() => work(core, run, loop));
     });
     return;
   }
   listener?.(run, false);
-  requestAnimationFrame(() => work(core, run));
+  requestAnimationFrame(() => work(core, run, loop));
 }
 
 /** Steps per second on the clock while it ran (a timing, not a number of the model's). */

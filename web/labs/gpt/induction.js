@@ -15,7 +15,7 @@ import {
   worked as attentionWorked,
 } from "../../steps.js";
 import { el } from "../../views.js";
-import { numbered } from "../kit.js";
+import { numbered, kitStyles } from "../kit.js";
 import {
   every,
   held,
@@ -37,8 +37,9 @@ import {
 } from "./induction-panels.js";
 import { inductionWords } from "./induction-words.js";
 
-/** The 32 tokens' names: A to Z, then six Greek capitals (none the page uses for a sum). */
-export const symbols = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZΓΔΘΛΞΨ"];
+/** The 32 tokens' names: A to Z but K, Q and V (the keys, queries and values), then nine Greek
+ * capitals (not Σ, the page's sum). */
+export const symbols = [..."ABCDEFGHIJLMNOPRSTUWXYZΓΔΘΛΞΠΦΨΩ"];
 
 /** How many of the held-out sequences the lab offers to look at. */
 const offered = 8;
@@ -50,6 +51,7 @@ const layerWeights = ["weightsLayer1", "weightsLayer2"];
 
 export const inductionLab = {
   id: "induction",
+  styles: [kitStyles, "labs/gpt/style.css"],
   core: "labs",
 
   params: () => [
@@ -118,7 +120,9 @@ export const inductionLab = {
         tokens: [...tokens],
         targets: [...targets],
         m,
-        rows: [...tokens].map((t) => symbols[t]),
+        symbols: [...tokens].map((t) => symbols[t]),
+        // a table's rows and columns: each token after its position, as the text counts them
+        rows: [...tokens].map((t, i) => `${i + 1} ${symbols[t]}`),
         forward,
         heads,
         layer,
@@ -185,7 +189,10 @@ export const inductionLab = {
     const layer = layerWeights.indexOf(mid);
     if (layer >= 0) {
       const of = { trace: trace.heads[layer], inputs: trace.forward.layers[layer], msg, digits: d };
-      return derivationOf([plain(w.inStep4), ...attentionDerivation("weights", i, j, of).lines]);
+      return derivationOf([
+        plain(w.inStep4(layer + 1)),
+        ...attentionDerivation("weights", i, j, of).lines,
+      ]);
     }
     if (mid === "q" || mid === "k") {
       const name = mid.toUpperCase();
@@ -293,7 +300,7 @@ function sequencePanel({ trace, msg }) {
   const w = msg.induction;
   const m = trace.m;
   const part = (i) => (i < m ? "segment" : i < 2 * m ? "repeat" : "random");
-  return sequenceView(trace.rows, part, w);
+  return sequenceView(trace.symbols, part, w);
 }
 
 function sequenceView(rows, part, w) {

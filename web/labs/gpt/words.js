@@ -35,7 +35,7 @@ export const gptWords = {
       heads: {
         title: "Every head, at a glance",
         text: ({ where }) =>
-          `Each small square is one head's weights on your line: row = the character asking, column = the one looked at, darker = more weight, and nothing to the right of the diagonal (a character sees only those before it). Pick a head to see its numbers; the table shows ${where}.`,
+          `Each small square is one head's weights on your line: row = the character asking, column = the one looked at, darker = more weight, and nothing to the right of the diagonal (a character sees itself and those before it). Pick a head to see its numbers; the table shows ${where}.`,
       },
       head: {
         title: "One head, written out",
@@ -229,7 +229,7 @@ export const gptWords = {
       heads: {
         title: "所有的头，一眼看全",
         text: ({ where }) =>
-          `每个小方块是一个头在你的诗句上的权重：行是发问的字，列是被看的字，颜色越深权重越大；对角线右边是空的（每个字只能看到它前面的字）。点一个头看它的数；表格里是${where}。`,
+          `每个小方块是一个头在你的诗句上的权重：行是发问的字，列是被看的字，颜色越深权重越大；对角线右边是空的（每个字只能看到自己和它前面的字）。点一个头看它的数；表格里是${where}。`,
       },
       head: {
         title: "一个头，完整写出",

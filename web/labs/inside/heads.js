@@ -8,7 +8,7 @@ import { el } from "../../views.js";
 import { sceneLink } from "../../ui/scene-list.js";
 import { x, layers } from "./data.js";
 import { lighting, matrix } from "../../steps.js";
-import { numbered } from "../kit.js";
+import { numbered, kitStyles } from "../kit.js";
 import {
   tokens,
   headColumns,
@@ -29,6 +29,7 @@ const H = 4;
 
 export const headsLab = {
   id: "heads",
+  styles: [kitStyles],
   core: "labs",
   words: insideWords,
 

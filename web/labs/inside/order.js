@@ -6,7 +6,7 @@ import { cellRef, fmt, factor } from "../../format.js";
 import { plain, line, bounds, roundingOf, shownAt, shownDot, derivationOf } from "../../derive.js";
 import { xPlain, layers, order as shuffle } from "./data.js";
 import { matrix } from "../../steps.js";
-import { numbered } from "../kit.js";
+import { numbered, kitStyles } from "../kit.js";
 import { el } from "../../views.js";
 import {
   tokens,
@@ -318,6 +318,7 @@ const positionLines = {
 
 export const orderLab = {
   id: "order",
+  styles: [kitStyles],
   core: "labs",
   words: insideWords,
 

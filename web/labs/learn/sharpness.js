@@ -17,6 +17,7 @@ import { el } from "../../views.js";
 import { curvePanel, descentParams, runText, stepShown, trainerPanel } from "./shared.js";
 import { withLearnWords } from "./words.js";
 import { sharpnessScript } from "./scripts.js";
+import { kitStyles } from "../kit.js";
 
 const age = sceneById.age.inputs;
 const alpha0 = 1;
@@ -215,6 +216,7 @@ const derivations = {
 
 export const sharpnessLab = {
   id: "sharpness",
+  styles: [kitStyles],
   core: "labs",
 
   params: () => [

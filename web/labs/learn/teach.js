@@ -8,7 +8,7 @@ import { bounds, line, plain, roundingOf, shownAt, shownDot, derivationOf } from
 import { matrix, lighting } from "../../steps.js";
 import { sceneById } from "../../scenes.js";
 import { el, heatmapView } from "../../views.js";
-import { signedHeatmap } from "../kit.js";
+import { signedHeatmap, kitStyles } from "../kit.js";
 import { curvePanel, descentParams, runText, stepShown, trainerPanel } from "./shared.js";
 import { withLearnWords } from "./words.js";
 import { teachScript } from "./scripts.js";
@@ -212,6 +212,7 @@ const derivations = {
 
 export const teachLab = {
   id: "teach",
+  styles: [kitStyles],
   core: "labs",
 
   params: () => [

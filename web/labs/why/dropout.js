@@ -7,7 +7,7 @@ import { scenes } from "../../scenes.js";
 import { derivation as attentionDerivation, matrix } from "../../steps.js";
 import { derivationOf, line, plain, products, bounds, roundingOf } from "../../derive.js";
 import { cellRef, factor } from "../../format.js";
-import { linePlot, niceTicks, numbers, tiny } from "../kit.js";
+import { linePlot, niceTicks, numbers, tiny, kitStyles } from "../kit.js";
 
 const age = scenes.find((s) => s.id === "age");
 const draws = 10000;
@@ -58,6 +58,7 @@ function convergencePanel({ trace, msg, state }) {
 
 export const dropoutLab = {
   id: "dropout",
+  styles: [kitStyles],
   core: "labs",
   params: () => [
     { id: "p", kind: "range", symbol: "p", min: 0.1, max: 0.9, step: 0.1, initial: 0.5 },

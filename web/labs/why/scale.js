@@ -299,6 +299,7 @@ const words = {
 
 export const scaleLab = {
   id: "scale",
+  styles: ["labs/why/style.css"],
   words,
   // The measurements are the lab's numbers; the core's trace is not shown.
   compute: () => ({ inputs: {}, trace: { output: [] } }),

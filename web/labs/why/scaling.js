@@ -30,7 +30,7 @@ function softmaxLine(name, scores, j, weight, scale, digits) {
     `exp(${logit(scores[j], p)}) ÷ (${scores.map((s) => `exp(${logit(s, p)})`).join(" + ")})`;
   return line(`${cellRef(name, 0, j)} = `, weight, digits, bound, terms);
 }
-import { linePlot, numbered, numbers } from "../kit.js";
+import { linePlot, numbered, numbers, kitStyles } from "../kit.js";
 
 const nKeys = 8;
 const rows = 100;
@@ -109,6 +109,7 @@ function summaryPanel({ trace, msg, state, stepId }) {
 
 export const scalingLab = {
   id: "scaling",
+  styles: [kitStyles],
   core: "labs",
   params: () => [
     // the slider's places are the plot's points, so that each step of it doubles d_k

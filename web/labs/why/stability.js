@@ -7,7 +7,7 @@ import { el } from "../../views.js";
 import { derivation as attentionDerivation, matrix } from "../../steps.js";
 import { derivationOf, plain } from "../../derive.js";
 import { cellRef, fmt } from "../../format.js";
-import { numbered, numbers, shown } from "../kit.js";
+import { numbered, numbers, shown, kitStyles } from "../kit.js";
 
 const identity = (n) =>
   Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
@@ -65,6 +65,7 @@ function blockedPanel({ trace, msg }) {
 
 export const stabilityLab = {
   id: "stability",
+  styles: [kitStyles, "labs/why/style.css"],
   core: "labs",
 
   compute(core, scene, state) {

@@ -7,7 +7,7 @@ import { cellRef, factor, fmt, rowRef } from "../../format.js";
 import { scenes } from "../../scenes.js";
 import { derivation as attentionDerivation, matrix } from "../../steps.js";
 import { bounds, derivationOf, line, plain, roundingOf } from "../../derive.js";
-import { tiny } from "../kit.js";
+import { tiny, kitStyles } from "../kit.js";
 
 const book = scenes.find((s) => s.id === "book");
 const n = book.tokens.length;
@@ -117,6 +117,7 @@ function walkPanel({ trace, msg, state, step, labels }) {
 
 export const tilingLab = {
   id: "tiling",
+  styles: [kitStyles, "labs/why/style.css"],
   core: "labs",
   params: () => [
     { id: "block", kind: "range", symbol: "B", min: 1, max: n, step: 1, initial: 3 },
