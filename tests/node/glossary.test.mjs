@@ -9,7 +9,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { glossary, patternsFor, whereHref } from "../../web/i18n/glossary.js";
 import { scenes } from "../../web/catalogue.js";
-import { scenes as walkthroughs } from "../../web/scenes.js";
+import { initialState } from "../../web/state.js";
+import { labOf, resolveScene } from "../../web/lab.js";
+import "./gpt-files.mjs";
 
 const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
 const json = JSON.parse(read("web/labs/gpt/tang.json"));
@@ -39,27 +41,19 @@ test("every entry: both languages, a term its own pattern finds, a plain sentenc
   }
 });
 
-test("every entry links to a scene or lab of the path, at a step it has", () => {
+test("every entry links to a scene or lab of the path, at a step it has", async () => {
   const ids = new Set(scenes.map((s) => s.id));
-  // the walkthroughs' steps, and the labs' as their own modules list them
-  const stepsOf = {
-    model: 6,
-    induction: 5,
-    heads: 6,
-    gqa: 4,
-    scaling: 4,
-    kvcache: 6,
-    order: 4,
-    teach: 4,
-    sharpness: 4,
-    dropout: 3,
-    stability: 3,
+  // a scene's steps as its lab lists them, in the state the link asks for
+  const stepsAt = async ({ scene: id, params }) => {
+    const scene = await resolveScene(scenes.find((s) => s.id === id));
+    const state = initialState([scene], { scene: id, ...params });
+    return labOf(scene).steps(scene, state).length;
   };
-  for (const s of walkthroughs) stepsOf[s.id] ??= 7;
   for (const e of glossary) {
     const { scene, step } = e.where;
     assert.ok(ids.has(scene), `${e.id}: ${scene}`);
-    assert.ok(Number.isInteger(step) && step >= 1 && step <= stepsOf[scene], `${e.id}: ${step}`);
+    const steps = await stepsAt(e.where);
+    assert.ok(Number.isInteger(step) && step >= 1 && step <= steps, `${e.id}: ${step} of ${steps}`);
     for (const lang of langs) {
       const params = e.where.params ? "&causal=1" : "";
       assert.equal(whereHref(e, lang), `?scene=${scene}&lang=${lang}&step=${step}${params}`);

@@ -19,23 +19,9 @@ import { labAt } from "./lab-context.mjs";
 
 installTextDom();
 export const core = await loadLabs();
-const ids = [
-  "scale",
-  "heads",
-  "gqa",
-  "kvcache",
-  "order",
-  "scaling",
-  "tiling",
-  "stability",
-  "sharpness",
-  "teach",
-  "model",
-];
+// every lab of the catalogue, by id
 export const labScenes = Object.fromEntries(
-  await Promise.all(
-    ids.map(async (id) => [id, await resolveScene(listed.find((s) => s.id === id))]),
-  ),
+  await Promise.all(listed.filter((s) => s.lazy).map(async (s) => [s.id, await resolveScene(s)])),
 );
 export const langs = ["en", "zh"];
 
