@@ -18,6 +18,9 @@
 // outside the vocabulary is refused; an accepted forward pass has finite logits, probability
 // rows that sum to 1 and a finite loss; any bytes as a weights file are refused or read as
 // finite parameters of the right size; a trainer's steps on a tiny model give finite losses.
+// The induction task (induction.hpp): any task is refused or valid; a valid task's sequences
+// hold their tokens in the vocabulary and repeat their segment; scores are weights' means
+// (within [0, 1]) and finite losses; a trainer whose configuration is not the task's is refused.
 // Built with clang's -fsanitize=fuzzer,address,undefined (CMake option ATTENTION_FUZZ).
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -33,6 +36,7 @@
 #include "backward.hpp"
 #include "gpt.hpp"
 #include "gpt_file.hpp"
+#include "induction.hpp"
 #include "multihead.hpp"
 #include "why.hpp"
 
@@ -660,11 +664,73 @@ void fuzz_gpt(FuzzedDataProvider& in) {
   }
 }
 
+void fuzz_induction(FuzzedDataProvider& in) {
+  // mostly a small valid task; sometimes one field anything
+  attention::InductionTask task;
+  task.min_segment = in.ConsumeIntegralInRange<Index>(2, 4);
+  task.max_segment = task.min_segment + in.ConsumeIntegralInRange<Index>(0, 3);
+  task.vocab = task.max_segment + in.ConsumeIntegralInRange<Index>(0, 9);
+  task.context = 2 * task.max_segment + in.ConsumeIntegralInRange<Index>(0, 4);
+  switch (in.ConsumeIntegralInRange<int>(0, 7)) {
+    case 0:
+      task.vocab = in.ConsumeIntegralInRange<Index>(-1, 40);
+      break;
+    case 1:
+      task.context = in.ConsumeIntegral<Index>();
+      break;
+    case 2:
+      task.min_segment = in.ConsumeIntegralInRange<Index>(-1, 9);
+      break;
+    case 3:
+      task.max_segment = in.ConsumeIntegralInRange<Index>(-1, 13);
+      break;
+  }
+  const bool valid = attention::check_induction_task(task).empty();
+  const Index batch = in.ConsumeIntegralInRange<Index>(-1, 6);
+  const auto b = attention::induction_batch(task, batch, in.ConsumeIntegral<std::uint64_t>());
+  if (!b.ok()) return;
+  if (!valid || batch < 1) fail("an induction batch was drawn for a task or size not valid");
+  const Index T = task.context;
+  for (Index s = 0; s < batch; ++s) {
+    const Index m = b.value.segments[size_t(s)];
+    if (m < task.min_segment || m > task.max_segment) fail("a segment's length is out of range");
+    const std::int32_t* x = b.value.tokens.data() + s * T;
+    for (Index i = 0; i < T; ++i)
+      if (x[i] < 0 || x[i] >= task.vocab) fail("a sequence's token is outside the vocabulary");
+    for (Index i = 0; i < m; ++i)
+      if (x[m + i] != x[i]) fail("a sequence's second segment does not repeat its first");
+  }
+  attention::GptConfig c{task.vocab, T, 2 * in.ConsumeIntegralInRange<Index>(1, 3),
+                         in.ConsumeIntegralInRange<Index>(1, 2), 1};
+  c.mlp = in.ConsumeBool();
+  if (in.ConsumeBool()) c.context = in.ConsumeIntegralInRange<Index>(1, 30);  // maybe not T
+  if (!attention::check_gpt_config(c).empty()) return;
+  if (in.ConsumeBool()) {
+    auto trainer =
+        attention::induction_trainer<float>(c, task, in.ConsumeIntegralInRange<Index>(0, 3), 1e-2,
+                                            2, in.ConsumeIntegral<std::uint8_t>());
+    if (!trainer.ok()) return;
+    if (c.context != T) fail("a trainer whose context is not the task's was accepted");
+    const auto loss = attention::gpt_train_step(trainer.value);
+    if (loss.ok() && !std::isfinite(loss.value)) fail("an induction training loss is not finite");
+    return;
+  }
+  std::vector<float> params = attention::gpt_init<float>(c, in.ConsumeIntegral<std::uint8_t>());
+  const auto r = attention::induction_scores<float>(c, params, b.value);
+  if (!r.ok()) return;
+  if (c.context < T) fail("scores were measured with a context shorter than the sequences");
+  if (!std::isfinite(r.value.first_loss) || !std::isfinite(r.value.repeat_loss))
+    fail("an induction loss is not finite");
+  for (const auto* m : {&r.value.previous, &r.value.induction})
+    for (Index i = 0; i < m->size(); ++i)
+      if (!(m->data()[i] >= 0 && m->data()[i] <= 1 + 1e-9)) fail("a head's score is not a weight");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
-  switch (in.ConsumeIntegralInRange<int>(0, 8)) {
+  switch (in.ConsumeIntegralInRange<int>(0, 9)) {
     case 0:
       fuzz_attend(in);
       break;
@@ -688,6 +754,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
       break;
     case 8:
       fuzz_gpt(in);
+      break;
+    case 9:
+      fuzz_induction(in);
       break;
     default:
       fuzz_batched(in);
