@@ -46,6 +46,8 @@ test("trained in the tab (en, keyboard): the page follows the run, a slider move
   const page = await openApp(env, "scene=induction&lang=en&step=3", {
     viewport: { width: 1440, height: 900 },
   });
+  const requested = [];
+  page.on("request", (r) => requested.push(new URL(r.url()).pathname));
   await page.locator("#induction-start").focus();
   await page.keyboard.press("Enter");
   // the page follows the kept steps: the slider's t moves on by itself
@@ -64,6 +66,26 @@ test("trained in the tab (en, keyboard): the page follows the run, a slider move
     before,
   );
   assert.equal(await page.evaluate(() => document.activeElement?.id), "sequence");
+  // served over http: the steps are taken in the Web Worker, off the page's thread
+  assert.ok(requested.includes("/generated/induction-worker.js"), String(requested));
+  // a hidden tab pauses the run, and the clock with it; shown again, it goes on
+  const stepsNow = () =>
+    page.$eval("#induction-status", (p) => Number(/step (\d+) of/.exec(p.textContent)[1]));
+  const visibility = (hidden) =>
+    page.evaluate((h) => {
+      Object.defineProperty(document, "hidden", { value: h, configurable: true });
+      document.dispatchEvent(new Event("visibilitychange"));
+    }, hidden);
+  await visibility(true);
+  await page.waitForTimeout(300);
+  const paused = await stepsNow();
+  await page.waitForTimeout(1500);
+  assert.ok((await stepsNow()) <= paused + 1, "no steps while the tab is hidden");
+  await visibility(false);
+  await page.waitForFunction((n) => {
+    const m = /step (\d+) of/.exec(document.querySelector("#induction-status").textContent);
+    return Number(m[1]) > n + 5;
+  }, paused);
   await page.locator("#induction-stop").click();
   await page.waitForFunction(() =>
     document.querySelector("#induction-status").textContent.startsWith("Paused"),

@@ -17,6 +17,7 @@ import {
   stop,
   task,
   training,
+  wallOf,
 } from "./induction-run.js";
 
 const lnV = Math.log(task.vocab);
@@ -146,7 +147,7 @@ function status(run, w) {
   if (!run?.losses.length) return w.notStarted;
   const n = run.losses.length;
   const said = finished(run.layers) ? w.done : run.running ? w.training : w.paused;
-  const seconds = Math.round(run.wall / 1000);
+  const seconds = Math.round(wallOf(run) / 1000);
   const drop = run.drop ? w.dropAt(run.drop.step, Math.round(run.drop.wall / 1000)) : "";
   return `${said(n, training.total, fmt(rateOf(run), 1), seconds)}${drop}`;
 }

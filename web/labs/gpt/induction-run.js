@@ -1,9 +1,12 @@
 // labs/gpt/induction-run.js: the induction lab's training, in this tab, by the core in WASM.
-// One run per number of layers (1 or 2), seeded, so a run started again is the same run. A step
-// is taken a few sequences at a time (gpt_train_slice) between frames, so the page stays
-// responsive; every `every` steps the run keeps its weights (the lab's slider shows any of them)
-// and measures them on the held-out sequences (induction_scores), in a frame of its own. The
-// setup is docs/model.md's "The induction head", whose native test holds what it learns.
+// One run per number of layers (1 or 2), seeded, so a run started again is the same run. Where
+// the page is served over http(s) the steps are taken in a Web Worker (induction-worker.js), off
+// the page's thread; elsewhere, or if the worker cannot start, here, a few sequences at a time
+// (gpt_train_slice) between frames. Both take a step 8 sequences at a time, so their numbers are
+// the same to the last bit. Every `every` steps the run keeps its weights (the lab's slider shows
+// any of them) and their measures on the held-out sequences (induction_scores). A hidden tab
+// pauses the run; the time shown is the clock's while it ran. The setup is docs/model.md's "The
+// induction head", whose native test holds what it learns.
 
 /** The task: V = 32 tokens, sequences of 20, a segment of 3 to 10 tokens repeated once. */
 export const task = { vocab: 32, context: 20, minSegment: 3, maxSegment: 10 };
@@ -29,13 +32,15 @@ export const held = { batch: 128, seed: 99 };
 export const every = 25;
 
 const sliceSequences = 8; // a quarter of a step at a time
-const sliceMs = 12; // the work done between two frames
+const sliceMs = 12; // the work done between two frames, when the steps are taken here
 
-// by layers: { trainer, kept: Map step → params, scores: Map step → the held-out scores,
-// losses: the training loss of every step, running, wall, tick }
+// by layers: { layers, trainer (here) , kept: Map step → params, scores: Map step → the held-out
+// scores, losses: the training loss of every step, last: the last step kept, running, wall: the
+// ms on the clock while it ran before `since`, since: when it last started running, drop }
 const runs = {};
 let heldBatch; // the held-out sequences, drawn once
-let listener; // (run) => void: told after every slice, and when a run stops
+let listener; // (run, kept) => void: told as the run goes, and when it stops
+let worker; // the Web Worker, once started; null where it cannot be
 
 /** The held-out sequences (one batch of `held.batch`), drawn by the core once. */
 export function heldOut(core) {
@@ -52,6 +57,13 @@ export const trainedTo = (layers) => runs[layers]?.last ?? 0;
 /** The step shown: the slider's `at`, within what the run has kept. */
 export const shownStep = (state) => Math.min(state.at, trainedTo(state.layers));
 
+/** The ms on the clock while the run ran. */
+export const wallOf = (run) =>
+  run.wall + (run.since === undefined ? 0 : performance.now() - run.since);
+
+/** Where the steps are taken: "worker" or "page". */
+export const engineOf = () => (worker ? "worker" : "page");
+
 // A run at step 0: its trainer, with the seeded random weights kept and measured.
 function open(core, layers) {
   const config = configOf(layers);
@@ -59,20 +71,22 @@ function open(core, layers) {
   const run = { layers, trainer, kept: new Map(), scores: new Map(), losses: [], last: 0 };
   run.running = false;
   run.wall = 0;
-  keep(core, run, 0);
+  keep(core, run, 0, trainer.params());
   return run;
 }
 
-// Keeps the weights at `step` and measures them; the first measure with the repeated half's
-// loss under half of ln V is the step in the loss: when it came, on the clock.
-function keep(core, run, step) {
-  const params = run.trainer.params();
-  const scores = core.inductionScores({ config: configOf(run.layers), params }, heldOut(core));
+// Keeps the weights at `step` and their measures (measured here when not given); the first
+// measure with the repeated half's loss under half of ln V is the step in the loss: when it came,
+// on the clock.
+function keep(core, run, step, params, measured) {
+  const scores =
+    measured ?? core.inductionScores({ config: configOf(run.layers), params }, heldOut(core));
   run.kept.set(step, params);
   run.scores.set(step, scores);
   run.last = step;
-  if (!run.drop && scores.repeatLoss < Math.log(task.vocab) / 2)
-    run.drop = { step, wall: run.wall };
+  if (!run.drop && scores.repeatLoss < Math.log(task.vocab) / 2) {
+    run.drop = { step, wall: wallOf(run) };
+  }
 }
 
 /** The run's model at a kept step; at step 0 without a run, the seeded random weights. */
@@ -90,37 +104,123 @@ export function scoresAt(core, layers, step) {
 /** Whether the run for `layers` has done all its steps. */
 export const finished = (layers) => trainedTo(layers) >= training.total;
 
+// Under the page's Trusted Types (its Content-Security-Policy allows this one policy, by name),
+// a worker's URL must come through a policy: this one passes the lab's worker and nothing else.
+function scriptUrl(url) {
+  const types = globalThis.trustedTypes;
+  if (!types) return url;
+  const policy = types.createPolicy("induction-worker", {
+    createScriptURL: (wanted) => {
+      if (wanted !== url) throw new Error(`not the induction lab's worker: ${wanted}`);
+      return wanted;
+    },
+  });
+  return policy.createScriptURL(url);
+}
+
+// The worker, started once where the page is served over http(s); null where it cannot be.
+function workerFor(core) {
+  if (worker !== undefined) return worker;
+  const served = typeof location === "object" && /^https?:$/.test(location.protocol);
+  if (!served || typeof Worker !== "function" || typeof document !== "object") {
+    return (worker = null);
+  }
+  try {
+    const url = new URL("generated/induction-worker.js", document.baseURI).href;
+    worker = new Worker(scriptUrl(url), { type: "module" });
+  } catch {
+    return (worker = null);
+  }
+  worker.onmessage = ({ data }) => heard(core, data);
+  // a worker that cannot load (a page not built): the steps are taken here instead
+  worker.onerror = () => {
+    worker = null;
+    for (const [layers, run] of Object.entries(runs)) {
+      if (!run?.running) continue;
+      // what the worker did is gone with it: the run starts again here, from step 0
+      run.trainer.close();
+      runs[layers] = open(core, Number(layers));
+      start(core, Number(layers), listener);
+    }
+  };
+  document.addEventListener("visibilitychange", () => hidden(core));
+  return worker;
+}
+
+// What the worker says of its run.
+function heard(core, data) {
+  const run = runs[data.layers];
+  if (!run) return;
+  if (data.losses) run.losses.push(...data.losses);
+  if (data.kept !== undefined) keep(core, run, data.kept, data.params, data.scores);
+  if (data.done) pause(run);
+  listener?.(run, data.kept !== undefined);
+}
+
+function pause(run) {
+  if (run.since !== undefined) run.wall += performance.now() - run.since;
+  run.since = undefined;
+  run.running = false;
+}
+
+// The run goes on where its steps are taken: in the worker, or here between frames.
+function resume(core, run) {
+  run.since ??= performance.now();
+  if (workerFor(core)) {
+    worker.postMessage({ run: run.layers });
+    return;
+  }
+  // one loop at a time: a loop of an earlier Start still waiting for its frame ends there
+  const loop = (run.loop ?? 0) + 1;
+  run.loop = loop;
+  requestAnimationFrame(() => work(core, run, loop));
+}
+
+// A hidden tab pauses the running run (frames stop there anyway) and the clock with it; shown
+// again, it goes on.
+function hidden(core) {
+  for (const run of Object.values(runs)) {
+    if (!run?.running) continue;
+    if (document.hidden) {
+      if (run.since !== undefined) run.wall += performance.now() - run.since;
+      run.since = undefined;
+      worker?.postMessage({ stop: true });
+    } else resume(core, run);
+  }
+}
+
 /** Starts (or resumes) the run for `layers`; a finished run starts again from step 0. */
 export function start(core, layers, onChange) {
   if (finished(layers)) {
     runs[layers].trainer.close();
     runs[layers] = undefined;
+    workerFor(core)?.postMessage({ reset: layers });
   }
   runs[layers] ??= open(core, layers);
-  for (const run of Object.values(runs)) if (run) run.running = false;
+  for (const run of Object.values(runs)) if (run?.running) pause(run);
   const run = runs[layers];
   run.running = true;
-  run.tick = undefined;
   listener = onChange;
-  // one loop at a time: a loop of an earlier Start still waiting for its frame ends there
-  const loop = (run.loop ?? 0) + 1;
-  run.loop = loop;
-  requestAnimationFrame(() => work(core, run, loop));
+  resume(core, run);
   return run;
 }
 
 /** Stops the run for `layers` where it is. */
 export function stop(layers) {
-  if (runs[layers]) runs[layers].running = false;
+  const run = runs[layers];
+  if (!run?.running) return;
+  pause(run);
+  worker?.postMessage({ stop: true });
 }
 
 /** Tells `onChange` of the run's progress from now on (a panel drawn again). */
 export const follow = (onChange) => (listener = onChange);
 
-// One slice of work a frame: steps, a few sequences at a time, until the time is up or a kept
-// step is reached; a kept step's measure gets a frame of its own. `loop` is the Start it serves.
+// Here, one slice of work a frame: steps, a few sequences at a time, until the time is up or a
+// kept step is reached; a kept step's measure gets a frame of its own. `loop` is the Start it
+// serves.
 function work(core, run, loop) {
-  if (!run.running || run.loop !== loop) return;
+  if (!run.running || run.loop !== loop || run.since === undefined) return;
   const began = performance.now();
   let due = false;
   while (performance.now() - began < sliceMs && run.losses.length < training.total) {
@@ -132,13 +232,10 @@ function work(core, run, loop) {
       break;
     }
   }
-  const now = performance.now();
-  run.wall += now - (run.tick ?? began);
-  run.tick = now;
   if (due) {
     requestAnimationFrame(() => {
-      keep(core, run, run.losses.length);
-      if (run.losses.length >= training.total) run.running = false;
+      keep(core, run, run.losses.length, run.trainer.params());
+      if (run.losses.length >= training.total) pause(run);
       listener?.(run, true);
       requestAnimationFrame(() => work(core, run, loop));
     });
@@ -149,4 +246,7 @@ function work(core, run, loop) {
 }
 
 /** Steps per second on the clock while it ran (a timing, not a number of the model's). */
-export const rateOf = (run) => (run.wall > 0 ? (run.losses.length / run.wall) * 1000 : 0);
+export const rateOf = (run) => {
+  const wall = wallOf(run);
+  return wall > 0 ? (run.losses.length / wall) * 1000 : 0;
+};
