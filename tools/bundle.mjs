@@ -105,11 +105,11 @@ await writeFile(
   template.replace("/* the bundle goes here */", () => inline),
 );
 
-// The induction lab's Web Worker (web/labs/gpt/induction-worker.js): one module with the labs
+// The induction lab's Web Worker (web/induction-worker.js): one module with the labs
 // core inlined, loaded only when that lab's training starts on a page served over http(s).
 await build({
   ...common,
-  entryPoints: [new URL("labs/gpt/induction-worker.js", web).pathname],
+  entryPoints: [new URL("induction-worker.js", web).pathname],
   outfile: new URL("induction-worker.js", out).pathname,
   format: "esm",
   logLevel: "warning",

@@ -1,6 +1,6 @@
 // labs/gpt/induction-run.js: the induction lab's training, in this tab, by the core in WASM.
 // One run per number of layers (1 or 2), seeded, so a run started again is the same run. Where
-// the page is served over http(s) the steps are taken in a Web Worker (induction-worker.js), off
+// the page is served over http(s) the steps are taken in a Web Worker (web/induction-worker.js), off
 // the page's thread; elsewhere, or if the worker cannot start, here, a few sequences at a time
 // (gpt_train_slice) between frames. Both take a step 8 sequences at a time, so their numbers are
 // the same to the last bit. Every `every` steps the run keeps its weights (the lab's slider shows

@@ -1,12 +1,12 @@
-// labs/gpt/induction-worker.js: the induction lab's training in a Web Worker, where the page is
+// induction-worker.js: the induction lab's training in a Web Worker, where the page is
 // served over http(s) (induction-run.js starts it; the bundle builds it into
 // generated/induction-worker.js). The same core, the same seeded trainer and the same slices of
 // 8 sequences as the page's own loop, so the same numbers to the last bit; off the page's thread,
 // so that its frames stay smooth. Messages in: { run: layers } starts or resumes that run,
 // { stop: true } pauses it, { reset: layers } forgets it. Out: { layers, losses, step } as it
 // goes, { layers, kept: step, params, scores } at every kept step, { layers, done: true }.
-import { loadLabs } from "../../attention.js";
-import { configOf, every, held, task, training } from "./induction-run.js";
+import { loadLabs } from "./attention.js";
+import { configOf, every, held, task, training } from "./labs/gpt/induction-run.js";
 
 const trainers = {}; // by layers: { trainer, steps }
 let running; // the layers whose run goes on, or undefined
