@@ -6,7 +6,7 @@
 //   attention-walkthrough.js    one classic script: the element, the page logic and the core
 //   attention-walkthrough.mjs   the element as an ES module that imports the core (see below)
 //   attention-walkthrough.html  one self-contained page that works from file://
-//   induction-worker.js         the induction lab's training, in a Web Worker
+//   train-worker.js         the labs' training (induction, the real model), in a Web Worker
 import { build } from "esbuild";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, relative, resolve } from "node:path";
@@ -105,12 +105,12 @@ await writeFile(
   template.replace("/* the bundle goes here */", () => inline),
 );
 
-// The induction lab's Web Worker (web/induction-worker.js): one module with the labs
-// core inlined, loaded only when that lab's training starts on a page served over http(s).
+// The labs' Web Worker (web/train-worker.js): one module with the labs
+// core inlined, loaded only when a lab's training starts on a page served over http(s).
 await build({
   ...common,
-  entryPoints: [new URL("induction-worker.js", web).pathname],
-  outfile: new URL("induction-worker.js", out).pathname,
+  entryPoints: [new URL("train-worker.js", web).pathname],
+  outfile: new URL("train-worker.js", out).pathname,
   format: "esm",
   logLevel: "warning",
 });

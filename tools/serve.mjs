@@ -37,7 +37,7 @@ export function policy(connectSrc = "'self'") {
   ].join("; ");
 }
 
-export const trustedTypes = "require-trusted-types-for 'script'; trusted-types induction-worker";
+export const trustedTypes = "require-trusted-types-for 'script'; trusted-types train-worker";
 
 // Each file's gzipped bytes, kept while the file is unchanged: the browser tests load the same
 // few files hundreds of times, and gzip took about 10 ms a page.

@@ -4,7 +4,7 @@
 // training loss is that step's and its held-out loss step 1's; the head heatmap is the head the
 // URL chose, forward on the line with those weights, titled with that step; the loss plot draws
 // each step at its x on the axis. In English at 1440 px on layer 1's first head and in Chinese
-// at 390 px on the last layer's last head.
+// at 390 px on the last layer's last head. Served over http, the steps are the labs' Web Worker's.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import "../node/gpt-files.mjs";
@@ -75,6 +75,8 @@ for (const v of views) {
   test(`train it yourself (${v.lang}, layer ${v.layer} head ${v.head}): the status and the head are the step's`, async () => {
     const query = `scene=model&lang=${v.lang}&step=6&layer=${v.layer}&head=${v.head}`;
     const page = await openApp(env, query, { viewport: { width: v.width, height: 900 } });
+    const requested = [];
+    page.on("request", (r) => requested.push(new URL(r.url()).pathname));
     await page.locator("#train-start").click();
     // a few steps, so that a loss frozen at step 1 or a head drawn from other weights shows
     await page.waitForFunction(
@@ -84,6 +86,9 @@ for (const v of views) {
       { timeout: 120000 },
     );
     await page.locator("#train-stop").click();
+    // served over http: the steps were taken in the labs' Web Worker; paused once it stopped
+    assert.ok(requested.includes("/generated/train-worker.js"), String(requested));
+    await page.waitForFunction(() => !document.querySelector("#train-start").disabled);
     const status = (await page.locator("#train-status").textContent()).trim();
     const m = v.status.exec(status);
     assert.ok(m, status);

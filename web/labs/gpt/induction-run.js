@@ -1,12 +1,14 @@
 // labs/gpt/induction-run.js: the induction lab's training, in this tab, by the core in WASM.
 // One run per number of layers (1 or 2), seeded, so a run started again is the same run. Where
-// the page is served over http(s) the steps are taken in a Web Worker (web/induction-worker.js), off
+// the page is served over http(s) the steps are taken in the labs' Web Worker (web/train-worker.js), off
 // the page's thread; elsewhere, or if the worker cannot start, here, a few sequences at a time
 // (gpt_train_slice) between frames. Both take a step 8 sequences at a time, so their numbers are
 // the same to the last bit. Every `every` steps the run keeps its weights (the lab's slider shows
 // any of them) and their measures on the held-out sequences (induction_scores). A hidden tab
 // pauses the run; the time shown is the clock's while it ran. The setup is docs/model.md's "The
 // induction head", whose native test holds what it learns.
+
+import { listen, tell, trainWorker } from "../worker.js";
 
 /** The task: V = 32 tokens, sequences of 20, a segment of 3 to 10 tokens repeated once. */
 export const task = { vocab: 32, context: 20, minSegment: 3, maxSegment: 10 };
@@ -40,7 +42,7 @@ const sliceMs = 12; // the work done between two frames, when the steps are take
 const runs = {};
 let heldBatch; // the held-out sequences, drawn once
 let listener; // (run, kept) => void: told as the run goes, and when it stops
-let worker; // the Web Worker, once started; null where it cannot be
+let listening = false; // whether this lab hears the worker yet
 
 /** The held-out sequences (one batch of `held.batch`), drawn by the core once. */
 export function heldOut(core) {
@@ -60,9 +62,6 @@ export const shownStep = (state) => Math.min(state.at, trainedTo(state.layers));
 /** The ms on the clock while the run ran. */
 export const wallOf = (run) =>
   run.wall + (run.since === undefined ? 0 : performance.now() - run.since);
-
-/** Where the steps are taken: "worker" or "page". */
-export const engineOf = () => (worker ? "worker" : "page");
 
 // A run at step 0: its trainer, with the seeded random weights kept and measured.
 function open(core, layers) {
@@ -104,47 +103,26 @@ export function scoresAt(core, layers, step) {
 /** Whether the run for `layers` has done all its steps. */
 export const finished = (layers) => trainedTo(layers) >= training.total;
 
-// Under the page's Trusted Types (its Content-Security-Policy allows this one policy, by name),
-// a worker's URL must come through a policy: this one passes the lab's worker and nothing else.
-function scriptUrl(url) {
-  const types = globalThis.trustedTypes;
-  if (!types) return url;
-  const policy = types.createPolicy("induction-worker", {
-    createScriptURL: (wanted) => {
-      if (wanted !== url) throw new Error(`not the induction lab's worker: ${wanted}`);
-      return wanted;
-    },
-  });
-  return policy.createScriptURL(url);
-}
-
-// The worker, started once where the page is served over http(s); null where it cannot be.
+// The labs' worker where there is one (labs/worker.js), told what this lab hears from it.
 function workerFor(core) {
-  if (worker !== undefined) return worker;
-  const served = typeof location === "object" && /^https?:$/.test(location.protocol);
-  if (!served || typeof Worker !== "function" || typeof document !== "object") {
-    return (worker = null);
+  if (!trainWorker()) return null;
+  if (!listening) {
+    listening = true;
+    listen("induction", {
+      message: (data) => heard(core, data),
+      // what the worker did is gone with it: a running run starts again here, from step 0
+      failed: () => {
+        for (const [layers, run] of Object.entries(runs)) {
+          if (!run?.running) continue;
+          run.trainer.close();
+          runs[layers] = open(core, Number(layers));
+          start(core, Number(layers), listener);
+        }
+      },
+    });
+    document.addEventListener("visibilitychange", () => hidden(core));
   }
-  try {
-    const url = new URL("generated/induction-worker.js", document.baseURI).href;
-    worker = new Worker(scriptUrl(url), { type: "module" });
-  } catch {
-    return (worker = null);
-  }
-  worker.onmessage = ({ data }) => heard(core, data);
-  // a worker that cannot load (a page not built): the steps are taken here instead
-  worker.onerror = () => {
-    worker = null;
-    for (const [layers, run] of Object.entries(runs)) {
-      if (!run?.running) continue;
-      // what the worker did is gone with it: the run starts again here, from step 0
-      run.trainer.close();
-      runs[layers] = open(core, Number(layers));
-      start(core, Number(layers), listener);
-    }
-  };
-  document.addEventListener("visibilitychange", () => hidden(core));
-  return worker;
+  return trainWorker();
 }
 
 // What the worker says of its run.
@@ -167,7 +145,7 @@ function pause(run) {
 function resume(core, run) {
   run.since ??= performance.now();
   if (workerFor(core)) {
-    worker.postMessage({ run: run.layers });
+    tell("induction", { run: run.layers });
     return;
   }
   // one loop at a time: a loop of an earlier Start still waiting for its frame ends there
@@ -184,7 +162,7 @@ function hidden(core) {
     if (document.hidden) {
       if (run.since !== undefined) run.wall += performance.now() - run.since;
       run.since = undefined;
-      worker?.postMessage({ stop: true });
+      tell("induction", { stop: true });
     } else resume(core, run);
   }
 }
@@ -194,7 +172,7 @@ export function start(core, layers, onChange) {
   if (finished(layers)) {
     runs[layers].trainer.close();
     runs[layers] = undefined;
-    workerFor(core)?.postMessage({ reset: layers });
+    if (workerFor(core)) tell("induction", { reset: layers });
   }
   runs[layers] ??= open(core, layers);
   for (const run of Object.values(runs)) if (run?.running) pause(run);
@@ -210,7 +188,7 @@ export function stop(layers) {
   const run = runs[layers];
   if (!run?.running) return;
   pause(run);
-  worker?.postMessage({ stop: true });
+  tell("induction", { stop: true });
 }
 
 /** Tells `onChange` of the run's progress from now on (a panel drawn again). */

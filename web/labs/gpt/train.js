@@ -1,37 +1,41 @@
 // labs/gpt/train.js: "Train it yourself". The training `make train` ran natively, run again
-// in this tab by the same core in WASM, from seeded random weights: a step is taken a sequence
-// at a time (gpt_train_slice), as many as fit in a few milliseconds, between frames, so that
-// the page stays responsive. The loss curves and the chosen head on the learner's line follow
-// it. One run per page; it stops when its panel goes away and resumes from where it was.
+// in this tab by the same core in WASM, from seeded random weights, a sequence at a time
+// (gpt_train_slice): in the labs' Web Worker where the page is served over http(s)
+// (labs/worker.js), else here, as many as fit in a few milliseconds between frames; the same
+// numbers either way. The page stays responsive. The loss curves and the chosen head on the
+// learner's line follow it. One run per page; it stops when its panel goes away, pauses while
+// the tab is hidden, and resumes from where it was.
 import { el, heatmapView } from "../../views.js";
 import { fmt } from "../../format.js";
 import { numbers, redrawInPlace } from "../kit.js";
 import { readStreams } from "./files.js";
 import { levels } from "./meaning.js";
 import { lossPlot } from "./plot.js";
+import { listen, tell, trainWorker } from "../worker.js";
 
 const sliceMs = 14; // the work done between two frames
 const drawMs = 250; // the panel is drawn again at most this often while it trains
-const evalEvery = 50; // steps between two held-out losses
+/** Steps between two held-out losses. */
+export const evalEvery = 50;
 const announceEvery = 500; // steps between two announcements to a screen reader while it trains
 const tableEvery = 250; // the held-out table: steps 1 and evalEvery, every tableEvery-th, the latest
 const shippedEvery = 500; // the shipped run's table: its first measure, then every shippedEvery-th
 
-// { trainer, streams, losses, heldOut: [[step, loss]], running, looping, redraw, wall: the ms on
-// the clock while it ran, tick: when the running clock last read it, announced: the moment last
-// said to a screen reader (see moment) }
+// { trainer (on the page, where there is no worker), worker: whether the worker trains it,
+// streams, losses, heldOut: [[step, loss]], params and at: the weights the worker last sent and
+// their step, running, stopping: Stop pressed, the worker not yet stopped, hiding: paused while
+// the tab is hidden, looping, redraw, wall: the ms on the clock while it ran, tick: when the
+// running clock last read it, announced: the moment last said to a screen reader (see moment) }
 let run;
 
 function start(core, json) {
   return readStreams().then((streams) => {
     const t = json.training;
+    const options = { batch: t.batch, lr: t.lr, total: t.steps, seed: t.seed };
+    const worker = !!trainWorker();
     run = {
-      trainer: core.gptTrainer(json.config, streams.train, {
-        batch: t.batch,
-        lr: t.lr,
-        total: t.steps,
-        seed: t.seed,
-      }),
+      trainer: worker ? undefined : core.gptTrainer(json.config, streams.train, options),
+      worker,
       streams,
       losses: [],
       heldOut: [],
@@ -39,11 +43,95 @@ function start(core, json) {
       wall: 0,
       drawn: 0,
     };
+    if (worker) {
+      listening(core, json);
+      const open = { config: json.config, train: streams.train, heldOut: streams.heldOut, options };
+      tell("gpt", { open });
+    }
   });
 }
 
-// A model with the run's weights now.
-const current = (json) => ({ config: json.config, params: run.trainer.params() });
+// The weights shown, and the step they are at: the trainer's now on the page, the last the
+// worker sent.
+const current = (json) =>
+  run.worker
+    ? { model: { config: json.config, params: run.params }, at: run.at }
+    : { model: { config: json.config, params: run.trainer.params() }, at: run.losses.length };
+
+let heard = false; // whether this lab hears the worker yet
+
+// What the worker says of the run; a worker that fails leaves the run to the page, from step 0.
+function listening(core, json) {
+  if (heard) return;
+  heard = true;
+  listen("gpt", {
+    message(data) {
+      if (!run?.worker) return;
+      // the panel gone (another step, another lab): the run stops there, as on the page
+      if (run.running && !run.stopping && !document.getElementById("train-model")) {
+        run.stopping = true;
+        tell("gpt", { stop: true });
+      }
+      if (data.losses) run.losses.push(...data.losses);
+      if (data.measures) run.heldOut.push(...data.measures);
+      if (data.params) [run.params, run.at] = [data.params, data.at];
+      if (data.stopped) {
+        run.stopping = false;
+        if (!run.hiding) run.running = false;
+        tickClock();
+        run.redraw?.();
+        return;
+      }
+      if (data.done) {
+        run.running = false;
+        tickClock();
+        run.redraw?.();
+        return;
+      }
+      tickClock();
+      if (performance.now() - run.drawn > drawMs) {
+        run.drawn = performance.now();
+        run.redraw?.();
+      }
+    },
+    failed() {
+      if (!run?.worker) return;
+      const going = run.running;
+      run = undefined;
+      if (going) start(core, json).then(() => resume(core, json));
+    },
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (!run?.worker || !run.running) return;
+    if (document.hidden) {
+      run.hiding = true;
+      tickClock();
+      run.tick = undefined;
+      tell("gpt", { stop: true });
+    } else {
+      run.hiding = false;
+      run.tick = performance.now();
+      tell("gpt", { run: true });
+    }
+  });
+}
+
+// The clock while the worker trains: the time since it last read it.
+function tickClock() {
+  const now = performance.now();
+  if (run.tick !== undefined) run.wall += now - run.tick;
+  run.tick = run.running && !run.hiding ? now : undefined;
+}
+
+// The run goes on: in the worker, or here between frames.
+function resume(core, json) {
+  run.running = true;
+  if (run.worker) {
+    run.tick = performance.now();
+    tell("gpt", { run: true });
+  } else loop(core, json);
+  run.redraw?.();
+}
 
 // One loop at a time, however often the panel is drawn again: it works a slice, redraws the
 // panel now on the page, and asks for the next frame; it stops when the panel is gone.
@@ -62,7 +150,7 @@ function work(core, json) {
     run.losses.push(r.loss);
     stepped = true;
     if (r.step % evalEvery === 0 || r.step === 1) {
-      run.heldOut.push([r.step, core.gptStreamLoss(current(json), run.streams.heldOut)]);
+      run.heldOut.push([r.step, core.gptStreamLoss(current(json).model, run.streams.heldOut)]);
     }
   }
   // the time on the clock while it runs, frames and all: what the learner waits
@@ -148,11 +236,13 @@ function shippedCurves({ json, baselines }, msg, digits) {
   });
 }
 
-// The chosen head on the line, with the run's weights now.
+// The chosen head on the line, with the run's weights now (the worker's last sent).
 function headNow(core, json, { trace, state, msg }) {
-  const f = core.gptForward(current(json), trace.tokens);
+  const { model, at } = current(json);
+  if (!model.params) return el("p", { text: msg.gptLab.notStarted });
+  const f = core.gptForward(model, trace.tokens);
   const weights = f.layers[state.layer - 1].weights[state.head - 1];
-  const title = msg.gptLab.headNow(msg.gptLab.where(state.layer, state.head), run.losses.length);
+  const title = msg.gptLab.headNow(msg.gptLab.where(state.layer, state.head), at);
   const figure = heatmapView(weights, trace.rows, trace.rows, {
     digits: 2,
     title,
@@ -225,7 +315,7 @@ export function trainPanel(ctx, shipped) {
     // the button pressed goes away: the focus moves to the other one, not to the page
     const focused = startButton.getRootNode().activeElement;
     startButton.disabled = !!run?.running;
-    stopButton.disabled = !run?.running;
+    stopButton.disabled = !run?.running || !!run.stopping;
     if (focused === startButton && startButton.disabled) stopButton.focus();
     if (focused === stopButton && stopButton.disabled) startButton.focus();
     // the focus stays where it was: a table redrawn under it does not drop it to the page
@@ -241,7 +331,8 @@ export function trainPanel(ctx, shipped) {
     try {
       // a finished run starts again from random weights
       if (run?.losses.length >= json.training.steps) {
-        run.trainer.close();
+        run.trainer?.close();
+        if (run.worker) tell("gpt", { reset: true });
         run = undefined;
       }
       if (!run) await start(core, json);
@@ -250,10 +341,8 @@ export function trainPanel(ctx, shipped) {
       announce.textContent = said.textContent;
       return;
     }
-    run.running = true;
     run.redraw = redraw;
-    redraw();
-    loop(core, json);
+    resume(core, json);
   };
   const startButton = el("button", { type: "button", id: "train-start", onclick: go });
   const stopButton = el("button", {
@@ -261,7 +350,11 @@ export function trainPanel(ctx, shipped) {
     id: "train-stop",
     text: w.stop,
     onclick: () => {
-      if (run) run.running = false;
+      // the worker stops, sends its weights, then says so: the run is paused then
+      if (run?.worker && run.running) {
+        run.stopping = true;
+        tell("gpt", { stop: true });
+      } else if (run) run.running = false;
       redraw();
     },
   });

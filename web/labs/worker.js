@@ -1,0 +1,52 @@
+// labs/worker.js: the labs' Web Worker (web/train-worker.js, built into
+// generated/train-worker.js), started once where the page is served over http(s), shared by the
+// labs that train (the induction lab, the real model's "Train it yourself"). Its messages go to
+// the lab they name ({ lab }); a worker that fails tells each lab, which then trains on the page.
+// Under the page's Trusted Types, the worker's URL comes through one policy, allowed by name in
+// its Content-Security-Policy, which passes that URL and nothing else.
+
+let worker; // the worker once started; null where it cannot be
+const labs = {}; // lab → { message(data), failed() }
+
+function scriptUrl(url) {
+  const types = globalThis.trustedTypes;
+  if (!types) return url;
+  const policy = types.createPolicy("train-worker", {
+    createScriptURL: (wanted) => {
+      if (wanted !== url) throw new Error(`not the labs' worker: ${wanted}`);
+      return wanted;
+    },
+  });
+  return policy.createScriptURL(url);
+}
+
+/** The worker, or null where the page is not served over http(s) or it cannot start. */
+export function trainWorker() {
+  if (worker !== undefined) return worker;
+  const served = typeof location === "object" && /^https?:$/.test(location.protocol);
+  if (!served || typeof Worker !== "function" || typeof document !== "object") {
+    return (worker = null);
+  }
+  try {
+    const url = new URL("generated/train-worker.js", document.baseURI).href;
+    worker = new Worker(scriptUrl(url), { type: "module" });
+  } catch {
+    return (worker = null);
+  }
+  worker.onmessage = ({ data }) => labs[data.lab]?.message(data);
+  worker.onerror = () => {
+    worker = null;
+    for (const lab of Object.values(labs)) lab.failed();
+  };
+  return worker;
+}
+
+/** What a lab hears from the worker, and what it does when the worker fails. */
+export function listen(lab, handlers) {
+  labs[lab] = handlers;
+}
+
+/** A message to the worker for `lab`, if there is a worker. */
+export function tell(lab, message, transfer) {
+  worker?.postMessage({ ...message, lab }, transfer);
+}

@@ -1,0 +1,146 @@
+// train-worker.js: the labs' training in a Web Worker, where the page is served over http(s)
+// (web/labs/worker.js starts it; the bundle builds it into generated/train-worker.js). The same
+// core, the same seeded trainers and the same slices as the labs' own loops on the page, so the
+// same numbers to the last bit; off the page's thread, so that its frames stay smooth. Every
+// message names its lab.
+//   induction: in { run: layers } starts or resumes that run, { stop: true } pauses it,
+//     { reset: layers } forgets it; out { layers, losses, step } as it goes, { layers, kept: step,
+//     params, scores } at every kept step (8 sequences a slice, as induction-run.js), { layers,
+//     done: true }.
+//   gpt: in { open: { config, train, heldOut, options } } opens "Train it yourself"'s trainer,
+//     { run: true } starts or resumes it, { stop: true } pauses it, { reset: true } forgets it;
+//     out { losses, step, measures: [[step, held-out loss]] } as it goes (a sequence a slice, the
+//     held-out loss at step 1 and every evalEvery steps, as train.js), { params, at: step } with
+//     each measure and when it stops, { stopped: true }, { done: true }.
+import { loadLabs } from "./attention.js";
+import { configOf, every, held, task, training } from "./labs/gpt/induction-run.js";
+import { evalEvery } from "./labs/gpt/train.js";
+
+const ready = loadLabs();
+const post = (message, transfer) => postMessage(message, transfer);
+const budgetMs = 50; // the steps taken between two looks at the messages
+
+// ---- the induction lab ----
+
+const trainers = {}; // by layers: { trainer, steps }
+let running; // the layers whose run goes on, or undefined
+let current = 0; // the one loop that may go on: a Stop and a Start in a row never make two
+let batch; // the held-out sequences
+
+function inductionLoop(core, id) {
+  const layers = running;
+  if (layers === undefined || id !== current) return;
+  const t = trainers[layers];
+  const began = performance.now();
+  const losses = [];
+  let kept = false;
+  while (performance.now() - began < budgetMs && t.steps < training.total) {
+    const r = t.trainer.slice(8);
+    if (r.loss === undefined) continue;
+    losses.push(r.loss);
+    t.steps += 1;
+    if (t.steps % every === 0) {
+      kept = true;
+      break;
+    }
+  }
+  post({ lab: "induction", layers, losses, step: t.steps });
+  if (kept) {
+    const params = t.trainer.params();
+    const scores = core.inductionScores({ config: configOf(layers), params }, batch);
+    post({ lab: "induction", layers, kept: t.steps, params, scores }, [params.buffer]);
+  }
+  if (t.steps >= training.total) {
+    running = undefined;
+    post({ lab: "induction", layers, done: true });
+    return;
+  }
+  setTimeout(() => inductionLoop(core, id), 0);
+}
+
+function induction(core, data) {
+  batch ??= core.inductionBatch(task, { batch: held.batch, seed: held.seed });
+  if (data.stop) {
+    running = undefined;
+    current += 1;
+  }
+  if (data.reset !== undefined) {
+    trainers[data.reset]?.trainer.close();
+    delete trainers[data.reset];
+  }
+  if (data.run !== undefined) {
+    trainers[data.run] ??= {
+      trainer: core.inductionTrainer(configOf(data.run), task, training),
+      steps: 0,
+    };
+    running = data.run;
+    current += 1;
+    inductionLoop(core, current);
+  }
+}
+
+// ---- the real model's "Train it yourself" ----
+
+let gpt; // { trainer, config, heldOut, total, steps, running, loop }
+
+const sendParams = () => {
+  const params = gpt.trainer.params();
+  post({ lab: "gpt", params, at: gpt.steps }, [params.buffer]);
+};
+
+function gptLoop(core, id) {
+  if (!gpt?.running || id !== gpt.loop) return;
+  const began = performance.now();
+  const losses = [];
+  const measures = [];
+  while (performance.now() - began < budgetMs && gpt.steps < gpt.total) {
+    const r = gpt.trainer.slice(1);
+    if (r.loss === undefined) continue;
+    losses.push(r.loss);
+    gpt.steps = r.step;
+    if (r.step % evalEvery === 0 || r.step === 1) {
+      const model = { config: gpt.config, params: gpt.trainer.params() };
+      measures.push([r.step, core.gptStreamLoss(model, gpt.heldOut)]);
+      break;
+    }
+  }
+  post({ lab: "gpt", losses, step: gpt.steps, measures });
+  if (measures.length) sendParams();
+  if (gpt.steps >= gpt.total) {
+    gpt.running = false;
+    post({ lab: "gpt", done: true });
+    return;
+  }
+  setTimeout(() => gptLoop(core, id), 0);
+}
+
+function model(core, data) {
+  if (data.reset) {
+    gpt?.trainer.close();
+    gpt = undefined;
+  }
+  if (data.open) {
+    const { config, train, heldOut, options } = data.open;
+    gpt?.trainer.close();
+    const trainer = core.gptTrainer(config, train, options);
+    gpt = { trainer, config, heldOut, total: options.total, steps: 0, running: false, loop: 0 };
+  }
+  if (!gpt) return;
+  if (data.stop) {
+    gpt.running = false;
+    gpt.loop += 1;
+    sendParams();
+    post({ lab: "gpt", stopped: true });
+  }
+  if (data.run) {
+    gpt.running = true;
+    gpt.loop += 1;
+    gptLoop(core, gpt.loop);
+  }
+}
+
+onmessage = async ({ data }) => {
+  const core = await ready;
+  if (data.lab === "induction") induction(core, data);
+  if (data.lab === "gpt") model(core, data);
+};
