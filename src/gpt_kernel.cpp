@@ -64,25 +64,29 @@ inline void product_4x8(const float* a, const float* panel, Index terms, float* 
   add_to(out + 4, c31);
 }
 
-// b's terms [k0, k0 + terms) × all its columns, as panels of 8 columns, terms × 8 each.
+// b's terms [k0, k0 + terms) × all its columns, as panels of 8 columns, terms × 8 each; the
+// last panel's missing columns are zeros. Every float of the pack is written once (no clearing
+// first: a step packs about as many floats as it multiplies rows).
 void pack_b(const View& b, Index k0, Index terms, std::vector<float>& packed) {
   const Index panels = round_up(b.cols, kCols) / kCols;
-  packed.assign(size_t(panels * terms * kCols), 0.0f);
+  packed.resize(size_t(panels * terms * kCols));
   for (Index p = 0; p < panels; ++p) {
     float* out = packed.data() + p * terms * kCols;
     const Index cols = std::min(kCols, b.cols - p * kCols);
     for (Index k = 0; k < terms; ++k) {
       const float* row = b.data + (k0 + k) * b.row_stride + p * kCols * b.col_stride;
       for (Index c = 0; c < cols; ++c) out[k * kCols + c] = row[c * b.col_stride];
+      for (Index c = cols; c < kCols; ++c) out[k * kCols + c] = 0.0f;
     }
   }
 }
 
-// a's rows [i0, i0 + rows) × terms [k0, k0 + terms), as groups of 4 rows interleaved.
+// a's rows [i0, i0 + rows) × terms [k0, k0 + terms), as groups of 4 rows interleaved; the last
+// group's missing rows are zeros. Every float is written once, as in pack_b.
 void pack_a(const View& a, Index i0, Index rows, Index k0, Index terms,
             std::vector<float>& packed) {
   const Index groups = round_up(rows, kRows) / kRows;
-  packed.assign(size_t(groups * terms * kRows), 0.0f);
+  packed.resize(size_t(groups * terms * kRows));
   for (Index g = 0; g < groups; ++g) {
     float* out = packed.data() + g * terms * kRows;
     const Index n = std::min(kRows, rows - g * kRows);
@@ -90,6 +94,8 @@ void pack_a(const View& a, Index i0, Index rows, Index k0, Index terms,
       const float* row = a.data + (i0 + g * kRows + r) * a.row_stride + k0 * a.col_stride;
       for (Index k = 0; k < terms; ++k) out[k * kRows + r] = row[k * a.col_stride];
     }
+    for (Index r = n; r < kRows; ++r)
+      for (Index k = 0; k < terms; ++k) out[k * kRows + r] = 0.0f;
   }
 }
 
