@@ -124,16 +124,53 @@ void product(Out&& out, const A& a, const B& b, bool accumulate = false) {
   }
 }
 
+// Whether float in WebAssembly, where the element-wise steps below are gpt_kernel.hpp's SIMD
+// (the same bits as Eigen's scalar code there); elsewhere, and for double, Eigen's.
+template <typename F>
+constexpr bool kFast =
+#if defined(__wasm_simd128__)
+    std::is_same_v<F, float>;
+#else
+    false;
+#endif
+
 // out's row i = e^(in's row i − top)
 template <typename F>
 void exp_shifted_row(const Matrix<F>& in, Index i, F top, Matrix<F>& out) {
-#if defined(__wasm_simd128__)
-  if constexpr (std::is_same_v<F, float>) {
+  if constexpr (kFast<F>) {
     fast::exp_shifted(&in(i, 0), top, &out(i, 0), in.cols());
-    return;
+  } else {
+    out.row(i) = (in.row(i).array() - top).exp().matrix();
   }
-#endif
-  out.row(i) = (in.row(i).array() - top).exp().matrix();
+}
+
+// The largest of m's row i, over its first n columns.
+template <typename F>
+F row_max(const Matrix<F>& m, Index i, Index n) {
+  if constexpr (kFast<F>) {
+    return fast::max_of(&m(i, 0), n);
+  } else {
+    return m.row(i).head(n).maxCoeff();
+  }
+}
+
+// m's row i divided by d.
+template <typename F>
+void divide_row(Matrix<F>& m, Index i, F d) {
+  if constexpr (kFast<F>) {
+    fast::divide(&m(i, 0), m.cols(), d);
+  } else {
+    m.row(i) /= d;
+  }
+}
+
+template <typename F>
+bool all_finite(const Matrix<F>& m) {
+  if constexpr (kFast<F>) {
+    return fast::all_finite(m.data(), m.size());
+  } else {
+    return m.allFinite();
+  }
 }
 
 // ---- LayerNorm: h = (x − mean)·rstd ⊙ g + b, row by row ----
@@ -213,28 +250,31 @@ void rope(Matrix<F>& m, const GptWork<F>& w, bool back) {
 
 constexpr double kGeluS = 0.7978845608028654;  // √(2/π)
 
-// t = tanh(√(2/π)(x + 0.044715x³)) for every x of fc: GELU's inner tanh.
+// t = tanh(√(2/π)(x + 0.044715x³)) for every x of fc, GELU's inner tanh, and g = GELU(fc).
 template <typename F>
-void gelu_tanh(const Matrix<F>& fc, Matrix<F>& t) {
-  t = fc.unaryExpr([](F x) { return F(kGeluS) * (x + F(0.044715) * x * x * x); });
-#if defined(__wasm_simd128__)
-  if constexpr (std::is_same_v<F, float>) {
-    fast::tanh_all(t.data(), t.size());
-    return;
+void gelu_forward(const Matrix<F>& fc, Matrix<F>& t, Matrix<F>& g) {
+  t.resize(fc.rows(), fc.cols());
+  g.resize(fc.rows(), fc.cols());
+  if constexpr (kFast<F>) {
+    fast::gelu_forward(fc.data(), t.data(), g.data(), fc.size());
+  } else {
+    t = fc.unaryExpr([](F x) { return F(kGeluS) * (x + F(0.044715) * x * x * x); });
+    t = t.unaryExpr([](F u) { return std::tanh(u); });
+    g = fc.binaryExpr(t, [](F x, F u) { return F(0.5) * x * (F(1) + u); });
   }
-#endif
-  t = t.unaryExpr([](F u) { return std::tanh(u); });
 }
 
+// d ⊙= GELU's slope at fc, from its t (gelu_forward's).
 template <typename F>
-F gelu(F x, F t) {
-  return F(0.5) * x * (F(1) + t);
-}
-
-template <typename F>
-F gelu_slope(F x, F t) {
-  return F(0.5) * (F(1) + t) +
-         F(0.5) * x * (F(1) - t * t) * F(kGeluS) * (F(1) + F(3 * 0.044715) * x * x);
+void gelu_backward(const Matrix<F>& fc, const Matrix<F>& t, Matrix<F>& d) {
+  if constexpr (kFast<F>) {
+    fast::gelu_backward(fc.data(), t.data(), d.data(), fc.size());
+  } else {
+    d.array() *= fc.binaryExpr(t, [](F x, F u) {
+                     return F(0.5) * (F(1) + u) + F(0.5) * x * (F(1) - u * u) * F(kGeluS) *
+                                                      (F(1) + F(3 * 0.044715) * x * x);
+                   }).array();
+  }
 }
 
 // ---- causal attention over each (sequence, head) block ----
@@ -264,13 +304,13 @@ void attention_forward(const Matrix<F>& q, const Matrix<F>& k, const Matrix<F>& 
       // 3 causal: query i sees keys 0..i; 4 weights, each row's softmax over those
       p = s;
       for (Index i = 0; i < length; ++i) {
-        const F top = p.row(i).head(i + 1).maxCoeff();
+        const F top = row_max(p, i, i + 1);
         F sum = 0;
         for (Index j = 0; j < length; ++j) {
           p(i, j) = j <= i ? std::exp(p(i, j) - top) : F(0);
           sum += p(i, j);
         }
-        p.row(i) /= sum;
+        divide_row(p, i, sum);
       }
       // 5 output = weights·v, (T, d_head), into the head's columns
       product(out.block(b * length, h * dh, length, dh), p, vh);
@@ -363,7 +403,7 @@ void cross_entropy_gradient_row(Matrix<F>& probs, Index i, std::int32_t target, 
     return;
   }
   probs(i, target) -= F(1);
-  probs.row(i) /= F(std::max<Index>(counted, 1));
+  divide_row(probs, i, F(std::max<Index>(counted, 1)));
 }
 
 // Row by row, while the row is at hand: the logits' largest (top), Σ e^(logit − top) (sum) and
@@ -375,17 +415,17 @@ Result<double> softmax_cross_entropy(const Matrix<F>& logits,
                                      const std::vector<std::int32_t>& targets, Vector<F>& top,
                                      Vector<F>& sum, Matrix<F>& out, bool gradient) {
   const Index n = logits.rows();
-  if (!logits.allFinite()) return {{}, "the logits overflow: the parameters are too large"};
+  if (!all_finite(logits)) return {{}, "the logits overflow: the parameters are too large"};
   out.resize(n, logits.cols());
   top.resize(n);
   sum.resize(n);
   const Index counted = counted_targets(targets);
   double loss = 0;
   for (Index i = 0; i < n; ++i) {
-    top(i) = logits.row(i).maxCoeff();
+    top(i) = row_max(logits, i, logits.cols());
     exp_shifted_row(logits, i, top(i), out);
     sum(i) = out.row(i).sum();
-    out.row(i) /= sum(i);
+    divide_row(out, i, sum(i));
     const std::int32_t target = i < Index(targets.size()) ? targets[size_t(i)] : -1;
     if (target >= 0) loss -= std::log(double(out(i, target)));
     if (gradient) cross_entropy_gradient_row(out, i, target, counted);
@@ -434,8 +474,7 @@ std::string forward_into(const GptConfig& config, const GptParams<const F>& p,
       layernorm_forward(L.x_mid, wl.ln2_g, wl.ln2_b, L.h2, L.mean2, L.rstd2);
       product(L.fc, L.h2, wl.w_fc);
       L.fc.rowwise() += wl.b_fc.row(0);
-      gelu_tanh(L.fc, L.gelu_t);
-      L.gelu = L.fc.binaryExpr(L.gelu_t, [](F v, F t) { return gelu(v, t); });
+      gelu_forward(L.fc, L.gelu_t, L.gelu);
       product(projected, L.gelu, wl.w_proj);
       projected.rowwise() += wl.b_proj.row(0);
       // the residual stream
@@ -483,8 +522,7 @@ std::string backward_into(const GptConfig& config, const GptParams<const F>& p,
       dw.b_proj.row(0) += dx.colwise().sum();
       product(dw.w_proj, L.gelu.transpose(), dx, true);
       product(w.d_fc, dx, wl.w_proj.transpose());
-      w.d_fc.array() *=
-          L.fc.binaryExpr(L.gelu_t, [](F v, F t) { return gelu_slope(v, t); }).array();
+      gelu_backward(L.fc, L.gelu_t, w.d_fc);
       dw.b_fc.row(0) += w.d_fc.colwise().sum();
       product(dw.w_fc, L.h2.transpose(), w.d_fc, true);
       product(w.d_h2, w.d_fc, wl.w_fc.transpose());
