@@ -164,12 +164,13 @@ void divide_row(Matrix<F>& m, Index i, F d) {
   }
 }
 
+// Whether every x[j], j < n, is finite.
 template <typename F>
-bool all_finite(const Matrix<F>& m) {
+bool all_finite(const F* x, Index n) {
   if constexpr (kFast<F>) {
-    return fast::all_finite(m.data(), m.size());
+    return fast::all_finite(x, n);
   } else {
-    return m.allFinite();
+    return Eigen::Map<const Vector<F>>(x, n).allFinite();
   }
 }
 
@@ -415,7 +416,7 @@ Result<double> softmax_cross_entropy(const Matrix<F>& logits,
                                      const std::vector<std::int32_t>& targets, Vector<F>& top,
                                      Vector<F>& sum, Matrix<F>& out, bool gradient) {
   const Index n = logits.rows();
-  if (!all_finite(logits)) return {{}, "the logits overflow: the parameters are too large"};
+  if (!all_finite(logits.data(), logits.size())) return {{}, "the logits overflow: the parameters are too large"};
   out.resize(n, logits.cols());
   top.resize(n);
   sum.resize(n);
@@ -546,8 +547,8 @@ std::string backward_into(const GptConfig& config, const GptParams<const F>& p,
   }
   // the embedding: d(wte)[token] += dx
   for (Index i = 0; i < n; ++i) d.wte.row(tokens[size_t(i)]) += dx.row(i);
-  for (const F g : grads) {
-    if (!std::isfinite(double(g))) return "a gradient overflows: the loss is too steep";
+  if (!all_finite(grads.data(), Index(grads.size()))) {
+    return "a gradient overflows: the loss is too steep";
   }
   return {};
 }
