@@ -1,9 +1,11 @@
 // gpt.cpp: the small transformer of gpt.hpp. The parameters are read through named views of
 // the flat buffer (GptParams, llm.c's ParameterTensors); each layer is a forward function and a
 // backward function with the same names, their inputs and outputs as arguments; the backward
-// reads what the forward saved. Products, the
-// logits' e^x and GELU's tanh are Eigen's and std's, except for float in WebAssembly, where they
-// are gpt_kernel.hpp's SIMD kernels; each (sequence, head) attends over its own T×T block.
+// reads what the forward saved, and both passes write into a GptWork's buffers, which a trainer
+// keeps from one step to the next. Products, the logits' e^x, GELU and the softmaxes' element-wise
+// steps are Eigen's and std's, except for float in WebAssembly, where they are gpt_kernel.hpp's
+// SIMD kernels (the element-wise ones with Eigen's bits); each (sequence, head) attends over its
+// own T×T block.
 #include "gpt.hpp"
 
 #include <cmath>
@@ -416,7 +418,8 @@ Result<double> softmax_cross_entropy(const Matrix<F>& logits,
                                      const std::vector<std::int32_t>& targets, Vector<F>& top,
                                      Vector<F>& sum, Matrix<F>& out, bool gradient) {
   const Index n = logits.rows();
-  if (!all_finite(logits.data(), logits.size())) return {{}, "the logits overflow: the parameters are too large"};
+  if (!all_finite(logits.data(), logits.size()))
+    return {{}, "the logits overflow: the parameters are too large"};
   out.resize(n, logits.cols());
   top.resize(n);
   sum.resize(n);
