@@ -1,9 +1,11 @@
 // gpt.cpp: the small transformer of gpt.hpp. The parameters are read through named views of
 // the flat buffer (GptParams, llm.c's ParameterTensors); each layer is a forward function and a
 // backward function with the same names, their inputs and outputs as arguments; the backward
-// reads what the forward saved. Products, the
-// logits' e^x and GELU's tanh are Eigen's and std's, except for float in WebAssembly, where they
-// are gpt_kernel.hpp's SIMD kernels; each (sequence, head) attends over its own T×T block.
+// reads what the forward saved, and both passes write into a GptWork's buffers, which a trainer
+// keeps from one step to the next. Products, the logits' e^x, GELU and the softmaxes' element-wise
+// steps are Eigen's and std's, except for float in WebAssembly, where they are gpt_kernel.hpp's
+// SIMD kernels (the element-wise ones with Eigen's bits); each (sequence, head) attends over its
+// own T×T block.
 #include "gpt.hpp"
 
 #include <cmath>
@@ -124,16 +126,54 @@ void product(Out&& out, const A& a, const B& b, bool accumulate = false) {
   }
 }
 
+// Whether float in WebAssembly, where the element-wise steps below are gpt_kernel.hpp's SIMD
+// (the same bits as Eigen's scalar code there); elsewhere, and for double, Eigen's.
+template <typename F>
+constexpr bool kFast =
+#if defined(__wasm_simd128__)
+    std::is_same_v<F, float>;
+#else
+    false;
+#endif
+
 // out's row i = e^(in's row i − top)
 template <typename F>
 void exp_shifted_row(const Matrix<F>& in, Index i, F top, Matrix<F>& out) {
-#if defined(__wasm_simd128__)
-  if constexpr (std::is_same_v<F, float>) {
+  if constexpr (kFast<F>) {
     fast::exp_shifted(&in(i, 0), top, &out(i, 0), in.cols());
-    return;
+  } else {
+    out.row(i) = (in.row(i).array() - top).exp().matrix();
   }
-#endif
-  out.row(i) = (in.row(i).array() - top).exp().matrix();
+}
+
+// The largest of m's row i, over its first n columns.
+template <typename F>
+F row_max(const Matrix<F>& m, Index i, Index n) {
+  if constexpr (kFast<F>) {
+    return fast::max_of(&m(i, 0), n);
+  } else {
+    return m.row(i).head(n).maxCoeff();
+  }
+}
+
+// m's row i divided by d.
+template <typename F>
+void divide_row(Matrix<F>& m, Index i, F d) {
+  if constexpr (kFast<F>) {
+    fast::divide(&m(i, 0), m.cols(), d);
+  } else {
+    m.row(i) /= d;
+  }
+}
+
+// Whether every x[j], j < n, is finite.
+template <typename F>
+bool all_finite(const F* x, Index n) {
+  if constexpr (kFast<F>) {
+    return fast::all_finite(x, n);
+  } else {
+    return Eigen::Map<const Vector<F>>(x, n).allFinite();
+  }
 }
 
 // ---- LayerNorm: h = (x − mean)·rstd ⊙ g + b, row by row ----
@@ -172,13 +212,34 @@ void layernorm_backward(const Matrix<F>& x, const Vector<F>& mean, const Vector<
 
 // ---- RoPE on each head's pairs (2i, 2i+1), row r at position r mod T ----
 
+// The cosines and sines of every (position, pair) angle, pos·base^(−2i/d_head), into the work's
+// table, unless it holds them already.
 template <typename F>
-void rope(Matrix<F>& m, Index length, Index d_head, double base, bool back) {
+void rope_table(GptWork<F>& w, Index length, Index d_head, double base) {
+  if (w.rope_length == length && w.rope_d_head == d_head && w.rope_base == base) return;
+  const Index pairs = d_head / 2;
+  w.rope_cos.resize(size_t(length * pairs));
+  w.rope_sin.resize(size_t(length * pairs));
+  for (Index pos = 0; pos < length; ++pos)
+    for (Index i = 0; i < pairs; ++i) {
+      const double angle = double(pos) * std::pow(base, -2.0 * double(i) / double(d_head));
+      w.rope_cos[size_t(pos * pairs + i)] = F(std::cos(angle));
+      w.rope_sin[size_t(pos * pairs + i)] = F(std::sin(angle));
+    }
+  w.rope_length = length;
+  w.rope_d_head = d_head;
+  w.rope_base = base;
+}
+
+// Turns each pair by its angle (rope_table's), or back by minus it.
+template <typename F>
+void rope(Matrix<F>& m, const GptWork<F>& w, bool back) {
+  const Index length = w.rope_length, d_head = w.rope_d_head;
   for (Index r = 0; r < m.rows(); ++r) {
-    const double pos = double(r % length);
+    const Index pos = r % length;
     for (Index i = 0; i < d_head / 2; ++i) {
-      const double angle = pos * std::pow(base, -2.0 * double(i) / double(d_head));
-      const F c = F(std::cos(angle)), s = F(back ? -std::sin(angle) : std::sin(angle));
+      const F c = w.rope_cos[size_t(pos * (d_head / 2) + i)];
+      const F sine = w.rope_sin[size_t(pos * (d_head / 2) + i)], s = back ? -sine : sine;
       for (Index block = 0; block < m.cols(); block += d_head) {
         const F a = m(r, block + 2 * i), b = m(r, block + 2 * i + 1);
         m(r, block + 2 * i) = a * c - b * s;
@@ -192,28 +253,31 @@ void rope(Matrix<F>& m, Index length, Index d_head, double base, bool back) {
 
 constexpr double kGeluS = 0.7978845608028654;  // √(2/π)
 
-// t = tanh(√(2/π)(x + 0.044715x³)) for every x of fc: GELU's inner tanh.
+// t = tanh(√(2/π)(x + 0.044715x³)) for every x of fc, GELU's inner tanh, and g = GELU(fc).
 template <typename F>
-Matrix<F> gelu_tanh(const Matrix<F>& fc) {
-  Matrix<F> t = fc.unaryExpr([](F x) { return F(kGeluS) * (x + F(0.044715) * x * x * x); });
-#if defined(__wasm_simd128__)
-  if constexpr (std::is_same_v<F, float>) {
-    fast::tanh_all(t.data(), t.size());
-    return t;
+void gelu_forward(const Matrix<F>& fc, Matrix<F>& t, Matrix<F>& g) {
+  t.resize(fc.rows(), fc.cols());
+  g.resize(fc.rows(), fc.cols());
+  if constexpr (kFast<F>) {
+    fast::gelu_forward(fc.data(), t.data(), g.data(), fc.size());
+  } else {
+    t = fc.unaryExpr([](F x) { return F(kGeluS) * (x + F(0.044715) * x * x * x); });
+    t = t.unaryExpr([](F u) { return std::tanh(u); });
+    g = fc.binaryExpr(t, [](F x, F u) { return F(0.5) * x * (F(1) + u); });
   }
-#endif
-  return t.unaryExpr([](F u) { return std::tanh(u); });
 }
 
+// d ⊙= GELU's slope at fc, from its t (gelu_forward's).
 template <typename F>
-F gelu(F x, F t) {
-  return F(0.5) * x * (F(1) + t);
-}
-
-template <typename F>
-F gelu_slope(F x, F t) {
-  return F(0.5) * (F(1) + t) +
-         F(0.5) * x * (F(1) - t * t) * F(kGeluS) * (F(1) + F(3 * 0.044715) * x * x);
+void gelu_backward(const Matrix<F>& fc, const Matrix<F>& t, Matrix<F>& d) {
+  if constexpr (kFast<F>) {
+    fast::gelu_backward(fc.data(), t.data(), d.data(), fc.size());
+  } else {
+    d.array() *= fc.binaryExpr(t, [](F x, F u) {
+                     return F(0.5) * (F(1) + u) + F(0.5) * x * (F(1) - u * u) * F(kGeluS) *
+                                                      (F(1) + F(3 * 0.044715) * x * x);
+                   }).array();
+  }
 }
 
 // ---- causal attention over each (sequence, head) block ----
@@ -228,8 +292,8 @@ void attention_forward(const Matrix<F>& q, const Matrix<F>& k, const Matrix<F>& 
   const Index dh = q.cols() / heads;
   const F scale = F(1) / std::sqrt(F(dh));
   out.resize(q.rows(), q.cols());
-  scores.assign(size_t(batch * heads), Matrix<F>());
-  weights.assign(size_t(batch * heads), Matrix<F>());
+  scores.resize(size_t(batch * heads));
+  weights.resize(size_t(batch * heads));
   for (Index b = 0; b < batch; ++b)
     for (Index h = 0; h < heads; ++h) {
       const auto qh = q.block(b * length, h * dh, length, dh);
@@ -243,24 +307,26 @@ void attention_forward(const Matrix<F>& q, const Matrix<F>& k, const Matrix<F>& 
       // 3 causal: query i sees keys 0..i; 4 weights, each row's softmax over those
       p = s;
       for (Index i = 0; i < length; ++i) {
-        const F top = p.row(i).head(i + 1).maxCoeff();
+        const F top = row_max(p, i, i + 1);
         F sum = 0;
         for (Index j = 0; j < length; ++j) {
           p(i, j) = j <= i ? std::exp(p(i, j) - top) : F(0);
           sum += p(i, j);
         }
-        p.row(i) /= sum;
+        divide_row(p, i, sum);
       }
       // 5 output = weights·v, (T, d_head), into the head's columns
       product(out.block(b * length, h * dh, length, dh), p, vh);
     }
 }
 
-// The steps back, 5 to 1: d_out (N, C) in; dq, dk, dv (N, C) out, before RoPE's inverse.
+// The steps back, 5 to 1: d_out (N, C) in; dq, dk, dv (N, C) out, before RoPE's inverse; dp
+// (T, T) a head's gradient for its weights, then its scores.
 template <typename F>
 void attention_backward(const Matrix<F>& q, const Matrix<F>& k, const Matrix<F>& v,
                         const std::vector<Matrix<F>>& weights, const Matrix<F>& d_out, Index batch,
-                        Index length, Index heads, Matrix<F>& dq, Matrix<F>& dk, Matrix<F>& dv) {
+                        Index length, Index heads, Matrix<F>& dq, Matrix<F>& dk, Matrix<F>& dv,
+                        Matrix<F>& dp) {
   const Index dh = q.cols() / heads;
   const F scale = F(1) / std::sqrt(F(dh));
   dq.setZero(q.rows(), q.cols());
@@ -275,7 +341,6 @@ void attention_backward(const Matrix<F>& q, const Matrix<F>& k, const Matrix<F>&
       const auto d_oh = d_out.block(b * length, h * dh, length, dh);
       // 5 output = p·v: dv = pᵀ·d_out, dp = d_out·vᵀ
       product(dv.block(b * length, h * dh, length, dh), p.transpose(), d_oh);
-      Matrix<F> dp;
       product(dp, d_oh, vh.transpose());  // (T, T)
       // 4 and 3: the softmax's rows, d(scaled) = p ⊙ (dp − Σ dp ⊙ p); 2: times the scale
       for (Index i = 0; i < length; ++i) {
@@ -321,6 +386,187 @@ std::string check_tokens(const GptConfig& config, const std::vector<std::int32_t
     }
   }
   return {};
+}
+
+// ---- the logits' softmax and the cross-entropy, fused ----
+
+// How many rows have a target.
+Index counted_targets(const std::vector<std::int32_t>& targets) {
+  Index counted = 0;
+  for (const std::int32_t target : targets) counted += target >= 0;
+  return counted;
+}
+
+// Row i of the softmax, (probs − one-hot(target)) / counted: the mean loss's gradient for the
+// row's logits; a row without a target has none.
+template <typename F>
+void cross_entropy_gradient_row(Matrix<F>& probs, Index i, std::int32_t target, Index counted) {
+  if (target < 0) {
+    probs.row(i).setZero();
+    return;
+  }
+  probs(i, target) -= F(1);
+  divide_row(probs, i, F(std::max<Index>(counted, 1)));
+}
+
+// Row by row, while the row is at hand: the logits' largest (top), Σ e^(logit − top) (sum) and
+// softmax (out); with targets, the mean −log softmax[target], returned; when `gradient`, out
+// then becomes the loss's gradient for the logits (cross_entropy_gradient_row) and the softmax
+// is not kept. An error when a logit overflows.
+template <typename F>
+Result<double> softmax_cross_entropy(const Matrix<F>& logits,
+                                     const std::vector<std::int32_t>& targets, Vector<F>& top,
+                                     Vector<F>& sum, Matrix<F>& out, bool gradient) {
+  const Index n = logits.rows();
+  if (!all_finite(logits.data(), logits.size()))
+    return {{}, "the logits overflow: the parameters are too large"};
+  out.resize(n, logits.cols());
+  top.resize(n);
+  sum.resize(n);
+  const Index counted = counted_targets(targets);
+  double loss = 0;
+  for (Index i = 0; i < n; ++i) {
+    top(i) = row_max(logits, i, logits.cols());
+    exp_shifted_row(logits, i, top(i), out);
+    sum(i) = out.row(i).sum();
+    divide_row(out, i, sum(i));
+    const std::int32_t target = i < Index(targets.size()) ? targets[size_t(i)] : -1;
+    if (target >= 0) loss -= std::log(double(out(i, target)));
+    if (gradient) cross_entropy_gradient_row(out, i, target, counted);
+  }
+  if (counted > 0) loss /= double(counted);
+  return {loss, {}};
+}
+
+// ---- the passes, into a work's buffers ----
+
+// The forward pass into w.trace (checked inputs). With `gradient`, the loss's gradient for the
+// logits goes into w.d_logits at once, and the trace keeps no probabilities.
+template <typename F>
+std::string forward_into(const GptConfig& config, const GptParams<const F>& p,
+                         const std::vector<std::int32_t>& tokens, Index batch,
+                         const std::vector<std::int32_t>& targets, GptWork<F>& w, bool gradient) {
+  const Index n = Index(tokens.size()), C = config.d_model;
+  GptTrace<F>& t = w.trace;
+  t.batch = batch;
+  t.length = n / batch;
+  t.layers.resize(size_t(config.layers));
+  rope_table(w, t.length, C / config.heads, config.base);
+  // the embedding: x = wte[tokens], (N, C)
+  Matrix<F>& x0 = t.layers[0].x;
+  x0.resize(n, C);
+  for (Index i = 0; i < n; ++i) x0.row(i) = p.wte.row(tokens[size_t(i)]);
+  Matrix<F>& projected = w.projected;
+  for (Index l = 0; l < config.layers; ++l) {
+    const LayerParams<const F>& wl = p.layers[size_t(l)];
+    GptLayerTrace<F>& L = t.layers[size_t(l)];
+    // the residual stream after this layer: the next layer's input, or the last
+    Matrix<F>& next = l + 1 < config.layers ? t.layers[size_t(l + 1)].x : t.x_final;
+    // attention: ln1, the projections, RoPE, the heads, W_O
+    layernorm_forward(L.x, wl.ln1_g, wl.ln1_b, L.h1, L.mean1, L.rstd1);
+    product(L.q, L.h1, wl.w_q);
+    product(L.k, L.h1, wl.w_k);
+    product(L.v, L.h1, wl.w_v);
+    rope(L.q, w, false);
+    rope(L.k, w, false);
+    attention_forward(L.q, L.k, L.v, batch, t.length, config.heads, L.s, L.p, L.concat);
+    product(projected, L.concat, wl.w_o);
+    // the residual stream
+    L.x_mid = L.x + projected;
+    if (config.mlp) {
+      // the MLP: ln2, W_fc + b_fc, GELU, W_proj + b_proj
+      layernorm_forward(L.x_mid, wl.ln2_g, wl.ln2_b, L.h2, L.mean2, L.rstd2);
+      product(L.fc, L.h2, wl.w_fc);
+      L.fc.rowwise() += wl.b_fc.row(0);
+      gelu_forward(L.fc, L.gelu_t, L.gelu);
+      product(projected, L.gelu, wl.w_proj);
+      projected.rowwise() += wl.b_proj.row(0);
+      // the residual stream
+      next = L.x_mid + projected;
+    } else {
+      next = L.x_mid;
+    }
+  }
+  layernorm_forward(t.x_final, p.lnf_g, p.lnf_b, t.hf, t.meanf, t.rstdf);
+  // the logits (N, V), tied to the embedding, their softmax, and the loss
+  product(t.logits, t.hf, p.wte.transpose());
+  if (gradient) t.probs.resize(0, 0);
+  auto loss = softmax_cross_entropy(t.logits, targets, t.top, t.sum,
+                                    gradient ? w.d_logits : t.probs, gradient);
+  if (!loss.ok()) return loss.error;
+  t.loss = loss.value;
+  return {};
+}
+
+// The backward pass of trace t from w.d_logits, the loss's gradient for the logits: every
+// parameter's gradient into grads (sized as params and set to 0 first).
+template <typename F>
+std::string backward_into(const GptConfig& config, const GptParams<const F>& p,
+                          const GptTrace<F>& t, const std::vector<std::int32_t>& tokens,
+                          GptWork<F>& w, std::vector<F>& grads) {
+  std::fill(grads.begin(), grads.end(), F(0));
+  GptParams<F> d = params_of(config, grads.data());
+  const Index n = Index(tokens.size()), C = config.d_model;
+  rope_table(w, t.length, C / config.heads, config.base);
+  // logits = hf·wteᵀ: d(hf) = d(logits)·wte, d(wte) += d(logits)ᵀ·hf
+  product(w.d_hf, w.d_logits, p.wte);
+  product(d.wte, w.d_logits.transpose(), t.hf, true);
+  Matrix<F>& dx = w.dx;
+  dx.setZero(n, C);
+  layernorm_backward(t.x_final, t.meanf, t.rstdf, p.lnf_g, w.d_hf, dx, d.lnf_g, d.lnf_b);
+  for (Index l = config.layers - 1; l >= 0; --l) {
+    const GptLayerTrace<F>& L = t.layers[size_t(l)];
+    const LayerParams<const F>& wl = p.layers[size_t(l)];
+    LayerParams<F>& dw = d.layers[size_t(l)];
+    // the residual stream, x = x_mid + proj: dx reaches x_mid and proj as it is
+    Matrix<F>& d_mid = w.d_mid;
+    d_mid = dx;
+    if (config.mlp) {
+      // the MLP: proj = gelu·W_proj + b_proj, gelu = GELU(fc), fc = h2·W_fc + b_fc, h2 = ln2(x_mid)
+      dw.b_proj.row(0) += dx.colwise().sum();
+      product(dw.w_proj, L.gelu.transpose(), dx, true);
+      product(w.d_fc, dx, wl.w_proj.transpose());
+      gelu_backward(L.fc, L.gelu_t, w.d_fc);
+      dw.b_fc.row(0) += w.d_fc.colwise().sum();
+      product(dw.w_fc, L.h2.transpose(), w.d_fc, true);
+      product(w.d_h2, w.d_fc, wl.w_fc.transpose());
+      layernorm_backward(L.x_mid, L.mean2, L.rstd2, wl.ln2_g, w.d_h2, d_mid, dw.ln2_g, dw.ln2_b);
+    }
+    // the residual stream, x_mid = x + concat·W_O: d_mid reaches x and the projection
+    product(dw.w_o, L.concat.transpose(), d_mid, true);
+    product(w.d_concat, d_mid, wl.w_o.transpose());
+    attention_backward(L.q, L.k, L.v, L.p, w.d_concat, t.batch, t.length, config.heads, w.dq, w.dk,
+                       w.dv, w.dp);
+    rope(w.dq, w, true);
+    rope(w.dk, w, true);
+    product(dw.w_q, L.h1.transpose(), w.dq, true);
+    product(dw.w_k, L.h1.transpose(), w.dk, true);
+    product(dw.w_v, L.h1.transpose(), w.dv, true);
+    product(w.d_h1, w.dq, wl.w_q.transpose());
+    product(w.d_h1, w.dk, wl.w_k.transpose(), true);
+    product(w.d_h1, w.dv, wl.w_v.transpose(), true);
+    dx = d_mid;
+    layernorm_backward(L.x, L.mean1, L.rstd1, wl.ln1_g, w.d_h1, dx, dw.ln1_g, dw.ln1_b);
+  }
+  // the embedding: d(wte)[token] += dx
+  for (Index i = 0; i < n; ++i) d.wte.row(tokens[size_t(i)]) += dx.row(i);
+  if (!all_finite(grads.data(), Index(grads.size()))) {
+    return "a gradient overflows: the loss is too steep";
+  }
+  return {};
+}
+
+// The checks of a forward pass's inputs.
+template <typename F>
+std::string check_forward(const GptConfig& config, const std::vector<F>& params,
+                          const std::vector<std::int32_t>& tokens, Index batch,
+                          const std::vector<std::int32_t>& targets) {
+  if (auto e = check_gpt_config(config); !e.empty()) return e;
+  if (std::int64_t(params.size()) != gpt_size(config)) {
+    return "params has " + count(Index(params.size()), "number") + " but the model has " +
+           std::to_string(gpt_size(config));
+  }
+  return check_tokens(config, tokens, batch, targets);
 }
 
 }  // namespace
@@ -375,76 +621,12 @@ template <typename F>
 Result<GptTrace<F>> gpt_forward(const GptConfig& config, const std::vector<F>& params,
                                 const std::vector<std::int32_t>& tokens, Index batch,
                                 const std::vector<std::int32_t>& targets) {
-  if (auto e = check_gpt_config(config); !e.empty()) return {{}, e};
-  if (std::int64_t(params.size()) != gpt_size(config)) {
-    return {{},
-            "params has " + count(Index(params.size()), "number") + " but the model has " +
-                std::to_string(gpt_size(config))};
-  }
-  if (auto e = check_tokens(config, tokens, batch, targets); !e.empty()) return {{}, e};
-  const std::vector<GptTensor> layout = gpt_layout(config);
-  const GptParams<const F> p = params_of(config, params.data());
-  const Index n = Index(tokens.size()), C = config.d_model;
-  GptTrace<F> t;
-  t.batch = batch;
-  t.length = n / batch;
-  // the embedding: x = wte[tokens], (N, C)
-  Matrix<F> x(n, C);
-  for (Index i = 0; i < n; ++i) x.row(i) = p.wte.row(tokens[size_t(i)]);
-  Matrix<F> projected;  // (N, C) a block's output, which the residual adds
-  for (Index l = 0; l < config.layers; ++l) {
-    const LayerParams<const F>& w = p.layers[size_t(l)];
-    GptLayerTrace<F> L;
-    L.x = std::move(x);
-    // attention: ln1, the projections, RoPE, the heads, W_O
-    layernorm_forward(L.x, w.ln1_g, w.ln1_b, L.h1, L.mean1, L.rstd1);
-    product(L.q, L.h1, w.w_q);
-    product(L.k, L.h1, w.w_k);
-    product(L.v, L.h1, w.w_v);
-    rope(L.q, t.length, C / config.heads, config.base, false);
-    rope(L.k, t.length, C / config.heads, config.base, false);
-    attention_forward(L.q, L.k, L.v, batch, t.length, config.heads, L.s, L.p, L.concat);
-    product(projected, L.concat, w.w_o);
-    // the residual stream
-    L.x_mid = L.x + projected;
-    if (config.mlp) {
-      // the MLP: ln2, W_fc + b_fc, GELU, W_proj + b_proj
-      layernorm_forward(L.x_mid, w.ln2_g, w.ln2_b, L.h2, L.mean2, L.rstd2);
-      product(L.fc, L.h2, w.w_fc);
-      L.fc.rowwise() += w.b_fc.row(0);
-      L.gelu_t = gelu_tanh(L.fc);
-      L.gelu = L.fc.binaryExpr(L.gelu_t, [](F v, F t) { return gelu(v, t); });
-      product(projected, L.gelu, w.w_proj);
-      projected.rowwise() += w.b_proj.row(0);
-      // the residual stream
-      x = L.x_mid + projected;
-    } else {
-      x = L.x_mid;
-    }
-    t.layers.push_back(std::move(L));
-  }
-  t.x_final = std::move(x);
-  layernorm_forward(t.x_final, p.lnf_g, p.lnf_b, t.hf, t.meanf, t.rstdf);
-  // the logits (N, V), tied to the embedding, and their softmax
-  product(t.logits, t.hf, p.wte.transpose());
-  t.probs.resize(n, config.vocab);
-  t.top.resize(n);
-  t.sum.resize(n);
-  for (Index i = 0; i < n; ++i) {
-    t.top(i) = t.logits.row(i).maxCoeff();
-    exp_shifted_row(t.logits, i, t.top(i), t.probs);
-    t.sum(i) = t.probs.row(i).sum();
-    t.probs.row(i) /= t.sum(i);
-  }
-  if (!t.logits.allFinite()) return {{}, "the logits overflow: the parameters are too large"};
-  Index counted = 0;
-  for (Index i = 0; i < Index(targets.size()); ++i) {
-    if (targets[size_t(i)] < 0) continue;
-    t.loss -= std::log(double(t.probs(i, targets[size_t(i)])));
-    ++counted;
-  }
-  if (counted > 0) t.loss /= double(counted);
-  return {std::move(t), {}};
+  if (auto e = check_forward(config, params, tokens, batch, targets); !e.empty()) return {{}, e};
+  GptWork<F> w;
+  const auto e =
+      forward_into(config, params_of(config, params.data()), tokens, batch, targets, w, false);
+  if (!e.empty()) return {{}, e};
+  return {std::move(w.trace), {}};
 }
 
 template <typename F>
@@ -452,70 +634,16 @@ Result<std::vector<F>> gpt_backward(const GptConfig& config, const std::vector<F
                                     const GptTrace<F>& t, const std::vector<std::int32_t>& tokens,
                                     const std::vector<std::int32_t>& targets) {
   if (targets.size() != tokens.size()) return {{}, "the backward pass needs a target per token"};
-  const GptParams<const F> p = params_of(config, params.data());
-  std::vector<F> grads(params.size(), F(0));
-  GptParams<F> d = params_of(config, grads.data());
-  const Index n = Index(tokens.size()), C = config.d_model;
+  GptWork<F> w;
   // the loss: d(logits) = (probs − one-hot) / rows counted
-  Index counted = 0;
-  for (const std::int32_t target : targets) counted += target >= 0;
-  Matrix<F> d_logits = t.probs;
-  for (Index i = 0; i < n; ++i) {
-    if (targets[size_t(i)] < 0) {
-      d_logits.row(i).setZero();
-    } else {
-      d_logits(i, targets[size_t(i)]) -= F(1);
-    }
+  w.d_logits = t.probs;
+  const Index counted = counted_targets(targets);
+  for (Index i = 0; i < Index(tokens.size()); ++i) {
+    cross_entropy_gradient_row(w.d_logits, i, targets[size_t(i)], counted);
   }
-  d_logits /= F(std::max<Index>(counted, 1));
-  // logits = hf·wteᵀ: d(hf) = d(logits)·wte, d(wte) += d(logits)ᵀ·hf
-  Matrix<F> d_hf;
-  product(d_hf, d_logits, p.wte);
-  product(d.wte, d_logits.transpose(), t.hf, true);
-  Matrix<F> dx = Matrix<F>::Zero(n, C);
-  layernorm_backward(t.x_final, t.meanf, t.rstdf, p.lnf_g, d_hf, dx, d.lnf_g, d.lnf_b);
-  for (Index l = config.layers - 1; l >= 0; --l) {
-    const GptLayerTrace<F>& L = t.layers[size_t(l)];
-    const LayerParams<const F>& w = p.layers[size_t(l)];
-    LayerParams<F>& dw = d.layers[size_t(l)];
-    // the residual stream, x = x_mid + proj: dx reaches x_mid and proj as it is
-    Matrix<F> d_mid = dx;
-    if (config.mlp) {
-      // the MLP: proj = gelu·W_proj + b_proj, gelu = GELU(fc), fc = h2·W_fc + b_fc, h2 = ln2(x_mid)
-      dw.b_proj.row(0) += dx.colwise().sum();
-      product(dw.w_proj, L.gelu.transpose(), dx, true);
-      Matrix<F> d_fc;
-      product(d_fc, dx, w.w_proj.transpose());
-      d_fc.array() *= L.fc.binaryExpr(L.gelu_t, [](F v, F t) { return gelu_slope(v, t); }).array();
-      dw.b_fc.row(0) += d_fc.colwise().sum();
-      product(dw.w_fc, L.h2.transpose(), d_fc, true);
-      Matrix<F> d_h2;
-      product(d_h2, d_fc, w.w_fc.transpose());
-      layernorm_backward(L.x_mid, L.mean2, L.rstd2, w.ln2_g, d_h2, d_mid, dw.ln2_g, dw.ln2_b);
-    }
-    // the residual stream, x_mid = x + concat·W_O: d_mid reaches x and the projection
-    product(dw.w_o, L.concat.transpose(), d_mid, true);
-    Matrix<F> d_concat;
-    product(d_concat, d_mid, w.w_o.transpose());
-    Matrix<F> dq, dk, dv;
-    attention_backward(L.q, L.k, L.v, L.p, d_concat, t.batch, t.length, config.heads, dq, dk, dv);
-    rope(dq, t.length, C / config.heads, config.base, true);
-    rope(dk, t.length, C / config.heads, config.base, true);
-    product(dw.w_q, L.h1.transpose(), dq, true);
-    product(dw.w_k, L.h1.transpose(), dk, true);
-    product(dw.w_v, L.h1.transpose(), dv, true);
-    Matrix<F> d_h1;
-    product(d_h1, dq, w.w_q.transpose());
-    product(d_h1, dk, w.w_k.transpose(), true);
-    product(d_h1, dv, w.w_v.transpose(), true);
-    dx = d_mid;
-    layernorm_backward(L.x, L.mean1, L.rstd1, w.ln1_g, d_h1, dx, dw.ln1_g, dw.ln1_b);
-  }
-  // the embedding: d(wte)[token] += dx
-  for (Index i = 0; i < n; ++i) d.wte.row(tokens[size_t(i)]) += dx.row(i);
-  for (const F g : grads) {
-    if (!std::isfinite(double(g))) return {{}, "a gradient overflows: the loss is too steep"};
-  }
+  std::vector<F> grads(params.size(), F(0));
+  const auto e = backward_into(config, params_of(config, params.data()), t, tokens, w, grads);
+  if (!e.empty()) return {{}, e};
   return {std::move(grads), {}};
 }
 
@@ -658,16 +786,18 @@ Result<std::optional<double>> gpt_train_slice(GptTrainer<F>& t, Index sequences)
   }
   const Index n = std::min(sequences, t.batch - t.done);
   const auto from = long(t.done * c.context), to = long((t.done + n) * c.context);
-  const std::vector<std::int32_t> tokens(t.tokens.begin() + from, t.tokens.begin() + to);
-  const std::vector<std::int32_t> targets(t.targets.begin() + from, t.targets.begin() + to);
-  auto forward = gpt_forward<F>(c, t.params, tokens, n, targets);
-  if (!forward.ok()) return {{}, forward.error};
-  auto grads = gpt_backward<F>(c, t.params, forward.value, tokens, targets);
-  if (!grads.ok()) return {{}, grads.error};
+  GptWork<F>& w = t.work;
+  w.tokens.assign(t.tokens.begin() + from, t.tokens.begin() + to);
+  w.targets.assign(t.targets.begin() + from, t.targets.begin() + to);
+  if (auto e = check_forward(c, t.params, w.tokens, n, w.targets); !e.empty()) return {{}, e};
+  const GptParams<const F> p = params_of(c, static_cast<const F*>(t.params.data()));
+  if (auto e = forward_into(c, p, w.tokens, n, w.targets, w, true); !e.empty()) return {{}, e};
+  w.grads.resize(t.params.size());
+  if (auto e = backward_into(c, p, w.trace, w.tokens, w, w.grads); !e.empty()) return {{}, e};
   // every sequence has T targets: the batch's mean is the slices' means weighted by size
   const F share = F(double(n) / double(t.batch));
-  for (size_t i = 0; i < t.grads.size(); ++i) t.grads[i] += share * grads.value[i];
-  t.loss += double(share) * forward.value.loss;
+  for (size_t i = 0; i < t.grads.size(); ++i) t.grads[i] += share * w.grads[i];
+  t.loss += double(share) * w.trace.loss;
   t.done += n;
   if (t.done < t.batch) return {std::nullopt, {}};
   adamw_step(c, t.adam, gpt_learning_rate(t.lr, t.total, t.steps), t.params, t.grads, t.state);

@@ -104,6 +104,23 @@ struct GptTrace {
   }
 };
 
+// The buffers of a training step, allocated on a trainer's first step and reused by every later
+// one (llm.c's shape): the forward pass's trace, the backward pass's intermediate gradients, RoPE's
+// cosines and sines, and one slice's gradient. Their values mean nothing between two steps.
+template <typename F>
+struct GptWork {
+  GptTrace<F> trace;
+  Matrix<F> projected;  // (N, C) a block's output, which the residual stream adds
+  Matrix<F> d_logits;   // (N, V) the loss's gradient for the logits: its softmax and one-hot
+  Matrix<F> d_hf, dx, d_mid, d_fc, d_h2, d_concat, dq, dk, dv, d_h1;  // (N, C) or (N, 4C)
+  Matrix<F> dp;                                                       // (T, T) one head's
+  Index rope_length = 0, rope_d_head = 0;
+  double rope_base = 0;
+  std::vector<F> rope_cos, rope_sin;          // (T, d_head/2) at position r, pair i
+  std::vector<F> grads;                       // (gpt_size) one slice's
+  std::vector<std::int32_t> tokens, targets;  // one slice's
+};
+
 // tokens (B·T, row-major by sequence), ids from 0 to V−1; targets the same size, −1 where a
 // row has none. Computes the forward pass; with targets, the loss.
 template <typename F>
@@ -186,6 +203,7 @@ struct GptTrainer {
   std::vector<F> grads;
   double loss = 0;
   Index done = 0;  // of the batch's sequences
+  GptWork<F> work;
 };
 
 // Checks and starts a trainer: parameters seeded (gpt_init) unless given.

@@ -64,25 +64,29 @@ inline void product_4x8(const float* a, const float* panel, Index terms, float* 
   add_to(out + 4, c31);
 }
 
-// b's terms [k0, k0 + terms) × all its columns, as panels of 8 columns, terms × 8 each.
+// b's terms [k0, k0 + terms) × all its columns, as panels of 8 columns, terms × 8 each; the
+// last panel's missing columns are zeros. Every float of the pack is written once (no clearing
+// first: a step packs about as many floats as it multiplies rows).
 void pack_b(const View& b, Index k0, Index terms, std::vector<float>& packed) {
   const Index panels = round_up(b.cols, kCols) / kCols;
-  packed.assign(size_t(panels * terms * kCols), 0.0f);
+  packed.resize(size_t(panels * terms * kCols));
   for (Index p = 0; p < panels; ++p) {
     float* out = packed.data() + p * terms * kCols;
     const Index cols = std::min(kCols, b.cols - p * kCols);
     for (Index k = 0; k < terms; ++k) {
       const float* row = b.data + (k0 + k) * b.row_stride + p * kCols * b.col_stride;
       for (Index c = 0; c < cols; ++c) out[k * kCols + c] = row[c * b.col_stride];
+      for (Index c = cols; c < kCols; ++c) out[k * kCols + c] = 0.0f;
     }
   }
 }
 
-// a's rows [i0, i0 + rows) × terms [k0, k0 + terms), as groups of 4 rows interleaved.
+// a's rows [i0, i0 + rows) × terms [k0, k0 + terms), as groups of 4 rows interleaved; the last
+// group's missing rows are zeros. Every float is written once, as in pack_b.
 void pack_a(const View& a, Index i0, Index rows, Index k0, Index terms,
             std::vector<float>& packed) {
   const Index groups = round_up(rows, kRows) / kRows;
-  packed.assign(size_t(groups * terms * kRows), 0.0f);
+  packed.resize(size_t(groups * terms * kRows));
   for (Index g = 0; g < groups; ++g) {
     float* out = packed.data() + g * terms * kRows;
     const Index n = std::min(kRows, rows - g * kRows);
@@ -90,6 +94,8 @@ void pack_a(const View& a, Index i0, Index rows, Index k0, Index terms,
       const float* row = a.data + (i0 + g * kRows + r) * a.row_stride + k0 * a.col_stride;
       for (Index k = 0; k < terms; ++k) out[k * kRows + r] = row[k * a.col_stride];
     }
+    for (Index r = n; r < kRows; ++r)
+      for (Index k = 0; k < terms; ++k) out[k * kRows + r] = 0.0f;
   }
 }
 
@@ -139,11 +145,92 @@ void exp_shifted(const float* x, float top, float* out, Index n) {
 
 // tanh(u) = sign(u)·(1 − e)/(1 + e) with e = e^(−2|u|) ≤ 1.
 void tanh_all(float* x, Index n) {
+  using namespace simd;
   static std::vector<float> e;
   e.resize(size_t(n));
-  for (Index j = 0; j < n; ++j) e[size_t(j)] = -2 * kLog2e * std::abs(x[j]);
-  exp2_negative(e.data(), e.data(), n);
-  for (Index j = 0; j < n; ++j) x[j] = std::copysign((1 - e[size_t(j)]) / (1 + e[size_t(j)]), x[j]);
+  float* const ep = e.data();
+  const f32x4 scale = splat(-2 * kLog2e), one = splat(1.0f);
+  Index j = 0;
+  for (; j + 4 <= n; j += 4) store(ep + j, mul(scale, abs(load(x + j))));
+  for (; j < n; ++j) ep[j] = -2 * kLog2e * std::abs(x[j]);
+  exp2_negative(ep, ep, n);
+  for (j = 0; j + 4 <= n; j += 4) {
+    const f32x4 v = load(ep + j);
+    store(x + j, or_sign(div(sub(one, v), add(one, v)), load(x + j)));
+  }
+  for (; j < n; ++j) x[j] = std::copysign((1 - ep[j]) / (1 + ep[j]), x[j]);
+}
+
+float max_of(const float* x, Index n) {
+  if (n < 4) {
+    float top = x[0];
+    for (Index j = 1; j < n; ++j) top = top < x[j] ? x[j] : top;
+    return top;
+  }
+  simd::f32x4 top = simd::load(x);
+  Index j = 4;
+  for (; j + 4 <= n; j += 4) top = simd::pmax(top, simd::load(x + j));
+  float out = simd::hmax(top);
+  for (; j < n; ++j) out = out < x[j] ? x[j] : out;
+  return out;
+}
+
+bool all_finite(const float* x, Index n) {
+  Index j = 0;
+  for (; j + 4 <= n; j += 4) {
+    if (!simd::all_lanes(simd::finite_mask(simd::load(x + j)))) return false;
+  }
+  for (; j < n; ++j) {
+    if (!std::isfinite(x[j])) return false;
+  }
+  return true;
+}
+
+void divide(float* x, Index n, float d) {
+  const simd::f32x4 dd = simd::splat(d);
+  Index j = 0;
+  for (; j + 4 <= n; j += 4) simd::store(x + j, simd::div(simd::load(x + j), dd));
+  for (; j < n; ++j) x[j] = x[j] / d;
+}
+
+// As gpt.cpp's, its double constants rounded to float.
+constexpr float kGeluS = float(0.7978845608028654);  // √(2/π)
+constexpr float kGeluC = float(0.044715);
+constexpr float kGeluC3 = float(3 * 0.044715);
+
+// gpt.cpp's order: s·(x + ((c·x)·x)·x), then ((0.5·x)·(1 + t)).
+void gelu_forward(const float* x, float* t, float* g, Index n) {
+  using namespace simd;
+  const f32x4 s = splat(kGeluS), c = splat(kGeluC);
+  Index j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const f32x4 v = load(x + j);
+    store(t + j, mul(s, add(v, mul(mul(mul(c, v), v), v))));
+  }
+  for (; j < n; ++j) t[j] = kGeluS * (x[j] + kGeluC * x[j] * x[j] * x[j]);
+  tanh_all(t, n);
+  const f32x4 half = splat(0.5f), one = splat(1.0f);
+  for (j = 0; j + 4 <= n; j += 4) store(g + j, mul(mul(half, load(x + j)), add(one, load(t + j))));
+  for (; j < n; ++j) g[j] = 0.5f * x[j] * (1.0f + t[j]);
+}
+
+// gpt.cpp's order: 0.5·(1 + t) + (((0.5·x)·(1 − t·t))·s)·(1 + (3c·x)·x).
+void gelu_backward(const float* x, const float* t, float* d, Index n) {
+  using namespace simd;
+  const f32x4 half = splat(0.5f), one = splat(1.0f), s = splat(kGeluS), c3 = splat(kGeluC3);
+  Index j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const f32x4 v = load(x + j), u = load(t + j);
+    const f32x4 slope =
+        add(mul(half, add(one, u)),
+            mul(mul(mul(mul(half, v), sub(one, mul(u, u))), s), add(one, mul(mul(c3, v), v))));
+    store(d + j, mul(load(d + j), slope));
+  }
+  for (; j < n; ++j) {
+    const float v = x[j], u = t[j];
+    d[j] =
+        d[j] * (0.5f * (1.0f + u) + 0.5f * v * (1.0f - u * u) * kGeluS * (1.0f + kGeluC3 * v * v));
+  }
 }
 
 }  // namespace attention::fast

@@ -1,7 +1,8 @@
 // gpt_kernel.hpp: the float32 kernels of the model's training in WebAssembly, on four-lane
-// SIMD (simd.hpp): a matrix product, e^x and tanh. Eigen 3.4 has no WebAssembly SIMD of its own,
-// and its products run about 2.5x slower there (docs/performance.md). The native build keeps
-// Eigen's and std's, and tests these against a float64 reference.
+// SIMD (simd.hpp): a matrix product, e^x and tanh, the softmax's largest and division, GELU.
+// Eigen 3.4 has no WebAssembly SIMD of its own, and its products run about 2.5x slower there
+// (docs/performance.md). The native build keeps Eigen's and std's, and tests these against a
+// float64 reference.
 #pragma once
 
 #include <cstddef>
@@ -25,5 +26,25 @@ void exp_shifted(const float* x, float top, float* out, std::ptrdiff_t n);
 
 // x[j] = tanh(x[j]) for j < n, within about 1e-7 of it.
 void tanh_all(float* x, std::ptrdiff_t n);
+
+// The element-wise steps below are SIMD for speed and do each element's float operations in the
+// order that gpt.cpp's Eigen expressions write them, so that they give the same bits; sums stay
+// with Eigen, in their order.
+
+// The largest of x[0..n), n ≥ 1, none NaN.
+float max_of(const float* x, std::ptrdiff_t n);
+
+// Whether every x[j], j < n, is finite.
+bool all_finite(const float* x, std::ptrdiff_t n);
+
+// x[j] = x[j] / d for j < n.
+void divide(float* x, std::ptrdiff_t n, float d);
+
+// GELU (tanh form) forward: t = tanh(s·(x + 0.044715·x·x·x)) and g = 0.5·x·(1 + t), s = √(2/π);
+// t and g may not overlap x.
+void gelu_forward(const float* x, float* t, float* g, std::ptrdiff_t n);
+
+// GELU backward: d[j] ·= GELU's slope at x[j], from its t[j] (gelu_forward's).
+void gelu_backward(const float* x, const float* t, float* d, std::ptrdiff_t n);
 
 }  // namespace attention::fast

@@ -35,7 +35,17 @@ inline f32x4 load_splat(const float* p) { return wasm_v128_load32_splat(p); }
 inline f32x4 add(f32x4 a, f32x4 b) { return wasm_f32x4_add(a, b); }
 inline f32x4 sub(f32x4 a, f32x4 b) { return wasm_f32x4_sub(a, b); }
 inline f32x4 mul(f32x4 a, f32x4 b) { return wasm_f32x4_mul(a, b); }
+inline f32x4 div(f32x4 a, f32x4 b) { return wasm_f32x4_div(a, b); }
 inline f32x4 abs(f32x4 a) { return wasm_f32x4_abs(a); }
+// a with b's sign bit added: copysign(a, b) for a ≥ +0.
+inline f32x4 or_sign(f32x4 a, f32x4 b) {
+  return wasm_v128_or(a, wasm_v128_and(b, wasm_i32x4_splat(std::int32_t(0x80000000u))));
+}
+// All ones in each lane where a is finite (a − a is 0, not NaN), else zeros.
+inline f32x4 finite_mask(f32x4 a) {
+  return wasm_f32x4_eq(wasm_f32x4_sub(a, a), wasm_f32x4_splat(0.0f));
+}
+inline bool all_lanes(f32x4 mask) { return wasm_i32x4_all_true(mask); }
 // a < b ? b : a, lane by lane: one instruction, where IEEE max is several in V8.
 inline f32x4 pmax(f32x4 a, f32x4 b) { return wasm_f32x4_pmax(a, b); }
 // The float whose bits are (bits(a) + k) << 23: puts an integer held in a's low bits into the
@@ -71,6 +81,26 @@ inline f32x4 load_splat(const float* p) { return splat(*p); }
 inline f32x4 add(f32x4 a, f32x4 b) { return a + b; }
 inline f32x4 sub(f32x4 a, f32x4 b) { return a - b; }
 inline f32x4 mul(f32x4 a, f32x4 b) { return a * b; }
+inline f32x4 div(f32x4 a, f32x4 b) { return a / b; }
+inline f32x4 or_sign(f32x4 a, f32x4 b) {
+  i32x4 x, y;
+  std::memcpy(&x, &a, sizeof a);
+  std::memcpy(&y, &b, sizeof b);
+  x |= y & std::int32_t(0x80000000u);
+  std::memcpy(&a, &x, sizeof a);
+  return a;
+}
+inline f32x4 finite_mask(f32x4 a) {
+  const i32x4 m = (a - a) == splat(0.0f);
+  f32x4 out;
+  std::memcpy(&out, &m, sizeof m);
+  return out;
+}
+inline bool all_lanes(f32x4 mask) {
+  i32x4 m;
+  std::memcpy(&m, &mask, sizeof m);
+  return (m[0] & m[1] & m[2] & m[3]) != 0;
+}
 inline f32x4 abs(f32x4 a) {
   i32x4 bits;
   std::memcpy(&bits, &a, sizeof a);

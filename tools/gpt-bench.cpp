@@ -3,13 +3,18 @@
 // measures this machine's Eigen float32 matrix-multiply rate (the best of a few runs of a 512³
 // product and of the model's own shapes), then the training step (gpt_train_step) on random tokens,
 // and prints JSON: the step's median time, tokens per second, its matrix-product FLOPs and the
-// fraction of the measured rate that it reaches.
+// fraction of the measured rate that it reaches. With --fingerprint first, instead: the loss of
+// each of the first 20 steps, taken a sequence at a time (gpt_train_slice) as the page takes
+// them, and a 64-bit FNV-1a hash of the weights' float32 bits after them, to check that a
+// change to the step leaves its numbers as they were, bit for bit (docs/performance.md).
 //
-//   attention_gpt_bench VOCAB CONTEXT D_MODEL LAYERS HEADS BATCH
+//   attention_gpt_bench [--fingerprint] VOCAB CONTEXT D_MODEL LAYERS HEADS BATCH
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <optional>
 #include <vector>
 
 #include "gpt.hpp"
@@ -39,21 +44,36 @@ double gemm_rate(Index m, Index k, Index n) {
   return best / 1e9;
 }
 
+// The losses of the first 20 steps and the weights' hash after them, as JSON.
+void fingerprint(attention::GptTrainer<float>& trainer) {
+  std::printf("{\"losses\":[");
+  for (int s = 0; s < 20; ++s) {
+    std::optional<double> loss;
+    while (!loss) loss = attention::gpt_train_slice(trainer, 1).value;
+    std::printf("%s%.17g", s ? "," : "", *loss);
+  }
+  std::uint64_t h = 0xcbf29ce484222325u;
+  for (const float p : trainer.params) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &p, sizeof bits);
+    for (int b = 0; b < 4; ++b) h = (h ^ ((bits >> (8 * b)) & 0xffu)) * 0x100000001b3u;
+  }
+  std::printf("],\"params\":\"%016llx\"}\n", static_cast<unsigned long long>(h));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 7) {
-    std::fprintf(stderr, "usage: attention_gpt_bench VOCAB CONTEXT D_MODEL LAYERS HEADS BATCH\n");
+  const bool fingerprinting = argc == 8 && std::strcmp(argv[1], "--fingerprint") == 0;
+  if (argc != 7 && !fingerprinting) {
+    std::fprintf(stderr,
+                 "usage: attention_gpt_bench [--fingerprint] VOCAB CONTEXT D_MODEL LAYERS HEADS "
+                 "BATCH\n");
     return 2;
   }
-  const auto arg = [&](int i) { return Index(std::atol(argv[i])); };
+  const auto arg = [&](int i) { return Index(std::atol(argv[i + (fingerprinting ? 1 : 0)])); };
   const attention::GptConfig c{arg(1), arg(2), arg(3), arg(4), arg(5)};
   const Index batch = arg(6);
-  const double n = double(batch * c.context), C = double(c.d_model);
-  const double square = gemm_rate(512, 512, 512);
-  const double logits = gemm_rate(batch * c.context, c.d_model, c.vocab);
-  const double mlp = gemm_rate(batch * c.context, c.d_model, 4 * c.d_model);
-
   std::vector<std::int32_t> data(200000);
   for (size_t i = 0; i < data.size(); ++i) data[i] = std::int32_t((i * 7919) % size_t(c.vocab));
   auto made = attention::gpt_trainer<float>(c, data, batch, 3e-3, 1000, 1);
@@ -61,6 +81,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gpt-bench: %s\n", made.error.c_str());
     return 2;
   }
+  if (fingerprinting) {
+    fingerprint(made.value);
+    return 0;
+  }
+  const double n = double(batch * c.context), C = double(c.d_model);
+  const double square = gemm_rate(512, 512, 512);
+  const double logits = gemm_rate(batch * c.context, c.d_model, c.vocab);
+  const double mlp = gemm_rate(batch * c.context, c.d_model, 4 * c.d_model);
   std::vector<double> ms;
   for (int s = 0; s < 23; ++s) {
     const auto t = Clock::now();

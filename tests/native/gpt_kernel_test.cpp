@@ -12,8 +12,13 @@
 
 namespace {
 
+using attention::fast::all_finite;
+using attention::fast::divide;
 using attention::fast::exp_shifted;
+using attention::fast::gelu_backward;
+using attention::fast::gelu_forward;
 using attention::fast::gemm;
+using attention::fast::max_of;
 using attention::fast::tanh_all;
 using attention::fast::View;
 
@@ -119,6 +124,65 @@ TEST(ModelKernel, TanhIsWithinAbout1e7AndOdd) {
   for (size_t j = 0; j < x.size(); ++j) {
     ASSERT_NEAR(x[j], std::tanh(double(in[j])), 1.5e-7) << in[j];
     ASSERT_EQ(std::signbit(x[j]), std::signbit(in[j])) << in[j];
+  }
+}
+
+// Lengths around the four lanes: the SIMD body and the scalar rest.
+const std::ptrdiff_t kLengths[] = {1, 2, 3, 4, 5, 7, 8, 9, 63, 64, 65, 1497};
+
+std::vector<float> uniform(std::mt19937& gen, std::ptrdiff_t n, float low, float high) {
+  std::uniform_real_distribution<float> dist(low, high);
+  std::vector<float> x(static_cast<size_t>(n));
+  for (float& v : x) v = dist(gen);
+  return x;
+}
+
+TEST(ModelKernel, MaxFiniteAndDivideAreExact) {
+  std::mt19937 gen(3);
+  for (const std::ptrdiff_t n : kLengths) {
+    std::vector<float> x = uniform(gen, n, -50, 50);
+    x[size_t(gen() % size_t(n))] = 60;  // the largest, anywhere
+    EXPECT_EQ(max_of(x.data(), n), 60.0f) << n;
+    EXPECT_TRUE(all_finite(x.data(), n)) << n;
+    for (const float bad : {INFINITY, -INFINITY, NAN}) {
+      std::vector<float> y = x;
+      y[size_t(n - 1)] = bad;
+      EXPECT_FALSE(all_finite(y.data(), n)) << n << " " << bad;
+      y = x;
+      y[0] = bad;
+      EXPECT_FALSE(all_finite(y.data(), n)) << n << " " << bad;
+    }
+    std::vector<float> q = x;
+    divide(q.data(), n, 7.3f);
+    for (std::ptrdiff_t j = 0; j < n; ++j) ASSERT_EQ(q[size_t(j)], x[size_t(j)] / 7.3f) << n;
+  }
+}
+
+TEST(ModelKernel, GeluForwardAndBackwardAreGpt_cppsFloatExpressionsAndNearFloat64) {
+  std::mt19937 gen(5);
+  const float s = float(0.7978845608028654), c = float(0.044715), c3 = float(3 * 0.044715);
+  for (const std::ptrdiff_t n : kLengths) {
+    const std::vector<float> x = uniform(gen, n, -6, 6), d = uniform(gen, n, -1, 1);
+    std::vector<float> t(static_cast<size_t>(n)), g(static_cast<size_t>(n)), dd = d;
+    gelu_forward(x.data(), t.data(), g.data(), n);
+    gelu_backward(x.data(), t.data(), dd.data(), n);
+    for (std::ptrdiff_t j = 0; j < n; ++j) {
+      const float v = x[size_t(j)];
+      // gpt.cpp's expressions, evaluated in float as written, through the same tanh
+      float u = s * (v + c * v * v * v);
+      tanh_all(&u, 1);
+      ASSERT_EQ(t[size_t(j)], u) << v;
+      ASSERT_EQ(g[size_t(j)], 0.5f * v * (1.0f + u)) << v;
+      const float slope = 0.5f * (1.0f + u) + 0.5f * v * (1.0f - u * u) * s * (1.0f + c3 * v * v);
+      ASSERT_EQ(dd[size_t(j)], d[size_t(j)] * slope) << v;
+      // and GELU in float64
+      const double xv = double(v),
+                   tv = std::tanh(0.7978845608028654 * (xv + 0.044715 * xv * xv * xv));
+      ASSERT_NEAR(g[size_t(j)], 0.5 * xv * (1 + tv), 1e-6 * (1 + std::abs(xv))) << v;
+      const double want = 0.5 * (1 + tv) + 0.5 * xv * (1 - tv * tv) * 0.7978845608028654 *
+                                               (1 + 3 * 0.044715 * xv * xv);
+      ASSERT_NEAR(dd[size_t(j)], double(d[size_t(j)]) * want, 2e-6) << v;
+    }
   }
 }
 
