@@ -24,6 +24,8 @@ const lnV = Math.log(task.vocab);
 const announceEvery = 250; // steps between two announcements to a screen reader while it trains
 const tableEvery = 100; // the tables: step 0, every tableEvery-th step and the latest
 const drawMs = 250; // the status is written again at most this often while it trains
+const followMs = 500; // the page follows the kept steps at most this often while it trains
+let nextFollow = 0; // when it may next
 const xTicks = [0, 200, 400, 600, 800, 1000];
 
 /** Each kept step's held-out scores, in order: [[step, scores]]; step 0 alone before a run. */
@@ -87,6 +89,8 @@ export function trainerPanel(ctx) {
     announce,
   );
   let drawn = 0;
+  // the last kept step the page showed when this panel was drawn: t at it or past it follows
+  const followed = Math.min(state.at, runOf(layers)?.last ?? 0);
   const redraw = () => {
     const run = runOf(layers);
     said.textContent = status(run, w);
@@ -116,11 +120,16 @@ export function trainerPanel(ctx) {
       stop(run.layers);
       return;
     }
-    if (keptNow && state.at >= run.last - every) {
+    // the page follows the kept steps while t is at the latest, drawn again at most every
+    // followMs (the steps may come faster than a phone draws them), and at the run's end
+    if (keptNow && state.at >= followed && (!run.running || performance.now() > nextFollow)) {
       // the run's last step disables Stop: the focus moves to Start first, or it would be lost
       const focused = panel.getRootNode().activeElement;
       if (!run.running && focused === stopButton) startButton.focus();
+      const began = performance.now();
       update({ at: run.last, focus: state.focus });
+      // a slow device draws less often: the page busy a quarter of the time at most
+      nextFollow = performance.now() + Math.max(followMs, 3 * (performance.now() - began));
       return;
     }
     if (!run.running || performance.now() - drawn > drawMs) {
@@ -136,7 +145,11 @@ export function trainerPanel(ctx) {
   };
   stopButton.onclick = () => {
     stop(layers);
-    redraw();
+    const run = runOf(layers);
+    // paused: the page shows the last kept step, if it followed the run
+    if (run && state.at >= followed && state.at < run.last) {
+      update({ at: run.last, focus: state.focus });
+    } else redraw();
   };
   follow(onChange);
   redraw();
