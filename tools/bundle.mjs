@@ -6,7 +6,10 @@
 //   attention-walkthrough.js    one classic script: the element, the page logic and the core
 //   attention-walkthrough.mjs   the element as an ES module that imports the core (see below)
 //   attention-walkthrough.html  one self-contained page that works from file://
+//   first-view.js               the page's first views, prerendered (tools/prerender.mjs), and
+//                               the classic script that draws the one a URL asks for
 import { build } from "esbuild";
+import { prerender } from "./prerender.mjs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, relative, resolve } from "node:path";
 
@@ -44,6 +47,30 @@ const page = await build({
   logLevel: "warning",
 });
 await writeFirstView(page);
+
+const sideEffectFree = {
+  name: "side-effect-free",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, (args) =>
+      args.path.endsWith(".json")
+        ? undefined
+        : { path: resolve(args.resolveDir, args.path), sideEffects: false },
+    );
+  },
+};
+// The first views, drawn now in Node by the page's own view code and core, and the classic
+// script that index.html runs right after #app to draw the one the URL asks for.
+await writeFile(new URL("first-views.json", out), JSON.stringify(await prerender()));
+await build({
+  ...common,
+  entryPoints: [new URL("first-view.js", web).pathname],
+  outfile: new URL("first-view.js", out).pathname,
+  format: "iife",
+  // the page's modules only define things when imported: what the script does not use (the
+  // words of both languages, which scene-list.js imports) stays out
+  plugins: [sideEffectFree],
+  logLevel: "warning",
+});
 // The element shows no labs: what only a lab loads stays out of its one script, as a module
 // that says so if it is ever imported (so that the script itself still bundles).
 const noLabs = {

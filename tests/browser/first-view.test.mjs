@@ -10,9 +10,11 @@ import { policy } from "../../tools/serve.mjs";
 
 const web = new URL("../../web/", import.meta.url);
 const html = readFileSync(new URL("index.html", web), "utf8").replace(/\s+/g, " ");
-const preloaded = [...html.matchAll(/<link rel="(?:modulepreload|preload)" href="([^"]+)"/g)].map(
-  (m) => `/${m[1]}`,
-);
+// what index.html loads at once: its preloads, and the classic script that draws a prerendered
+// first view (generated/first-view.js)
+const preloaded = [
+  ...html.matchAll(/<link rel="(?:modulepreload|preload)" href="([^"]+)"|<script src="([^"]+)"/g),
+].map((m) => `/${m[1] ?? m[2]}`);
 // The age scene at its last step: 19.4729, the key-value lookup by hand (docs/scenes.md).
 const query = "?scene=age&lang=zh&step=6";
 
