@@ -1,7 +1,7 @@
 // prerendered.js: the views drawn at build time (tools/prerender.mjs), in the page. viewFor picks
-// the one a URL asks for, draw puts it into #app before the first paint (web/first-view.js, the
-// classic script index.html runs right after #app), and keep carries what the learner did in
-// it through the live page's takeover (app.js).
+// the one a URL asks for, draw puts it into #app (web/start.js, the classic script index.html runs
+// right after #app), and keep carries what the learner did in it through the live page's
+// takeover (app.js).
 import { markScrollers } from "./ui/scroll-cue.js";
 import { showCurrent } from "./ui/scene-list.js";
 import { litInView } from "./focus.js";
@@ -52,7 +52,8 @@ function node(table, id) {
  * root (a probe of the wide screen's copy of the analogy, which a narrow column hides), then
  * what the live page does once drawn (the scroll cues, the current scene and lit cells in view).
  */
-export function draw(root, { table, view, key }) {
+export function draw(root, { view, key }) {
+  const { table } = view;
   const shell = root.ownerDocument.createElement("div");
   shell.className = "walkthrough page";
   const probe = shell.appendChild(root.ownerDocument.createElement("div"));

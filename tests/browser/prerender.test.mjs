@@ -1,5 +1,5 @@
 // prerender.test.mjs: the first view drawn at build time (tools/prerender.mjs, drawn in the page
-// by generated/first-view.js) and the live page's takeover. With app.js held back, the
+// by generated/start.js) and the live page's takeover. With app.js held back, the
 // prerendered view is on screen; once app.js runs, the live view replaces it: the same DOM, every
 // element in the same place, the focus and an opened explanation kept, the keys working. A URL
 // that asks for any other view shows no prerendered numbers.
@@ -13,26 +13,34 @@ before(async () => (env = await start()));
 after(() => env.close());
 
 /**
- * The page at ?query with generated/app.js held back until `release()`: { page, release }.
- * options: openPage's (viewport, locale …).
+ * The page at ?query with generated/app.js held back until `release()`, once start.js has asked
+ * for it and has drawn the prerendered view, if it fetched one: { page, release, fetched } (the
+ * paths fetched until then). options: openPage's (viewport, locale …).
  */
 async function heldPage(query, options = {}) {
   const page = await openPage(env.browser, "about:blank", options);
-  let release;
+  let release, asked;
   const held = new Promise((resolve) => (release = resolve));
+  const requested = new Promise((resolve) => (asked = resolve));
   await page.route("**/generated/app.js", async (route) => {
+    asked();
     await held;
     await route.continue();
   });
+  const fetched = [];
+  page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
   await page.goto(`${env.url}${query}`, { waitUntil: "commit" });
-  // the parser has passed #app's script once the module script's element exists
-  await page.waitForSelector('script[type="module"]', { state: "attached" });
-  return { page, release };
+  await requested;
+  if (fetched.some((p) => p.includes("/prerendered/")))
+    await page.waitForSelector("#app[data-first-view]");
+  return { page, release, fetched };
 }
 
-// #app's markup, and every element's box under it (the page scrolled to the top).
+// #app's markup, and every element's box under it (the page scrolled to the top), after two
+// frames (what the page does before it paints again, a ResizeObserver's callback, has run).
 const snapshot = (page) =>
-  page.evaluate(() => {
+  page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     const app = document.getElementById("app");
     return {
       html: app.innerHTML,
@@ -123,8 +131,13 @@ test("a URL that asks for another step, another scene or anything more shows no 
     "?scene=nothing",
     "?lang=fr",
   ]) {
-    const { page, release } = await heldPage(query);
+    const { page, release, fetched } = await heldPage(query);
     const first = await snapshot(page);
+    assert.deepEqual(
+      fetched.filter((p) => p.includes("/prerendered/")),
+      [],
+      query,
+    );
     assert.equal(first.firstView, undefined, query);
     assert.deepEqual(first.cells, [], query);
     release();

@@ -20,7 +20,7 @@ const layerRules = [
   ["views", /^(views\.js|ui\/.*)$/],
   ["labs", /^labs\/.*$/],
   ["walkthrough", /^(lab|catalogue|walkthrough|playback|store|keys|focus|prerendered)\.js$/],
-  ["entry", /^(app|element|embed|embedding|first-view)\.(js|cjs)$/],
+  ["entry", /^(app|element|embed|embedding|start)\.(js|cjs)$/],
 ];
 const layerOf = (file) => layerRules.find(([, pattern]) => pattern.test(file))?.[0];
 
