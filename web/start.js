@@ -41,12 +41,17 @@ const key = viewFor(new URLSearchParams(location.search), {
 });
 if (key) {
   fetch(new URL(`prerendered/${key.replace(":", ".")}.json`, here))
-    .then((response) => response.json())
+    .then((response) => {
+      if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
+      return response.json();
+    })
     .finally(loadLivePage)
     .then(async (view) => {
       await drawable();
       const root = document.getElementById("app");
       // never over the live page, should it be first
       if (root && !root.dataset.ready) draw(root, { view, key });
-    });
+    })
+    // without its view (a host that lost the file), the page is the live page alone
+    .catch(() => {});
 } else loadLivePage();

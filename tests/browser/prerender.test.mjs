@@ -173,3 +173,22 @@ test("what the learner did before the takeover stays: the focus, an explanation 
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("without its prerendered view's file, the page is the live page alone, with no error", async () => {
+  const page = await openPage(env.browser, "about:blank");
+  await page.route("**/generated/prerendered/**", (route) => route.fulfill({ status: 404 }));
+  await page.goto(`${env.url}?scene=age&lang=en`);
+  await page.waitForSelector("#app[data-ready]");
+  assert.deepEqual(
+    await page
+      .locator('[data-matrix="v"] button.cell')
+      .evaluateAll((cells) => cells.map((c) => Number(c.textContent))),
+    [18, 20, 22, 19],
+  );
+  // the browser's own line for the 404, and nothing else
+  assert.deepEqual(
+    page.errors.filter((e) => !/^Failed to load resource: .* 404/.test(e)),
+    [],
+  );
+  await page.close();
+});
