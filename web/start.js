@@ -1,11 +1,10 @@
 // start.js: the page's start, a script that web/index.html runs as soon as it arrives (async, in
 // its <head>; bundled by tools/bundle.mjs into generated/start.js). If the URL asks for a view drawn
 // at build time (tools/prerender.mjs: the page's own view code and the WASM core, in Node), it
-// fetches that one view (about 5 KB), then loads the live page (app.js, the chunks it imports and
-// the core's .wasm, all requested at once) and draws the view into #app, where the live page takes
-// it over. The live page's bytes wait for the view's: on a slow network they would share its
-// bandwidth. Any other URL loads the live page at once, and #app shows no numbers until the live
-// page draws them.
+// fetches that one view (about 5 KB), first, then loads the live page (app.js, the chunks it
+// imports and the core's .wasm, all requested at once), and draws the view into #app once the
+// document and its style sheet are in, where the live page takes it over. Any other URL loads the
+// live page alone, and #app shows no numbers until the live page draws them.
 import { scenes, langs, live } from "./generated/start.json";
 import { draw, viewFor } from "./prerendered.js";
 
@@ -45,7 +44,6 @@ if (key) {
       if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
       return response.json();
     })
-    .finally(loadLivePage)
     .then(async (view) => {
       await drawable();
       const root = document.getElementById("app");
@@ -54,4 +52,5 @@ if (key) {
     })
     // without its view (a host that lost the file), the page is the live page alone
     .catch(() => {});
-} else loadLivePage();
+}
+loadLivePage();
