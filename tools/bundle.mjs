@@ -1,13 +1,16 @@
 // bundle.mjs: builds into web/generated/ (ignored by git), after the WASM core is built:
-//   app.js                      the page (web/index.html) as an ES module, which imports
-//   chunks/first-view-*.js      what the first view shares with the labs (the page preloads them),
+//   start.js                    the page's start (web/index.html runs it): the view prerendered
+//                               for the URL (prerendered/, tools/prerender.mjs), then app.js
+//   app.js                      the page as an ES module, which imports
+//   chunks/first-view-*.js      what the first view shares with the labs (start.js preloads them),
 //   chunks/                     and what a lab loads when it opens; the page's core is
 //                               attention-core-stream.mjs with attention-core.wasm (embed-core.mjs)
 //   attention-walkthrough.js    one classic script: the element, the page logic and the core
 //   attention-walkthrough.mjs   the element as an ES module that imports the core (see below)
 //   attention-walkthrough.html  one self-contained page that works from file://
-//   train-worker.js         the labs' training (induction, the real model), in a Web Worker
+//   train-worker.js             the labs' training (induction, the real model), in a Web Worker
 import { build } from "esbuild";
+import { prerender } from "./prerender.mjs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, relative, resolve } from "node:path";
 
@@ -44,7 +47,61 @@ const page = await build({
   write: false,
   logLevel: "warning",
 });
-await writeFirstView(page);
+const live = await writeFirstView(page);
+
+// The page's start: each first view drawn now in Node by the page's own view code and core
+// (tools/prerender.mjs), one file a view, and the classic script that index.html runs right after
+// #app: it draws the one the URL asks for, then loads the live page (`live`: app.js, its chunks
+// and the core's .wasm, all requested at once).
+await rm(new URL("prerendered/", out), { recursive: true, force: true });
+await mkdir(new URL("prerendered/", out));
+const prerendered = await prerender();
+for (const [key, view] of Object.entries(prerendered.views))
+  await writeFile(
+    new URL(`prerendered/${key.replace(":", ".")}.json`, out),
+    JSON.stringify(onlyIts(prerendered.table, view)),
+  );
+const { scenes, langs } = prerendered;
+await writeFile(new URL("start.json", out), JSON.stringify({ scenes, langs, live }));
+const sideEffectFree = {
+  name: "side-effect-free",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, (args) =>
+      args.path.endsWith(".json")
+        ? undefined
+        : { path: resolve(args.resolveDir, args.path), sideEffects: false },
+    );
+  },
+};
+await build({
+  ...common,
+  entryPoints: [new URL("start.js", web).pathname],
+  outfile: new URL("start.js", out).pathname,
+  format: "iife",
+  // the page's modules only define things when imported: what the script does not use (the
+  // words of both languages, which scene-list.js imports) stays out
+  plugins: [sideEffectFree],
+  logLevel: "warning",
+});
+
+/** A view with the part of the shared table it uses, its ids renumbered. */
+function onlyIts(table, view) {
+  const ids = new Map();
+  const own = [];
+  const take = (id) => {
+    if (typeof id !== "number") return id;
+    if (!ids.has(id)) {
+      const [tag, attributes, ...children] = table[id];
+      const entry = [tag, attributes, ...children.map(take)];
+      ids.set(id, own.push(entry) - 1);
+    }
+    return ids.get(id);
+  };
+  const narrow = view.narrow.map(take);
+  const wide = view.wide.map(take);
+  return { ...view, table: own, narrow, wide };
+}
+
 // The element shows no labs: what only a lab loads stays out of its one script, as a module
 // that says so if it is ever imported (so that the script itself still bundles).
 const noLabs = {
@@ -116,11 +173,10 @@ await build({
 });
 
 /**
- * Writes the page's build. The chunks that app.js imports statically (modules that the first
- * view shares with the labs) get names that do not change with their contents,
- * chunks/first-view-<module>.js, so that web/index.html can preload them beside app.js and the
- * core's .wasm (one round trip, not a second after app.js); the build fails if its hints and
- * the chunks differ.
+ * Writes the page's build; resolves to what its first view loads: app.js and the chunks it
+ * imports statically (modules that the first view shares with the labs), named
+ * chunks/first-view-<module>.js, which start.js requests with the core's .wasm (one round trip,
+ * not a second after app.js).
  */
 async function writeFirstView({ metafile, outputFiles }) {
   const outputs = Object.fromEntries(
@@ -164,18 +220,8 @@ async function writeFirstView({ metafile, outputFiles }) {
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, text);
   }
-  const html = (await readFile(new URL("index.html", web), "utf8")).replace(/\s+/g, " ");
-  const hinted = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
-  const wanted = [
-    "generated/app.js",
-    ...[...first].map(([path, name]) => relative(web.pathname, resolve(dirname(path), name))),
+  return [
+    "app.js",
+    ...[...first].map(([path, name]) => relative(out.pathname, resolve(dirname(path), name))),
   ];
-  const wasm =
-    '<link rel="preload" href="generated/attention-core.wasm" as="fetch" type="application/wasm" crossorigin />';
-  if (hinted.sort().join() !== wanted.sort().join() || !html.includes(wasm))
-    throw new Error(
-      `web/index.html: its <head> must preload what the first view loads:\n${wanted
-        .map((href) => `    <link rel="modulepreload" href="${href}" />`)
-        .join("\n")}\n    ${wasm}\n(it has ${hinted.join(", ") || "none"})`,
-    );
 }

@@ -3,6 +3,7 @@ import { loadAttention } from "./attention.js";
 import { resolveScene } from "./lab.js";
 import { scenes as listed, lessons } from "./catalogue.js";
 import { createWalkthrough, messages, stateFromParams } from "./walkthrough.js";
+import { keep } from "./prerendered.js";
 
 const root = document.getElementById("app");
 const params = new URLSearchParams(location.search);
@@ -16,7 +17,12 @@ const scenes = opening?.lazy
   : listed;
 const state = stateFromParams(params, scenes);
 document.documentElement.lang = messages[state.lang].htmlLang;
-root.textContent = messages[state.lang].loading;
+// The view prerendered for this URL (generated/first-view.js drew it: the same DOM as the live
+// one) stays until the live one replaces it, with what the learner did in it; without one, the
+// page says that it is loading.
+const prerendered =
+  state.step === 0 && root.dataset.firstView?.startsWith(`${state.scene}:${state.lang}:`);
+if (!prerendered) root.textContent = messages[state.lang].loading;
 
 // the state to write into the URL at the end of this task, as URL parameters (the walkthrough
 // knows the scene as loaded: a lab opened from the page has its own parameters)
@@ -28,6 +34,8 @@ function writeUrl() {
 }
 
 const core = await loadAttention();
+const again = prerendered ? keep(root) : () => {};
+delete root.dataset.firstView;
 createWalkthrough(root, {
   core,
   scenes,
@@ -43,4 +51,5 @@ createWalkthrough(root, {
     if (first) queueMicrotask(writeUrl);
   },
 });
+again();
 root.dataset.ready = "true";

@@ -1,7 +1,8 @@
 // first-view.test.mjs: what the page's first view fetches. Over HTTP the core's WASM comes from
 // its own file (application/wasm, once) and compiles while it streams in; everything the first
-// view loads is preloaded by web/index.html and none of it is a lab's; where the .wasm cannot
-// stream, the core's inlined bytes still give the same numbers. (How fast: `make bench`.)
+// view loads is requested at once by web/index.html's start.js and none of it is a lab's; where
+// the .wasm cannot stream, the core's inlined bytes still give the same numbers. (How fast:
+// `make bench`.)
 import { readFileSync } from "node:fs";
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -9,10 +10,14 @@ import { start, openPage } from "./browser.mjs";
 import { policy } from "../../tools/serve.mjs";
 
 const web = new URL("../../web/", import.meta.url);
-const html = readFileSync(new URL("index.html", web), "utf8").replace(/\s+/g, " ");
-const preloaded = [...html.matchAll(/<link rel="(?:modulepreload|preload)" href="([^"]+)"/g)].map(
-  (m) => `/${m[1]}`,
-);
+// what the page loads at once: its start, then what start.js requests together (tools/bundle.mjs
+// writes the list: app.js and the chunks it imports) and the core's .wasm
+const { live } = JSON.parse(readFileSync(new URL("generated/start.json", web), "utf8"));
+const preloaded = [
+  "/generated/start.js",
+  ...live.map((href) => `/generated/${href}`),
+  "/generated/attention-core.wasm",
+];
 // The age scene at its last step: 19.4729, the key-value lookup by hand (docs/scenes.md).
 const query = "?scene=age&lang=zh&step=6";
 
@@ -69,7 +74,7 @@ test("over HTTP the core's .wasm is fetched once, as application/wasm, and the a
   await page.close();
 });
 
-test("the first view fetches what index.html preloads, all of it, and no lab's code", async () => {
+test("the first view fetches what start.js requests, all of it, and no lab's code", async () => {
   const { page, paths } = await firstView(env);
   const scripts = paths.filter((p) => /\.(m?js|wasm)$/.test(p));
   assert.deepEqual([...scripts].sort(), [...preloaded].sort());

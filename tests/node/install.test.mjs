@@ -18,7 +18,7 @@ function plan(target) {
 
 const json = (path) => JSON.parse(readFileSync(`${root}${path}`, "utf8"));
 
-test("make demo installs Emscripten, Eigen, CMake, Node and the bundler, and nothing else", () => {
+test("make demo installs Emscripten, Eigen, CMake, Node, the bundler and the prerender's DOM, and nothing else", () => {
   const demo = plan("demo");
   const heavy = ["python3-torch", "python3-numpy", "chromium", "googletest", "libgtest-dev"];
   heavy.push("pybind11-dev", "jupyter-nbconvert", "python3-ipykernel", "python3-venv");
@@ -27,7 +27,10 @@ test("make demo installs Emscripten, Eigen, CMake, Node and the bundler, and not
   }
   for (const p of ["emscripten", "libeigen3-dev", "cmake"]) assert.ok(demo.apt.includes(p), p);
   assert.equal(demo.npm, "npm ci --workspace tools/demo");
-  assert.deepEqual(Object.keys(json("tools/demo/package.json").dependencies), ["esbuild"]);
+  assert.deepEqual(Object.keys(json("tools/demo/package.json").dependencies), [
+    "esbuild",
+    "linkedom",
+  ]);
 });
 
 test("make test installs what every suite needs; make test-hosts the heavier hosts; make bench adds the bench's peers", () => {

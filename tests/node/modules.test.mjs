@@ -19,8 +19,8 @@ const layerRules = [
   ["core", /^(attention\.(js|cjs)|generated\/.*)$/],
   ["views", /^(views\.js|ui\/.*)$/],
   ["labs", /^labs\/.*$/],
-  ["walkthrough", /^(lab|catalogue|walkthrough|playback|store|keys|focus)\.js$/],
-  ["entry", /^(app|element|embed|embedding|train-worker)\.(js|cjs)$/],
+  ["walkthrough", /^(lab|catalogue|walkthrough|playback|store|keys|focus|prerendered)\.js$/],
+  ["entry", /^(app|element|embed|embedding|start|train-worker)\.(js|cjs)$/],
 ];
 const layerOf = (file) => layerRules.find(([, pattern]) => pattern.test(file))?.[0];
 

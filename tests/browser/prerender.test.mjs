@@ -1,0 +1,194 @@
+// prerender.test.mjs: the first view drawn at build time (tools/prerender.mjs, drawn in the page
+// by generated/start.js) and the live page's takeover. With app.js held back, the
+// prerendered view is on screen; once app.js runs, the live view replaces it: the same DOM, every
+// element in the same place, the focus and an opened explanation kept, the keys working. A URL
+// that asks for any other view shows no prerendered numbers.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { start, openPage } from "./browser.mjs";
+import { scenes } from "../../web/scenes.js";
+
+let env;
+before(async () => (env = await start()));
+after(() => env.close());
+
+/**
+ * The page at ?query with generated/app.js held back until `release()`, once start.js has asked
+ * for it and has drawn the prerendered view, if it fetched one: { page, release, fetched } (the
+ * paths fetched until then). options: openPage's (viewport, locale …).
+ */
+async function heldPage(query, options = {}) {
+  const page = await openPage(env.browser, "about:blank", options);
+  let release, asked;
+  const held = new Promise((resolve) => (release = resolve));
+  const requested = new Promise((resolve) => (asked = resolve));
+  await page.route("**/generated/app.js", async (route) => {
+    asked();
+    await held;
+    await route.continue();
+  });
+  const fetched = [];
+  page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
+  await page.goto(`${env.url}${query}`, { waitUntil: "commit" });
+  await requested;
+  if (fetched.some((p) => p.includes("/prerendered/")))
+    await page.waitForSelector("#app[data-first-view]");
+  return { page, release, fetched };
+}
+
+// #app's markup, and every element's box under it (the page scrolled to the top), after two
+// frames (what the page does before it paints again, a ResizeObserver's callback, has run).
+const snapshot = (page) =>
+  page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const app = document.getElementById("app");
+    return {
+      html: app.innerHTML,
+      boxes: [...app.querySelectorAll("*")].map((e) => {
+        const r = e.getBoundingClientRect();
+        return `${e.localName}#${e.id}.${e.className?.baseVal ?? e.className} ${r.x},${r.y} ${r.width}×${r.height}`;
+      }),
+      cells: [...app.querySelectorAll("[data-matrix] button.cell")].map((c) => c.textContent),
+      title: document.title,
+      lang: document.documentElement.lang,
+      firstView: app.dataset.firstView,
+    };
+  });
+
+function assertSame(before, after, what) {
+  assert.ok(before.cells.length > 0, `${what}: no numbers prerendered`);
+  assert.deepEqual(after.cells, before.cells, `${what}: the numbers`);
+  assert.equal(after.title, before.title, `${what}: the title`);
+  assert.equal(after.lang, before.lang, `${what}: the language`);
+  assert.equal(after.html, before.html, `${what}: the DOM`);
+  const moved = before.boxes.filter((box, i) => box !== after.boxes[i]);
+  assert.deepEqual(moved, [], `${what}: elements that moved`);
+  assert.equal(after.boxes.length, before.boxes.length, `${what}: elements`);
+}
+
+for (const [width, height, expected] of [
+  [390, 844, "narrow"],
+  [1280, 900, "wide"],
+]) {
+  test(`at ${width} px, each walkthrough's first step in both languages is prerendered, and the live page takes it over unchanged`, async () => {
+    for (const scene of scenes) {
+      for (const lang of ["zh", "en"]) {
+        const { page, release } = await heldPage(`?scene=${scene.id}&lang=${lang}`, {
+          viewport: { width, height },
+        });
+        const first = await snapshot(page);
+        assert.equal(first.firstView, `${scene.id}:${lang}:${expected}`);
+        release();
+        await page.waitForSelector("#app[data-ready]");
+        const live = await snapshot(page);
+        assertSame(first, live, `${scene.id} in ${lang} at ${width} px`);
+        assert.equal(live.firstView, undefined);
+        assert.deepEqual(page.errors, [], `${scene.id} ${lang}`);
+        await page.close();
+      }
+    }
+  });
+}
+
+test("the age scene's prerendered keys and values are the article's (docs/scenes.md)", async () => {
+  const { page, release } = await heldPage("?scene=age&lang=en");
+  const matrix = (id) =>
+    page
+      .locator(`[data-matrix="${id}"] button.cell`)
+      .evaluateAll((cells) => cells.map((c) => Number(c.textContent)));
+  assert.deepEqual(await matrix("k"), [1, 2, 0, 1, 2, 0, 0, 0, 2, 1, 4, 0]);
+  assert.deepEqual(await matrix("v"), [18, 20, 22, 19]);
+  release();
+  await page.close();
+});
+
+test("with no parameters, the first scene in the browser's language; a link's lang wins", async () => {
+  for (const [locale, query, view] of [
+    ["en-US", "", "classroom:en"],
+    ["zh-CN", "", "classroom:zh"],
+    ["en-US", "?lang=zh", "classroom:zh"],
+    ["zh-CN", "?scene=cup&step=1&lang=en", "cup:en"],
+  ]) {
+    const { page, release } = await heldPage(query, {
+      locale,
+      viewport: { width: 1280, height: 900 },
+    });
+    const first = await snapshot(page);
+    assert.equal(first.firstView, `${view}:wide`, `${locale} ${query}`);
+    release();
+    await page.waitForSelector("#app[data-ready]");
+    assertSame(first, await snapshot(page), `${locale} ${query}`);
+    await page.close();
+  }
+});
+
+test("a URL that asks for another step, another scene or anything more shows no prerendered numbers", async () => {
+  for (const query of [
+    "?scene=age&lang=zh&step=6",
+    "?scene=heads&lang=en",
+    "?scene=age&lang=en&digits=2",
+    "?scene=age&lang=en&lang=zh",
+    "?scene=nothing",
+    "?lang=fr",
+  ]) {
+    const { page, release, fetched } = await heldPage(query);
+    const first = await snapshot(page);
+    assert.deepEqual(
+      fetched.filter((p) => p.includes("/prerendered/")),
+      [],
+      query,
+    );
+    assert.equal(first.firstView, undefined, query);
+    assert.deepEqual(first.cells, [], query);
+    release();
+    await page.waitForSelector("#app[data-ready]");
+    assert.ok((await snapshot(page)).cells.length > 0, query);
+    assert.deepEqual(page.errors, [], query);
+    await page.close();
+  }
+});
+
+test("what the learner did before the takeover stays: the focus, an explanation closed, the keys then work", async () => {
+  const { page, release } = await heldPage("?scene=dictionary&lang=en", {
+    viewport: { width: 390, height: 844 },
+  });
+  // the phone's "About this scene", open on a first step: closed by the learner
+  await page.locator("details.about > summary").click();
+  await page.locator('[data-matrix="k"] button.cell').first().focus();
+  const focused = () =>
+    page.evaluate(() => {
+      const a = document.activeElement;
+      return `${a.closest("[data-matrix]")?.dataset.matrix} ${a.dataset.i},${a.dataset.j}`;
+    });
+  assert.equal(await focused(), "k 0,0");
+  release();
+  await page.waitForSelector("#app[data-ready]");
+  assert.equal(await focused(), "k 0,0");
+  assert.equal(await page.locator("details.about").evaluate((d) => d.open), false);
+  // the live page's keys: → moves the focused cell, then the step moves on with the player
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await focused(), "k 0,1");
+  await page.locator("#forward").click();
+  await page.waitForFunction(() => new URLSearchParams(location.search).get("step") === "2");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("without its prerendered view's file, the page is the live page alone, with no error", async () => {
+  const page = await openPage(env.browser, "about:blank");
+  await page.route("**/generated/prerendered/**", (route) => route.fulfill({ status: 404 }));
+  await page.goto(`${env.url}?scene=age&lang=en`);
+  await page.waitForSelector("#app[data-ready]");
+  assert.deepEqual(
+    await page
+      .locator('[data-matrix="v"] button.cell')
+      .evaluateAll((cells) => cells.map((c) => Number(c.textContent))),
+    [18, 20, 22, 19],
+  );
+  // the browser's own line for the 404, and nothing else
+  assert.deepEqual(
+    page.errors.filter((e) => !/^Failed to load resource: .* 404/.test(e)),
+    [],
+  );
+  await page.close();
+});

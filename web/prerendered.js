@@ -1,0 +1,105 @@
+// prerendered.js: the views drawn at build time (tools/prerender.mjs), in the page. viewFor picks
+// the one a URL asks for, draw puts it into #app (web/start.js, the classic script index.html runs
+// right after #app), and keep carries what the learner did in it through the live page's
+// takeover (app.js).
+import { markScrollers } from "./ui/scroll-cue.js";
+import { showCurrent } from "./ui/scene-list.js";
+import { litInView } from "./focus.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/**
+ * The key of the prerendered view that these URL parameters open, or undefined: a view is
+ * prerendered for each walkthrough's first step in each language, and a URL is read as one only
+ * when it says nothing else (scene, step=1 and lang, each at most once; no lang: the browser's,
+ * as state.js's defaultLang). Anything else waits for the live page.
+ */
+export function viewFor(params, { scenes, langs, languages }) {
+  const keys = [...params.keys()];
+  if (keys.some((k, i) => !["scene", "step", "lang"].includes(k) || keys.indexOf(k) !== i))
+    return undefined;
+  const scene = params.get("scene") ?? scenes[0];
+  const lang = params.get("lang") ?? (languages.some((l) => /^zh/i.test(l)) ? "zh" : "en");
+  if (!scenes.includes(scene) || !langs.includes(lang)) return undefined;
+  if (params.has("step") && params.get("step") !== "1") return undefined;
+  return `${scene}:${lang}`;
+}
+
+// A node from its data (tools/prerender.mjs): text a string, a comment null, an element
+// [tag, attributes, ...child ids] in the table. A style goes through the CSSOM, which a strict
+// CSP allows, as views.js's el() sets it.
+function node(table, id) {
+  if (typeof id === "string") return document.createTextNode(id);
+  if (id === null) return document.createComment("");
+  const [tag, attributes, ...children] = table[id];
+  const element = tag.startsWith("svg:")
+    ? document.createElementNS(SVG, tag.slice(4))
+    : document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name !== "style") element.setAttribute(name, value);
+    else
+      for (const rule of value.split(";").filter((r) => r.trim())) {
+        const at = rule.indexOf(":");
+        element.style.setProperty(rule.slice(0, at).trim(), rule.slice(at + 1).trim());
+      }
+  }
+  element.append(...children.map((c) => node(table, c)));
+  return element;
+}
+
+/**
+ * Draws a view into root: the narrow column's or the wide one's, as style.css decides for this
+ * root (a probe of the wide screen's copy of the analogy, which a narrow column hides), then
+ * what the live page does once drawn (the scroll cues, the current scene and lit cells in view).
+ */
+export function draw(root, { view, key }) {
+  const { table } = view;
+  const shell = root.ownerDocument.createElement("div");
+  shell.className = "walkthrough page";
+  const probe = shell.appendChild(root.ownerDocument.createElement("div"));
+  probe.className = "about-wide";
+  root.replaceChildren(shell);
+  const width = getComputedStyle(probe).display === "none" ? "narrow" : "wide";
+  root.replaceChildren(...view[width].map((id) => node(table, id)));
+  document.title = view.title;
+  document.documentElement.lang = view.htmlLang;
+  markScrollers(root, view.scrollHint);
+  showCurrent(root);
+  litInView(root);
+  root.dataset.firstView = `${key}:${width}`;
+}
+
+// An element's place under root, as child indices (text nodes aside: the live page may split
+// and join them).
+function pathOf(root, element) {
+  const path = [];
+  for (let e = element; e !== root; e = e.parentElement)
+    path.unshift([...e.parentElement.children].indexOf(e));
+  return path;
+}
+const at = (root, path) => path.reduce((e, i) => e?.children[i], root);
+
+/**
+ * What the learner did in the prerendered view under root (the focus, the explanations opened or
+ * closed, how far each row was scrolled sideways); returns the function that does it again in
+ * the live view that replaces it, the same DOM.
+ */
+export function keep(root) {
+  const active = root.ownerDocument.activeElement;
+  const focus = active !== root && root.contains(active) ? pathOf(root, active) : undefined;
+  const open = [...root.querySelectorAll("details")].map((d) => [pathOf(root, d), d.open]);
+  const scrolled = [...root.querySelectorAll(".scroll")]
+    .filter((s) => s.scrollLeft)
+    .map((s) => [pathOf(root, s), s.scrollLeft]);
+  return () => {
+    for (const [path, isOpen] of open) {
+      const details = at(root, path);
+      if (details?.localName === "details" && details.open !== isOpen) details.open = isOpen;
+    }
+    for (const [path, left] of scrolled) {
+      const scroller = at(root, path);
+      if (scroller) scroller.scrollLeft = left;
+    }
+    if (focus) at(root, focus)?.focus({ preventScroll: true });
+  };
+}
