@@ -113,6 +113,8 @@ test("train it yourself: a few seconds lower the loss; the page answers; Stop an
   // the page answers while it trains: Stop is heard, and no step is taken after it (how fast
   // it answers is make bench's to measure, not a test's)
   await page.locator("#train-stop").click();
+  // the worker stops, sends its weights and says so: the run is paused then
+  await page.waitForFunction(() => !document.querySelector("#train-start").disabled);
   const status = await text(page, "#train-status");
   await page.waitForTimeout(500);
   assert.equal(await text(page, "#train-status"), status, "no step after Stop");

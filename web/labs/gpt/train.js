@@ -315,7 +315,8 @@ export function trainPanel(ctx, shipped) {
     // the button pressed goes away: the focus moves to the other one, not to the page
     const focused = startButton.getRootNode().activeElement;
     startButton.disabled = !!run?.running;
-    stopButton.disabled = !run?.running || !!run.stopping;
+    // while the worker stops, Stop keeps the focus; then Resume takes it
+    stopButton.disabled = !run?.running;
     if (focused === startButton && startButton.disabled) stopButton.focus();
     if (focused === stopButton && stopButton.disabled) startButton.focus();
     // the focus stays where it was: a table redrawn under it does not drop it to the page
