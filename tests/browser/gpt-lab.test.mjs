@@ -163,6 +163,8 @@ test("training tells a screen reader only when it starts, every 500 steps, stops
   await page.locator("#train-start").click();
   await page.waitForFunction(() => window.heard.status >= 8, null, { timeout: 60000 });
   await page.locator("#train-stop").click();
+  // paused once the worker has stopped (Resume enabled again)
+  await page.waitForFunction(() => !document.querySelector("#train-start").disabled);
   const heard = await page.evaluate(() => window.heard);
   const paused = await text(page, "#train-status");
   const steps = Number(paused.match(/^Paused at training step (\d+)/)[1]);
