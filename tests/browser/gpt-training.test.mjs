@@ -149,3 +149,37 @@ for (const v of views) {
     await page.close();
   });
 }
+
+test("train it yourself: a slider moved while it trains takes effect, and the focus stays on it", async () => {
+  const page = await openApp(env, "scene=model&lang=en&step=6", {
+    viewport: { width: 1440, height: 900 },
+  });
+  await page.locator("#train-start").click();
+  const stepNow = () =>
+    page.$eval("#train-status", (p) => Number((/step (\d+) of/.exec(p.textContent) ?? [])[1] ?? 0));
+  await page.waitForFunction(() =>
+    /after \d+ steps$/.test(
+      document.querySelector("#train-body figure.heatmap figcaption")?.textContent.trim() ?? "",
+    ),
+  );
+  // the layer slider, moved from the keyboard while the worker trains
+  await page.locator("#layer").focus();
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() =>
+    /^layer 2, head 1 after \d+ steps$/.test(
+      document.querySelector("#train-body figure.heatmap figcaption")?.textContent.trim() ?? "",
+    ),
+  );
+  // it goes on training, drawn again several times, and the focus stays on the slider
+  const before = await stepNow();
+  await page.waitForFunction((n) => {
+    const m = /step (\d+) of/.exec(document.querySelector("#train-status").textContent);
+    return m && Number(m[1]) >= n + 10;
+  }, before);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "layer");
+  assert.equal(await page.locator("output[for=layer]").textContent(), "ℓ = 2");
+  await page.locator("#train-stop").click();
+  await page.waitForFunction(() => !document.querySelector("#train-start").disabled);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
