@@ -148,6 +148,18 @@ test("trained in the tab (en, keyboard): the page follows the run, a slider move
     fmt(weights[m][1], 4),
     fmt(probs[m][tokens[1]], 4),
   ]);
+  // trained to the end, the page shows the last kept step (a step kept while a drawing waited
+  // was once left behind)
+  await page.locator("#induction-start").click();
+  await page.waitForFunction(
+    () => document.querySelector("#induction-status").textContent.startsWith("Done"),
+    null,
+    { timeout: 120000 },
+  );
+  await page.waitForFunction(
+    () => document.querySelector("output[for=at]").textContent === "t = 1000",
+  );
+  assert.match(await page.locator(".step-text").textContent(), /At step 1000:/);
   assert.equal(page.errors.length, 0, page.errors.join("\n"));
   await page.close();
 });

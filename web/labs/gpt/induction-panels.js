@@ -122,7 +122,9 @@ export function trainerPanel(ctx) {
     }
     // the page follows the kept steps while t is at the latest, drawn again at most every
     // followMs (the steps may come faster than a phone draws them), and at the run's end
-    if (keptNow && state.at >= followed && (!run.running || performance.now() > nextFollow)) {
+    // (a step kept while the drawing waited is followed when the run stops: its last, too)
+    const behind = state.at >= followed && followed < run.last;
+    if ((keptNow || !run.running) && behind && (!run.running || performance.now() > nextFollow)) {
       // the run's last step disables Stop: the focus moves to Start first, or it would be lost
       const focused = panel.getRootNode().activeElement;
       if (!run.running && focused === stopButton) startButton.focus();
