@@ -66,10 +66,13 @@ train: deps native streams
 	node tools/ablation.mjs
 	npx prettier --write --log-level warn web/labs/gpt
 
-# The token streams the model lab trains on in the page, from Debian's fortunes-zh: built,
-# never committed.
+# The token streams the model lab trains on in the page, from Debian's fortunes-zh, and the
+# own-text lab's presets: the Tang poems and Song poems a poem a line, Genesis from Debian's King
+# James Bible a verse a line (its references dropped). Built, never committed.
 streams: native wasm
 	build/native/attention_train --streams web/generated/tang-streams.bin
+	build/native/attention_train --texts web/generated/texts
+	bible -f gen1:1-50:26 | sed -E 's/^Ge[0-9]+:[0-9]+ //' > web/generated/texts/genesis.txt
 
 # Only what the tests and the streams use; `make bench` adds its own timing program.
 native:

@@ -1,8 +1,9 @@
 // corpus.hpp: the text the small model learns from, as token ids. Debian's fortunes-zh holds
-// 唐诗三百首 (tang300), 宋词一百首 (song100) and classical quotations (chinese) as fortune
-// files: entries separated by lines of "%", titles and authors wrapped in ANSI colour codes.
-// An entry's body is kept: its Han characters and the punctuation that carries the lines'
-// structure (，。？！、：；“”《》); the titles, the authors and everything else go.
+// 唐诗三百首 (tang300), 宋诗一百首 (song100, a hundred Song-dynasty poems, not ci) and classical
+// quotations (chinese) as fortune files: entries separated by lines of "%", titles and authors
+// wrapped in ANSI colour codes. An entry's body is kept: its Han characters and the punctuation
+// that carries the lines' structure (，。？！、：；“”《》); the titles, the authors and everything
+// else go.
 #pragma once
 
 #include <cstdint>

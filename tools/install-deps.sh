@@ -34,8 +34,9 @@ apt_test=(g++ googletest libgtest-dev nlohmann-json3-dev clang-format clang libc
   # real Jupyter (nbconvert, the kernel, nbclient); see apt_lean below
   python3-setuptools python3-wheel python3-pip python3-venv
   jupyter-nbconvert python3-ipykernel python3-nbclient
-  # the real model's corpus (Tang poems, song ci, classical quotations): the tests and make train
-  fortunes-zh)
+  # the real model's corpus (Tang poems, Song poems, classical quotations): the tests and make train;
+  # the King James Bible (public domain), whose Genesis is the own-text lab's English preset
+  fortunes-zh bible-kjv bible-kjv-text)
 # Installed without their recommended packages: nbconvert recommends pandoc (about 150 MB),
 # which exporting to HTML does not use.
 apt_lean=(jupyter-nbconvert python3-ipykernel python3-nbclient jupyter-notebook)

@@ -6,7 +6,7 @@
 //
 //   attention_train [--steps N] [--d-model C] [--layers L] [--heads H] [--context T]
 //                   [--batch B] [--lr R] [--seed S] [--extra song100,chinese] [--repeat N]
-//                   [--double] [--streams FILE]
+//                   [--double] [--streams FILE] [--texts DIR]
 //                   [--eval-every K] [--corpus DIR] [--out DIR] [--trajectory FILE]
 #include <algorithm>
 #include <chrono>
@@ -35,11 +35,12 @@ struct Args {
   Index repeat = 1;  // how many times the Tang training poems appear in the training stream
   double lr = 3e-3;
   std::uint64_t seed = 1;
-  // chosen from measured runs (docs/model.md): the Tang poems with the song ci and the
+  // chosen from measured runs (docs/model.md): the Tang poems with the Song poems and the
   // classical quotations beside them give the best held-out loss on the Tang poems
   std::string extra = "song100,chinese", corpus = "/usr/share/games/fortunes", out = "web/labs/gpt",
               trajectory;
   std::string streams;   // only write the token streams here
+  std::string texts;     // only write the own-text lab's presets here
   bool precise = false;  // float64
 };
 
@@ -76,6 +77,8 @@ Args parse(int argc, char** argv) {
       a.out = next();
     else if (k == "--streams")
       a.streams = next();
+    else if (k == "--texts")
+      a.texts = next();
     else if (k == "--trajectory")
       a.trajectory = next();
     else if (k == "--double")
@@ -86,7 +89,8 @@ Args parse(int argc, char** argv) {
     }
   }
   // before minutes of training, not after
-  if (a.trajectory.empty() && a.streams.empty() && !std::filesystem::is_directory(a.out)) {
+  if (a.trajectory.empty() && a.streams.empty() && a.texts.empty() &&
+      !std::filesystem::is_directory(a.out)) {
     std::cerr << "train: --out " << a.out << " is not a folder\n";
     std::exit(2);
   }
@@ -231,6 +235,20 @@ void write_streams(const std::string& path, const std::vector<std::vector<std::i
   check_written(out, path);
 }
 
+// The own-text lab's Chinese presets: the Tang poems and the Song poems as the model reads them,
+// a poem's body a line.
+void write_texts(const Args& a) {
+  std::filesystem::create_directories(a.texts);
+  for (const std::string name : {"tang300", "song100"}) {
+    const std::string path = a.texts + "/" + name + ".txt";
+    std::ofstream out(path, std::ios::binary);
+    for (const auto& body : attention::fortune_bodies(read(a.corpus + "/" + name)))
+      out << attention::to_utf8(body) << "\n";
+    out.close();
+    check_written(out, path);
+  }
+}
+
 template <typename T>
 int run(const Args& a) {
   // the corpus: Tang poems split by index; extra files train only
@@ -356,5 +374,9 @@ int run(const Args& a) {
 
 int main(int argc, char** argv) {
   const Args a = parse(argc, argv);
+  if (!a.texts.empty()) {
+    write_texts(a);
+    return 0;
+  }
   return a.precise ? run<double>(a) : run<float>(a);
 }

@@ -587,6 +587,37 @@ export interface InductionScores {
   induction: Matrix;
 }
 
+/** A learner's text as the core reads it (textCorpus): lines end in token 0 (⏎), a line is cut
+ * every 100 characters, every tenth piece held out and the one before it kept for choosing. */
+export interface TextCorpus {
+  /** the vocabulary from token 2: the characters seen twice in training, most frequent first */
+  chars: string;
+  /** (V) each token's count in the training stream */
+  counts: number[];
+  /** (V) the unigram model's p: (count + 1) / (N + V) */
+  unigram: number[];
+  train: Int32Array;
+  validation: Int32Array;
+  heldOut: Int32Array;
+  /** in the text, line ends not counted */
+  characters: number;
+  lines: number;
+  pieces: number;
+  /** characters the text has, known or not */
+  distinct: number;
+  /** characters of the text read as the unknown token */
+  unknown: number;
+  baselines: TextBaselines;
+}
+
+/** The held-out loss of three simpler models: uniform, unigram, bigram (λ chosen on validation). */
+export interface TextBaselines {
+  uniform: number;
+  unigram: number;
+  bigram: number;
+  lambda: number;
+}
+
 /** A model: its configuration and its parameters, flat, in gptLayout's order. */
 export interface GptModel {
   config: GptConfig;
@@ -702,6 +733,8 @@ export interface GptLabs {
     task: InductionTask,
     options: { batch?: number; lr?: number; total: number; seed?: number },
   ): GptTrainer;
+  /** A learner's text (a string, or a file's bytes) → its streams, vocabulary and baselines. */
+  textCorpus(text: string | Uint8Array): TextCorpus;
 }
 
 /** The labs module: the core's functions and the labs' (a second instance, with its own memory). */

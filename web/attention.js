@@ -85,6 +85,10 @@ const staysTyped = new Set([
   // a model's gradient: one flat Float32Array in gptLayout's order (195,392 numbers for the
   // shipped model), as the parameters are
   "gradients",
+  // a text's token streams (textCorpus): up to a million ids each, handed to a trainer as they are
+  "train",
+  "validation",
+  "heldOut",
 ]);
 
 const isMatrix = (x) =>
@@ -584,6 +588,9 @@ function packGptConfig(config) {
   return { ...packed, base, mlp };
 }
 
+// The most bytes of a text that textCorpus reads (src/text.hpp's kMaxTextBytes).
+const textLimit = 1 << 20;
+
 const inductionFields = ["vocab", "context", "minSegment", "maxSegment"];
 
 // { vocab, context, minSegment, maxSegment } → what the bindings read
@@ -778,6 +785,18 @@ function gptLabs(core) {
         ),
       );
       return session(id, packed);
+    },
+
+    /**
+     * A learner's text (a string, or a file's bytes: bytes that are not UTF-8 are refused, not
+     * read as U+FFFD) → its token streams, vocabulary and baselines, or an Error that says why
+     * a model cannot be trained on it (empty, too short, one character, more than 1 MiB …).
+     */
+    textCorpus(text) {
+      const bytes = typeof text === "string" ? new TextEncoder().encode(text) : text;
+      if (!(bytes instanceof Uint8Array)) throw new Error("text must be a string or a Uint8Array");
+      // past the limit, the core needs only to see that it is past
+      return unpacked(core.textCorpus(bytes.subarray(0, textLimit + 1)));
     },
 
     /** How many trainers are open in the core: for the tests of their lifetime. */

@@ -37,6 +37,7 @@ export const lessons = [
     scenes: [
       { id: "induction", lazy: () => import("./labs/gpt/induction.js") },
       { id: "model", lazy: () => import("./labs/gpt/gpt.js") },
+      { id: "text", lazy: () => import("./labs/gpt/text.js") },
     ],
   },
 ];

@@ -17,8 +17,10 @@
 //   view(stepId, ctx)                    → { matrices, focusMatrix }: pure, see steps.js
 //   params(scene)?                       → [{ id, kind: "range" | "toggle" | "text",
 //                                          initial, min?, max?, step?, values?, symbol?,
-//                                          control?, maxLength?, onSteps? }]: the scene's own
-//                                          controls (on the steps `onSteps` lists, if given);
+//                                          control?, hidden?, maxLength?, onSteps? }]: the
+//                                          scene's own controls (on the steps `onSteps` lists,
+//                                          if given; none for a `hidden` one, which a panel
+//                                          of the lab sets);
 //                                          each is a state key and a URL parameter (a range of
 //                                          `values` slides over those)
 //   load(core)?                          → a promise: what the lab needs before it opens (the

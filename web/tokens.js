@@ -2,7 +2,8 @@
 // (attention.js exports gptEncode and gptDecode from here). A model's vocabulary is its
 // tang.json's `chars`: id 0 ends a poem (⏎, and a poem starts after one), id 1 is any character
 // the model does not know (�), and character i of `chars` is id i + 2. A typed line is read as
-// the poems are written: no spaces, and ASCII punctuation full width. Pure: no DOM, no core.
+// the poems are written: no spaces, and ASCII punctuation full width; a line of a learner's own
+// text as it is written (textEncode). Pure: no DOM, no core.
 
 // ASCII punctuation as the poems write it, full width.
 const fullWidth = { ",": "，", ".": "。", "?": "？", "!": "！", ";": "；", ":": "：" };
@@ -16,6 +17,14 @@ function idsOf(chars) {
   if (typeof chars !== "string") throw new Error("chars must be the model's characters, a string");
   if (index.chars !== chars) index = { chars, ids: new Map([...chars].map((c, i) => [c, i + 2])) };
   return index.ids;
+}
+
+/** A line of a learner's own text as token ids, every character as written (spaces too): the
+ * end token first, then each character's id (unknown → 1). */
+export function textEncode(text, chars) {
+  if (typeof text !== "string") throw new Error("text must be a string");
+  const ids = idsOf(chars);
+  return [0, ...[...text].map((c) => ids.get(c) ?? 1)];
 }
 
 /** A line as token ids: the end token first, then each character's id (unknown → 1). */

@@ -7,7 +7,8 @@
 //     { reset: layers } forgets it; out { layers, losses, step } as it goes, { layers, kept: step,
 //     params, scores } at every kept step (8 sequences a slice, as induction-run.js), { layers,
 //     done: true }.
-//   gpt: in { open: { config, train, heldOut, options } } opens "Train it yourself"'s trainer,
+//   gpt (the real model's "Train it yourself") and text (the own-text lab), each its own run: in
+//     { open: { config, train, heldOut, options } } opens its trainer,
 //     { run: true } starts or resumes it, { stop: true } pauses it, { reset: true } forgets it;
 //     out { losses, step, measures: [[step, held-out loss]] } as it goes (a sequence a slice, the
 //     held-out loss at step 1 and every evalEvery steps, as train.js), { params, at: step } with
@@ -79,68 +80,79 @@ function induction(core, data) {
   }
 }
 
-// ---- the real model's "Train it yourself" ----
+// ---- a model of its own trainer: the real model's "Train it yourself", the own-text lab ----
 
-let gpt; // { trainer, config, heldOut, total, steps, running, loop }
+const models = {}; // by lab: { trainer, config, heldOut, total, steps, running, loop }
 
-const sendParams = () => {
-  const params = gpt.trainer.params();
-  post({ lab: "gpt", params, at: gpt.steps }, [params.buffer]);
+const sendParams = (lab) => {
+  const params = models[lab].trainer.params();
+  post({ lab, params, at: models[lab].steps }, [params.buffer]);
 };
 
-function gptLoop(core, id) {
-  if (!gpt?.running || id !== gpt.loop) return;
+function modelLoop(core, lab, id) {
+  const m = models[lab];
+  if (!m?.running || id !== m.loop) return;
   const began = performance.now();
   const losses = [];
   const measures = [];
-  while (performance.now() - began < budgetMs && gpt.steps < gpt.total) {
-    const r = gpt.trainer.slice(1);
+  while (performance.now() - began < budgetMs && m.steps < m.total) {
+    const r = m.trainer.slice(1);
     if (r.loss === undefined) continue;
     losses.push(r.loss);
-    gpt.steps = r.step;
+    m.steps = r.step;
     if (r.step % evalEvery === 0 || r.step === 1) {
-      const model = { config: gpt.config, params: gpt.trainer.params() };
-      measures.push([r.step, core.gptStreamLoss(model, gpt.heldOut)]);
+      const model = { config: m.config, params: m.trainer.params() };
+      measures.push([r.step, core.gptStreamLoss(model, m.heldOut)]);
       break;
     }
   }
-  post({ lab: "gpt", losses, step: gpt.steps, measures });
-  if (measures.length) sendParams();
-  if (gpt.steps >= gpt.total) {
-    gpt.running = false;
-    post({ lab: "gpt", done: true });
+  post({ lab, losses, step: m.steps, measures });
+  if (measures.length) sendParams(lab);
+  if (m.steps >= m.total) {
+    m.running = false;
+    post({ lab, done: true });
     return;
   }
-  setTimeout(() => gptLoop(core, id), 0);
+  setTimeout(() => modelLoop(core, lab, id), 0);
 }
 
 function model(core, data) {
+  const { lab } = data;
   if (data.reset) {
-    gpt?.trainer.close();
-    gpt = undefined;
+    models[lab]?.trainer.close();
+    delete models[lab];
   }
   if (data.open) {
     const { config, train, heldOut, options } = data.open;
-    gpt?.trainer.close();
+    models[lab]?.trainer.close();
     const trainer = core.gptTrainer(config, train, options);
-    gpt = { trainer, config, heldOut, total: options.total, steps: 0, running: false, loop: 0 };
+    models[lab] = {
+      trainer,
+      config,
+      heldOut,
+      total: options.total,
+      steps: 0,
+      running: false,
+      loop: 0,
+    };
   }
-  if (!gpt) return;
+  const m = models[lab];
+  if (!m) return;
   if (data.stop) {
-    gpt.running = false;
-    gpt.loop += 1;
-    sendParams();
-    post({ lab: "gpt", stopped: true });
+    m.running = false;
+    m.loop += 1;
+    sendParams(lab);
+    post({ lab, stopped: true });
   }
   if (data.run) {
-    gpt.running = true;
-    gpt.loop += 1;
-    gptLoop(core, gpt.loop);
+    m.running = true;
+    m.loop += 1;
+    modelLoop(core, lab, m.loop);
   }
 }
 
 onmessage = async ({ data }) => {
   const core = await ready;
   if (data.lab === "induction") induction(core, data);
-  if (data.lab === "gpt") model(core, data);
+  if (data.lab === "gpt" || data.lab === "text") model(core, data);
 };

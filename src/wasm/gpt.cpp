@@ -1,6 +1,7 @@
 // gpt.cpp: lesson 5's bindings, the small transformer (gpt.hpp): its layout, its weights file,
 // a forward pass, the loss's gradient, generation, and training sessions; the induction task
-// (induction.hpp): its sequences, its scores, and training sessions on it.
+// (induction.hpp): its sequences, its scores, and training sessions on it; a learner's own text
+// (text.hpp).
 //
 // The one exception to the boundary's rule that JS owns every state: a training session lives
 // here, by number, between the page's frames (its parameters, AdamW's moments and the step
@@ -13,6 +14,7 @@
 
 #include "../gpt_file.hpp"
 #include "../induction.hpp"
+#include "../text.hpp"
 #include "convert.hpp"
 
 namespace {
@@ -188,6 +190,13 @@ val induction_train_open(val config, val task, double batch, double lr, double t
   return to_js(TrainerOpened{id});
 }
 
+// A learner's text, as bytes (so that a binary file is found out, not read as text): its
+// streams, vocabulary and baselines.
+val text_corpus(val bytes) {
+  const auto read = read_numbers<std::uint8_t>(bytes);
+  return to_js(attention::text_corpus(std::string(read.begin(), read.end())));
+}
+
 val gpt_train_params(int id) {
   const auto found = trainers.find(id);
   return found == trainers.end() ? no_trainer(id) : to_js(found->second.params);
@@ -215,7 +224,9 @@ EMSCRIPTEN_BINDINGS(attention_gpt) {
   emscripten::function("inductionBatch", &induction_batch);
   emscripten::function("inductionScores", &induction_scores);
   emscripten::function("inductionTrainOpen", &induction_train_open);
+  emscripten::function("textCorpus", &text_corpus);
   register_results<std::vector<attention::GptTensor>, attention::GptTrace<float>,
                    attention::GptLossGradient<float>, TrainerOpened, TrainSteps, TrainSlice,
-                   StreamLoss, attention::InductionBatch, attention::InductionScores>();
+                   StreamLoss, attention::InductionBatch, attention::InductionScores,
+                   attention::TextCorpus, attention::TextBaselines>();
 }

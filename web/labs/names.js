@@ -16,4 +16,5 @@ export const labNames = {
   teach: { en: "Teach 书 to read", zh: "教“书”去读" },
   induction: { en: "An induction head forms", zh: "归纳头的形成" },
   model: { en: "A real model", zh: "真正的模型" },
+  text: { en: "Your own text", zh: "你自己的文字" },
 };

@@ -96,7 +96,10 @@ const sameInputs = (a, b) =>
 export function paramControls(ctx) {
   // a parameter that matters on some steps only (`onSteps`) shows on those
   const params = paramsOf(ctx.scene).filter(
-    (p) => (p.kind !== "toggle" || p.control) && (!p.onSteps || p.onSteps.includes(ctx.stepId)),
+    (p) =>
+      (p.kind !== "toggle" || p.control) &&
+      !p.hidden &&
+      (!p.onSteps || p.onSteps.includes(ctx.stepId)),
   );
   return params.length
     ? el(

@@ -2,7 +2,8 @@
 // beside this file (tang.bin, tang.json, written by `make train`; baselines.json,
 // ablation.json and glosses.json, written by tools/baselines.mjs, ablation.mjs and glosses.mjs);
 // the token streams it trains
-// on are built from Debian's fortunes-zh into web/generated/ and never committed. The page
+// on, and the own-text lab's presets, are built from Debian's packages into web/generated/ and
+// never committed. The page
 // fetches them relative to itself when the lab opens; the Node tests read them from disk
 // (readWith).
 
@@ -45,6 +46,10 @@ export async function readAblation() {
 export async function readGlosses() {
   return JSON.parse(new TextDecoder().decode(await read(paths.glosses)));
 }
+
+/** The own-text lab's preset `name` (tang300, song100, genesis): UTF-8 bytes, a poem or a
+ * verse a line, built by make streams from Debian's packages into generated/texts/. */
+export const readPreset = (name) => read(`generated/texts/${name}.txt`);
 
 /** tang.bin: the weights, int8 with a float32 scale per matrix row. */
 export const readWeights = () => read(paths.weights);

@@ -1,5 +1,5 @@
 // labs/gpt/gpt.js: "A real model". A small transformer trained by the core on 唐诗三百首
-// (and, for more text, the package's song ci and classical quotations: tools/train.cpp) runs on
+// (and, for more text, the package's Song poems and classical quotations: tools/train.cpp) runs on
 // the learner's line: every layer's and head's attention over its characters, one head written
 // out as in the scenes (its q and k from the model, then q·k, the scale, the causal mask and
 // the softmax, by the core's teaching path), the next character's top five, a generated line,

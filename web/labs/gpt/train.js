@@ -1,10 +1,16 @@
-// labs/gpt/train.js: "Train it yourself". The training `make train` ran natively, run again
-// in this tab by the same core in WASM, from seeded random weights, a sequence at a time
-// (gpt_train_slice): in the labs' Web Worker where the page is served over http(s)
-// (labs/worker.js), else here, as many as fit in a few milliseconds between frames; the same
-// numbers either way. The page stays responsive. The loss curves and the chosen head on the
-// learner's line follow it. One run per page; it stops when its panel goes away, pauses while
-// the tab is hidden, and resumes from where it was.
+// labs/gpt/train.js: a model trained in this tab: the real model's "Train it yourself" (the
+// training `make train` ran natively, run again) and the own-text lab's run (text.js). The same
+// core in WASM, from seeded random weights, a sequence at a time (gpt_train_slice): in the labs'
+// Web Worker where the page is served over http(s) (labs/worker.js), else here, as many as fit in
+// a few milliseconds between frames; the same numbers either way. The page stays responsive.
+// The loss curves and the chosen head on the learner's line follow it. One run per lab; it
+// stops when its panel goes away, pauses while the tab is hidden, and resumes from where it was.
+//
+// makeTrainer(source) makes a lab's trainer. source: { lab: the worker's name for it, id: its
+// elements' ids' prefix, streams(shipped) → a promise of { train, heldOut }, intro(shipped, msg),
+// title(shipped, msg) → the plot's title, levels(shipped, msg) → its labelled lines, before?(shipped,
+// msg, digits) → what the panel shows before a run, after?(ctx, shipped, model, at) → what it
+// shows below the head }. shipped: { json: { config, training: { steps, batch, lr, seed } }, … }.
 import { el, heatmapView } from "../../views.js";
 import { fmt } from "../../format.js";
 import { numbers, redrawInPlace } from "../kit.js";
@@ -21,191 +27,371 @@ const announceEvery = 500; // steps between two announcements to a screen reader
 const tableEvery = 250; // the held-out table: steps 1 and evalEvery, every tableEvery-th, the latest
 const shippedEvery = 500; // the shipped run's table: its first measure, then every shippedEvery-th
 
-// { trainer (on the page, where there is no worker), worker: whether the worker trains it,
-// streams, losses, heldOut: [[step, loss]], params and at: the weights the worker last sent and
-// their step, running, stopping: Stop pressed, the worker not yet stopped, hiding: paused while
-// the tab is hidden, looping, redraw, wall: the ms on the clock while it ran, tick: when the
-// running clock last read it, announced: the moment last said to a screen reader (see moment) }
-let run;
-
-function start(core, json) {
-  return readStreams().then((streams) => {
-    const t = json.training;
-    const options = { batch: t.batch, lr: t.lr, total: t.steps, seed: t.seed };
-    const worker = !!trainWorker();
-    run = {
-      trainer: worker ? undefined : core.gptTrainer(json.config, streams.train, options),
-      worker,
-      streams,
-      losses: [],
-      heldOut: [],
-      running: false,
-      wall: 0,
-      drawn: 0,
-    };
-    if (worker) {
-      listening(core, json);
-      const open = { config: json.config, train: streams.train, heldOut: streams.heldOut, options };
-      tell("gpt", { open });
-    }
-  });
-}
-
-// The weights shown, and the step they are at: the trainer's now on the page, the last the
-// worker sent.
-const current = (json) =>
-  run.worker
-    ? { model: { config: json.config, params: run.params }, at: run.at }
-    : { model: { config: json.config, params: run.trainer.params() }, at: run.losses.length };
-
-let heard = false; // whether this lab hears the worker yet
-
-// What the worker says of the run; a worker that fails leaves the run to the page, from step 0.
-function listening(core, json) {
-  if (heard) return;
-  heard = true;
-  listen("gpt", {
-    message(data) {
-      if (!run?.worker) return;
-      // the panel gone (another step, another lab): the run stops there, as on the page
-      if (run.running && !run.stopping && !document.getElementById("train-model")) {
-        run.stopping = true;
-        tell("gpt", { stop: true });
-      }
-      if (data.losses) run.losses.push(...data.losses);
-      if (data.measures) run.heldOut.push(...data.measures);
-      if (data.params) [run.params, run.at] = [data.params, data.at];
-      if (data.stopped) {
-        run.stopping = false;
-        if (!run.hiding) run.running = false;
-        tickClock();
-        run.redraw?.();
-        return;
-      }
-      if (data.done) {
-        run.running = false;
-        tickClock();
-        run.redraw?.();
-        return;
-      }
-      tickClock();
-      if (performance.now() - run.drawn > drawMs) {
-        run.drawn = performance.now();
-        run.redraw?.();
-      }
-    },
-    failed() {
-      if (!run?.worker) return;
-      const going = run.running;
-      run = undefined;
-      if (going) start(core, json).then(() => resume(core, json));
-    },
-  });
-  document.addEventListener("visibilitychange", () => {
-    if (!run?.worker || !run.running) return;
-    if (document.hidden) {
-      run.hiding = true;
-      tickClock();
-      run.tick = undefined;
-      tell("gpt", { stop: true });
-    } else {
-      run.hiding = false;
-      run.tick = performance.now();
-      tell("gpt", { run: true });
-    }
-  });
-}
-
-// The clock while the worker trains: the time since it last read it.
-function tickClock() {
-  const now = performance.now();
-  if (run.tick !== undefined) run.wall += now - run.tick;
-  run.tick = run.running && !run.hiding ? now : undefined;
-}
-
-// The run goes on: in the worker, or here between frames.
-function resume(core, json) {
-  run.running = true;
-  if (run.worker) {
-    run.tick = performance.now();
-    tell("gpt", { run: true });
-  } else loop(core, json);
-  run.redraw?.();
-}
-
-// One loop at a time, however often the panel is drawn again: it works a slice, redraws the
-// panel now on the page, and asks for the next frame; it stops when the panel is gone.
-function work(core, json) {
-  if (!run.running || !document.getElementById("train-model")) {
-    run.running = false;
-    run.looping = false;
-    run.tick = undefined;
-    return;
-  }
-  const began = performance.now();
-  let stepped = false;
-  while (performance.now() - began < sliceMs && run.losses.length < json.training.steps) {
-    const r = run.trainer.slice(1);
-    if (r.loss === undefined) continue;
-    run.losses.push(r.loss);
-    stepped = true;
-    if (r.step % evalEvery === 0 || r.step === 1) {
-      run.heldOut.push([r.step, core.gptStreamLoss(current(json).model, run.streams.heldOut)]);
-    }
-  }
-  // the time on the clock while it runs, frames and all: what the learner waits
-  const now = performance.now();
-  run.wall += now - (run.tick ?? began);
-  run.tick = now;
-  if (run.losses.length >= json.training.steps) run.running = false;
-  if ((stepped && performance.now() - run.drawn > drawMs) || !run.running) {
-    run.drawn = performance.now();
-    run.redraw();
-  }
-  requestAnimationFrame(() => work(core, json));
-}
-
-function loop(core, json) {
-  if (run.looping) return;
-  run.looping = true;
-  requestAnimationFrame(() => work(core, json));
-}
-
 // The ticks of a plot of `steps` steps: about six round ones.
 function stepTicks(steps) {
   const tick = [10, 50, 100, 500, 1000].find((s) => steps / s <= 6) ?? 1000;
   return Array.from({ length: Math.floor(steps / tick) + 1 }, (_, i) => i * tick);
 }
 
-// The plot of the training losses (every tenth step) and the held-out losses, beside the
-// held-out losses of the other models and of the shipped weights, the line to reach.
-function curves(shipped, msg, digits) {
-  const w = msg.gptLab;
-  const { json, baselines } = shipped;
-  const train = run.losses.map((y, t) => [t + 1, y]).filter(([t]) => t % 10 === 0 || t === 1);
-  const held = run.heldOut;
-  return lossPlot({
-    id: "train-plot",
-    title: w.trainPlot(fmt(json.heldOut, 2)),
-    xLabel: w.stepAxis,
-    yLabel: w.lossAxis,
-    xTicks: stepTicks(Math.max(10, run.losses.length)),
-    series: [
-      { label: w.trainLoss, points: train },
-      { label: w.heldOutLoss, points: held },
-    ],
-    levels: levels(json, baselines, w),
-    levelsKey: w.levelsKey,
-    // the table keeps it short, and its title says which steps it keeps
-    table: numbers(
-      "why-numbers",
-      w.heldOutTable(evalEvery, tableEvery),
-      [w.heldOutLoss],
-      held
-        .filter(([s], k) => s <= evalEvery || s % tableEvery === 0 || k === held.length - 1)
-        .map(([s, y]) => [w.stepName(s), fmt(y, digits)]),
-    ),
-  });
+/** A lab's trainer (see the top of this file): { panel(ctx, shipped), current(shipped) → { model,
+ * at } or undefined, headView(ctx, shipped): the chosen head on the line with the weights now }. */
+export function makeTrainer(source) {
+  const { lab, id } = source;
+  const ids = (name) => `${id}-${name}`;
+  // { shipped: the model it trains, trainer (on the page, where there is no worker), worker:
+  // whether the worker trains it, streams, losses, heldOut: [[step, loss]], params and at: the
+  // weights the worker last sent and their step, running, stopping: Stop pressed, the worker
+  // not yet stopped, hiding: paused while the tab is hidden, looping, redraw, wall: the ms on
+  // the clock while it ran, tick: when the running clock last read it, announced: the moment last
+  // said to a screen reader (see moment) }
+  let run;
+
+  function start(core, shipped) {
+    const { json } = shipped;
+    return source.streams(shipped).then((streams) => {
+      const t = json.training;
+      const options = { batch: t.batch, lr: t.lr, total: t.steps, seed: t.seed };
+      const worker = !!trainWorker();
+      run = {
+        shipped,
+        trainer: worker ? undefined : core.gptTrainer(json.config, streams.train, options),
+        worker,
+        streams,
+        losses: [],
+        heldOut: [],
+        running: false,
+        wall: 0,
+        drawn: 0,
+      };
+      if (worker) {
+        listening(core);
+        const open = {
+          config: json.config,
+          train: streams.train,
+          heldOut: streams.heldOut,
+          options,
+        };
+        tell(lab, { open });
+      }
+    });
+  }
+
+  // The weights shown, and the step they are at: the trainer's now on the page, the last the
+  // worker sent; undefined before a run of this model.
+  function current(shipped) {
+    if (!run || run.shipped !== shipped) return undefined;
+    const { config } = shipped.json;
+    return run.worker
+      ? { model: { config, params: run.params }, at: run.at }
+      : { model: { config, params: run.trainer.params() }, at: run.losses.length };
+  }
+
+  // A run of another model (the own-text lab's text changed) is forgotten.
+  function forget() {
+    run.trainer?.close();
+    if (run.worker) tell(lab, { reset: true });
+    run = undefined;
+  }
+
+  let heard = false; // whether this lab hears the worker yet
+
+  // What the worker says of the run; a worker that fails leaves the run to the page, from step 0.
+  function listening(core) {
+    if (heard) return;
+    heard = true;
+    listen(lab, {
+      message(data) {
+        if (!run?.worker) return;
+        // the panel gone (another step, another lab): the run stops there, as on the page
+        if (run.running && !run.stopping && !document.getElementById(ids("model"))) {
+          run.stopping = true;
+          tell(lab, { stop: true });
+        }
+        if (data.losses) run.losses.push(...data.losses);
+        if (data.measures) run.heldOut.push(...data.measures);
+        if (data.params) [run.params, run.at] = [data.params, data.at];
+        if (data.stopped) {
+          run.stopping = false;
+          if (!run.hiding) run.running = false;
+          tickClock();
+          run.redraw?.();
+          return;
+        }
+        if (data.done) {
+          run.running = false;
+          tickClock();
+          run.redraw?.();
+          return;
+        }
+        tickClock();
+        if (performance.now() - run.drawn > drawMs) {
+          run.drawn = performance.now();
+          run.redraw?.();
+        }
+      },
+      failed() {
+        if (!run?.worker) return;
+        const going = run.running;
+        const { shipped } = run;
+        run = undefined;
+        if (going) start(core, shipped).then(() => resume(core));
+      },
+    });
+    document.addEventListener("visibilitychange", () => {
+      if (!run?.worker || !run.running) return;
+      if (document.hidden) {
+        run.hiding = true;
+        tickClock();
+        run.tick = undefined;
+        tell(lab, { stop: true });
+      } else {
+        run.hiding = false;
+        run.tick = performance.now();
+        tell(lab, { run: true });
+      }
+    });
+  }
+
+  // The clock while the worker trains: the time since it last read it.
+  function tickClock() {
+    const now = performance.now();
+    if (run.tick !== undefined) run.wall += now - run.tick;
+    run.tick = run.running && !run.hiding ? now : undefined;
+  }
+
+  // The run goes on: in the worker, or here between frames.
+  function resume(core) {
+    run.running = true;
+    if (run.worker) {
+      run.tick = performance.now();
+      tell(lab, { run: true });
+    } else loop(core);
+    run.redraw?.();
+  }
+
+  // One loop at a time, however often the panel is drawn again: it works a slice, redraws the
+  // panel now on the page, and asks for the next frame; it stops when the panel is gone.
+  function work(core) {
+    if (!run.running || !document.getElementById(ids("model"))) {
+      run.running = false;
+      run.looping = false;
+      run.tick = undefined;
+      return;
+    }
+    const { json } = run.shipped;
+    const began = performance.now();
+    let stepped = false;
+    while (performance.now() - began < sliceMs && run.losses.length < json.training.steps) {
+      const r = run.trainer.slice(1);
+      if (r.loss === undefined) continue;
+      run.losses.push(r.loss);
+      stepped = true;
+      if (r.step % evalEvery === 0 || r.step === 1) {
+        const model = { config: json.config, params: run.trainer.params() };
+        run.heldOut.push([r.step, core.gptStreamLoss(model, run.streams.heldOut)]);
+      }
+    }
+    // the time on the clock while it runs, frames and all: what the learner waits
+    const now = performance.now();
+    run.wall += now - (run.tick ?? began);
+    run.tick = now;
+    if (run.losses.length >= json.training.steps) run.running = false;
+    if ((stepped && performance.now() - run.drawn > drawMs) || !run.running) {
+      run.drawn = performance.now();
+      run.redraw();
+    }
+    requestAnimationFrame(() => work(core));
+  }
+
+  function loop(core) {
+    if (run.looping) return;
+    run.looping = true;
+    requestAnimationFrame(() => work(core));
+  }
+
+  // The plot of the training losses (every tenth step) and the held-out losses, beside the
+  // held-out losses of the other models (and, for the real model, of the shipped weights).
+  function curves(shipped, msg, digits) {
+    const w = msg.gptLab;
+    const train = run.losses.map((y, t) => [t + 1, y]).filter(([t]) => t % 10 === 0 || t === 1);
+    const held = run.heldOut;
+    return lossPlot({
+      id: ids("plot"),
+      title: source.title(shipped, msg),
+      xLabel: w.stepAxis,
+      yLabel: w.lossAxis,
+      xTicks: stepTicks(Math.max(10, run.losses.length)),
+      series: [
+        { label: w.trainLoss, points: train },
+        { label: w.heldOutLoss, points: held },
+      ],
+      levels: source.levels(shipped, msg),
+      levelsKey: w.levelsKey,
+      // the table keeps it short, and its title says which steps it keeps
+      table: numbers(
+        "why-numbers",
+        w.heldOutTable(evalEvery, tableEvery),
+        [w.heldOutLoss],
+        held
+          .filter(([s], k) => s <= evalEvery || s % tableEvery === 0 || k === held.length - 1)
+          .map(([s, y]) => [w.stepName(s), fmt(y, digits)]),
+      ),
+    });
+  }
+
+  // The chosen head on the line, with the run's weights now (the worker's last sent).
+  function headNow(core, shipped, { trace, state, msg }) {
+    const { model, at } = current(shipped);
+    if (!model.params) return el("p", { text: msg.gptLab.notStarted });
+    const f = core.gptForward(model, trace.tokens);
+    const weights = f.layers[state.layer - 1].weights[state.head - 1];
+    const title = msg.gptLab.headNow(msg.gptLab.where(state.layer, state.head), at);
+    const figure = heatmapView(weights, trace.rows, trace.rows, {
+      digits: 2,
+      title,
+      legend: msg.views.legend,
+      masked: (i, j) => j > i,
+    });
+    // a long line's heatmap scrolls sideways on a phone: from the keyboard too
+    const scroller = figure.querySelector(".scroll");
+    scroller.tabIndex = 0;
+    scroller.setAttribute("aria-label", title);
+    return figure;
+  }
+
+  function status(json, msg) {
+    const w = msg.gptLab;
+    if (!run) return w.notStarted;
+    const n = run.losses.length;
+    // steps per second of the clock while it ran, and the minutes left at that rate (timings,
+    // not numbers of the model's)
+    const rate = run.wall > 0 ? (n / run.wall) * 1000 : 0;
+    const last = run.heldOut.at(-1);
+    const left = rate > 0 ? Math.ceil((json.training.steps - n) / rate / 60) : 0;
+    const said =
+      n >= json.training.steps ? w.trainDone : run.running ? w.trainStatus : w.trainPaused;
+    return said(
+      n,
+      json.training.steps,
+      fmt(rate, 1),
+      n ? fmt(run.losses[n - 1], 3) : "—",
+      last ? w.heldAt(fmt(last[1], 3), last[0]) : "—",
+      left,
+      Math.round(run.wall / 1000),
+    );
+  }
+
+  // The moment of the run a screen reader hears about: started or resumed, every announceEvery
+  // steps while it runs, paused, done. The status on screen changes four times a second; the
+  // announcement only when the moment does.
+  function moment(json) {
+    if (!run) return "none";
+    const n = run.losses.length;
+    if (n >= json.training.steps) return "done";
+    return run.running ? `running ${Math.floor(n / announceEvery)}` : `paused ${n}`;
+  }
+
+  /** Start, Stop and Resume; where the run is, its curves and the chosen head. */
+  function panel(ctx, shipped) {
+    const { core, msg, state } = ctx;
+    const w = msg.gptLab;
+    const json = shipped.json;
+    if (run && run.shipped !== shipped) forget();
+    // drawn again in place while it trains (redrawInPlace keeps the focus by its place among the
+    // controls): no glossary link in it
+    const body = el("div", { id: ids("body"), "data-glossary": "off" });
+    // rewritten four times a second while it trains: no glossary link in it either
+    const said = el("p", { class: "why-summary", id: ids("status"), "data-glossary": "off" });
+    const announce = el("p", {
+      class: "visually-hidden",
+      id: ids("announce"),
+      role: "status",
+      "aria-live": "polite",
+    });
+    const redraw = () => {
+      const done = run?.losses.length >= json.training.steps;
+      said.textContent = status(json, msg);
+      const now = moment(json);
+      if (run && now !== run.announced) {
+        run.announced = now;
+        announce.textContent = said.textContent;
+      }
+      startButton.textContent = done
+        ? w.again
+        : run?.running
+          ? w.running
+          : run
+            ? w.resume
+            : w.start;
+      // the button pressed goes away: the focus moves to the other one, not to the page
+      const focused = startButton.getRootNode().activeElement;
+      startButton.disabled = !!run?.running;
+      // while the worker stops, Stop keeps the focus; then Resume takes it
+      stopButton.disabled = !run?.running;
+      if (focused === startButton && startButton.disabled) stopButton.focus();
+      if (focused === stopButton && stopButton.disabled) startButton.focus();
+      // the focus stays where it was: a table redrawn under it does not drop it to the page
+      if (run) {
+        redrawInPlace(body, () => {
+          const { model, at } = current(shipped);
+          body.replaceChildren(
+            curves(shipped, msg, state.digits),
+            headNow(core, shipped, ctx),
+            (model.params && source.after?.(ctx, shipped, model, at)) || [],
+          );
+        });
+      } else {
+        body.replaceChildren(source.before?.(shipped, msg, state.digits) ?? []);
+      }
+    };
+    const go = async () => {
+      try {
+        // a finished run starts again from random weights
+        if (run?.losses.length >= json.training.steps) forget();
+        if (!run) await start(core, shipped);
+      } catch (error) {
+        said.textContent = w.noStreams(error.message);
+        announce.textContent = said.textContent;
+        return;
+      }
+      run.redraw = redraw;
+      resume(core);
+    };
+    const startButton = el("button", { type: "button", id: ids("start"), onclick: go });
+    const stopButton = el("button", {
+      type: "button",
+      id: ids("stop"),
+      text: w.stop,
+      onclick: () => {
+        // the worker stops, sends its weights, then says so: the run is paused then
+        if (run?.worker && run.running) {
+          run.stopping = true;
+          tell(lab, { stop: true });
+        } else if (run) run.running = false;
+        redraw();
+      },
+    });
+    const root = el(
+      "div",
+      { class: "trainer-model", id: ids("model") },
+      el("p", { text: source.intro(shipped, msg) }),
+      el(
+        "div",
+        { class: "trainer", role: "group", "aria-label": w.trainer },
+        startButton,
+        stopButton,
+      ),
+      said,
+      announce,
+      body,
+    );
+    // a run that was going when the page redrew goes on, drawn here now
+    if (run) run.redraw = redraw;
+    redraw();
+    return root;
+  }
+
+  return { panel, current, headView: (ctx, shipped) => headNow(ctx.core, shipped, ctx) };
 }
 
 // Before a run here: the same plot of the run that made the shipped weights (tang.json's
@@ -236,145 +422,18 @@ function shippedCurves({ json, baselines }, msg, digits) {
   });
 }
 
-// The chosen head on the line, with the run's weights now (the worker's last sent).
-function headNow(core, json, { trace, state, msg }) {
-  const { model, at } = current(json);
-  if (!model.params) return el("p", { text: msg.gptLab.notStarted });
-  const f = core.gptForward(model, trace.tokens);
-  const weights = f.layers[state.layer - 1].weights[state.head - 1];
-  const title = msg.gptLab.headNow(msg.gptLab.where(state.layer, state.head), at);
-  const figure = heatmapView(weights, trace.rows, trace.rows, {
-    digits: 2,
-    title,
-    legend: msg.views.legend,
-    masked: (i, j) => j > i,
-  });
-  // a long line's heatmap scrolls sideways on a phone: from the keyboard too
-  const scroller = figure.querySelector(".scroll");
-  scroller.tabIndex = 0;
-  scroller.setAttribute("aria-label", title);
-  return figure;
-}
+/** The real model's "Train it yourself": the shipped run again, on the streams make streams
+ * built; its plot beside the shipped weights' held-out loss, the line to reach. */
+export const tangTrainer = makeTrainer({
+  lab: "gpt",
+  id: "train",
+  streams: () => readStreams(),
+  intro: ({ json }, msg) =>
+    msg.gptLab.trainIntro(json.training.steps, json.training.batch, json.config.context),
+  title: ({ json }, msg) => msg.gptLab.trainPlot(fmt(json.heldOut, 2)),
+  levels: ({ json, baselines }, msg) => levels(json, baselines, msg.gptLab),
+  before: shippedCurves,
+});
 
-function status(json, msg) {
-  const w = msg.gptLab;
-  if (!run) return w.notStarted;
-  const n = run.losses.length;
-  // steps per second of the clock while it ran, and the minutes left at that rate (timings,
-  // not numbers of the model's)
-  const rate = run.wall > 0 ? (n / run.wall) * 1000 : 0;
-  const last = run.heldOut.at(-1);
-  const left = rate > 0 ? Math.ceil((json.training.steps - n) / rate / 60) : 0;
-  const said = n >= json.training.steps ? w.trainDone : run.running ? w.trainStatus : w.trainPaused;
-  return said(
-    n,
-    json.training.steps,
-    fmt(rate, 1),
-    n ? fmt(run.losses[n - 1], 3) : "—",
-    last ? w.heldAt(fmt(last[1], 3), last[0]) : "—",
-    left,
-    Math.round(run.wall / 1000),
-  );
-}
-
-// The moment of the run a screen reader hears about: started or resumed, every announceEvery
-// steps while it runs, paused, done. The status on screen changes four times a second; the
-// announcement only when the moment does.
-function moment(json) {
-  if (!run) return "none";
-  const n = run.losses.length;
-  if (n >= json.training.steps) return "done";
-  return run.running ? `running ${Math.floor(n / announceEvery)}` : `paused ${n}`;
-}
-
-/** Start, Stop and Resume; where the run is, its curves and the chosen head. */
-export function trainPanel(ctx, shipped) {
-  const { core, msg, state } = ctx;
-  const w = msg.gptLab;
-  const json = shipped.json;
-  // drawn again in place while it trains (redrawInPlace keeps the focus by its place among the
-  // controls): no glossary link in it
-  const body = el("div", { id: "train-body", "data-glossary": "off" });
-  // rewritten four times a second while it trains: no glossary link in it either
-  const said = el("p", { class: "why-summary", id: "train-status", "data-glossary": "off" });
-  const announce = el("p", {
-    class: "visually-hidden",
-    id: "train-announce",
-    role: "status",
-    "aria-live": "polite",
-  });
-  const redraw = () => {
-    const done = run?.losses.length >= json.training.steps;
-    said.textContent = status(json, msg);
-    const now = moment(json);
-    if (run && now !== run.announced) {
-      run.announced = now;
-      announce.textContent = said.textContent;
-    }
-    startButton.textContent = done ? w.again : run?.running ? w.running : run ? w.resume : w.start;
-    // the button pressed goes away: the focus moves to the other one, not to the page
-    const focused = startButton.getRootNode().activeElement;
-    startButton.disabled = !!run?.running;
-    // while the worker stops, Stop keeps the focus; then Resume takes it
-    stopButton.disabled = !run?.running;
-    if (focused === startButton && startButton.disabled) stopButton.focus();
-    if (focused === stopButton && stopButton.disabled) startButton.focus();
-    // the focus stays where it was: a table redrawn under it does not drop it to the page
-    if (run) {
-      redrawInPlace(body, () =>
-        body.replaceChildren(curves(shipped, msg, state.digits), headNow(core, json, ctx)),
-      );
-    } else {
-      body.replaceChildren(shippedCurves(shipped, msg, state.digits));
-    }
-  };
-  const go = async () => {
-    try {
-      // a finished run starts again from random weights
-      if (run?.losses.length >= json.training.steps) {
-        run.trainer?.close();
-        if (run.worker) tell("gpt", { reset: true });
-        run = undefined;
-      }
-      if (!run) await start(core, json);
-    } catch (error) {
-      said.textContent = w.noStreams(error.message);
-      announce.textContent = said.textContent;
-      return;
-    }
-    run.redraw = redraw;
-    resume(core, json);
-  };
-  const startButton = el("button", { type: "button", id: "train-start", onclick: go });
-  const stopButton = el("button", {
-    type: "button",
-    id: "train-stop",
-    text: w.stop,
-    onclick: () => {
-      // the worker stops, sends its weights, then says so: the run is paused then
-      if (run?.worker && run.running) {
-        run.stopping = true;
-        tell("gpt", { stop: true });
-      } else if (run) run.running = false;
-      redraw();
-    },
-  });
-  const panel = el(
-    "div",
-    { class: "trainer-model", id: "train-model" },
-    el("p", { text: w.trainIntro(json.training.steps, json.training.batch, json.config.context) }),
-    el(
-      "div",
-      { class: "trainer", role: "group", "aria-label": w.trainer },
-      startButton,
-      stopButton,
-    ),
-    said,
-    announce,
-    body,
-  );
-  // a run that was going when the page redrew goes on, drawn here now
-  if (run) run.redraw = redraw;
-  redraw();
-  return panel;
-}
+/** "Train it yourself"'s panel. */
+export const trainPanel = tangTrainer.panel;

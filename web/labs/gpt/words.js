@@ -113,7 +113,7 @@ export const gptWords = {
       endedAtOnce: (p, likeliest, greedy) =>
         `The model ended the poem at once: right after your line it gives ⏎, the end of a poem (in training every poem is followed by one), a probability of ${p}${likeliest ? ", more than any character" : ""}, and the character drawn was ⏎, so the line stops there. ${greedy ? "At τ = 0 it always takes the likeliest: raise τ, or end your line with a comma (，) so that the couplet is not finished." : "Another seed may draw a character instead; a line that ends with a comma (，) leaves the couplet unfinished."}`,
       pastiche: (size) =>
-        `This is a tiny model (about ${Math.round(size / 1000)} thousand numbers) trained on 251 Tang poems, 95 song ci and about 5,000 classical quotations, some 300 thousand characters in all: it writes pastiche, not poetry. τ = 0 always takes the likeliest character (never �); a larger τ takes more chances. A line cut short ends with …`,
+        `This is a tiny model (about ${Math.round(size / 1000)} thousand numbers) trained on 251 Tang poems, 95 Song poems and about 5,000 classical quotations, some 300 thousand characters in all: it writes pastiche, not poetry. τ = 0 always takes the likeliest character (never �); a larger τ takes more chances. A line cut short ends with …`,
       trainer: "Training",
       start: "Start",
       resume: "Resume",
@@ -306,7 +306,7 @@ export const gptWords = {
       endedAtOnce: (p, likeliest, greedy) =>
         `模型一下子就把诗结束了：紧接在你的诗句之后，它给 ⏎（一首诗的结尾；训练时每首诗后面都跟着一个）的概率是 ${p}${likeliest ? "，比任何一个字都大" : ""}；取到的第一个就是 ⏎，所以诗到这里就停了。${greedy ? "τ = 0 时总是取最可能的：把 τ 调大，或者让你的诗句以“，”结尾，这一联就还没写完。" : "换一个种子可能会取到一个字；以“，”结尾的诗句，这一联还没写完。"}`,
       pastiche: (size) =>
-        `这是个很小的模型（大约 ${(size / 10000).toFixed(1)} 万个数），只在 251 首唐诗、95 首宋词和约 5000 条古文名句（共约 30 万字）上训练过：它写的是仿作，不是诗。τ = 0 总是取最可能的字（从不取 �）；τ 越大越敢冒险。没写完就被截断的一句以 … 结尾。`,
+        `这是个很小的模型（大约 ${(size / 10000).toFixed(1)} 万个数），只在 251 首唐诗、95 首宋诗和约 5000 条古文名句（共约 30 万字）上训练过：它写的是仿作，不是诗。τ = 0 总是取最可能的字（从不取 �）；τ 越大越敢冒险。没写完就被截断的一句以 … 结尾。`,
       trainer: "训练",
       start: "开始",
       resume: "继续",

@@ -1,0 +1,186 @@
+// text-lab.test.mjs: the own-text lab in Chromium, as a learner uses it. In English at 1440 px
+// from the keyboard: a preset's numbers are the core's; a pasted text is read and its numbers
+// shown; an empty text and a binary file are refused inline, in words that say why, and the text
+// before stays; the model trains in the labs' worker, and its held-out loss and training loss
+// are those of a trainer run apart in Node on the same streams; a sample is written at step 1;
+// the heads are drawn on the line. In Chinese at 390 px by touch: the preset, its words, no
+// sideways scroll.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { start, openApp } from "./browser.mjs";
+import { loadLabs } from "../../web/attention.js";
+import { fmt } from "../../web/format.js";
+import { textModel } from "../../web/labs/gpt/text.js";
+
+let env;
+before(async () => (env = await start()));
+after(() => env.close());
+
+const core = await loadLabs();
+const preset = (name) =>
+  new Uint8Array(readFileSync(new URL(`../../web/generated/texts/${name}.txt`, import.meta.url)));
+const text = async (page, selector) => (await page.locator(selector).textContent()).trim();
+
+// A pasted text: ten short lines, twice over, and a line of its own
+const pasted = [
+  "the cat sat on the mat",
+  "the dog sat on the log",
+  "a cat and a dog",
+  "the mat and the log",
+  "on the mat the cat sat",
+  "on the log the dog sat",
+  "a dog on a log",
+  "a cat on a mat",
+  "the end of the day",
+  "the day of the cat",
+]
+  .join("\n")
+  .repeat(2);
+
+test("a preset, a pasted text and two refused ones (en, 1440 px, keyboard)", async () => {
+  const page = await openApp(env, "scene=text&lang=en", { viewport: { width: 1440, height: 900 } });
+  const tang = core.textCorpus(preset("tang300"));
+  await page.waitForSelector("#text-corpus");
+  const read = await text(page, "#text-read");
+  assert.ok(
+    read.startsWith(`${tang.characters} characters in ${tang.lines} lines, ${tang.distinct}`),
+    read,
+  );
+  assert.match(read, new RegExp(`has ${[...tang.chars].length + 2} tokens`));
+
+  // Genesis, from the keyboard
+  await page.locator("#text-preset-genesis").focus();
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => /Genesis/.test(document.querySelector("#text-now").textContent));
+  const genesis = core.textCorpus(preset("genesis"));
+  assert.match(await text(page, "#text-read"), new RegExp(`^${genesis.characters} characters`));
+  assert.match(await text(page, "#text-unknown"), /none is read as �/);
+
+  // a pasted text
+  await page.locator("#text-input").fill(pasted);
+  await page.locator("#text-use").focus();
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() =>
+    /your text/.test(document.querySelector("#text-now").textContent),
+  );
+  const mine = core.textCorpus(pasted);
+  assert.match(
+    await text(page, "#text-read"),
+    new RegExp(`^${mine.characters} characters in ${mine.lines} lines`),
+  );
+  assert.equal(await text(page, "#text-error"), "");
+
+  // an empty text: refused inline, the text before kept
+  await page.locator("#text-input").fill("");
+  await page.locator("#text-use").click();
+  assert.equal(
+    await text(page, "#text-error"),
+    "your text: not used: the text is empty: paste or drop a text, or pick one. The text before stays.",
+  );
+  assert.match(await text(page, "#text-read"), new RegExp(`^${mine.characters} characters`));
+  // a binary file
+  await page.locator("#text-file").setInputFiles({
+    name: "photo.png",
+    mimeType: "image/png",
+    buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+  });
+  await page.waitForFunction(() =>
+    /photo\.png/.test(document.querySelector("#text-error").textContent),
+  );
+  assert.match(
+    await text(page, "#text-error"),
+    /^photo\.png: not used: the text is not UTF-8: the bytes from byte 1 \(0x89\) are not a character; is it a binary file\?/,
+  );
+  assert.match(await text(page, "#text-read"), new RegExp(`^${mine.characters} characters`));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("the pasted text trains in the worker: the numbers are a trainer's run apart", async () => {
+  const page = await openApp(env, "scene=text&lang=en", { viewport: { width: 1440, height: 900 } });
+  const requested = [];
+  page.on("request", (r) => requested.push(new URL(r.url()).pathname));
+  await page.locator("#text-input").fill(pasted);
+  await page.locator("#text-use").click();
+  await page.waitForFunction(() =>
+    /your text/.test(document.querySelector("#text-now").textContent),
+  );
+  // the levels step: the unigram's p of the most frequent token, made from its counts
+  await page.locator("#forward").click();
+  const mine = core.textCorpus(pasted);
+  const levels = await text(page, "#text-levels");
+  assert.ok(levels.includes(`scores ${fmt(mine.baselines.bigram, 2)}`), levels);
+  await page.locator("#forward").click();
+  await page.locator("#text-train-start").click();
+  await page.waitForFunction(
+    () =>
+      Number((/(\d+)/.exec(document.querySelector("#text-train-status").textContent) ?? [])[1]) >=
+      55,
+    null,
+    { timeout: 120000 },
+  );
+  await page.locator("#text-train-stop").click();
+  await page.waitForFunction(() => !document.querySelector("#text-train-start").disabled);
+  assert.ok(requested.includes("/generated/train-worker.js"), String(requested));
+  const status = await text(page, "#text-train-status");
+  const m =
+    /^Paused at training step (\d+) of (\d+); training loss ([\d.]+), held-out loss ([\d.]+) \(measured at step (\d+)\)\.$/.exec(
+      status,
+    );
+  assert.ok(m, status);
+  assert.equal(Number(m[2]), textModel.training.steps);
+  const n = Number(m[1]);
+  // apart: the same streams and options, a sequence at a time
+  const config = { ...textModel.config, vocab: [...mine.chars].length + 2 };
+  const { steps, batch, lr, seed } = textModel.training;
+  const trainer = core.gptTrainer(config, mine.train, { batch, lr, total: steps, seed });
+  const losses = [];
+  let held;
+  while (losses.length < n) {
+    const r = trainer.slice(1);
+    if (r.loss === undefined) continue;
+    losses.push(r.loss);
+    if (r.step === Number(m[5])) {
+      held = core.gptStreamLoss({ config, params: trainer.params() }, mine.heldOut);
+    }
+  }
+  trainer.close();
+  assert.equal(m[3], fmt(losses[n - 1], 3), `${status}: step ${n}'s training loss`);
+  assert.equal(m[4], fmt(held, 3), `${status}: the held-out loss at step ${m[5]}`);
+  // a sample at step 1, in the text's characters
+  assert.match(await text(page, "#text-samples"), /Step 1:/);
+  // the heads on the line
+  await page.locator("#forward").click();
+  await page.waitForSelector("#text-heads figure.heatmap");
+  assert.equal(await page.locator("#text-heads .head-pick").count(), 8);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("in Chinese at 390 px by touch: the Song poems, and no sideways scroll", async () => {
+  const page = await openApp(env, "scene=text&lang=zh", {
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  await page.locator("#text-preset-song100").tap();
+  await page.waitForFunction(() =>
+    /宋诗一百首/.test(document.querySelector("#text-now").textContent),
+  );
+  const song = core.textCorpus(preset("song100"));
+  assert.equal(
+    await text(page, "#text-read"),
+    `${song.lines} 行，共 ${song.characters} 个字符，其中不同的有 ${song.distinct} 个。词表有 ${[...song.chars].length + 2} 个词元：⏎、�，以及在训练部分至少出现两次的 ${[...song.chars].length} 个字符（最多 2000 个词元）。`,
+  );
+  await page.locator("#text-input").fill("");
+  await page.locator("#text-use").tap();
+  assert.equal(
+    await text(page, "#text-error"),
+    "你的文字：没有采用：文字是空的：请粘贴或拖入一段文字，或者选一个预设。之前的文字保持不变。",
+  );
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= 390, `the page is ${wide} px wide`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -1,0 +1,182 @@
+// text-corpus.test.mjs: a learner's own text as the core reads it (textCorpus, src/text.hpp)
+// against text_corpus.py, the same reading written apart in Python and NumPy: the three presets
+// and texts made to reach every rule (line ends of every kind, long lines cut into pieces, empty
+// lines, characters beyond the vocabulary's cap, emoji); every stream to the token, every
+// baseline to 1e−9. Then each text that cannot be trained on, refused with why, the module still
+// usable; and the own-text lab's sentences against the corpus, in both languages.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { installTextDom } from "./text-dom.mjs";
+import "./gpt-files.mjs";
+import { loadLabs } from "../../web/attention.js";
+import { resolveScene } from "../../web/lab.js";
+import { scenes } from "../../web/catalogue.js";
+import { labAt } from "./lab-context.mjs";
+import { wordsFor } from "../../web/words.js";
+import { random } from "../../web/random.js";
+
+installTextDom();
+const core = await loadLabs();
+const scene = await resolveScene(scenes.find((s) => s.id === "text"));
+const catching = (f) => {
+  try {
+    f();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("not refused");
+};
+const web = new URL("../../web/", import.meta.url);
+const presets = ["tang300", "song100", "genesis"].map(
+  (name) => new URL(`generated/texts/${name}.txt`, web).pathname,
+);
+
+// Texts that reach every rule, written to a temporary folder.
+function made() {
+  const dir = mkdtempSync(join(tmpdir(), "text-corpus-"));
+  const next = random(7);
+  const pick = (list) => list[Math.floor(next() * list.length)];
+  const write = (name, text) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  // English words and a few rare characters, lines of 0 to 300 characters, \r\n and \r too
+  const words = ["the", "cat", "sat", "on", "a", "mat", "and", "then", "slept", "ñ", "😀", "日"];
+  const lines = Array.from({ length: 180 }, () =>
+    Array.from({ length: Math.floor(next() * 60) }, () => pick(words)).join(" "),
+  );
+  const ends = lines.map((l, k) => l + pick(["\n", "\n", "\r\n", "\r", "\n\n"]));
+  // 2,300 CJK characters, most seen twice or more in training: past the vocabulary's cap
+  let cjk = "";
+  for (let k = 0; k < 30000; k++)
+    cjk += String.fromCodePoint(0x4e00 + Math.floor(next() ** 1.2 * 2300));
+  const cjkLines = cjk.match(/[^]{1,150}/gu).join("\n");
+  return [write("words.txt", ends.join("")), write("cjk.txt", cjkLines)];
+}
+
+test("the core reads each text as the Python reference does: streams, vocabulary, baselines", () => {
+  const paths = [...presets, ...made()];
+  const reference = JSON.parse(
+    execFileSync("/usr/bin/python3", [new URL("text_corpus.py", import.meta.url).pathname], {
+      input: JSON.stringify(paths),
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+    }),
+  );
+  assert.equal(reference.length, 5);
+  paths.forEach((path, k) => {
+    const got = core.textCorpus(new Uint8Array(readFileSync(path)));
+    const want = reference[k];
+    const where = path.split("/").at(-1);
+    assert.equal(got.chars, want.chars, `${where}: chars`);
+    for (const key of ["lines", "pieces", "characters", "distinct"]) {
+      assert.equal(got[key], want[key], `${where}: ${key}`);
+    }
+    for (const key of ["train", "validation", "heldOut"]) {
+      assert.deepEqual(Array.from(got[key]), want[key], `${where}: ${key}`);
+    }
+    const vocab = [...got.chars].length + 2;
+    assert.equal(got.counts.length, vocab);
+    assert.equal(
+      got.counts.reduce((a, b) => a + b),
+      got.train.length,
+    );
+    assert.equal(
+      got.unknown,
+      [...got.train, ...got.validation, ...got.heldOut].filter((t) => t === 1).length,
+    );
+    for (const [key, y] of Object.entries(want.baselines)) {
+      assert.ok(
+        Math.abs(got.baselines[key] - y) < 1e-9,
+        `${where}: ${key} ${got.baselines[key]} vs ${y}`,
+      );
+    }
+  });
+  // the cap was reached, and the presets are what the lab says: Genesis all known
+  assert.equal([...reference[4].chars].length, 1998);
+  assert.equal(reference[2].chars.length, core.textCorpus(readFileSync(presets[2])).chars.length);
+});
+
+test("a text that cannot be trained on is refused with why, and the module stays usable", () => {
+  const bad = [
+    ["", /the text is empty/],
+    ["  \n\t\n", /the text is empty/],
+    ["one line\ntwo lines\n", /too short to hold a tenth of it out: 2 lines, 17 characters/],
+    ["ab".repeat(3), /too short/],
+    ["a".repeat(3000), /one character only \(“a”, 3,000 times\)/],
+    [
+      Array.from({ length: 20 }, (_, k) => String.fromCodePoint(0x4e00 + k)).join("\n"),
+      /only 0 of the text's 20 characters appear twice/,
+    ],
+    [
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      /not UTF-8: the bytes from byte 1 \(0x89\)/,
+    ],
+    [new Uint8Array([0x61, 0x00, 0x62]), /control character U\+0000 at character 2/],
+    [new Uint8Array((1 << 20) + 5).fill(0x61), /more than 1,048,576 bytes \(1 MiB\)/],
+    [42, /text must be a string or a Uint8Array/],
+  ];
+  const zh = wordsFor("zh", scene);
+  for (let round = 0; round < 3; round++) {
+    for (const [text, why] of bad) {
+      assert.throws(() => core.textCorpus(text), why);
+      if (typeof text === "number") continue;
+      // said in Chinese: no English word left but UTF-8 and MiB
+      const said = zh.coreError(catching(() => core.textCorpus(text)).message);
+      assert.doesNotMatch(said.replace(/UTF-8|MiB/g, ""), /[a-z]{3,}/i, said);
+    }
+  }
+  const good = core.textCorpus(readFileSync(presets[1]));
+  assert.ok(good.train.length > 1000);
+});
+
+const [, , genesisPath] = presets;
+
+test("the lab's sentences say the corpus's numbers, in both languages", () => {
+  for (const source of [1, 2, 3]) {
+    const lab = labAt(core, scene, { source });
+    const { corpus } = lab.trace.shipped;
+    for (const lang of ["en", "zh"]) {
+      const ctx = lab.at(lang, "text");
+      const said = (node) =>
+        ["p", "td"]
+          .flatMap((tag) => node.querySelectorAll(tag).map((p) => p.textContent))
+          .join(" ");
+      const text = said(scene.lab.panels.corpus(ctx));
+      const vocab = [...corpus.chars].length + 2;
+      for (const n of [
+        corpus.characters,
+        corpus.lines,
+        corpus.distinct,
+        vocab,
+        vocab - 2,
+        corpus.pieces,
+      ]) {
+        assert.match(
+          text,
+          new RegExp(`(^|[^\\d.])${n}([^\\d.]|$)`),
+          `${lang} ${source}: ${n} in «${text}»`,
+        );
+      }
+      for (const n of [corpus.train.length, corpus.validation.length, corpus.heldOut.length]) {
+        assert.ok(text.includes(String(n)), `${lang} ${source}: ${n}`);
+      }
+      const levels = said(scene.lab.panels.baselines(lab.at(lang, "levels")));
+      const b = corpus.baselines;
+      for (const y of [b.uniform, b.unigram, b.bigram]) assert.ok(levels.includes(y.toFixed(2)));
+      assert.ok(levels.includes(`ln ${vocab} = ${Math.log(vocab).toFixed(2)}`), levels);
+      assert.ok(levels.includes(b.lambda.toFixed(2)) && levels.includes((1 - b.lambda).toFixed(2)));
+      assert.ok(levels.includes(String(corpus.heldOut.length - 1)));
+    }
+  }
+  // Genesis: all its characters are known, and the sentence says so
+  const genesis = labAt(core, scene, { source: 3 });
+  assert.equal(genesis.trace.shipped.corpus.unknown, 0);
+  assert.match(scene.lab.panels.corpus(genesis.at("en", "text")).textContent, /none is read as �/);
+  assert.ok(readFileSync(genesisPath, "utf8").startsWith("In the beginning God created"));
+});

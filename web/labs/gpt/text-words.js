@@ -1,0 +1,203 @@
+// labs/gpt/text-words.js: the own-text lab's strings, in English and in Chinese (the trainer's
+// own come from the model lab's words). Its name in the scene list is in labs/names.js.
+
+const presetEn = {
+  tang300: "唐诗三百首 (Tang poems)",
+  song100: "宋诗一百首 (Song poems)",
+  genesis: "Genesis (King James Bible)",
+};
+const presetZh = {
+  tang300: "唐诗三百首",
+  song100: "宋诗一百首",
+  genesis: "《创世记》（英文钦定本圣经）",
+};
+
+// What the core says of a text it refuses (src/text.cpp), and how to say it in Chinese.
+const refusals = [
+  [
+    /^the text is empty: paste or drop a text, or pick one$/,
+    () => "文字是空的：请粘贴或拖入一段文字，或者选一个预设",
+  ],
+  [
+    /^the text is too short to hold a tenth of it out: ([\d,]+) lines?, ([\d,]+) characters; it needs 10 lines or 1,000 characters at least$/,
+    (lines, chars) =>
+      `文字太短，留不出十分之一：${lines} 行，${chars} 个字符；至少需要 10 行或 1,000 个字符`,
+  ],
+  [
+    /^the text is one character only \(“(.+)”, ([\d,]+) times\): a model of it has nothing to learn$/,
+    (c, n) => `文字只有一个字符（“${c}”，${n} 次）：模型从中学不到东西`,
+  ],
+  [
+    /^only (\d+) of the text's ([\d,]+) characters appear twice in its training part \(8 pieces in 10\): a model needs 2 at least, or everything it reads is the unknown token$/,
+    (n, d) =>
+      `文字的 ${d} 个字符里，只有 ${n} 个在训练部分（十个片段中的八个）出现两次：至少需要 2 个，否则模型读到的全是未知词元`,
+  ],
+  [
+    /^the text is too short: its held-out tenth has ([\d,]+) tokens and the part for choosing ([\d,]+); each needs 2 at least$/,
+    (a, b) =>
+      `文字太短：留出的十分之一只有 ${a} 个词元，用来选择的部分有 ${b} 个；每部分至少需要 2 个`,
+  ],
+  [
+    /^the text has more than 1,048,576 bytes \(1 MiB\), the most the lab reads$/,
+    () => "文字超过 1,048,576 字节（1 MiB），这是本实验最多能读的量",
+  ],
+  [
+    /^the text is not UTF-8: the bytes from byte ([\d,]+) \(0x(\w\w)\) are not a character; is it a binary file\?$/,
+    (n, hex) =>
+      `文字不是 UTF-8 编码：从第 ${n} 个字节（0x${hex}）起的几个字节不是一个字符；这是二进制文件吗？`,
+  ],
+  [
+    /^the text holds the control character U\+(\w{4}) at character ([\d,]+): is it a binary file\?$/,
+    (hex, n) => `文字的第 ${n} 个字符是控制字符 U+${hex}：这是二进制文件吗？`,
+  ],
+  [
+    /^no text number (\d+) in this tab: paste or drop one, or pick a preset$/,
+    (n) => `这个标签页里没有第 ${n} 号文字：请粘贴或拖入一段，或者选一个预设`,
+  ],
+];
+
+export const textWords = {
+  en: {
+    gloss: () => undefined,
+    ui: { line: "Your line", layer: "Layer ℓ", head: "Head h" },
+    scenes: {
+      text: {
+        title: "A model of your own text",
+        analogy:
+          "A model learns a text only by trying to predict it, one character after another. Give it any text you like, a book, your notes, a program, and watch what it picks up, and how far it gets beyond counting.",
+      },
+    },
+    steps: {
+      text: {
+        title: "Your text, as the model reads it",
+        text: ({ name }) =>
+          `Pick a preset or paste your own text, in any language, up to 1 MiB (or pick or drop a file). Nothing leaves this tab: this page's core reads it here. It reads it as the real model reads poems: a token per character, ⏎ at the end of each line, and one unknown token � for every character seen fewer than twice in the training part. Then it cuts the text into pieces (a line, or 100 characters of a longer line) and keeps every tenth piece out of training: the held-out part, on which the model is measured, like an exam on questions it has never seen. Now: ${name}.`,
+      },
+      levels: {
+        title: "What counts as good: three simpler models",
+        text: () =>
+          "A loss alone means little. Before training, the core scores three models that need no training, on the same held-out tokens: one that knows nothing, one that counts characters, one that counts pairs. The model must beat them, the bigram above all, to show it has learned more than which character follows which.",
+      },
+      train: {
+        title: "Train it",
+        text: ({ steps }) =>
+          `Press Start: a transformer of the real model's shape (2 layers of 4 heads, 64 numbers per token, a context of 64 tokens) starts from random weights and trains ${steps} steps on your text, in this tab. Watch the held-out loss (measured on the held-out part) against the dashed lines. Under the plot, what the model writes from a line's start: at first noise, then the text's characters, then its words and its shapes.`,
+      },
+      heads: {
+        title: "Its heads, on any line",
+        text: ({ line }) =>
+          `What every head looks at on a line, with the weights the training has reached (train first). The line now: “${line}”. Type another, from your text or not; pick a head to see its weights larger.`,
+      },
+    },
+    textLab: {
+      presetName: presetEn,
+      nameOf: (name) => presetEn[name] ?? name,
+      presetsLabel: "Presets",
+      pasteLabel: "Your own text",
+      pastePlaceholder: "Paste a text here, or drop a file on it",
+      useText: "Train on this text",
+      fileLabel: "or a file:",
+      pastedName: "your text",
+      refused: (name, why) => `${name}: not used: ${why}. The text before stays.`,
+      now: (name) => `The text now: ${name}.`,
+      readLine: (characters, lines, distinct, vocab) =>
+        `${characters} characters in ${lines} lines, ${distinct} different ones. The vocabulary has ${vocab} tokens: ⏎, �, and the ${vocab - 2} characters seen at least twice in the training part (2,000 tokens at most).`,
+      unknownLine: (n, share) =>
+        n === 0
+          ? "Every character of the text is in the vocabulary: none is read as �."
+          : `${n} characters of the text are read as � (${share}% of its tokens): too rare to learn one by one.`,
+      splitLine: (pieces, train, validation, heldOut) =>
+        `${pieces} pieces: 8 in 10 train the model (${train} tokens); 1 in 10 is held out to measure it (${heldOut} tokens); 1 in 10 (${validation} tokens) chooses the bigram's mix, as it chose the real model's training step.`,
+      countsTitle: (n) => `The ten most frequent tokens of the ${n} training tokens`,
+      countHead: "count",
+      shareHead: "share",
+      tokenName: (t, ch) =>
+        t === 0 ? "⏎ (line end)" : t === 1 ? "� (unknown)" : ch === " " ? "␣ (space)" : ch,
+      levelsLine: (vocab, uniform, unigram, bigram, lambda, rest, targets) =>
+        `Knowing nothing, a model spreads its bets evenly over the ${vocab} tokens: −ln(1/${vocab}) = ln ${vocab} = ${uniform} nats. Counting how often each token comes in the training part (a unigram model) scores ${unigram}; counting which token follows which (a bigram model, mixed ${lambda} to ${rest} with the unigram, so that a pair never seen is not impossible) scores ${bigram}. Each is the mean −ln p of the ${targets} held-out tokens after the first.`,
+      levelsTitle: (targets) =>
+        `The loss of three simpler models on the ${targets} held-out tokens`,
+      lossHead: "loss (nats)",
+      modelName: { uniform: "uniform", unigram: "unigram", bigram: "bigram" },
+      textPlot: (name) => `The loss while training here on ${name}`,
+      samplesIntro: (count, temperature, every) =>
+        `What the model writes from a line's start (${count} tokens at τ = ${temperature}), at step 1, every ${every} steps and at the end; the latest three:`,
+      sampleAt: (step) => `Step ${step}:`,
+      trainFirst:
+        "Train the model first (step 3): its heads are drawn with the weights it reaches.",
+      headsAt: (at) => `With the weights after ${at} training steps:`,
+    },
+  },
+  zh: {
+    gloss: () => undefined,
+    coreErrors: refusals,
+    ui: { line: "你的句子", layer: "第 ℓ 层", head: "第 h 个头" },
+    scenes: {
+      text: {
+        title: "用你自己的文字训练一个模型",
+        analogy:
+          "模型学一段文字，只靠一件事：一个字一个字地猜下一个字是什么。给它任何你想给的文字，一本书、你的笔记、一段程序，看它学到了什么，又比单纯数数强多少。",
+      },
+    },
+    steps: {
+      text: {
+        title: "你的文字，模型怎么读",
+        text: ({ name }) =>
+          `选一个预设，或者粘贴你自己的文字，任何语言都行，最多 1 MiB（也可以选择或拖入一个文件）。文字不会离开这个标签页：由本页面的核心在这里读取。读法和真正的模型读诗一样：一个字一个词元，每行末尾一个 ⏎，在训练部分出现不到两次的字都读作同一个未知词元 �。然后把文字切成片段（一行，或长行里的 100 个字），每十个片段留出一个不参加训练：这就是留出部分，用来衡量模型，好比考试用的是没见过的题。现在的文字：${name}。`,
+      },
+      levels: {
+        title: "怎样才算好：三个更简单的模型",
+        text: () =>
+          "单看一个损失说明不了什么。训练之前，核心先在同样的留出词元上给三个不用训练的模型打分：一个什么都不知道，一个数每个字出现几次，一个数字和字怎么前后相连。模型必须胜过它们，尤其是二元模型，才说明它学到的不只是哪个字后面跟哪个字。",
+      },
+      train: {
+        title: "训练它",
+        text: ({ steps }) =>
+          `按“开始”：一个和真正的模型一样大小的 transformer（2 层，每层 4 个头，每个词元 64 个数，上下文 64 个词元）从随机权重开始，在这个标签页里用你的文字训练 ${steps} 步。看留出损失（在留出部分上测得）和虚线比。图下面是模型从一行开头写出的文字：先是乱码，然后是这段文字里的字，再往后是它的词和格式。`,
+      },
+      heads: {
+        title: "它的头，在任意一行上",
+        text: ({ line }) =>
+          `每个头在一行文字上看向哪里，用的是训练到目前为止的权重（先训练）。现在这一行：“${line}”。换一行试试，可以来自你的文字，也可以不是；点一个头，看它放大的权重。`,
+      },
+    },
+    textLab: {
+      presetName: presetZh,
+      nameOf: (name) => presetZh[name] ?? name,
+      presetsLabel: "预设",
+      pasteLabel: "你自己的文字",
+      pastePlaceholder: "在这里粘贴文字，或者把文件拖到这里",
+      useText: "用这段文字训练",
+      fileLabel: "或者选一个文件：",
+      pastedName: "你的文字",
+      refused: (name, why) => `${name}：没有采用：${why}。之前的文字保持不变。`,
+      now: (name) => `现在的文字：${name}。`,
+      readLine: (characters, lines, distinct, vocab) =>
+        `${lines} 行，共 ${characters} 个字符，其中不同的有 ${distinct} 个。词表有 ${vocab} 个词元：⏎、�，以及在训练部分至少出现两次的 ${vocab - 2} 个字符（最多 2000 个词元）。`,
+      unknownLine: (n, share) =>
+        n === 0
+          ? "这段文字的每个字符都在词表里：没有一个读作 �。"
+          : `这段文字有 ${n} 个字符读作 �（占词元的 ${share}%）：太少见，没法一个一个地学。`,
+      splitLine: (pieces, train, validation, heldOut) =>
+        `共 ${pieces} 个片段：十分之八用来训练（${train} 个词元）；十分之一留出，用来衡量模型（${heldOut} 个词元）；另外十分之一（${validation} 个词元）用来选二元模型的混合比例，就像它为真正的模型选训练步一样。`,
+      countsTitle: (n) => `${n} 个训练词元里最常见的十个`,
+      countHead: "次数",
+      shareHead: "占比",
+      tokenName: (t, ch) =>
+        t === 0 ? "⏎（行尾）" : t === 1 ? "�（未知）" : ch === " " ? "␣（空格）" : ch,
+      levelsLine: (vocab, uniform, unigram, bigram, lambda, rest, targets) =>
+        `什么都不知道的模型把赌注平均押在 ${vocab} 个词元上：−ln(1/${vocab}) = ln ${vocab} = ${uniform} nats。数一数每个词元在训练部分出现多少次（一元模型），得 ${unigram}；数一数哪个词元后面跟哪个词元（二元模型，按 ${lambda} 比 ${rest} 和一元模型混合，好让没见过的词元对不至于概率为零），得 ${bigram}。每个数都是留出部分第一个之后的 ${targets} 个词元上 −ln p 的平均。`,
+      levelsTitle: (targets) => `三个更简单的模型在 ${targets} 个留出词元上的损失`,
+      unigramCaption:
+        "p：一元模型给最常见的十个词元的概率，(次数 + 1) ÷ (训练词元数 + 词表大小)：每个都多算一次，好让没有哪个词元概率为零",
+      lossHead: "损失（nats）",
+      modelName: { uniform: "均匀", unigram: "一元模型", bigram: "二元模型" },
+      textPlot: (name) => `在这里用${name}训练时的损失`,
+      samplesIntro: (count, temperature, every) =>
+        `模型从一行开头写出的文字（${count} 个词元，τ = ${temperature}）：第 1 步、每 ${every} 步一次，以及最后一步；只列最新的三条：`,
+      sampleAt: (step) => `第 ${step} 步：`,
+      trainFirst: "请先训练模型（第 3 步）：头的权重用它训练到的权重来画。",
+      headsAt: (at) => `用训练 ${at} 步之后的权重：`,
+    },
+  },
+};

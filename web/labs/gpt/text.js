@@ -1,0 +1,407 @@
+// labs/gpt/text.js: "A model of your own text". The learner pastes or drops a text (or picks a
+// preset: the Tang poems, the Song poems, Genesis); the core reads it (textCorpus: its lines,
+// the pieces held out, the vocabulary, the baselines, src/text.hpp), and a transformer of the real
+// model's shape trains on it in this tab (train.js, in the labs' worker where there is one), with
+// its loss beside the three baselines of the same text, a sample every so often, and its heads on
+// any line. Nothing leaves the tab.
+import { derivationOf, line } from "../../derive.js";
+import { fmt } from "../../format.js";
+import { matrix } from "../../steps.js";
+import { charOf, textEncode } from "../../tokens.js";
+import { el } from "../../views.js";
+import { kitStyles, numbers } from "../kit.js";
+import { readPreset } from "./files.js";
+import { headGrid } from "./panels.js";
+import { makeTrainer } from "./train.js";
+import { gptWords } from "./words.js";
+import { textWords } from "./text-words.js";
+
+/** The presets, by the `source` parameter's value; a text of the learner's own takes the next
+ * number free from firstOwn on. */
+export const presets = { 1: "tang300", 2: "song100", 3: "genesis" };
+const firstOwn = 4;
+
+/** The model trained on a text: the real model's shape, its vocabulary the text's. */
+export const textModel = {
+  config: { context: 64, dModel: 64, layers: 2, heads: 4, base: 10000 },
+  training: { steps: 2000, batch: 16, lr: 3e-3, seed: 1 },
+};
+
+/** Samples are drawn at step 1, every `every` steps and at the end: `count` tokens, τ, seed. */
+export const sampling = { every: 250, count: 48, temperature: 0.8, seed: 1 };
+
+let presetBytes; // { name: Uint8Array } once the lab has loaded
+let ownSource; // the source number of the learner's text, if there is one
+const models = new Map(); // source → { source, name, corpus, json, baselines, samples }
+
+// The model of a text: its corpus (read by the core), its shape, its samples.
+function modelOf(source, name, corpus) {
+  const vocab = [...corpus.chars].length + 2;
+  return {
+    source,
+    name,
+    corpus,
+    json: {
+      config: { ...textModel.config, vocab },
+      training: textModel.training,
+      chars: corpus.chars,
+    },
+    baselines: corpus.baselines,
+    samples: new Map(), // step → the sample's token ids
+  };
+}
+
+// The model of a source, its corpus read once.
+function sourceModel(core, source) {
+  if (!models.has(source)) {
+    const named = presets[source];
+    if (!named) {
+      throw new Error(`no text number ${source} in this tab: paste or drop one, or pick a preset`);
+    }
+    models.set(source, modelOf(source, named, core.textCorpus(presetBytes[named])));
+  }
+  return models.get(source);
+}
+
+/** A text of the learner's own, read by the core: its source number; or the core's Error, and
+ * nothing changed. The previous text of one's own is forgotten, and its model with it. */
+export function addText(core, name, bytes) {
+  const corpus = core.textCorpus(bytes);
+  const source = Math.max(firstOwn, (ownSource ?? 0) + 1);
+  models.delete(ownSource);
+  ownSource = source;
+  models.set(source, modelOf(source, name, corpus));
+  return source;
+}
+
+// A line of the held-out part to start with: its first piece's first line, at most 24 characters.
+function firstHeldOut({ corpus, json }) {
+  const chars = [...json.chars];
+  const ids = Array.from(corpus.heldOut);
+  const end = ids.indexOf(0, 1);
+  const from = ids[0] === 0 ? 1 : 0;
+  return ids
+    .slice(from, end < 0 ? from + 24 : Math.min(end, from + 24))
+    .map((t) => (t === 1 ? "" : chars[t - 2]))
+    .join("");
+}
+
+const trainer = makeTrainer({
+  lab: "text",
+  id: "text-train",
+  streams: ({ corpus }) => Promise.resolve({ train: corpus.train, heldOut: corpus.heldOut }),
+  intro: ({ json }, msg) =>
+    msg.gptLab.trainIntro(json.training.steps, json.training.batch, json.config.context),
+  title: ({ name }, msg) => msg.textLab.textPlot(msg.textLab.nameOf(name)),
+  levels: ({ baselines }, msg) =>
+    ["uniform", "unigram", "bigram"].map((k) => ({
+      label: msg.gptLab.levelName(k, fmt(baselines[k], 2)),
+      y: baselines[k],
+    })),
+  after: samplesPanel,
+});
+
+// What the model writes from a line's start at the step shown: drawn once a step, at step 1,
+// every sampling.every steps and at the end; the latest three.
+function samplesPanel(ctx, shipped, model, at) {
+  const { core, msg } = ctx;
+  const w = msg.textLab;
+  const done = at >= shipped.json.training.steps;
+  if ((at === 1 || at % sampling.every === 0 || done) && !shipped.samples.has(at)) {
+    const { count, temperature, seed } = sampling;
+    shipped.samples.set(at, core.gptGenerate(model, [0], { count, temperature, seed }));
+  }
+  const chars = [...shipped.json.chars];
+  const kept = [...shipped.samples].filter(([step]) => step <= at).slice(-3);
+  return el(
+    "div",
+    { class: "why-note", id: "text-samples" },
+    el("p", { text: w.samplesIntro(sampling.count, sampling.temperature, sampling.every) }),
+    kept.map(([step, ids]) =>
+      el(
+        "p",
+        { class: "sample" },
+        el("strong", { text: w.sampleAt(step) }),
+        " ",
+        el("span", { class: "poem", text: ids.map((t) => charOf(t, chars)).join("") }),
+      ),
+    ),
+  );
+}
+
+// The presets, a text of one's own (pasted, or a file picked or dropped), and what went wrong.
+function sourcePanel(ctx) {
+  const { core, msg, state, update, trace } = ctx;
+  const w = msg.textLab;
+  const said = el("p", { class: "inline-error", id: "text-error", role: "alert" });
+  const refuse = (name, error) => {
+    said.textContent = w.refused(name, msg.coreError(error.message));
+  };
+  const use = (name, bytes) => {
+    try {
+      const source = addText(core, name, bytes);
+      update({ source, line: "" });
+    } catch (error) {
+      refuse(name, error);
+    }
+  };
+  const area = el("textarea", {
+    id: "text-input",
+    rows: 6,
+    "aria-label": w.pasteLabel,
+    placeholder: w.pastePlaceholder,
+  });
+  const file = el("input", {
+    type: "file",
+    id: "text-file",
+    accept: ".txt,.md,.csv,.json,.js,.py,.c,.cpp,.html,text/*",
+    "aria-label": w.fileLabel,
+    onchange: () => file.files[0] && readFile(file.files[0]),
+  });
+  // a file is read no further than the core needs to see it is too long
+  const readFile = async (f) => {
+    const bytes = new Uint8Array(await f.slice(0, (1 << 20) + 1).arrayBuffer());
+    use(f.name, bytes);
+  };
+  area.addEventListener("dragover", (e) => e.preventDefault());
+  area.addEventListener("drop", (e) => {
+    const dropped = e.dataTransfer?.files?.[0];
+    if (!dropped) return;
+    e.preventDefault();
+    readFile(dropped);
+  });
+  return el(
+    "div",
+    { class: "why-note text-source" },
+    el(
+      "div",
+      { class: "trainer", role: "group", "aria-label": w.presetsLabel },
+      Object.entries(presets).map(([n, name]) =>
+        el("button", {
+          type: "button",
+          id: `text-preset-${name}`,
+          "aria-pressed": String(state.source === Number(n)),
+          text: w.presetName[name],
+          onclick: () => update({ source: Number(n), line: "" }),
+        }),
+      ),
+    ),
+    el("label", { for: "text-input", text: w.pasteLabel }),
+    area,
+    el(
+      "div",
+      { class: "trainer" },
+      el("button", {
+        type: "button",
+        id: "text-use",
+        text: w.useText,
+        onclick: () => use(w.pastedName, new TextEncoder().encode(area.value)),
+      }),
+      el("label", { class: "file-pick" }, w.fileLabel, " ", file),
+    ),
+    said,
+    el("p", { class: "why-summary", id: "text-now", text: w.now(w.nameOf(trace.shipped.name)) }),
+  );
+}
+
+// A token as a table names it: a space as ␣.
+const shown = (t, chars) => (charOf(t, chars) === " " ? "␣" : charOf(t, chars));
+
+/** The ten most frequent tokens of a model's training stream, the most frequent first. */
+const frequent = ({ corpus }) =>
+  corpus.counts
+    .map((n, t) => t)
+    .sort((a, b) => corpus.counts[b] - corpus.counts[a] || a - b)
+    .slice(0, 10);
+
+// What the core read: the text's size, its vocabulary, the split, its most frequent tokens.
+function corpusPanel({ trace, msg }) {
+  const w = msg.textLab;
+  const { corpus, json } = trace.shipped;
+  const chars = [...json.chars];
+  const tokens = corpus.train.length + corpus.validation.length + corpus.heldOut.length;
+  const order = frequent(trace.shipped).map((t) => [t, corpus.counts[t]]);
+  return el(
+    "div",
+    { class: "why-note", id: "text-corpus" },
+    el("p", {
+      id: "text-read",
+      text: w.readLine(corpus.characters, corpus.lines, corpus.distinct, chars.length + 2),
+    }),
+    el("p", {
+      id: "text-unknown",
+      text: w.unknownLine(corpus.unknown, fmt((100 * corpus.unknown) / tokens, 1)),
+    }),
+    el("p", {
+      id: "text-split",
+      text: w.splitLine(
+        corpus.pieces,
+        corpus.train.length,
+        corpus.validation.length,
+        corpus.heldOut.length,
+      ),
+    }),
+    numbers(
+      "why-numbers",
+      w.countsTitle(corpus.train.length),
+      [w.countHead, w.shareHead],
+      order.map(([t, n]) => [
+        w.tokenName(t, charOf(t, chars)),
+        String(n),
+        `${fmt((100 * n) / corpus.train.length, 1)}%`,
+      ]),
+    ),
+  );
+}
+
+// The three simpler models' held-out losses: the levels a model of this text must beat.
+function baselinesPanel({ trace, msg }) {
+  const w = msg.textLab;
+  const { corpus } = trace.shipped;
+  const b = corpus.baselines;
+  const vocab = [...trace.shipped.json.chars].length + 2;
+  const at2 = (x) => fmt(x, 2);
+  return el(
+    "div",
+    { class: "why-note", id: "text-baselines" },
+    el("p", {
+      id: "text-levels",
+      text: w.levelsLine(
+        vocab,
+        at2(b.uniform),
+        at2(b.unigram),
+        at2(b.bigram),
+        fmt(b.lambda, 2),
+        fmt(1 - b.lambda, 2),
+        corpus.heldOut.length - 1,
+      ),
+    }),
+    numbers(
+      "why-numbers",
+      w.levelsTitle(corpus.heldOut.length - 1),
+      [w.lossHead],
+      ["uniform", "unigram", "bigram"].map((k) => [w.modelName[k], fmt(b[k], 3)]),
+    ),
+  );
+}
+
+// Every head, and the chosen one, on the line, with the weights of the run now.
+function headsPanel(ctx) {
+  const { core, msg, trace } = ctx;
+  const now = trainer.current(trace.shipped);
+  if (!now?.model.params) return el("p", { id: "text-heads", text: msg.textLab.trainFirst });
+  const forward = core.gptForward(now.model, trace.tokens);
+  return el(
+    "div",
+    { id: "text-heads" },
+    el("p", { text: msg.textLab.headsAt(now.at) }),
+    headGrid({ ...ctx, trace: { ...trace, forward } }),
+    trainer.headView(ctx, trace.shipped),
+  );
+}
+
+export const textLab = {
+  id: "text",
+  styles: [kitStyles, "labs/gpt/style.css"],
+  core: "labs",
+
+  async load() {
+    if (presetBytes) return;
+    const names = Object.values(presets);
+    const bytes = await Promise.all(names.map(readPreset));
+    presetBytes = Object.fromEntries(names.map((n, k) => [n, bytes[k]]));
+  },
+
+  params: () => [
+    // which text: a preset (1–3) or the learner's own (from 4); its control is the text panel
+    { id: "source", kind: "range", hidden: true, min: 1, max: 1e6, step: 1, initial: 1 },
+    {
+      id: "line",
+      kind: "text",
+      initial: "",
+      maxLength: textModel.config.context - 1,
+      onSteps: ["heads"],
+    },
+    ...[
+      { id: "layer", symbol: "ℓ", min: 1, max: textModel.config.layers, step: 1, initial: 1 },
+      { id: "head", symbol: "h", min: 1, max: textModel.config.heads, step: 1, initial: 1 },
+    ].map((p) => ({ ...p, kind: "range", onSteps: ["heads"] })),
+  ],
+
+  compute(core, scene, state) {
+    const shipped = sourceModel(core, state.source);
+    const line = state.line || firstHeldOut(shipped);
+    const tokens = textEncode(line, shipped.json.chars);
+    // the rows' names: the characters as typed, a space as ␣, after ⏎
+    const rows = ["⏎", ...[...line].map((c) => (c === " " ? "␣" : c))];
+    return { inputs: {}, trace: { shipped, line, tokens, rows } };
+  },
+
+  steps: () => [
+    { id: "text", panels: ["corpus"], lead: ["source"] },
+    { id: "levels", panels: ["baselines"] },
+    { id: "train", panels: ["train"] },
+    { id: "heads", panels: ["heads"] },
+  ],
+
+  labels: (scene, msg, trace) => ({ queries: trace.rows, keys: trace.rows }),
+
+  // the unigram model's p for the ten most frequent tokens: each made from two counts
+  view(stepId, { trace, msg }) {
+    if (stepId !== "levels") return { focusMatrix: null, matrices: [] };
+    const { corpus } = trace.shipped;
+    const top = frequent(trace.shipped);
+    const names = top.map((t) =>
+      msg.textLab.tokenName(t, charOf(t, [...trace.shipped.json.chars])),
+    );
+    const p = [top.map((t) => corpus.unigram[t])];
+    return {
+      focusMatrix: "unigram",
+      matrices: [matrix("unigram", "p", p, ["p"], names, "result", msg.textLab.unigramCaption)],
+    };
+  },
+
+  derivation(mid, i, j, { trace, state }) {
+    const { corpus, json } = trace.shipped;
+    const t = frequent(trace.shipped)[j];
+    const vocab = [...json.chars].length + 2;
+    const name = shown(t, [...json.chars]);
+    return derivationOf([
+      line(
+        `p[${name}] = `,
+        corpus.unigram[t],
+        state.digits,
+        () => 0,
+        () => `(${corpus.counts[t]} + 1) ÷ (${corpus.train.length} + ${vocab})`,
+      ),
+    ]);
+  },
+
+  worked(mid, i, j, { trace }) {
+    const { corpus, json } = trace.shipped;
+    const t = frequent(trace.shipped)[j];
+    return [(corpus.counts[t] + 1) / (corpus.train.length + [...json.chars].length + 2)];
+  },
+
+  text: (stepId, { msg, trace }) =>
+    msg.steps[stepId].text({
+      name: msg.textLab.nameOf(trace.shipped.name),
+      line: trace.line,
+      steps: textModel.training.steps,
+    }),
+
+  panels: {
+    source: sourcePanel,
+    corpus: corpusPanel,
+    baselines: baselinesPanel,
+    train: (ctx) => trainer.panel(ctx, ctx.trace.shipped),
+    heads: headsPanel,
+  },
+
+  words: {
+    en: { ...textWords.en, gptLab: gptWords.en.gptLab },
+    zh: { ...textWords.zh, gptLab: gptWords.zh.gptLab },
+  },
+};
+
+export default [{ id: "text", lab: textLab, inputs: {} }];
