@@ -12,10 +12,11 @@
 //     { run: true } starts or resumes it, { stop: true } pauses it, { reset: true } forgets it;
 //     out { losses, step, measures: [[step, held-out loss]] } as it goes (a sequence a slice, the
 //     held-out loss at step 1 and every evalEvery steps, as train.js), { params, at: step } with
-//     each measure and when it stops, { stopped: true }, { done: true }.
+//     each measure and when it stops, { stopped: true }, { done: true }, { failed: { step, error? } }
+//     when the core refused a step or a loss was not finite (train.js's sliceOf).
 import { loadLabs } from "./attention.js";
 import { configOf, every, held, task, training } from "./labs/gpt/induction-run.js";
-import { evalEvery } from "./labs/gpt/train.js";
+import { sliceOf } from "./labs/gpt/train.js";
 
 const ready = loadLabs();
 const post = (message, transfer) => postMessage(message, transfer);
@@ -95,18 +96,27 @@ function modelLoop(core, lab, id) {
   const began = performance.now();
   const losses = [];
   const measures = [];
+  let failed;
   while (performance.now() - began < budgetMs && m.steps < m.total) {
-    const r = m.trainer.slice(1);
+    const r = sliceOf(core, m.trainer, m.config, m.heldOut, m.steps);
+    if (r.failed) {
+      failed = r.failed;
+      break;
+    }
     if (r.loss === undefined) continue;
     losses.push(r.loss);
     m.steps = r.step;
-    if (r.step % evalEvery === 0 || r.step === 1) {
-      const model = { config: m.config, params: m.trainer.params() };
-      measures.push([r.step, core.gptStreamLoss(model, m.heldOut)]);
+    if (r.measure) {
+      measures.push(r.measure);
       break;
     }
   }
   post({ lab, losses, step: m.steps, measures });
+  if (failed) {
+    m.running = false;
+    post({ lab, failed });
+    return;
+  }
   if (measures.length) sendParams(lab);
   if (m.steps >= m.total) {
     m.running = false;

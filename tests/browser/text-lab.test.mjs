@@ -184,3 +184,50 @@ test("in Chinese at 390 px by touch: the Song poems, and no sideways scroll", as
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("η = 3: the loss diverges, the run stops there and says why; nothing infinite is drawn", async () => {
+  const page = await openApp(env, "scene=text&lang=en&source=2&lr=3&step=3", {
+    viewport: { width: 1440, height: 900 },
+  });
+  await page.locator("#text-train-start").click();
+  await page.waitForFunction(
+    () => /stopped/.test(document.querySelector("#text-train-status").textContent),
+    null,
+    { timeout: 120000 },
+  );
+  const status = await text(page, "#text-train-status");
+  const m =
+    /^The run stopped at training step (\d+): the loss is no longer a finite number \(the right token's probability came out as 0\): the weights grew too large, as they do when the learning rate is too high\. Press Start again to train anew from random weights\.$/.exec(
+      status,
+    );
+  assert.ok(m, status);
+  // apart: the first step whose loss is not finite (none of the held-out losses before it)
+  const song = core.textCorpus(preset("song100"));
+  const config = { ...textModel.config, vocab: [...song.chars].length + 2 };
+  const trainer = core.gptTrainer(config, song.train, {
+    ...textModel.training,
+    lr: 3,
+    total: 2000,
+  });
+  let step = 0;
+  for (;;) {
+    const r = trainer.slice(1);
+    if (r.loss === undefined) continue;
+    step = r.step;
+    if (!Number.isFinite(r.loss)) break;
+  }
+  trainer.close();
+  assert.equal(Number(m[1]), step);
+  const plot = await text(page, "#text-train-plot");
+  assert.doesNotMatch(plot, /Infinity|NaN|∞/);
+  assert.equal(await text(page, "#text-train-start"), "Start again");
+  // a new run from random weights
+  await page.locator("#text-train-start").click();
+  await page.waitForFunction(() =>
+    /^(Training step|The run stopped)/.test(
+      document.querySelector("#text-train-status").textContent,
+    ),
+  );
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -12,7 +12,8 @@ const presetZh = {
   genesis: "《创世记》（英文钦定本圣经）",
 };
 
-// What the core says of a text it refuses (src/text.cpp), and how to say it in Chinese.
+// What the core says of a text it refuses (src/text.cpp) or of a run that diverged (src/gpt.cpp),
+// and how to say it in Chinese.
 const refusals = [
   [
     /^the text is empty: paste or drop a text, or pick one$/,
@@ -50,6 +51,8 @@ const refusals = [
     /^the text holds the control character U\+(\w{4}) at character ([\d,]+): is it a binary file\?$/,
     (hex, n) => `文字的第 ${n} 个字符是控制字符 U+${hex}：这是二进制文件吗？`,
   ],
+  [/^the logits overflow: the parameters are too large$/, () => "logits 溢出了：参数太大"],
+  [/^a gradient overflows: the loss is too steep$/, () => "梯度溢出了：损失太陡"],
   [
     /^no text number (\d+) in this tab: paste or drop one, or pick a preset$/,
     (n) => `这个标签页里没有第 ${n} 号文字：请粘贴或拖入一段，或者选一个预设`,
@@ -59,7 +62,7 @@ const refusals = [
 export const textWords = {
   en: {
     gloss: () => undefined,
-    ui: { line: "Your line", layer: "Layer ℓ", head: "Head h" },
+    ui: { line: "Your line", layer: "Layer ℓ", head: "Head h", lr: "Learning rate η" },
     scenes: {
       text: {
         title: "A model of your own text",
@@ -80,8 +83,8 @@ export const textWords = {
       },
       train: {
         title: "Train it",
-        text: ({ steps }) =>
-          `Press Start: a transformer of the real model's shape (2 layers of 4 heads, 64 numbers per token, a context of 64 tokens) starts from random weights and trains ${steps} steps on your text, in this tab. Watch the held-out loss (measured on the held-out part) against the dashed lines. Under the plot, what the model writes from a line's start: at first noise, then the text's characters, then its words and its shapes.`,
+        text: ({ steps, lr }) =>
+          `Press Start: a transformer of the real model's shape (2 layers of 4 heads, 64 numbers per token, a context of 64 tokens) starts from random weights and trains ${steps} steps on your text, in this tab, each step moving every weight by about η = ${lr} at most (AdamW). Watch the held-out loss (measured on the held-out part) against the dashed lines. Under the plot, what the model writes from a line's start: at first noise, then the text's characters, then its words and its shapes. A larger η learns faster, up to a point; far beyond it the loss climbs instead of falling (try η = 3).`,
       },
       heads: {
         title: "Its heads, on any line",
@@ -131,7 +134,7 @@ export const textWords = {
   zh: {
     gloss: () => undefined,
     coreErrors: refusals,
-    ui: { line: "你的句子", layer: "第 ℓ 层", head: "第 h 个头" },
+    ui: { line: "你的句子", layer: "第 ℓ 层", head: "第 h 个头", lr: "学习率 η" },
     scenes: {
       text: {
         title: "用你自己的文字训练一个模型",
@@ -152,8 +155,8 @@ export const textWords = {
       },
       train: {
         title: "训练它",
-        text: ({ steps }) =>
-          `按“开始”：一个和真正的模型一样大小的 transformer（2 层，每层 4 个头，每个词元 64 个数，上下文 64 个词元）从随机权重开始，在这个标签页里用你的文字训练 ${steps} 步。看留出损失（在留出部分上测得）和虚线比。图下面是模型从一行开头写出的文字：先是乱码，然后是这段文字里的字，再往后是它的词和格式。`,
+        text: ({ steps, lr }) =>
+          `按“开始”：一个和真正的模型一样大小的 transformer（2 层，每层 4 个头，每个词元 64 个数，上下文 64 个词元）从随机权重开始，在这个标签页里用你的文字训练 ${steps} 步，每一步把每个权重最多挪动大约 η = ${lr}（AdamW）。看留出损失（在留出部分上测得）和虚线比。图下面是模型从一行开头写出的文字：先是乱码，然后是这段文字里的字，再往后是它的词和格式。η 大一些学得快一些，但有个限度；远远超过它，损失就不降反升（试试 η = 3）。`,
       },
       heads: {
         title: "它的头，在任意一行上",

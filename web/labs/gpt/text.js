@@ -27,40 +27,44 @@ export const textModel = {
   training: { steps: 2000, batch: 16, lr: 3e-3, seed: 1 },
 };
 
+/** The learning rates the lab offers: the real model's 0.003 and up to 1,000 times it. */
+export const learningRates = [0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1, 3];
+
 /** Samples are drawn at step 1, every `every` steps and at the end: `count` tokens, τ, seed. */
 export const sampling = { every: 250, count: 48, temperature: 0.8, seed: 1 };
 
 let presetBytes; // { name: Uint8Array } once the lab has loaded
 let ownSource; // the source number of the learner's text, if there is one
-const models = new Map(); // source → { source, name, corpus, json, baselines, samples }
+const texts = new Map(); // source → { source, name, corpus, models: lr → a model of it }
 
-// The model of a text: its corpus (read by the core), its shape, its samples.
-function modelOf(source, name, corpus) {
-  const vocab = [...corpus.chars].length + 2;
-  return {
-    source,
-    name,
-    corpus,
-    json: {
-      config: { ...textModel.config, vocab },
-      training: textModel.training,
-      chars: corpus.chars,
-    },
-    baselines: corpus.baselines,
-    samples: new Map(), // step → the sample's token ids
-  };
-}
+// The text of a source: its name and its corpus (read by the core).
+const textOf = (source, name, corpus) => ({ source, name, corpus, models: new Map() });
 
-// The model of a source, its corpus read once.
-function sourceModel(core, source) {
-  if (!models.has(source)) {
+// The model of a source at a learning rate, the source's corpus read once: its shape, its
+// training, its samples (a run is of one model: a new learning rate is a new run).
+function sourceModel(core, source, lr) {
+  if (!texts.has(source)) {
     const named = presets[source];
     if (!named) {
       throw new Error(`no text number ${source} in this tab: paste or drop one, or pick a preset`);
     }
-    models.set(source, modelOf(source, named, core.textCorpus(presetBytes[named])));
+    texts.set(source, textOf(source, named, core.textCorpus(presetBytes[named])));
   }
-  return models.get(source);
+  const text = texts.get(source);
+  if (!text.models.has(lr)) {
+    const { corpus } = text;
+    text.models.set(lr, {
+      ...text,
+      json: {
+        config: { ...textModel.config, vocab: [...corpus.chars].length + 2 },
+        training: { ...textModel.training, lr },
+        chars: corpus.chars,
+      },
+      baselines: corpus.baselines,
+      samples: new Map(), // step → the sample's token ids
+    });
+  }
+  return text.models.get(lr);
 }
 
 /** A text of the learner's own, read by the core: its source number; or the core's Error, and
@@ -68,9 +72,9 @@ function sourceModel(core, source) {
 export function addText(core, name, bytes) {
   const corpus = core.textCorpus(bytes);
   const source = Math.max(firstOwn, (ownSource ?? 0) + 1);
-  models.delete(ownSource);
+  texts.delete(ownSource);
   ownSource = source;
-  models.set(source, modelOf(source, name, corpus));
+  texts.set(source, textOf(source, name, corpus));
   return source;
 }
 
@@ -326,10 +330,19 @@ export const textLab = {
       { id: "layer", symbol: "ℓ", min: 1, max: textModel.config.layers, step: 1, initial: 1 },
       { id: "head", symbol: "h", min: 1, max: textModel.config.heads, step: 1, initial: 1 },
     ].map((p) => ({ ...p, kind: "range", onSteps: ["heads"] })),
+    // a learning rate too high makes the run diverge: it stops, and says so
+    {
+      id: "lr",
+      kind: "range",
+      symbol: "η",
+      values: learningRates,
+      initial: textModel.training.lr,
+      onSteps: ["train"],
+    },
   ],
 
   compute(core, scene, state) {
-    const shipped = sourceModel(core, state.source);
+    const shipped = sourceModel(core, state.source, state.lr);
     const line = state.line || firstHeldOut(shipped);
     const tokens = textEncode(line, shipped.json.chars);
     // the rows' names: the characters as typed, a space as ␣, after ⏎
@@ -388,6 +401,7 @@ export const textLab = {
       name: msg.textLab.nameOf(trace.shipped.name),
       line: trace.line,
       steps: textModel.training.steps,
+      lr: trace.shipped.json.training.lr,
     }),
 
   panels: {

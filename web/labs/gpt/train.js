@@ -27,6 +27,34 @@ const announceEvery = 500; // steps between two announcements to a screen reader
 const tableEvery = 250; // the held-out table: steps 1 and evalEvery, every tableEvery-th, the latest
 const shippedEvery = 500; // the shipped run's table: its first measure, then every shippedEvery-th
 
+/**
+ * One sequence of a run's step, as the worker and the page take it: { step, loss? (when the
+ * step ended), measure?: [step, held-out loss] (at step 1 and every evalEvery steps) }; or
+ * { failed: { step, error? } } when the core refuses it or a loss is not a finite number: a run
+ * that diverged ends there, and nothing that is not finite is kept.
+ */
+export function sliceOf(core, trainer, config, heldOut, step) {
+  const failed = (error) => ({
+    failed: { step: step + 1, ...(error && { error: error.message }) },
+  });
+  let r;
+  try {
+    r = trainer.slice(1);
+  } catch (error) {
+    return failed(error);
+  }
+  if (r.loss === undefined) return { step: r.step };
+  if (!Number.isFinite(r.loss)) return failed();
+  if (r.step % evalEvery !== 0 && r.step !== 1) return r;
+  let held;
+  try {
+    held = core.gptStreamLoss({ config, params: trainer.params() }, heldOut);
+  } catch (error) {
+    return failed(error);
+  }
+  return Number.isFinite(held) ? { ...r, measure: [r.step, held] } : failed();
+}
+
 // The ticks of a plot of `steps` steps: about six round ones.
 function stepTicks(steps) {
   const tick = [10, 50, 100, 500, 1000].find((s) => steps / s <= 6) ?? 1000;
@@ -117,7 +145,8 @@ export function makeTrainer(source) {
           run.redraw?.();
           return;
         }
-        if (data.done) {
+        if (data.done || data.failed) {
+          run.failed = data.failed;
           run.running = false;
           tickClock();
           run.redraw?.();
@@ -182,14 +211,16 @@ export function makeTrainer(source) {
     const began = performance.now();
     let stepped = false;
     while (performance.now() - began < sliceMs && run.losses.length < json.training.steps) {
-      const r = run.trainer.slice(1);
+      const r = sliceOf(core, run.trainer, json.config, run.streams.heldOut, run.losses.length);
+      if (r.failed) {
+        run.failed = r.failed;
+        run.running = false;
+        break;
+      }
       if (r.loss === undefined) continue;
       run.losses.push(r.loss);
       stepped = true;
-      if (r.step % evalEvery === 0 || r.step === 1) {
-        const model = { config: json.config, params: run.trainer.params() };
-        run.heldOut.push([r.step, core.gptStreamLoss(model, run.streams.heldOut)]);
-      }
+      if (r.measure) run.heldOut.push(r.measure);
     }
     // the time on the clock while it runs, frames and all: what the learner waits
     const now = performance.now();
@@ -262,6 +293,9 @@ export function makeTrainer(source) {
   function status(json, msg) {
     const w = msg.gptLab;
     if (!run) return w.notStarted;
+    const { failed } = run;
+    if (failed)
+      return w.trainFailed(failed.step, failed.error ? msg.coreError(failed.error) : w.notFinite);
     const n = run.losses.length;
     // steps per second of the clock while it ran, and the minutes left at that rate (timings,
     // not numbers of the model's)
@@ -287,7 +321,7 @@ export function makeTrainer(source) {
   function moment(json) {
     if (!run) return "none";
     const n = run.losses.length;
-    if (n >= json.training.steps) return "done";
+    if (n >= json.training.steps || run.failed) return "done";
     return run.running ? `running ${Math.floor(n / announceEvery)}` : `paused ${n}`;
   }
 
@@ -309,7 +343,7 @@ export function makeTrainer(source) {
       "aria-live": "polite",
     });
     const redraw = () => {
-      const done = run?.losses.length >= json.training.steps;
+      const done = run?.losses.length >= json.training.steps || !!run?.failed;
       said.textContent = status(json, msg);
       const now = moment(json);
       if (run && now !== run.announced) {
@@ -346,8 +380,8 @@ export function makeTrainer(source) {
     };
     const go = async () => {
       try {
-        // a finished run starts again from random weights
-        if (run?.losses.length >= json.training.steps) forget();
+        // a finished run, or one that failed, starts again from random weights
+        if (run?.losses.length >= json.training.steps || run?.failed) forget();
         if (!run) await start(core, shipped);
       } catch (error) {
         said.textContent = w.noStreams(error.message);

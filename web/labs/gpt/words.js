@@ -127,6 +127,10 @@ export const gptWords = {
         `Training step ${n} of ${total} after ${seconds} s on the clock, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.${left ? ` About ${left} min to the end at this rate.` : ""}`,
       trainPaused: (n, total, rate, loss, held) =>
         `Paused at training step ${n} of ${total}; training loss ${loss}, held-out loss ${held}.`,
+      trainFailed: (step, why) =>
+        `The run stopped at training step ${step}: ${why}. Press Start again to train anew from random weights.`,
+      notFinite:
+        "the loss is no longer a finite number (the right token's probability came out as 0): the weights grew too large, as they do when the learning rate is too high",
       noStreams: (why) =>
         `The training poems are not built here (${why}): build the page with Debian's fortunes-zh installed (make test does).`,
       trainPlot: (shipped) => `The loss while training here (the shipped weights: ${shipped})`,
@@ -320,6 +324,10 @@ export const gptWords = {
         `第 ${n} 个训练步，共 ${total} 个，按钟表已用 ${seconds} 秒，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。${left ? `按这个速度，大约还要 ${left} 分钟。` : ""}`,
       trainPaused: (n, total, rate, loss, held) =>
         `已暂停：第 ${n} 个训练步，共 ${total} 个；训练损失 ${loss}，留出损失 ${held}。`,
+      trainFailed: (step, why) =>
+        `训练在第 ${step} 个训练步停下了：${why}。按“重新开始”，从随机权重重新训练。`,
+      notFinite:
+        "损失不再是一个有限的数（给正确词元的概率算出来是 0）：权重变得太大了，学习率太高时就会这样",
       noStreams: (why) =>
         `这里没有构建训练用的诗（${why}）：请在装有 Debian 的 fortunes-zh 的机器上构建页面（make test 会安装它）。`,
       trainPlot: (shipped) => `在这里训练时的损失（发布的权重：${shipped}）`,
