@@ -21,6 +21,8 @@
 // The induction task (induction.hpp): any task is refused or valid; a valid task's sequences
 // hold their tokens in the vocabulary and repeat their segment; scores are weights' means
 // (within [0, 1]) and finite losses; a trainer whose configuration is not the task's is refused.
+// A learner's own text (text.hpp): any bytes are refused with a message or read into streams
+// that keep the text's characters and lines, with a vocabulary, counts and baselines that hold.
 // Built with clang's -fsanitize=fuzzer,address,undefined (CMake option ATTENTION_FUZZ).
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -38,6 +40,7 @@
 #include "gpt_file.hpp"
 #include "induction.hpp"
 #include "multihead.hpp"
+#include "text.hpp"
 #include "why.hpp"
 
 namespace {
@@ -728,9 +731,59 @@ void fuzz_induction(FuzzedDataProvider& in) {
 
 }  // namespace
 
+// A learner's text: raw bytes, or lines drawn from a few code points (ASCII, CJK, an emoji, a
+// control character) so that most are read. Refused with a message, or read into streams that
+// hold every character once and every line's end once, ids below V ≤ 2,000, counts that are the
+// training stream's, a unigram model that sums to 1, and finite baselines.
+void fuzz_text(FuzzedDataProvider& in) {
+  std::string text;
+  if (in.ConsumeBool()) {
+    text = in.ConsumeRandomLengthString(4096);
+  } else {
+    static const char32_t alphabet[] = {U'a',  U'b', U' ',  U'\n', U'月',
+                                        U'光', U'😀', U'\t', U'\r', 1};
+    std::u32string t(in.ConsumeIntegralInRange<size_t>(0, 3000), U'a');
+    for (auto& c : t) c = alphabet[in.ConsumeIntegralInRange<size_t>(0, std::size(alphabet) - 1)];
+    text = attention::to_utf8(t);
+  }
+  const auto r = attention::text_corpus(text);
+  if (!r.ok()) {
+    if (r.error.empty()) fail("text_corpus: refused with no message");
+    return;
+  }
+  const auto& c = r.value;
+  const std::int64_t V = std::int64_t(attention::from_utf8(c.chars).size()) + 2;
+  if (V < 4 || V > attention::kMaxVocab)
+    fail("text_corpus: a vocabulary's size", std::to_string(V));
+  if (std::int64_t(c.counts.size()) != V || std::int64_t(c.unigram.size()) != V) {
+    fail("text_corpus: counts or unigram not one per token");
+  }
+  std::int64_t tokens = 0, ends = 0, counted = 0;
+  for (const auto* stream : {&c.train, &c.validation, &c.held_out}) {
+    for (const std::int32_t t : *stream) {
+      if (t < 0 || t >= V) fail("text_corpus: an id outside the vocabulary", std::to_string(t));
+      ends += t == attention::kEndToken;
+    }
+    tokens += std::int64_t(stream->size());
+  }
+  for (const std::int32_t n : c.counts) counted += n;
+  if (tokens != c.characters + c.lines || ends != c.lines) {
+    fail("text_corpus: the streams are not the text's characters and line ends");
+  }
+  if (counted != std::int64_t(c.train.size()))
+    fail("text_corpus: counts are not the training stream's");
+  double total = 0;
+  for (const double p : c.unigram) total += p;
+  const auto& b = c.baselines;
+  if (std::fabs(total - 1) > 1e-9 || !std::isfinite(b.unigram) || !std::isfinite(b.bigram) ||
+      std::fabs(b.uniform - std::log(double(V))) > 1e-12 || b.lambda < 0.01 || b.lambda > 0.99) {
+    fail("text_corpus: the baselines");
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
-  switch (in.ConsumeIntegralInRange<int>(0, 9)) {
+  switch (in.ConsumeIntegralInRange<int>(0, 10)) {
     case 0:
       fuzz_attend(in);
       break;
@@ -757,6 +810,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
       break;
     case 9:
       fuzz_induction(in);
+      break;
+    case 10:
+      fuzz_text(in);
       break;
     default:
       fuzz_batched(in);
