@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { start, openApp } from "./browser.mjs";
+import { loadLabs } from "../../web/attention.js";
 
 let env;
 before(async () => (env = await start()));
@@ -138,8 +139,12 @@ test("the shape buttons say what they do, and which other matrices change with t
 });
 
 test("after the last lesson's last step, a recap: what the learner can compute, what a full-size model adds, where next", async () => {
+  // the last lesson's last lab: a model of the real one's shape on the Tang poems' text
   const tang = JSON.parse(readFileSync(new URL("../../web/labs/gpt/tang.json", import.meta.url)));
-  const { layers, heads, dModel, vocab } = tang.config;
+  const { layers, heads, dModel } = tang.config;
+  const core = await loadLabs();
+  const poems = readFileSync(new URL("../../web/generated/texts/tang300.txt", import.meta.url));
+  const vocab = [...core.textCorpus(new Uint8Array(poems)).chars].length + 2;
   for (const [lang, small, words] of [
     [
       "en",
@@ -152,7 +157,7 @@ test("after the last lesson's last step, a recap: what the learner can compute, 
       [/现在你能手算的/, /BPE/, /文本也多得多/, /动手学深度学习/],
     ],
   ]) {
-    const page = await openApp(env, `scene=model&lang=${lang}`);
+    const page = await openApp(env, `scene=text&lang=${lang}`);
     const last = Number((await page.locator("#counter").textContent()).match(/\d+/g).at(-1));
     assert.equal(await page.locator(".recap").count(), 0, `${lang}: a recap at step 1`);
     await page.keyboard.press("End");

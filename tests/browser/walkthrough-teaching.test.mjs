@@ -659,7 +659,7 @@ const path = {
     ["2 Inside a model", ["heads", "gqa", "kvcache", "order"]],
     ["3 Why it is built this way", ["scaling", "tiling", "stability", "dropout", "scale"]],
     ["4 How it learns", ["sharpness", "teach"]],
-    ["5 A real model", ["induction", "model"]],
+    ["5 A real model", ["induction", "model", "text"]],
   ],
   zh: ["1 一步步算", "2 模型里面", "3 为什么这样设计", "4 它怎么学", "5 真正的模型"],
 };
@@ -733,7 +733,10 @@ test("each scene's last step names the next one in the path, and the link opens 
   await phone.close();
   const zh = await open("scene=cup&lang=zh&step=7");
   assert.equal(await text(zh, ".next-up"), "下一课 2 模型里面：多头");
-  const end = await open("scene=model&lang=en&step=99");
+  const model = await open("scene=model&lang=en&step=99");
+  assert.equal(await text(model, ".next-up"), "Next: Your own text");
+  await model.close();
+  const end = await open("scene=text&lang=en&step=99");
   assert.match(await text(end, ".next-up"), /end of the path/);
   for (const p of [page, zh, end]) {
     assert.deepEqual(p.errors, []);

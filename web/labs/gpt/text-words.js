@@ -86,6 +86,11 @@ export const textWords = {
         text: ({ steps, lr }) =>
           `Press Start: a transformer of the real model's shape (2 layers of 4 heads, 64 numbers per token, a context of 64 tokens) starts from random weights and trains ${steps} steps on your text, in this tab, each step moving every weight by about η = ${lr} at most (AdamW). Watch the held-out loss (measured on the held-out part) against the dashed lines. Under the plot, what the model writes from a line's start: at first noise, then the text's characters, then its words and its shapes. A larger η learns faster, up to a point; far beyond it the loss climbs instead of falling (try η = 3).`,
       },
+      keep: {
+        title: "Keep what you trained",
+        text: () =>
+          "Download the model: two files, its weights (int8, a scale per row, as the real model's tang.bin) and its description (a JSON file: its shape, its vocabulary, how it was trained, its held-out loss). Load them back here, later or in another tab, with the same text: the lab checks every field before it uses them, and the model gives the same numbers as when you downloaded it. Nothing is sent anywhere: the files are made in this tab.",
+      },
       heads: {
         title: "Its heads, on any line",
         text: ({ line }) =>
@@ -158,6 +163,11 @@ export const textWords = {
         text: ({ steps, lr }) =>
           `按“开始”：一个和真正的模型一样大小的 transformer（2 层，每层 4 个头，每个词元 64 个数，上下文 64 个词元）从随机权重开始，在这个标签页里用你的文字训练 ${steps} 步，每一步把每个权重最多挪动大约 η = ${lr}（AdamW）。看留出损失（在留出部分上测得）和虚线比。图下面是模型从一行开头写出的文字：先是乱码，然后是这段文字里的字，再往后是它的词和格式。η 大一些学得快一些，但有个限度；远远超过它，损失就不降反升（试试 η = 3）。`,
       },
+      keep: {
+        title: "保存你训练的模型",
+        text: () =>
+          "下载模型：两个文件，一个是权重（int8，每行一个缩放系数，和真正的模型的 tang.bin 一样），一个是说明（JSON 文件：模型的形状、词表、怎么训练的、留出损失）。以后或者在另一个标签页里，用同一段文字把它们载入回来：实验先逐项检查每个字段再使用，模型给出的数和下载时一样。什么都不会发送出去：文件就在这个标签页里生成。",
+      },
       heads: {
         title: "它的头，在任意一行上",
         text: ({ line }) =>
@@ -200,6 +210,13 @@ export const textWords = {
         `模型从一行开头写出的文字（${count} 个词元，τ = ${temperature}）：第 1 步、每 ${every} 步一次，以及最后一步；只列最新的三条：`,
       sampleAt: (step) => `第 ${step} 步：`,
       trainFirst: "请先训练模型（第 3 步）：头的权重用它训练到的权重来画。",
+      download: "下载模型",
+      loadLabel: "载入模型（同时选它的 .json 和 .bin）：",
+      keepIntro: "现在的模型，可以保存：它的两个文件。载入时，请同时选择或拖入这两个文件。",
+      keptNow: (at) => `现在的权重：训练了 ${at} 步。`,
+      needTwo: "请同时选择或拖入两个文件：说明（.json）和权重（.bin）",
+      tooBig: (name) => `${name} 超过 16 MiB：这个实验的模型没有这么大`,
+      notLoaded: (why) => `没有载入：${why}。之前的模型保持不变。`,
       headsAt: (at) => `用训练 ${at} 步之后的权重：`,
     },
   },

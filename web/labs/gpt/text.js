@@ -111,7 +111,9 @@ function samplesPanel(ctx, shipped, model, at) {
   const { core, msg } = ctx;
   const w = msg.textLab;
   const done = at >= shipped.json.training.steps;
-  if ((at === 1 || at % sampling.every === 0 || done) && !shipped.samples.has(at)) {
+  // and for the first weights shown: loaded ones may be at any step
+  const first = ![...shipped.samples.keys()].some((step) => step <= at);
+  if ((at === 1 || at % sampling.every === 0 || done || first) && !shipped.samples.has(at)) {
     const { count, temperature, seed } = sampling;
     shipped.samples.set(at, core.gptGenerate(model, [0], { count, temperature, seed }));
   }
@@ -289,6 +291,137 @@ function baselinesPanel({ trace, msg }) {
   );
 }
 
+/**
+ * A model's two files, as the lab downloads them: the weights (int8 rows, as tang.bin) and the
+ * description (as tang.json: its configuration, characters, training, and the held-out loss of
+ * the weights before and after they were written as int8, measured on the text).
+ */
+export function modelFiles(core, shipped, { model, at }) {
+  const { corpus, json, name } = shipped;
+  const heldOut = core.gptStreamLoss(model, corpus.heldOut);
+  const describe = (more) =>
+    core.gptModelFiles(model, {
+      chars: json.chars,
+      text: name,
+      training: json.training,
+      trainedSteps: at,
+      baselines: corpus.baselines,
+      heldOut,
+      ...more,
+    });
+  const written = describe({});
+  const read = core.gptModelFromFiles(written.description, written.weights);
+  return describe({ heldOutInt8: core.gptStreamLoss(read.model, corpus.heldOut) });
+}
+
+/**
+ * A model read back from its files for this text: { model, at, heldOut } (its held-out loss
+ * measured on the text), or an Error that names the field that does not fit, as the core's
+ * checks of the files do.
+ */
+export function modelFromFiles(core, shipped, description, weights) {
+  const read = core.gptModelFromFiles(description, weights);
+  const { config } = shipped.json;
+  const differs = Object.keys(config).find((k) => read.model.config[k] !== config[k]);
+  if (differs && differs !== "vocab") {
+    throw new Error(
+      `config.${differs} is ${read.model.config[differs]}, but this lab's models have ${config[differs]}`,
+    );
+  }
+  if (read.chars !== shipped.json.chars) {
+    const [theirs, ours] = [read.chars, shipped.json.chars].map((c) => [...c].length + 2);
+    throw new Error(
+      `chars: the model's vocabulary (${theirs} tokens, “${[...read.chars].slice(0, 8).join("")}…”) is not this text's (${ours} tokens, “${[...shipped.json.chars].slice(0, 8).join("")}…”): load it with the text it was trained on`,
+    );
+  }
+  const at = Number.isInteger(read.description.trainedSteps) ? read.description.trainedSteps : 0;
+  const model = { config, params: read.model.params };
+  return { model, at, heldOut: core.gptStreamLoss(model, shipped.corpus.heldOut) };
+}
+
+// A file saved from the page.
+function save(name, data, type) {
+  const url = URL.createObjectURL(new Blob([data], { type }));
+  const a = el("a", { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+// The largest weights file read: a model of this lab's shape is about 0.3 MB.
+const mostBytes = 16 << 20;
+
+// Download the model trained here; load one back, by file picker or drop (both its files).
+function keepPanel(ctx) {
+  const { core, msg, trace, update } = ctx;
+  const w = msg.textLab;
+  const shipped = trace.shipped;
+  const now = trainer.current(shipped);
+  const said = el("p", { class: "inline-error", id: "text-keep-error", role: "alert" });
+  const base = `${String(shipped.name)
+    .replace(/\.[^.]*$/, "")
+    .replace(/[^\p{L}\p{N}_-]+/gu, "-")}-model`;
+  const download = el("button", {
+    type: "button",
+    id: "text-download",
+    text: w.download,
+    disabled: !now?.model.params,
+    onclick: () => {
+      const files = modelFiles(core, shipped, trainer.current(shipped));
+      save(`${base}.json`, files.description, "application/json");
+      save(`${base}.bin`, files.weights, "application/octet-stream");
+    },
+  });
+  const loadFiles = async (list) => {
+    said.textContent = "";
+    const files = [...list];
+    const json = files.find((f) => /\.json$/i.test(f.name));
+    const bin = files.find((f) => f !== json);
+    try {
+      if (!json || !bin || files.length !== 2) throw new Error(w.needTwo);
+      const weights = new Uint8Array(await bin.slice(0, mostBytes + 1).arrayBuffer());
+      if (weights.length > mostBytes) throw new Error(w.tooBig(bin.name));
+      const read = modelFromFiles(core, shipped, await json.text(), weights);
+      trainer.load(shipped, read.model.params, read.at, read.heldOut, json.name);
+      update({});
+    } catch (error) {
+      said.textContent = w.notLoaded(msg.coreError(error.message));
+    }
+  };
+  const file = el("input", {
+    type: "file",
+    id: "text-load",
+    multiple: true,
+    accept: ".json,.bin",
+    onchange: () => loadFiles(file.files),
+  });
+  const zone = el(
+    "div",
+    { class: "why-note", id: "text-keep" },
+    el("p", { text: w.keepIntro }),
+    el(
+      "div",
+      { class: "trainer" },
+      download,
+      el("label", { class: "file-pick" }, w.loadLabel, " ", file),
+    ),
+    said,
+    el("p", {
+      class: "why-summary",
+      id: "text-kept",
+      text: now?.model.params ? w.keptNow(now.at) : w.trainFirst,
+    }),
+  );
+  zone.addEventListener("dragover", (e) => e.preventDefault());
+  zone.addEventListener("drop", (e) => {
+    if (!e.dataTransfer?.files?.length) return;
+    e.preventDefault();
+    loadFiles(e.dataTransfer.files);
+  });
+  return zone;
+}
+
 // Every head, and the chosen one, on the line, with the weights of the run now.
 function headsPanel(ctx) {
   const { core, msg, trace } = ctx;
@@ -347,7 +480,8 @@ export const textLab = {
     const tokens = textEncode(line, shipped.json.chars);
     // the rows' names: the characters as typed, a space as ␣, after ⏎
     const rows = ["⏎", ...[...line].map((c) => (c === " " ? "␣" : c))];
-    return { inputs: {}, trace: { shipped, line, tokens, rows } };
+    // json: the model's shape, for the recap at the end of the path
+    return { inputs: {}, trace: { shipped, json: shipped.json, line, tokens, rows } };
   },
 
   steps: () => [
@@ -355,6 +489,7 @@ export const textLab = {
     { id: "levels", panels: ["baselines"] },
     { id: "train", panels: ["train"] },
     { id: "heads", panels: ["heads"] },
+    { id: "keep", panels: ["keep"] },
   ],
 
   labels: (scene, msg, trace) => ({ queries: trace.rows, keys: trace.rows }),
@@ -410,6 +545,7 @@ export const textLab = {
     baselines: baselinesPanel,
     train: (ctx) => trainer.panel(ctx, ctx.trace.shipped),
     heads: headsPanel,
+    keep: keepPanel,
   },
 
   words: {

@@ -62,7 +62,8 @@ function stepTicks(steps) {
 }
 
 /** A lab's trainer (see the top of this file): { panel(ctx, shipped), current(shipped) → { model,
- * at } or undefined, headView(ctx, shipped): the chosen head on the line with the weights now }. */
+ * at } or undefined, load(shipped, params, at, heldOut, name): weights from a file in place of a
+ * run, headView(ctx, shipped): the chosen head on the line with the weights now }. */
 export function makeTrainer(source) {
   const { lab, id } = source;
   const ids = (name) => `${id}-${name}`;
@@ -105,13 +106,29 @@ export function makeTrainer(source) {
   }
 
   // The weights shown, and the step they are at: the trainer's now on the page, the last the
-  // worker sent; undefined before a run of this model.
+  // worker sent, or those loaded from a file; undefined before a run of this model.
   function current(shipped) {
     if (!run || run.shipped !== shipped) return undefined;
     const { config } = shipped.json;
-    return run.worker
-      ? { model: { config, params: run.params }, at: run.at }
-      : { model: { config, params: run.trainer.params() }, at: run.losses.length };
+    return run.trainer
+      ? { model: { config, params: run.trainer.params() }, at: run.losses.length }
+      : { model: { config, params: run.params }, at: run.at };
+  }
+
+  // Weights loaded from a model's files, trained `at` steps, in place of any run: shown as a
+  // run that has ended (Start trains anew), its held-out loss measured on this text.
+  function load(shipped, params, at, heldOut, name) {
+    if (run) forget();
+    run = {
+      shipped,
+      loaded: name,
+      params,
+      at,
+      losses: [],
+      heldOut: [[at, heldOut]],
+      wall: 0,
+      drawn: 0,
+    };
   }
 
   // A run of another model (the own-text lab's text changed) is forgotten.
@@ -321,7 +338,7 @@ export function makeTrainer(source) {
   function moment(json) {
     if (!run) return "none";
     const n = run.losses.length;
-    if (n >= json.training.steps || run.failed) return "done";
+    if (n >= json.training.steps || run.failed || run.loaded) return "done";
     return run.running ? `running ${Math.floor(n / announceEvery)}` : `paused ${n}`;
   }
 
@@ -343,7 +360,7 @@ export function makeTrainer(source) {
       "aria-live": "polite",
     });
     const redraw = () => {
-      const done = run?.losses.length >= json.training.steps || !!run?.failed;
+      const done = run?.losses.length >= json.training.steps || !!run?.failed || !!run?.loaded;
       said.textContent = status(json, msg);
       const now = moment(json);
       if (run && now !== run.announced) {
@@ -380,8 +397,8 @@ export function makeTrainer(source) {
     };
     const go = async () => {
       try {
-        // a finished run, or one that failed, starts again from random weights
-        if (run?.losses.length >= json.training.steps || run?.failed) forget();
+        // a finished run, one that failed or weights loaded: a run from random weights
+        if (run?.losses.length >= json.training.steps || run?.failed || run?.loaded) forget();
         if (!run) await start(core, shipped);
       } catch (error) {
         said.textContent = w.noStreams(error.message);
@@ -425,7 +442,12 @@ export function makeTrainer(source) {
     return root;
   }
 
-  return { panel, current, headView: (ctx, shipped) => headNow(ctx.core, shipped, ctx) };
+  return {
+    panel,
+    current,
+    load,
+    headView: (ctx, shipped) => headNow(ctx.core, shipped, ctx),
+  };
 }
 
 // Before a run here: the same plot of the run that made the shipped weights (tang.json's

@@ -127,6 +127,8 @@ export const gptWords = {
         `Training step ${n} of ${total} after ${seconds} s on the clock, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.${left ? ` About ${left} min to the end at this rate.` : ""}`,
       trainPaused: (n, total, rate, loss, held) =>
         `Paused at training step ${n} of ${total}; training loss ${loss}, held-out loss ${held}.`,
+      loadedStatus: (name, at, held) =>
+        `Loaded from ${name}: weights trained ${at} steps; held-out loss ${held} on this text.`,
       trainFailed: (step, why) =>
         `The run stopped at training step ${step}: ${why}. Press Start again to train anew from random weights.`,
       notFinite:
@@ -324,6 +326,8 @@ export const gptWords = {
         `第 ${n} 个训练步，共 ${total} 个，按钟表已用 ${seconds} 秒，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。${left ? `按这个速度，大约还要 ${left} 分钟。` : ""}`,
       trainPaused: (n, total, rate, loss, held) =>
         `已暂停：第 ${n} 个训练步，共 ${total} 个；训练损失 ${loss}，留出损失 ${held}。`,
+      loadedStatus: (name, at, held) =>
+        `已从 ${name} 载入：训练了 ${at} 步的权重；在这段文字上的留出损失 ${held}。`,
       trainFailed: (step, why) =>
         `训练在第 ${step} 个训练步停下了：${why}。按“重新开始”，从随机权重重新训练。`,
       notFinite:
