@@ -744,7 +744,7 @@ function parseDescription(text) {
     if (at < 0) throw new Error(`the description is not JSON: ${reason}`);
     const before = text.slice(0, at).split("\n");
     const where = `line ${before.length}, column ${[...before.at(-1)].length + 1}`;
-    throw new Error(`the description is not JSON: ${reason} at ${where}`);
+    throw new Error(`the description is not JSON: ${reason} (${where})`);
   }
 }
 

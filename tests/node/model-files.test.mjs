@@ -148,22 +148,22 @@ const withoutField = (object, name) =>
 test("a description that is not JSON says where JSON.parse failed", () => {
   refuses(
     () => core.gptModelFromFiles('{ "config": }', goodFiles.weights),
-    "the description is not JSON: Unexpected token '}' at line 1, column 13",
+    "the description is not JSON: Unexpected token '}' (line 1, column 13)",
   );
   const cut = goodFiles.description.slice(0, 60);
   refuses(
     () => core.gptModelFromFiles(cut, goodFiles.weights),
-    "the description is not JSON: Unterminated string at line 4, column 4",
+    "the description is not JSON: Unterminated string (line 4, column 4)",
   );
   const lines = goodFiles.description.split("\n");
   lines[2] = lines[2].replace(",", ""); // "version": 1 with no comma after it
   refuses(
     () => core.gptModelFromFiles(lines.join("\n"), goodFiles.weights),
-    "the description is not JSON: Expected ',' or '}' after property value at line 4, column 3",
+    "the description is not JSON: Expected ',' or '}' after property value (line 4, column 3)",
   );
   refuses(
     () => core.gptModelFromFiles("", goodFiles.weights),
-    "the description is not JSON: Unexpected end of JSON input at line 1, column 1",
+    "the description is not JSON: Unexpected end of JSON input (line 1, column 1)",
   );
 });
 
