@@ -137,6 +137,11 @@ TEST(GptFile, OnlyAValidModelIsWritten) {
   EXPECT_EQ(attention::gpt_quantize(GptConfig{8, 5, 8, 1, 2}, p).error,
             "params has " + std::to_string(p.size()) + " numbers but the model has " +
                 std::to_string(attention::gpt_size(GptConfig{8, 5, 8, 1, 2})));
+  auto longer = p;
+  longer.push_back(0);
+  EXPECT_EQ(attention::gpt_quantize(tiny, longer).error,
+            "params has " + std::to_string(longer.size()) + " numbers but the model has " +
+                std::to_string(p.size()));
   p[size_t(tiny.vocab * tiny.d_model) + 2] = std::numeric_limits<float>::infinity();
   EXPECT_EQ(attention::gpt_quantize(tiny, p).error,
             "params[58] (l0.ln1_g[1][3]) is Infinity; every parameter must be finite");
