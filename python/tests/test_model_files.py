@@ -185,7 +185,9 @@ def test_writing_only_what_can_be_read_again():
 
 
 def test_python_and_js_say_the_same_and_read_each_others_files(tmp_path):
-    """The core's checks word the same message in both bindings; a pair Python wrote loads in JS."""
+    """Both bindings word the same message for the same bad description (the core's checks, and the
+    shape checks each writes), write the same description for the same model, and a pair Python
+    wrote loads in JS."""
     weights, description = abh.gpt_model_files(small_model(), {"chars": CHARS})
     (tmp_path / "m.json").write_text(description, encoding="utf-8")
     (tmp_path / "m.bin").write_bytes(weights)
@@ -194,6 +196,12 @@ def test_python_and_js_say_the_same_and_read_each_others_files(tmp_path):
         {**d, "config": {**d["config"], "layers": 17}},
         {**d, "chars": CHARS[:-1]},
         {**d, "chars": CHARS[:-1] + CHARS[0]},
+        {**d, "config": {**d["config"], "dModel": "16"}},
+        {**d, "config": {**d["config"], "heads": 2.5}},
+        {**d, "format": "gguf"},
+        {**d, "version": 2},
+        {"vocab": 1497, "poems": 31},
+        {**d, "chars": None},
     ]
     script = """
       import { readFileSync } from "node:fs";
@@ -204,7 +212,11 @@ def test_python_and_js_say_the_same_and_read_each_others_files(tmp_path):
       const loaded = core.gptModelFromFiles(readFileSync(dir + "/m.json", "utf8"), weights);
       const messages = cases.map((c) => { try { core.gptModelFromFiles(c, weights); } catch (e) { return e.message; } });
       messages.push((() => { try { core.gptModelFromFiles(readFileSync(dir + "/m.json", "utf8"), weights.subarray(1)); } catch (e) { return e.message; } })());
-      console.log(JSON.stringify({ params: Array.from(loaded.model.params), messages }));
+      const tang = JSON.parse(readFileSync("web/labs/gpt/tang.json", "utf8"));
+      const { config, ...rest } = tang;
+      const tangModel = core.gptModelFromFiles(tang, new Uint8Array(readFileSync("web/labs/gpt/tang.bin"))).model;
+      const written = core.gptModelFiles(tangModel, rest).description;
+      console.log(JSON.stringify({ params: Array.from(loaded.model.params), messages, written }));
     """
     run = subprocess.run(["node", "--input-type=module", "-e", script, str(tmp_path), json.dumps(cases)],
                          cwd=ROOT, check=True, capture_output=True, text=True)
@@ -219,6 +231,10 @@ def test_python_and_js_say_the_same_and_read_each_others_files(tmp_path):
         abh.gpt_model_from_files(description, weights[1:])
     mine.append(str(e.value))
     assert page["messages"] == mine
+    # and both write the same description, to the byte
+    loaded = abh.gpt_model_from_files(TANG_JSON, TANG_BIN)
+    rest = {k: v for k, v in TANG.items() if k != "config"}
+    assert abh.gpt_model_files(loaded.model, rest)[1] == page["written"]
 
 
 def test_after_many_bad_files_a_good_pair_loads():
