@@ -597,19 +597,22 @@ std::int64_t gpt_size(const GptConfig& config) {
   return layout.back().offset + std::int64_t(layout.back().rows) * layout.back().cols;
 }
 
-std::string check_gpt_config(const GptConfig& c) {
-  for (auto [name, value, high] :
-       {std::tuple{"vocab", c.vocab, Index(65536)}, std::tuple{"context", c.context, Index(1024)},
-        std::tuple{"d_model", c.d_model, Index(1024)}, std::tuple{"layers", c.layers, Index(16)},
-        std::tuple{"heads", c.heads, Index(64)}}) {
+std::string check_gpt_config(const GptConfig& c, const GptConfigNames& names) {
+  for (auto [name, value, high] : {std::tuple{names.vocab, c.vocab, Index(65536)},
+                                   std::tuple{names.context, c.context, Index(1024)},
+                                   std::tuple{names.d_model, c.d_model, Index(1024)},
+                                   std::tuple{names.layers, c.layers, Index(16)},
+                                   std::tuple{names.heads, c.heads, Index(64)}}) {
     if (value < 1 || value > high) return range_error(name, value, 1, high);
   }
   if (c.d_model % c.heads != 0 || (c.d_model / c.heads) % 2 != 0) {
-    return "d_model " + std::to_string(c.d_model) +
-           " is not heads × an even d_head (heads = " + std::to_string(c.heads) +
+    return std::string(names.d_model) + " " + std::to_string(c.d_model) + " is not " + names.heads +
+           " × an even d_head (" + names.heads + " = " + std::to_string(c.heads) +
            "; RoPE turns pairs)";
   }
-  if (!(std::isfinite(c.base) && c.base > 0)) return "base must be a finite number above 0";
+  if (!(std::isfinite(c.base) && c.base > 0)) {
+    return std::string(names.base) + " must be a finite number above 0";
+  }
   if (gpt_size(c) > kMaxGptValues) {
     return "the model would have " + std::to_string(gpt_size(c)) + " parameters, over " +
            std::to_string(kMaxGptValues);

@@ -55,8 +55,21 @@ struct GptTensor {
 std::vector<GptTensor> gpt_layout(const GptConfig& config);
 std::int64_t gpt_size(const GptConfig& config);  // how many parameters
 
+// How a message names a configuration's fields: as C++ and Python name them, or as a model's
+// description file does (kGptFileNames: "config.dModel").
+struct GptConfigNames {
+  const char* vocab = "vocab";
+  const char* context = "context";
+  const char* d_model = "d_model";
+  const char* layers = "layers";
+  const char* heads = "heads";
+  const char* base = "base";
+};
+inline constexpr GptConfigNames kGptFileNames{"config.vocab",  "config.context", "config.dModel",
+                                              "config.layers", "config.heads",   "config.base"};
+
 // Checks a configuration: sizes from 1 up to the limits, d_head even.
-std::string check_gpt_config(const GptConfig& config);
+std::string check_gpt_config(const GptConfig& config, const GptConfigNames& names = {});
 
 // What a forward pass keeps for its backward, and for the page: B sequences of T tokens, N =
 // B·T rows. Its fields() are what leaves the core; the rest stays for the backward pass.

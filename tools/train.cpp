@@ -127,7 +127,7 @@ template <typename T>
 std::vector<std::uint8_t> quantized(const GptConfig& c, const std::vector<T>& params,
                                     std::vector<T>& restored) {
   const std::vector<std::uint8_t> bin =
-      attention::gpt_quantize(c, std::vector<float>(params.begin(), params.end()));
+      attention::gpt_quantize(c, std::vector<float>(params.begin(), params.end())).value;
   const std::vector<float> read = attention::gpt_dequantize(c, bin).value;
   restored.assign(read.begin(), read.end());
   return bin;

@@ -695,11 +695,45 @@ export interface GptTrainer {
   close(): void;
 }
 
+/** A model's description, as gptModelFiles writes it: JSON of this object. A description with
+ * no format (the shipped tang.json) is read as version 1. */
+export interface GptDescription {
+  format?: "attention-by-hand model";
+  version?: 1;
+  config: GptConfig;
+  /** the vocabulary's characters from token 2 on: config.vocab − 2 of them, none twice */
+  chars: string;
+  /** anything else the writer kept: training options, held-out loss, the text's name … */
+  [field: string]: unknown;
+}
+
+/** A model loaded from its two files by gptModelFromFiles. */
+export interface GptModelFromFiles {
+  model: GptModel & { config: Required<GptConfig>; params: Float32Array };
+  /** the description as it was parsed */
+  description: GptDescription;
+  chars: string;
+}
+
 /** A real model: the small transformer trained on Tang poems, and its training. */
 export interface GptLabs {
   gptLayout(config: GptConfig): GptTensor[];
   /** The shipped weights file: int8 with a float32 scale per matrix row, vectors float32. */
   gptModel(config: GptConfig, bytes: Uint8Array): GptModel & { params: Float32Array };
+  /**
+   * A model's two files, to keep it: the weights file (int8 with a float32 scale per matrix row,
+   * as tang.bin) and the JSON text of { format, version, config, chars, …description }.
+   * description must give chars; its format, version and config, if given, must be the model's.
+   */
+  gptModelFiles(
+    model: GptModel,
+    description: { chars: string; [field: string]: unknown },
+  ): { weights: Uint8Array; description: string };
+  /**
+   * A model from its two files, every field checked before use; an Error naming the field and
+   * what is wrong otherwise. description: the JSON text, or the parsed object.
+   */
+  gptModelFromFiles(description: string | object, weights: Uint8Array): GptModelFromFiles;
   gptForward(
     model: GptModel,
     tokens: ArrayLike<number>,

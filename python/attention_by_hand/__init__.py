@@ -11,7 +11,9 @@ tensor); results are dicts of NumPy arrays, whose keys are also attributes.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Union
+import json
+import os
+from typing import Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -29,6 +31,8 @@ __all__ = [
     "multi_head_backward",
     "gpt_layout",
     "gpt_model",
+    "gpt_model_files",
+    "gpt_model_from_files",
     "gpt_forward",
     "gpt_generate",
     "induction_batch",
@@ -334,6 +338,177 @@ def gpt_model(config: dict, weights: Union[bytes, str]) -> Result:
         raise TypeError("weights must be the file's bytes or its path")
     c = _config(config)
     return Result(config=c, params=_wrap(_core.gpt_dequantize(c, bytes(weights))))
+
+
+# ---- a model's two files: its weights and its description, the JSON of {format, version, config,
+# chars, …} (src/gpt_file.hpp). What the description says about the model is checked in the core,
+# with the JS API's words; its JSON's shape here, as web/attention.js checks it. ----
+
+_model_format = "attention-by-hand model"
+_model_version = 1
+_int32 = 2**31 - 1  # a size the core reads: larger ones are refused here, named
+_missing = object()  # a field the description does not have (JSON's null is None)
+# the description's config fields, spelled as the file spells them, and as the core's dict
+_file_fields = (("vocab", "vocab"), ("context", "context"), ("dModel", "d_model"), ("layers", "layers"),
+                ("heads", "heads"))
+
+
+def _kind(x: Any) -> str:
+    """What a JSON value is, for a message, in the JS API's words: the string "…", the number 5,
+    an array, an object, null, true."""
+    if x is None:
+        return "null"
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, (int, float)):
+        return f"the number {_number_text(x)}"
+    if isinstance(x, str):
+        return f"the string {json.dumps(x[:40], ensure_ascii=False)}"
+    if isinstance(x, (list, tuple)):
+        return "an array"
+    if isinstance(x, dict):
+        return "an object"
+    name = type(x).__name__
+    return f"{'an' if name[:1] in 'AEIOaeio' else 'a'} {name}"
+
+
+def _number_text(x: Any) -> str:
+    """A number as JS writes it: 64 for 64.0."""
+    return str(int(x)) if isinstance(x, float) and x.is_integer() and abs(x) < 1e21 else str(x)
+
+
+def _parse_description(text: str) -> Any:
+    def no_constant(name: str) -> Any:
+        raise ValueError(f"the description is not JSON: {name} is not a JSON number")
+
+    try:
+        return json.loads(text, parse_constant=no_constant)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"the description is not JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+
+
+def _read_description(description: Any) -> dict:
+    """The description as a dict, its format and version read (no format: version 1, as tang.json)."""
+    if isinstance(description, os.PathLike):
+        with open(description, encoding="utf-8") as f:
+            description = f.read()
+    d = _parse_description(description) if isinstance(description, str) else description
+    if not isinstance(d, dict):
+        given = "JSON of " if isinstance(description, str) else ""
+        raise ValueError("the description must be an object { format, version, config, chars, … } or its JSON "
+                         f"text, not {given}{_kind(d)}")
+    if "format" in d and d["format"] != _model_format:
+        raise ValueError(f'format is {_kind(d["format"])}; this reads only "{_model_format}" files')
+    if "config" not in d and "format" not in d:
+        fields = list(d)
+        shown = ", ".join(map(str, fields[:6])) + (", …" if len(fields) > 6 else "")
+        raise ValueError(f"the description has no config: it is not a model's description (its fields: "
+                         f"{shown or 'none'})")
+    if "format" in d and "version" not in d:
+        raise ValueError("version is missing")
+    if "version" in d and (isinstance(d["version"], bool) or d["version"] != _model_version):
+        raise ValueError(f"version is {_kind(d['version'])}; this reads version {_model_version}")
+    return d
+
+
+def _description_config(config: Any) -> dict:
+    """A description's config, each field checked as the JSON gives it, as the core's dict; the core
+    checks the ranges."""
+    if config is _missing:
+        raise ValueError("config is missing")
+    if not isinstance(config, dict):
+        raise ValueError(f"config is {_kind(config)}, not an object")
+    out: dict = {}
+    for name, core_name in _file_fields:
+        if name not in config:
+            raise ValueError(f"config.{name} is missing")
+        x = config[name]
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
+            raise ValueError(f"config.{name} is {_kind(x)}, not a number")
+        if isinstance(x, float) and not x.is_integer():
+            raise ValueError(f"config.{name} is {x}, not a whole number")
+        if abs(x) > _int32:
+            raise ValueError(f"config.{name} is {_number_text(x)}, past any size the core reads ({_int32})")
+        out[core_name] = int(x)
+    base = config.get("base", 10000)
+    if isinstance(base, bool) or not isinstance(base, (int, float)):
+        raise ValueError(f"config.base is {_kind(base)}, not a number")
+    mlp = config.get("mlp", True)
+    if not isinstance(mlp, bool):
+        raise ValueError(f"config.mlp is {_kind(mlp)}, not true or false")
+    out["base"] = float(base)
+    out["mlp"] = mlp
+    return out
+
+
+def _chars(chars: Any) -> str:
+    """chars as the JSON gives it: a string of whole characters (no lone surrogate, which UTF-8
+    cannot hold); the core checks its count and that no character comes twice."""
+    if chars is _missing:
+        raise ValueError("chars is missing: the model's characters, a string")
+    if not isinstance(chars, str):
+        raise ValueError(f"chars is {_kind(chars)}, not a string")
+    for i, c in enumerate(chars):
+        if 0xD800 <= ord(c) <= 0xDFFF:
+            raise ValueError(f"chars character {i + 1} is a lone surrogate (U+{ord(c):04X}), not a character")
+    return chars
+
+
+def _file_config(c: dict) -> dict:
+    """The core's config dict as the description writes it: dModel, base 10000 (not 10000.0)."""
+    base = c["base"]
+    return {"vocab": c["vocab"], "context": c["context"], "dModel": c["d_model"], "layers": c["layers"],
+            "heads": c["heads"], "base": int(base) if float(base).is_integer() else base, "mlp": c["mlp"]}
+
+
+def gpt_model_files(model: dict, description: dict) -> Tuple[bytes, str]:
+    """A model's two files, to keep it: (the weights file's bytes, int8 as tang.bin; the JSON text of
+    {format, version, config, chars, …the rest of description}). description must give chars (the
+    vocabulary's characters from token 2 on); its format, version and config, if given, must be
+    these. Raises ValueError or TypeError naming the field."""
+    c, p = _params(model)
+    if not isinstance(description, dict):
+        raise TypeError(f"description must be an object {{ chars, … }}, not {_kind(description)}")
+    rest = {k: v for k, v in description.items() if k not in ("format", "version", "config", "chars")}
+    if "format" in description and description["format"] != _model_format:
+        raise ValueError(f'description.format is {_kind(description["format"])}; it is written "{_model_format}"')
+    version = description.get("version", _model_version)
+    if isinstance(version, bool) or version != _model_version:
+        raise ValueError(f"description.version is {_kind(version)}; it is written {_model_version}")
+    if "config" in description:
+        given = _file_config(_config(description["config"]))
+        mine = _file_config(c)
+        for name in mine:
+            if given[name] != mine[name]:
+                raise ValueError(f"description.config.{name} is {given[name]} but the model's is {mine[name]}")
+    chars = _chars(description.get("chars", _missing))
+    _wrap(_core.gpt_check_chars(c, chars))
+    weights = _wrap(_core.gpt_quantize(c, p))
+    written = {"format": _model_format, "version": _model_version, "config": _file_config(c), "chars": chars,
+               **rest}
+    try:
+        text = json.dumps(written, indent=2, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"description cannot be written as JSON: {e}") from None
+    return weights, text + "\n"
+
+
+def gpt_model_from_files(description: Union[str, dict, "os.PathLike[str]"],
+                         weights: Union[bytes, bytearray, "os.PathLike[str]"]) -> Result:
+    """A model from its two files, every field checked before use: description (its JSON text, the
+    parsed dict, or a path) and weights (the weights file's bytes, or a path) → {"model": {"config",
+    "params"}, "description": the parsed dict, "chars"}; or a ValueError naming the field and what
+    is wrong. A description with no format (the shipped tang.json) is read as version 1."""
+    d = _read_description(description)
+    c = _description_config(d.get("config", _missing))
+    chars = _chars(d.get("chars", _missing))
+    if isinstance(weights, os.PathLike):
+        with open(weights, "rb") as f:
+            weights = f.read()
+    if not isinstance(weights, (bytes, bytearray)):
+        raise TypeError(f"weights must be the weights file's bytes or its path, not {type(weights).__name__}")
+    params = _wrap(_core.gpt_read_model(c, chars, bytes(weights)))
+    return Result(model=Result(config=c, params=params), description=d, chars=chars)
 
 
 def _ids(name: str, tokens: Sequence[int], vocab: int, least: int = 0) -> np.ndarray:

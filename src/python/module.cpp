@@ -155,6 +155,28 @@ py::object gpt_dequantize(const py::dict& config, const py::bytes& file) {
                                          std::vector<std::uint8_t>(bytes.begin(), bytes.end())));
 }
 
+// The parameters as the weights file's bytes, or { error }.
+py::object gpt_quantize(const py::dict& config, const Floats& params) {
+  const auto r = attention::gpt_quantize(read_config(config), numbers(params));
+  if (!r.ok()) return error(r.error);
+  return py::bytes(reinterpret_cast<const char*>(r.value.data()), r.value.size());
+}
+
+// chars (a str that encodes to UTF-8: attention_by_hand checks) against the configuration:
+// None, or { error }.
+py::object gpt_check_chars(const py::dict& config, const std::string& chars) {
+  const std::string e = attention::check_gpt_chars(read_config(config), chars);
+  return e.empty() ? py::object(py::none()) : error(e);
+}
+
+// A model from its description's configuration and characters and its weights file, each
+// checked (gpt_file.hpp): the parameters, or { error } naming the description's field.
+py::object gpt_read_model(const py::dict& config, const std::string& chars, const py::bytes& file) {
+  const std::string bytes = file;
+  return to_py(attention::gpt_read_model(read_config(config), chars,
+                                         std::vector<std::uint8_t>(bytes.begin(), bytes.end())));
+}
+
 py::object gpt_forward(const py::dict& config, const Floats& params, const Ids& tokens,
                        const std::optional<Ids>& targets) {
   return to_py(attention::gpt_forward<float>(read_config(config), numbers(params), numbers(tokens),
@@ -196,6 +218,9 @@ PYBIND11_MODULE(_core, m) {
   m.def("multi_head_backward", &multi_head_backward);
   m.def("gpt_layout", &gpt_layout);
   m.def("gpt_dequantize", &gpt_dequantize);
+  m.def("gpt_quantize", &gpt_quantize);
+  m.def("gpt_check_chars", &gpt_check_chars);
+  m.def("gpt_read_model", &gpt_read_model);
   m.def("gpt_forward", &gpt_forward);
   m.def("gpt_generate", &gpt_generate);
   m.def("induction_batch", &induction_batch);

@@ -1,7 +1,7 @@
-// gpt.cpp: lesson 5's bindings, the small transformer (gpt.hpp): its layout, its weights file,
-// a forward pass, the loss's gradient, generation, and training sessions; the induction task
-// (induction.hpp): its sequences, its scores, and training sessions on it; a learner's own text
-// (text.hpp).
+// gpt.cpp: lesson 5's bindings, the small transformer (gpt.hpp): its layout, its files (the
+// weights written and read, a description's characters checked; gpt_file.hpp), a forward pass,
+// the loss's gradient, generation, and training sessions; the induction task (induction.hpp):
+// its sequences, its scores, and training sessions on it; a learner's own text (text.hpp).
 //
 // The one exception to the boundary's rule that JS owns every state: a training session lives
 // here, by number, between the page's frames (its parameters, AdamW's moments and the step
@@ -77,6 +77,24 @@ val gpt_layout(val config) {
 val gpt_dequantize(val config, val bytes) {
   return to_js(
       attention::gpt_dequantize(read_gpt_config(config), read_numbers<std::uint8_t>(bytes)));
+}
+
+// The parameters as the weights file's bytes (a Uint8Array), or { error }.
+val gpt_quantize(val config, val params) {
+  return to_js(attention::gpt_quantize(read_gpt_config(config), read_numbers<float>(params)));
+}
+
+// chars (UTF-8 here; web/attention.js has refused lone surrogates) against the configuration.
+val gpt_check_chars(val config, std::string chars) {
+  const std::string e = attention::check_gpt_chars(read_gpt_config(config), chars);
+  return e.empty() ? val::undefined() : error(e);
+}
+
+// A model from its description's configuration and characters and its weights file, each
+// checked (gpt_file.hpp): the parameters, or { error } naming the description's field.
+val gpt_read_model(val config, std::string chars, val bytes) {
+  return to_js(
+      attention::gpt_read_model(read_gpt_config(config), chars, read_numbers<std::uint8_t>(bytes)));
 }
 
 template <typename T>
@@ -211,6 +229,9 @@ double gpt_trainers_open() { return double(trainers.size()); }
 EMSCRIPTEN_BINDINGS(attention_gpt) {
   emscripten::function("gptLayout", &gpt_layout);
   emscripten::function("gptDequantize", &gpt_dequantize);
+  emscripten::function("gptQuantize", &gpt_quantize);
+  emscripten::function("gptCheckChars", &gpt_check_chars);
+  emscripten::function("gptReadModel", &gpt_read_model);
   emscripten::function("gptForward", &gpt_forward);
   emscripten::function("gptGradients", &gpt_gradients);
   emscripten::function("gptGenerate", &gpt_generate);

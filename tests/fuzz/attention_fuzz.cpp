@@ -17,7 +17,9 @@
 // The small model (gpt.hpp, gpt_file.hpp): any configuration is refused or valid; any token id
 // outside the vocabulary is refused; an accepted forward pass has finite logits, probability
 // rows that sum to 1 and a finite loss; any bytes as a weights file are refused or read as
-// finite parameters of the right size; a trainer's steps on a tiny model give finite losses.
+// finite parameters of the right size, and what is read writes a file that is read back the same;
+// a model's files (configuration, characters, weights) are read only when each fits the others;
+// a trainer's steps on a tiny model give finite losses.
 // The induction task (induction.hpp): any task is refused or valid; a valid task's sequences
 // hold their tokens in the vocabulary and repeat their segment; scores are weights' means
 // (within [0, 1]) and finite losses; a trainer whose configuration is not the task's is refused.
@@ -31,6 +33,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -613,19 +616,105 @@ std::vector<std::int32_t> ids(FuzzedDataProvider& in, size_t n, Index vocab) {
   return out;
 }
 
+// A code point as UTF-8.
+std::string utf8(char32_t c) {
+  std::string out;
+  if (c < 0x80) return std::string(1, char(c));
+  if (c < 0x800) return {char(0xC0 | (c >> 6)), char(0x80 | (c & 0x3F))};
+  if (c < 0x10000)
+    return {char(0xE0 | (c >> 12)), char(0x80 | ((c >> 6) & 0x3F)), char(0x80 | (c & 0x3F))};
+  return {char(0xF0 | (c >> 18)), char(0x80 | ((c >> 12) & 0x3F)), char(0x80 | ((c >> 6) & 0x3F)),
+          char(0x80 | (c & 0x3F))};
+}
+
+// A description's characters for a vocabulary of `vocab`: mostly vocab − 2 distinct ones (ASCII,
+// 2-, 3- and 4-byte UTF-8), sometimes one too many or too few, one twice, or any bytes.
+std::string model_chars(FuzzedDataProvider& in, Index vocab) {
+  static const char32_t pool[] = {U'a', U'é', U'山', U'月', U'𝄞', U'，', U'z', U'⏎', U'ß', U'b'};
+  const int kind = in.ConsumeIntegralInRange<int>(0, 7);
+  if (kind == 0) return in.ConsumeBytesAsString(in.ConsumeIntegralInRange<size_t>(0, 40));
+  Index n = std::max<Index>(0, vocab - 2);
+  if (kind == 1) n += in.ConsumeBool() ? 1 : -1;
+  std::string out;
+  for (Index i = 0; i < n; ++i) out += utf8(i < 10 ? pool[i] : 0x10000 + char32_t(i));
+  if (kind == 2 && n >= 1)
+    out += utf8(pool[in.ConsumeIntegralInRange<Index>(0, std::min<Index>(n, 10) - 1)]);
+  return out;
+}
+
+// What check_gpt_chars promises, checked apart: well-formed UTF-8 by the Unicode standard's table
+// of byte sequences (Table 3-7), vocab − 2 characters, none of them twice.
+bool chars_fit(const std::string& chars, Index vocab) {
+  struct Form {
+    unsigned char lead_low, lead_high, second_low, second_high;
+    size_t length;
+  };
+  static const Form forms[] = {
+      {0x00, 0x7F, 0, 0, 1},       {0xC2, 0xDF, 0x80, 0xBF, 2}, {0xE0, 0xE0, 0xA0, 0xBF, 3},
+      {0xE1, 0xEC, 0x80, 0xBF, 3}, {0xED, 0xED, 0x80, 0x9F, 3}, {0xEE, 0xEF, 0x80, 0xBF, 3},
+      {0xF0, 0xF0, 0x90, 0xBF, 4}, {0xF1, 0xF3, 0x80, 0xBF, 4}, {0xF4, 0xF4, 0x80, 0x8F, 4}};
+  std::set<std::string> seen;
+  Index n = 0;
+  for (size_t at = 0; at < chars.size(); ++n) {
+    const auto byte = [&](size_t i) { return static_cast<unsigned char>(chars[at + i]); };
+    const Form* form = nullptr;
+    for (const Form& f : forms)
+      if (byte(0) >= f.lead_low && byte(0) <= f.lead_high) form = &f;
+    if (form == nullptr || at + form->length > chars.size()) return false;
+    if (form->length > 1 && (byte(1) < form->second_low || byte(1) > form->second_high))
+      return false;
+    for (size_t i = 2; i < form->length; ++i)
+      if (byte(i) < 0x80 || byte(i) > 0xBF) return false;
+    if (!seen.insert(chars.substr(at, form->length)).second) return false;
+    at += form->length;
+  }
+  return vocab >= 2 && n == vocab - 2;
+}
+
 void fuzz_gpt(FuzzedDataProvider& in) {
   const attention::GptConfig c = gpt_config(in);
   const bool valid = attention::check_gpt_config(c).empty();
   switch (in.ConsumeIntegralInRange<int>(0, 2)) {
-    case 0: {  // a weights file of any bytes
-      const auto bytes = in.ConsumeBytes<std::uint8_t>(in.ConsumeIntegralInRange<size_t>(0, 4096));
+    case 0: {  // a model's files: a configuration, characters and a weights file, any of them bad
+      const std::string chars = model_chars(in, c.vocab);
+      std::vector<std::uint8_t> bytes;
+      if (valid && attention::gpt_size(c) <= 100000 && in.ConsumeBool()) {
+        // a real file, perhaps with a few bytes changed or cut
+        bytes = attention::gpt_quantize(
+                    c, attention::gpt_init<float>(c, in.ConsumeIntegral<std::uint8_t>()))
+                    .value;
+        for (int k = in.ConsumeIntegralInRange<int>(0, 3); k > 0 && !bytes.empty(); --k)
+          bytes[in.ConsumeIntegralInRange<size_t>(0, bytes.size() - 1)] =
+              in.ConsumeIntegral<std::uint8_t>();
+        if (in.ConsumeIntegralInRange<int>(0, 7) == 0)
+          bytes.resize(in.ConsumeIntegralInRange<size_t>(0, bytes.size() + 8));
+      } else {
+        bytes = in.ConsumeBytes<std::uint8_t>(in.ConsumeIntegralInRange<size_t>(0, 4096));
+      }
       const auto r = attention::gpt_dequantize(c, bytes);
+      const auto model = attention::gpt_read_model(c, chars, bytes);
+      if (model.ok()) {
+        if (!r.ok() || model.value != r.value) fail("a model was read whose weights file was not");
+        if (!chars_fit(chars, c.vocab))
+          fail("a model was read whose characters do not fit its vocabulary");
+      } else if (r.ok() && chars_fit(chars, c.vocab)) {
+        fail("a model whose files are good was refused", model.error);
+      }
       if (!r.ok()) return;
       if (!valid) fail("a weights file was read for a configuration that is not valid");
+      if (std::int64_t(bytes.size()) != attention::gpt_file_size(c))
+        fail("a weights file of the wrong size was read");
       if (std::int64_t(r.value.size()) != attention::gpt_size(c))
         fail("the parameters have the wrong size");
       for (float x : r.value)
         if (!std::isfinite(x)) fail("a weights file gave a parameter that is not finite");
+      // what was read is written, and read back, to a file that writes the same bytes again
+      const auto written = attention::gpt_quantize(c, r.value);
+      if (!written.ok()) fail("parameters read from a file cannot be written", written.error);
+      const auto again = attention::gpt_dequantize(c, written.value);
+      if (!again.ok()) fail("a written file cannot be read", again.error);
+      if (attention::gpt_quantize(c, again.value).value != written.value)
+        fail("a file written from a written file's parameters differs from it");
       return;
     }
     case 1: {  // a forward pass

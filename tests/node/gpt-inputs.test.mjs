@@ -103,17 +103,20 @@ test("the weights file: too short, too long, not finite; each named, and nothing
   const read = labs.gptModel(config, file).params;
   assert.equal(read.length, size);
   assert.ok(read.every((x, i) => Math.abs(x - params[i]) <= 0.3 / 127 / 2 + 1e-7));
-  assert.throws(
+  throwsExactly(
     () => labs.gptModel(config, file.subarray(0, file.length - 1)),
-    /too short: it has \d+ bytes/,
+    `the weights file has ${file.length - 1} bytes but this model (vocab 6, d_model 4, layers 1, with MLPs) needs ${file.length}: it is 1 byte too short (cut off, or another model's weights)`,
   );
-  assert.throws(
+  throwsExactly(
     () => labs.gptModel(config, Uint8Array.from([...file, 0])),
-    /longer than the model/,
+    `the weights file has ${file.length + 1} bytes but this model (vocab 6, d_model 4, layers 1, with MLPs) needs ${file.length}: it is 1 byte too long (another model's weights, or more after them)`,
   );
   const nan = file.slice();
   nan.set(new Uint8Array(Float32Array.of(NaN).buffer), 0); // wte's row 1 scale
-  assert.throws(() => labs.gptModel(config, nan), /the weights file's wte\[1\]\[1\] is not finite/);
+  throwsExactly(
+    () => labs.gptModel(config, nan),
+    "the weights file's wte row 1 has the scale NaN; a row's scale must be a finite number ≥ 0",
+  );
   assert.throws(() => labs.gptModel({ ...config, vocab: 7 }, file), /too short/);
   assert.throws(() => labs.gptModel({ ...config, dModel: 3 }, file), /d_head|even|divide/);
 });

@@ -9,3 +9,7 @@ export const first = loadAttention().then((core) => {
   return trace.output[0][0];
 });
 export const labs: Promise<LabsCore> = loadLabs();
+export const kept = loadLabs().then((core) => {
+  const { model, chars } = core.gptModelFromFiles("{}", new Uint8Array(0));
+  return core.gptModelFiles(model, { chars }).description.length;
+});

@@ -50,6 +50,17 @@ const learned: number =
   labs.attentionBackward([[1]], [[1]], [[1]], [[1]]).gradients.scores[0][0] +
   labs.selfAttentionBackward([[1]], [[1]], [[1]], [[1]], [[1]]).gradients.wq[0][0] +
   labs.multiHeadBackward([[1]], one, [[1]]).gradients.heads[0].q[0][0];
+const kept = labs.gptModelFiles(
+  { config: { vocab: 3, context: 2, dModel: 2, layers: 1, heads: 1 }, params: new Float32Array(1) },
+  { chars: "a", heldOut: 1.5 },
+);
+const loaded = labs.gptModelFromFiles(kept.description, kept.weights);
+const kept2: Uint8Array = labs.gptModelFiles(loaded.model, loaded.description).weights;
+const vocab: number = loaded.model.config.vocab + loaded.chars.length + kept2.length;
+// @ts-expect-error: the weights are the file's bytes, not an ArrayBuffer
+labs.gptModelFromFiles(kept.description, kept.weights.buffer);
+// @ts-expect-error: a description gives the model's chars
+labs.gptModelFiles(loaded.model, { heldOut: 1.5 });
 // @ts-expect-error: dOutput is a matrix
 labs.attentionBackward([[1]], [[1]], [[1]], [1]);
 // @ts-expect-error: positions are "none", "sinusoidal" or "rope"
@@ -69,4 +80,4 @@ const moved: boolean = element.goTo(2) && element.setInputs({ q: [[1]] });
 element.addEventListener("ready", (e) => e.detail.step);
 // @ts-expect-error: the element's error event is a CustomEvent, not an ErrorEvent
 element.addEventListener("error", (e) => e.filename);
-export { first, at, moved, cached, learned };
+export { first, at, moved, cached, learned, vocab };
