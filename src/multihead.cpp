@@ -79,6 +79,23 @@ std::string check_positions(const std::vector<double>& positions) {
   return {};
 }
 
+// Every angle pos·θ_i must be a finite number: with a base below 1, θ_i grows with i, and a large
+// position times it overflows.
+std::string check_angles(const std::vector<double>& positions, Index d, double base) {
+  for (Index i = 0; i < (d + 1) / 2; ++i) {
+    const double theta = std::pow(base, -2.0 * double(i) / double(d));
+    for (size_t p = 0; p < positions.size(); ++p) {
+      if (!std::isfinite(positions[p] * theta)) {
+        return "positions[" + std::to_string(p + 1) + "] × θ_" + std::to_string(i) + " = " +
+               number(positions[p]) + " × " + number(theta) +
+               " overflows: every angle must be a finite number (base " + number(base) +
+               " is below 1, so θ grows with i)";
+      }
+    }
+  }
+  return {};
+}
+
 // θ_i = base^(−2i/d) for i = 0 … ⌈d/2⌉−1, and the angles pos·θ_i of every row.
 PositionTrace angles_of(const std::vector<double>& positions, Index d, double base) {
   PositionTrace t;
@@ -184,6 +201,13 @@ std::string start(MultiHeadTrace& t, const MatrixRef<double>& X, const MultiHead
   if (auto error = check_options(o); !error.empty()) return error;
   if (auto error = check_input<double>("X", X); !error.empty()) return error;
   if (auto error = check_weights(X.cols(), w, o, t.d_head); !error.empty()) return error;
+  // a base far below 1 makes θ so large that even these positions' angles overflow
+  const auto angles = o.positions == Positions::kSinusoidal
+                          ? check_angles(range(first_position, X.rows()), X.cols(), o.base)
+                      : o.positions == Positions::kRotary
+                          ? check_angles(range(0, first_position + X.rows()), t.d_head, o.base)
+                          : std::string();
+  if (!angles.empty()) return angles;
   t.heads = o.heads;
   t.kv_heads = o.kv_heads;
   for (Index i = 0; i < o.heads; ++i) t.kv_head.push_back(i * o.kv_heads / o.heads);
@@ -281,6 +305,7 @@ Result<SinusoidalTrace> sinusoidal_positions(const std::vector<double>& position
                 ", over the limit of " + std::to_string(kMaxDim)};
   }
   if (!(std::isfinite(base) && base > 0)) return {{}, "base must be a finite number above 0"};
+  if (auto error = check_angles(positions, d_model, base); !error.empty()) return {{}, error};
   return {sinusoidal(positions, d_model, base), {}};
 }
 
@@ -300,6 +325,7 @@ Result<RotaryTrace> rotary(const MatrixRef<double>& M, const std::vector<double>
                 count(M.cols(), "column") + ", but it is " + std::to_string(d_head)};
   }
   if (!(std::isfinite(base) && base > 0)) return {{}, "base must be a finite number above 0"};
+  if (auto error = check_angles(positions, d_head, base); !error.empty()) return {{}, error};
   RotaryTrace t = rotate(M, positions, d_head, base);
   // A pair (a, b) turns into (a·cos θ − b·sin θ, a·sin θ + b·cos θ): up to √2 times the larger.
   const auto turned = [](Index i, Index j) {

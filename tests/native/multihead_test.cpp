@@ -311,6 +311,20 @@ TEST(Positions, RotaryOverflowIsAnErrorNamingTheCell) {
   EXPECT_NEAR(fine.value.rotated(0, 1), 1e308 * (std::sin(1) + std::cos(1)), 1e293);
 }
 
+TEST(Positions, AnAngleThatOverflowsIsAnErrorNamingIt) {
+  // base 0.875 < 1: θ_i = 0.875^(−2i/9) grows; 1.8e308 × θ_1 overflows (found by the fuzzer)
+  const double big = 1.7976931348623157e308;
+  const auto r = attention::sinusoidal_positions({-7, -1, big, 3}, 9, 0.875);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("positions[3] × θ_1 = "), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("overflows: every angle must be a finite number"), std::string::npos);
+  Mat M = Mat::Ones(1, 4);
+  EXPECT_NE(attention::rotary(M, {big}, 4, 0.5).error.find("positions[1] × θ_1"),
+            std::string::npos);
+  // base 10,000: θ ≤ 1, so the largest position still makes finite angles
+  EXPECT_TRUE(attention::sinusoidal_positions({big}, 9).ok());
+}
+
 TEST(Positions, RotaryScoreDependsOnlyOnTheDistance) {
   std::mt19937 gen(14);
   const Mat q = random_matrix(gen, 1, 6), k = random_matrix(gen, 1, 6);
