@@ -231,3 +231,130 @@ test("η = 3: the loss diverges, the run stops there and says why; nothing infin
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// Both files of one click on "Download the model": { json: text, bin: bytes, names }.
+async function downloadBoth(page) {
+  const got = [];
+  const both = new Promise((resolve) => page.on("download", (d) => got.push(d) === 2 && resolve()));
+  await page.locator("#text-download").click();
+  await both;
+  const files = {};
+  for (const d of got) {
+    const bytes = readFileSync(await d.path());
+    if (d.suggestedFilename().endsWith(".json")) files.json = bytes.toString("utf8");
+    else files.bin = new Uint8Array(bytes);
+    (files.names ??= []).push(d.suggestedFilename());
+  }
+  return files;
+}
+
+// The pasted text, trained a few steps, at the step to keep it.
+async function trained(page) {
+  await page.locator("#text-input").fill(pasted);
+  await page.locator("#text-use").click();
+  await page.waitForFunction(() =>
+    /your text/.test(document.querySelector("#text-now").textContent),
+  );
+  await page.locator("#forward").click();
+  await page.locator("#forward").click();
+  await page.locator("#text-train-start").click();
+  await page.waitForFunction(
+    () =>
+      Number((/(\d+)/.exec(document.querySelector("#text-train-status").textContent) ?? [])[1]) >=
+      30,
+    null,
+    { timeout: 120000 },
+  );
+  await page.locator("#text-train-stop").click();
+  await page.waitForFunction(() => !document.querySelector("#text-train-start").disabled);
+}
+
+test("a downloaded model loads back and gives the same numbers; bad files are refused by field", async () => {
+  const page = await openApp(env, "scene=text&lang=en", { viewport: { width: 1440, height: 900 } });
+  await trained(page);
+  await page.locator("#forward").click();
+  await page.locator("#forward").click();
+  const files = await downloadBoth(page);
+  assert.deepEqual(files.names.sort(), ["your-text-model.bin", "your-text-model.json"]);
+  const description = JSON.parse(files.json);
+  const mine = core.textCorpus(pasted);
+  assert.equal(description.chars, mine.chars);
+  assert.equal(description.format, "attention-by-hand model");
+  // read back in Node: the held-out loss the description gives for its int8 weights
+  const read = core.gptModelFromFiles(files.json, files.bin);
+  assert.equal(core.gptStreamLoss(read.model, mine.heldOut), description.heldOutInt8);
+  assert.ok(Math.abs(description.heldOut - description.heldOutInt8) < 0.01);
+  await page.close();
+
+  // another tab, the same text: load the two files
+  const again = await openApp(env, "scene=text&lang=en", {
+    viewport: { width: 1440, height: 900 },
+  });
+  await again.locator("#text-input").fill(pasted);
+  await again.locator("#text-use").click();
+  await again.waitForFunction(() =>
+    /your text/.test(document.querySelector("#text-now").textContent),
+  );
+  for (let k = 0; k < 4; k++) await again.locator("#forward").click();
+  const pair = [
+    { name: "your-text-model.json", mimeType: "application/json", buffer: Buffer.from(files.json) },
+    {
+      name: "your-text-model.bin",
+      mimeType: "application/octet-stream",
+      buffer: Buffer.from(files.bin),
+    },
+  ];
+  await again.locator("#text-load").setInputFiles(pair);
+  await again.waitForFunction(() =>
+    /after \d+ training steps/.test(document.querySelector("#text-kept").textContent),
+  );
+  assert.equal(
+    await text(again, "#text-kept"),
+    `The weights now: after ${description.trainedSteps} training steps.`,
+  );
+  // bad files: each refused with the field, and the model loaded stays
+  const refusals = [
+    [[pair[0]], /^Not loaded: pick or drop both files at once/],
+    [
+      [pair[0], { ...pair[1], buffer: Buffer.from(files.bin.subarray(0, -1)) }],
+      /^Not loaded: the weights file has [\d,]+ bytes but this model .* needs [\d,]+: it is 1 byte too short/,
+    ],
+    [
+      [
+        { ...pair[0], buffer: Buffer.from(files.json.replace('"dModel": 64', '"dModel": 32')) },
+        pair[1],
+      ],
+      /^Not loaded: .*dModel/,
+    ],
+    [
+      [{ ...pair[0], buffer: Buffer.from("{ not json") }, pair[1]],
+      /^Not loaded: the description is not JSON/,
+    ],
+  ];
+  for (const [list, why] of refusals) {
+    await again.locator("#text-load").setInputFiles(list);
+    await again.waitForFunction(
+      () => document.querySelector("#text-keep-error").textContent !== "",
+    );
+    assert.match(await text(again, "#text-keep-error"), why);
+    assert.match(await text(again, "#text-keep-error"), /The model before stays\.$/);
+    assert.equal(
+      await text(again, "#text-kept"),
+      `The weights now: after ${description.trainedSteps} training steps.`,
+    );
+    await again.evaluate(() => (document.querySelector("#text-keep-error").textContent = ""));
+  }
+  // the train step: the loaded weights' held-out loss, measured on this text: the file's own
+  for (let k = 0; k < 2; k++) await again.locator("#back").click();
+  assert.equal(
+    await text(again, "#text-train-status"),
+    `Loaded from your-text-model.json: weights trained ${description.trainedSteps} steps; held-out loss ${fmt(description.heldOutInt8, 3)} on this text.`,
+  );
+  // another text's model: its vocabulary is not this one's
+  await again
+    .locator("#text-preset-genesis")
+    .click()
+    .catch(() => {});
+  assert.deepEqual(again.errors, []);
+  await again.close();
+});

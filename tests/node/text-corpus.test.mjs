@@ -180,3 +180,30 @@ test("the lab's sentences say the corpus's numbers, in both languages", () => {
   assert.match(scene.lab.panels.corpus(genesis.at("en", "text")).textContent, /none is read as �/);
   assert.ok(readFileSync(genesisPath, "utf8").startsWith("In the beginning God created"));
 });
+
+test("the lab's words: the same keys in both languages, and every panel drawn without a hole", async () => {
+  const { textWords } = await import("../../web/labs/gpt/text-words.js");
+  const keys = (o) =>
+    Object.entries(o)
+      .flatMap(([k, v]) =>
+        v && typeof v === "object" && !Array.isArray(v) ? keys(v).map((x) => `${k}.${x}`) : [k],
+      )
+      .sort();
+  const { coreErrors, ...zh } = textWords.zh;
+  assert.ok(coreErrors.length > 0);
+  assert.deepEqual(keys(textWords.en), keys(zh));
+  const lab = labAt(core, scene, { source: 2 });
+  for (const lang of ["en", "zh"]) {
+    for (const step of lab.steps) {
+      const ctx = lab.at(lang, step.id);
+      // the trainer's panel keeps the focus through the page's DOM: the browser tests draw it
+      for (const id of [...step.panels, ...(step.lead ?? [])].filter((id) => id !== "train")) {
+        const node = scene.lab.panels[id]({ ...ctx, core, update: () => {} });
+        const said = node.textContent;
+        assert.doesNotMatch(said, /undefined|NaN|\[object/, `${lang} ${step.id} ${id}: ${said}`);
+        for (const b of node.querySelectorAll("button"))
+          assert.ok(b.textContent.trim(), `${lang} ${id}: a button without words`);
+      }
+    }
+  }
+});

@@ -125,6 +125,8 @@ export const textWords = {
         `Knowing nothing, a model spreads its bets evenly over the ${vocab} tokens: −ln(1/${vocab}) = ln ${vocab} = ${uniform} nats. Counting how often each token comes in the training part (a unigram model) scores ${unigram}; counting which token follows which (a bigram model, mixed ${lambda} to ${rest} with the unigram, so that a pair never seen is not impossible) scores ${bigram}. Each is the mean −ln p of the ${targets} held-out tokens after the first.`,
       levelsTitle: (targets) =>
         `The loss of three simpler models on the ${targets} held-out tokens`,
+      unigramCaption:
+        "p: the unigram model's probability for the ten most frequent tokens, (count + 1) ÷ (training tokens + vocabulary): one more each, so that no token is impossible",
       lossHead: "loss (nats)",
       modelName: { uniform: "uniform", unigram: "unigram", bigram: "bigram" },
       textPlot: (name) => `The loss while training here on ${name}`,
@@ -133,6 +135,14 @@ export const textWords = {
       sampleAt: (step) => `Step ${step}:`,
       trainFirst:
         "Train the model first (step 3): its heads are drawn with the weights it reaches.",
+      download: "Download the model",
+      loadLabel: "Load a model (its .json and .bin together):",
+      keepIntro:
+        "The model now, to keep: its two files. To load one, pick or drop both files at once.",
+      keptNow: (at) => `The weights now: after ${at} training steps.`,
+      needTwo: "pick or drop both files at once: the description (.json) and the weights (.bin)",
+      tooBig: (name) => `${name} is larger than 16 MiB: no model of this lab is so large`,
+      notLoaded: (why) => `Not loaded: ${why}. The model before stays.`,
       headsAt: (at) => `With the weights after ${at} training steps:`,
     },
   },

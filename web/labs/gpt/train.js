@@ -310,7 +310,8 @@ export function makeTrainer(source) {
   function status(json, msg) {
     const w = msg.gptLab;
     if (!run) return w.notStarted;
-    const { failed } = run;
+    const { failed, loaded } = run;
+    if (loaded) return w.loadedStatus(loaded, run.at, fmt(run.heldOut[0][1], 3));
     if (failed)
       return w.trainFailed(failed.step, failed.error ? msg.coreError(failed.error) : w.notFinite);
     const n = run.losses.length;
