@@ -36,6 +36,7 @@ __all__ = [
     "gpt_forward",
     "gpt_generate",
     "induction_batch",
+    "text_corpus",
     "induction_scores",
     "Result",
     "show",
@@ -578,3 +579,16 @@ def induction_scores(model: dict, batch: dict) -> Result:
 
 
 from .show import show  # noqa: E402  (it reads _matrix and _array above)
+
+
+def text_corpus(text: Union[str, bytes]) -> Result:
+    """A learner's own text (a str, or a file's bytes: bytes that are not UTF-8 are refused, not
+    replaced) as lesson 5's own-text lab reads it: its lines end in token 0, a line longer than 100
+    characters is cut into pieces of 100, every tenth piece held out; the vocabulary (chars, from
+    token 2), the streams train, validation and held_out, the counts, the unigram model and three
+    baselines. ValueError, saying why, for a text that cannot be trained on."""
+    if isinstance(text, str):
+        text = text.encode("utf-8", "surrogatepass")
+    if not isinstance(text, (bytes, bytearray)):
+        raise TypeError(f"text must be a str or bytes, not {type(text).__name__}")
+    return _wrap(_core.text_corpus(bytes(text)))

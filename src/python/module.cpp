@@ -13,6 +13,7 @@
 #include "../gpt.hpp"
 #include "../gpt_file.hpp"
 #include "../induction.hpp"
+#include "../text.hpp"
 #include "../multihead.hpp"
 #include "convert.hpp"
 
@@ -204,6 +205,11 @@ py::object induction_scores(const py::dict& config, const Floats& params, const 
   return to_py(attention::induction_scores<float>(read_config(config), numbers(params), b));
 }
 
+// A learner's own text, as bytes: its streams, vocabulary and baselines (text.hpp).
+py::object text_corpus(const py::bytes& text) {
+  return to_py(attention::text_corpus(std::string(text)));
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -225,4 +231,5 @@ PYBIND11_MODULE(_core, m) {
   m.def("gpt_generate", &gpt_generate);
   m.def("induction_batch", &induction_batch);
   m.def("induction_scores", &induction_scores);
+  m.def("text_corpus", &text_corpus);
 }

@@ -69,4 +69,5 @@ def read(path):
     }
 
 
-print(json.dumps([read(path) for path in json.load(sys.stdin)]))
+if __name__ == "__main__":
+    print(json.dumps([read(path) for path in json.load(sys.stdin)]))
