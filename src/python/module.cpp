@@ -13,8 +13,8 @@
 #include "../gpt.hpp"
 #include "../gpt_file.hpp"
 #include "../induction.hpp"
-#include "../text.hpp"
 #include "../multihead.hpp"
+#include "../text.hpp"
 #include "convert.hpp"
 
 namespace {
