@@ -66,6 +66,7 @@ const technical = {
     "residual stream",
     "dropout",
     "seed",
+    "transformer",
   ],
   zh: [
     "核心",
@@ -106,6 +107,8 @@ const technical = {
     "残差流",
     "dropout",
     "种子",
+    "[Tt]ransformer",
+    "奈特",
   ],
 };
 

@@ -464,7 +464,7 @@ export const glossary = [
     },
     zh: {
       term: "nats",
-      match: String.raw`\bnats\b`,
+      match: String.raw`\bnats\b|奈特`,
       text: "用自然对数 ln 量的损失的单位；把概率平均分给 n 个词元的模型，损失是 ln n。",
       formula: "1 nat = 1/ln 2 ≈ 1.443 比特；n 个平均分：−ln(1/n) = ln n",
     },
@@ -637,6 +637,24 @@ export const glossary = [
       text: "一串随机数从哪个数开始：同一个种子给出同样的数，所以这里每次随机抽取都能重现。",
       formula:
         "核心唯一的带种子的随机数发生器（SplitMix64，一个小而常用的发生器）：同一个种子 → 每次同样的数",
+    },
+  },
+  {
+    id: "transformer",
+    where: { scene: "model", step: 1 },
+    en: {
+      term: "transformer",
+      match: String.raw`\btransformers?\b`,
+      text: "A model built of layers, each of which lets every token look at the tokens before it (attention, in several heads) and then works on what it gathered (an MLP), each adding its result to the token's row (the residual stream). Lesson 5's models are small transformers; so are today's large language models.",
+      formula:
+        "a layer: x ← x + attention(LayerNorm(x)), then x ← x + MLP(LayerNorm(x)); at the end, the last row's LayerNorm · the embeddings = the next token's logits",
+    },
+    zh: {
+      term: "Transformer",
+      match: "[Tt]ransformer",
+      text: "一种由若干层搭成的模型：每层先让每个词元去看它前面的词元（注意力，分几个头），再对收集到的东西加工（MLP），每一步都把结果加到这个词元的那一行上（残差流）。第 5 课的模型都是小小的 Transformer；今天的大语言模型也是。",
+      formula:
+        "一层：x ← x + 注意力(LayerNorm(x))，然后 x ← x + MLP(LayerNorm(x))；最后，最后一行的 LayerNorm · 嵌入 = 下一个词元的 logits",
     },
   },
   {
