@@ -175,6 +175,12 @@ test("the sentences say the tables' numbers at the step shown, in both languages
       },
       `learning at ${at}`,
     );
+    // why the first half's loss is above ln 32 (it is, in this run), and why before training
+    assert.ok(Number(first) > Number(lnV.toFixed(2)), `${first} at ${at}`);
+    assert.ok(text("learning").en.includes("The first half's loss is above ln 32"));
+    assert.ok(text("learning").zh.includes("前一半的损失高于 ln 32"));
+    assert.equal(text("learning").en.includes("its weights are random"), at === 0);
+    assert.equal(text("learning").zh.includes("它的权重是随机的"), at === 0);
     says(
       text("stripes"),
       {
@@ -200,6 +206,22 @@ test("the sentences say the tables' numbers at the step shown, in both languages
     const both = Number(w1) >= 0.5 && Number(w2) >= 0.5;
     assert.equal(text("circuit").en.includes("Both heads do it here."), both);
     assert.equal(text("circuit").zh.includes("这里两个头都做到了。"), both);
+  }
+  // below ln 32, not a word of it
+  for (const lang of ["en", "zh"]) {
+    const { text } = scene.lab.words[lang].steps.learning;
+    const said = text({
+      layers: 2,
+      held: 128,
+      at: "step 5",
+      first: "3.40",
+      repeat: "3.40",
+      share: "98",
+      lnV: "3.47",
+      above: false,
+      trained: true,
+    });
+    assert.doesNotMatch(said, /above ln 32|高于 ln 32/);
   }
 });
 

@@ -260,6 +260,9 @@ export const inductionLab = {
       held: held.batch,
       at: w.at(trace.step),
       first: fmt(s.firstLoss, d),
+      // as shown: the first half's loss above ln 32 at the decimals of each
+      above: Number(fmt(s.firstLoss, d)) > Number(fmt(lnV, 2)),
+      trained: trace.step > 0,
       repeat: fmt(s.repeatLoss, d),
       share: fmt((100 * s.repeatLoss) / lnV, 0),
       previous: fmt(s.previous[0][0], d),
