@@ -38,6 +38,20 @@ const pasted = [
   .join("\n")
   .repeat(2);
 
+// Start, then Stop once the status says step `least` or later, and the run has paused.
+async function trainTo(page, least) {
+  await page.locator("#text-train-start").click();
+  await page.waitForFunction(
+    (n) =>
+      Number((/(\d+)/.exec(document.querySelector("#text-train-status").textContent) ?? [])[1]) >=
+      n,
+    least,
+    { timeout: 120000 },
+  );
+  await page.locator("#text-train-stop").click();
+  await page.waitForFunction(() => !document.querySelector("#text-train-start").disabled);
+}
+
 test("a preset, a pasted text and two refused ones (en, 1440 px, keyboard)", async () => {
   const page = await openApp(env, "scene=text&lang=en", { viewport: { width: 1440, height: 900 } });
   const tang = core.textCorpus(preset("tang300"));
@@ -112,16 +126,7 @@ test("the pasted text trains in the worker: the numbers are a trainer's run apar
   const levels = await text(page, "#text-levels");
   assert.ok(levels.includes(`scores ${fmt(mine.baselines.bigram, 2)}`), levels);
   await page.locator("#forward").click();
-  await page.locator("#text-train-start").click();
-  await page.waitForFunction(
-    () =>
-      Number((/(\d+)/.exec(document.querySelector("#text-train-status").textContent) ?? [])[1]) >=
-      55,
-    null,
-    { timeout: 120000 },
-  );
-  await page.locator("#text-train-stop").click();
-  await page.waitForFunction(() => !document.querySelector("#text-train-start").disabled);
+  await trainTo(page, 55);
   assert.ok(requested.includes("/generated/train-worker.js"), String(requested));
   const status = await text(page, "#text-train-status");
   const m =
@@ -257,16 +262,7 @@ async function trained(page) {
   );
   await page.locator("#forward").click();
   await page.locator("#forward").click();
-  await page.locator("#text-train-start").click();
-  await page.waitForFunction(
-    () =>
-      Number((/(\d+)/.exec(document.querySelector("#text-train-status").textContent) ?? [])[1]) >=
-      30,
-    null,
-    { timeout: 120000 },
-  );
-  await page.locator("#text-train-stop").click();
-  await page.waitForFunction(() => !document.querySelector("#text-train-start").disabled);
+  await trainTo(page, 30);
 }
 
 test("a downloaded model loads back and gives the same numbers; bad files are refused by field", async () => {
