@@ -114,6 +114,10 @@ function modelLoop(core, lab, id) {
   post({ lab, losses, step: m.steps, measures });
   if (failed) {
     m.running = false;
+    // the weights now, as on the page: after the step whose loss was not finite (its update
+    // was made), or before the step the core refused
+    const params = m.trainer.params();
+    post({ lab, params, at: failed.error ? m.steps : failed.step }, [params.buffer]);
     post({ lab, failed });
     return;
   }

@@ -148,12 +148,12 @@ test("after the last lesson's last step, a recap: what the learner can compute, 
   for (const [lang, small, words] of [
     [
       "en",
-      `The model of the last lesson has ${layers} layers of ${heads} heads each, vectors ${dModel} numbers wide, and a vocabulary of ${vocab} single characters.`,
+      `The model this lab trains has ${layers} layers of ${heads} heads each, vectors ${dModel} numbers wide, and a vocabulary of ${vocab} tokens: single characters, with ⏎ and �.`,
       [/What you can now compute by hand/, /BPE/, /more text/, /d2l\.ai/],
     ],
     [
       "zh",
-      `上一课的模型有 ${layers} 层，每层 ${heads} 个头，向量宽 ${dModel} 个数，词表是 ${vocab} 个单字。`,
+      `这个实验训练的模型有 ${layers} 层，每层 ${heads} 个头，向量宽 ${dModel} 个数，词表是 ${vocab} 个词元：单个的字，加上 ⏎ 和 �。`,
       [/现在你能手算的/, /BPE/, /文本也多得多/, /动手学深度学习/],
     ],
   ]) {

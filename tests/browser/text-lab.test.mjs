@@ -126,6 +126,9 @@ test("the pasted text trains in the worker: the numbers are a trainer's run apar
   const levels = await text(page, "#text-levels");
   assert.ok(levels.includes(`scores ${fmt(mine.baselines.bigram, 2)}`), levels);
   await page.locator("#forward").click();
+  // η, the real model's, on its slider (the fourth of its values' places: index 2)
+  assert.equal(await text(page, "output[for=lr]"), "η = 0.003");
+  assert.equal(await page.locator("#lr").inputValue(), "2");
   await trainTo(page, 55);
   assert.ok(requested.includes("/generated/train-worker.js"), String(requested));
   const status = await text(page, "#text-train-status");
@@ -194,6 +197,8 @@ test("η = 3: the loss diverges, the run stops there and says why; nothing infin
   const page = await openApp(env, "scene=text&lang=en&source=2&lr=3&step=3", {
     viewport: { width: 1440, height: 900 },
   });
+  assert.equal(await text(page, "output[for=lr]"), "η = 3");
+  assert.equal(await page.locator("#lr").inputValue(), "8");
   await page.locator("#text-train-start").click();
   await page.waitForFunction(
     () => /stopped/.test(document.querySelector("#text-train-status").textContent),
@@ -302,12 +307,12 @@ test("a downloaded model loads back and gives the same numbers; bad files are re
   ];
   await again.locator("#text-load").setInputFiles(pair);
   await again.waitForFunction(() =>
-    /after \d+ training steps/.test(document.querySelector("#text-kept").textContent),
+    /^Loaded from/.test(document.querySelector("#text-kept").textContent),
   );
-  assert.equal(
-    await text(again, "#text-kept"),
-    `The weights now: after ${description.trainedSteps} training steps.`,
-  );
+  // measured again on this text, the held-out loss is the one the file's description gives
+  const held = fmt(description.heldOutInt8, 4);
+  const loadedSays = `Loaded from your-text-model.json: weights trained ${description.trainedSteps} steps; their held-out loss on this text is ${held}, as the file's description says (${held}).`;
+  assert.equal(await text(again, "#text-kept"), loadedSays);
   // bad files: each refused with the field, and the model loaded stays
   const refusals = [
     [[pair[0]], /^Not loaded: pick or drop both files at once/],
@@ -334,10 +339,7 @@ test("a downloaded model loads back and gives the same numbers; bad files are re
     );
     assert.match(await text(again, "#text-keep-error"), why);
     assert.match(await text(again, "#text-keep-error"), /The model before stays\.$/);
-    assert.equal(
-      await text(again, "#text-kept"),
-      `The weights now: after ${description.trainedSteps} training steps.`,
-    );
+    assert.equal(await text(again, "#text-kept"), loadedSays);
     await again.evaluate(() => (document.querySelector("#text-keep-error").textContent = ""));
   }
   // the train step: the loaded weights' held-out loss, measured on this text: the file's own
@@ -353,4 +355,22 @@ test("a downloaded model loads back and gives the same numbers; bad files are re
     .catch(() => {});
   assert.deepEqual(again.errors, []);
   await again.close();
+});
+
+test("a line typed, then a head tapped at once: both taken (390 px, touch)", async () => {
+  const page = await openApp(env, "scene=model&lang=zh&step=2", {
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  await page.locator("#line").fill("春眠不觉晓，");
+  // the field still has the focus: the tap on a head is what takes the line
+  await page.locator("#head-2-3").tap();
+  await page.waitForFunction(() => document.querySelector("#head-2-3")?.ariaPressed === "true");
+  await page.waitForFunction(
+    () => new URL(location.href).searchParams.get("line") === "春眠不觉晓，",
+  );
+  assert.equal(await page.locator("#line").inputValue(), "春眠不觉晓，");
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });

@@ -18,6 +18,7 @@ import { scenes } from "../../web/catalogue.js";
 import { labAt } from "./lab-context.mjs";
 import { wordsFor } from "../../web/words.js";
 import { random } from "../../web/random.js";
+import { fmt } from "../../web/format.js";
 
 installTextDom();
 const core = await loadLabs();
@@ -205,5 +206,64 @@ test("the lab's words: the same keys in both languages, and every panel drawn wi
           assert.ok(b.textContent.trim(), `${lang} ${id}: a button without words`);
       }
     }
+  }
+});
+
+test("the lab says what a learner would otherwise misread", async () => {
+  const { memorising, risen } = await import("../../web/labs/gpt/text.js");
+  // step 4's first line is read as the model reads it: 倏, unknown to it, is �
+  const tang = labAt(core, scene, { source: 1 });
+  assert.match(tang.trace.line, /�/);
+  assert.equal(tang.trace.rows.length, tang.trace.tokens.length);
+  assert.deepEqual(
+    tang.trace.tokens.map((t, i) => t === 1).filter(Boolean).length,
+    [...tang.trace.line].filter((c) => c === "�").length,
+  );
+  // Genesis's first line, cut after a word
+  const genesis = labAt(core, scene, { source: 3 });
+  assert.ok(
+    genesis.trace.line.length <= 40 && !genesis.trace.line.endsWith(" "),
+    genesis.trace.line,
+  );
+  assert.ok(
+    readFileSync(
+      new URL("../../web/generated/texts/genesis.txt", import.meta.url),
+      "utf8",
+    ).includes(`${genesis.trace.line} `),
+  );
+  for (const lang of ["en", "zh"]) {
+    const w = wordsFor(lang, scene).textLab;
+    // before any training, the keep step says there is nothing to keep yet
+    const keep = scene.lab.panels.keep({ ...tang.at(lang, "keep"), core, update: () => {} });
+    assert.ok(keep.textContent.includes(w.keepNothing), keep.textContent);
+    // the held-out loss turned back up: said, with its numbers; still falling: nothing
+    const up = memorising(
+      {
+        losses: [3, 2, 1.2],
+        heldOut: [
+          [1, 3],
+          [50, 2],
+          [100, 2 + risen],
+        ],
+      },
+      w,
+    );
+    assert.equal(up.textContent, w.memorising(fmt(2, 3), 50, fmt(2 + risen, 3), fmt(1.2, 3)));
+    const down = memorising(
+      {
+        losses: [3, 2, 1.2],
+        heldOut: [
+          [1, 3],
+          [50, 2],
+          [100, 1.95],
+        ],
+      },
+      w,
+    );
+    assert.deepEqual(down, []);
+    // a reason that ends with its own question mark gets no second stop
+    const why = catching(() => core.textCorpus(new Uint8Array([0x61, 0, 0x62]))).message;
+    const said = w.refused("x", wordsFor(lang, scene).coreError(why));
+    assert.doesNotMatch(said, /[？?][。.]/, said);
   }
 });

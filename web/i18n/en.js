@@ -135,7 +135,7 @@ export default {
     ],
     fullTitle: "What a full-size model adds",
     small: ({ layers, heads, dModel, vocab }) =>
-      `The model of the last lesson has ${layers} layers of ${heads} heads each, vectors ${dModel} numbers wide, and a vocabulary of ${vocab} single characters.`,
+      `The model this lab trains has ${layers} layers of ${heads} heads each, vectors ${dModel} numbers wide, and a vocabulary of ${vocab} tokens: single characters, with ⏎ and �.`,
     full: "A full-size language model is the same attention, much larger: a dozen layers or many more, more heads, vectors hundreds or thousands of numbers wide; tokens cut by BPE (byte-pair encoding: pieces of words that often occur together merged into one token, rather than one character each); and far more text to learn from, a large share of the web rather than a few books of poems. Each of its attention layers still computes softmax(Q·Kᵀ/√d_k)·V, as you did here.",
     nextTitle: "Where to go next",
     next: [

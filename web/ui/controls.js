@@ -4,6 +4,31 @@ import { el } from "../views.js";
 import { random } from "../random.js";
 import { digitChoices, hasInputs, paramsOf } from "../state.js";
 
+// A text field's change comes when the learner leaves it: often by pressing something else (a
+// head to look at, on a phone). Taken at once, the page is drawn again under that press and its
+// click is lost; so a change waits until the click that may follow has been dispatched (a
+// mouse's comes when its button is up; a tap's right after the change).
+let pressing = false;
+if (typeof document === "object" && document.addEventListener) {
+  document.addEventListener("pointerdown", () => (pressing = true), true);
+  document.addEventListener("pointerup", () => (pressing = false), true);
+  document.addEventListener("pointercancel", () => (pressing = false), true);
+}
+const afterPress = (apply) => {
+  // a tap's mousedown, mouseup and click come in one go, after its pointerup: after this task
+  if (!pressing) return setTimeout(apply, 0);
+  let done = false;
+  const once = () => {
+    if (!done) ((done = true), apply());
+  };
+  // after the click's own handlers, or, when the press makes no click, soon after it ends
+  document.addEventListener("click", () => setTimeout(once, 0), { once: true, capture: true });
+  document.addEventListener("pointerup", () => setTimeout(once, 300), {
+    once: true,
+    capture: true,
+  });
+};
+
 /** A labelled <select> bound to state[key]. */
 export function choice({ state, update }, key, text, values, show) {
   const onchange = (e) => update({ [key]: Number(e.target.value) });
@@ -46,12 +71,17 @@ function paramControl({ msg, state, update }, param) {
         maxLength: param.maxLength,
         lang: param.lang,
         autocomplete: "off",
-        onchange: (e) => update({ [param.id]: e.target.value.slice(0, param.maxLength) }),
+        onchange: (e) => {
+          const value = e.target.value.slice(0, param.maxLength);
+          afterPress(() => update({ [param.id]: value }));
+        },
       }),
     );
   }
   // a range may stop short of its max where the state says so (a lab's step shown, say)
-  const max = param.limit ? Math.min(param.max, param.limit(state)) : param.max;
+  // (a range of `values` may give no max: its values are its bounds)
+  const top = param.max ?? Infinity;
+  const max = param.limit ? Math.min(top, param.limit(state)) : top;
   const value = Math.min(state[param.id], max);
   // a range of given values (the √d_k lab's 1, 2, 4 … 512) slides over their places
   const { values } = param;

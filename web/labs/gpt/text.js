@@ -78,16 +78,17 @@ export function addText(core, name, bytes) {
   return source;
 }
 
-// A line of the held-out part to start with: its first piece's first line, at most 24 characters.
+// A line of the held-out part to start with: its first piece's first line as the model reads it
+// (a character it does not know as �), at most 40 characters, cut after a word where it has spaces.
 function firstHeldOut({ corpus, json }) {
   const chars = [...json.chars];
   const ids = Array.from(corpus.heldOut);
-  const end = ids.indexOf(0, 1);
   const from = ids[0] === 0 ? 1 : 0;
-  return ids
-    .slice(from, end < 0 ? from + 24 : Math.min(end, from + 24))
-    .map((t) => (t === 1 ? "" : chars[t - 2]))
-    .join("");
+  const end = ids.indexOf(0, from);
+  const line = ids.slice(from, end < 0 ? undefined : end).map((t) => charOf(t, chars));
+  if (line.length <= 40) return line.join("");
+  const cut = line.slice(0, 40).lastIndexOf(" ");
+  return line.slice(0, cut > 0 ? cut : 40).join("");
 }
 
 const trainer = makeTrainer({
@@ -107,7 +108,7 @@ const trainer = makeTrainer({
 
 // What the model writes from a line's start at the step shown: drawn once a step, at step 1,
 // every sampling.every steps and at the end; the latest three.
-function samplesPanel(ctx, shipped, model, at) {
+function samplesPanel(ctx, shipped, model, at, run) {
   const { core, msg } = ctx;
   const w = msg.textLab;
   const done = at >= shipped.json.training.steps;
@@ -122,6 +123,7 @@ function samplesPanel(ctx, shipped, model, at) {
   return el(
     "div",
     { class: "why-note", id: "text-samples" },
+    memorising(run, w),
     el("p", { text: w.samplesIntro(sampling.count, sampling.temperature, sampling.every) }),
     kept.map(([step, ids]) =>
       el(
@@ -133,6 +135,24 @@ function samplesPanel(ctx, shipped, model, at) {
       ),
     ),
   );
+}
+
+/** How far the held-out loss may rise from its lowest, as shown, before the lab says why. */
+export const risen = 0.1;
+
+// When the held-out loss has turned back up from its lowest while the training loss went on
+// down (the numbers as the status and the plot's table show them, at three decimals), why.
+export function memorising({ losses, heldOut }, w) {
+  if (heldOut.length < 3 || !losses.length) return [];
+  const at3 = (x) => Number(x.toFixed(3));
+  const best = heldOut.reduce((a, b) => (b[1] < a[1] ? b : a));
+  const [, now] = heldOut.at(-1);
+  const train = losses.at(-1);
+  if (!(at3(now) - at3(best[1]) >= risen && at3(train) < at3(best[1]))) return [];
+  return el("p", {
+    id: "text-memorising",
+    text: w.memorising(fmt(best[1], 3), best[0], fmt(now, 3), fmt(train, 3)),
+  });
 }
 
 // The presets, a text of one's own (pasted, or a file picked or dropped), and what went wrong.
@@ -336,7 +356,10 @@ export function modelFromFiles(core, shipped, description, weights) {
   }
   const at = Number.isInteger(read.description.trainedSteps) ? read.description.trainedSteps : 0;
   const model = { config, params: read.model.params };
-  return { model, at, heldOut: core.gptStreamLoss(model, shipped.corpus.heldOut) };
+  const heldOut = core.gptStreamLoss(model, shipped.corpus.heldOut);
+  // what the description says of the file's weights: a number, or nothing said
+  const said = read.description.heldOutInt8;
+  return { model, at, heldOut, written: Number.isFinite(said) ? said : undefined };
 }
 
 // A file saved from the page.
@@ -351,6 +374,8 @@ function save(name, data, type) {
 
 // The largest weights file read: a model of this lab's shape is about 0.3 MB.
 const mostBytes = 16 << 20;
+
+let loaded; // the model last loaded from files: { shipped, name, model, at, heldOut, written }
 
 // Download the model trained here; load one back, by file picker or drop (both its files).
 function keepPanel(ctx) {
@@ -384,6 +409,7 @@ function keepPanel(ctx) {
       if (weights.length > mostBytes) throw new Error(w.tooBig(bin.name));
       const read = modelFromFiles(core, shipped, await json.text(), weights);
       trainer.load(shipped, read.model.params, read.at, read.heldOut, json.name);
+      loaded = { shipped, name: json.name, ...read };
       update({});
     } catch (error) {
       said.textContent = w.notLoaded(msg.coreError(error.message));
@@ -410,7 +436,13 @@ function keepPanel(ctx) {
     el("p", {
       class: "why-summary",
       id: "text-kept",
-      text: now?.model.params ? w.keptNow(now.at) : w.trainFirst,
+      text: !now?.model.params
+        ? w.keepNothing
+        : loaded?.shipped === shipped &&
+            loaded.model.params === now.model.params &&
+            loaded.written !== undefined
+          ? w.loadedNow(loaded.name, loaded.at, fmt(loaded.heldOut, 4), fmt(loaded.written, 4))
+          : w.keptNow(now.at),
     }),
   );
   zone.addEventListener("dragover", (e) => e.preventDefault());
@@ -478,8 +510,9 @@ export const textLab = {
     const shipped = sourceModel(core, state.source, state.lr);
     const line = state.line || firstHeldOut(shipped);
     const tokens = textEncode(line, shipped.json.chars);
-    // the rows' names: the characters as typed, a space as ␣, after ⏎
-    const rows = ["⏎", ...[...line].map((c) => (c === " " ? "␣" : c))];
+    // the rows' names: the tokens the model reads, a space as ␣, one it does not know as �
+    const chars = [...shipped.json.chars];
+    const rows = tokens.map((t) => shown(t, chars));
     // json: the model's shape, for the recap at the end of the path
     return { inputs: {}, trace: { shipped, json: shipped.json, line, tokens, rows } };
   },

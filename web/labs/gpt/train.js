@@ -9,8 +9,8 @@
 // makeTrainer(source) makes a lab's trainer. source: { lab: the worker's name for it, id: its
 // elements' ids' prefix, streams(shipped) → a promise of { train, heldOut }, intro(shipped, msg),
 // title(shipped, msg) → the plot's title, levels(shipped, msg) → its labelled lines, before?(shipped,
-// msg, digits) → what the panel shows before a run, after?(ctx, shipped, model, at) → what it
-// shows below the head }. shipped: { json: { config, training: { steps, batch, lr, seed } }, … }.
+// msg, digits) → what the panel shows before a run, after?(ctx, shipped, model, at, { losses,
+// heldOut }) → what it shows below the head }. shipped: { json: { config, training: { steps, batch, lr, seed } }, … }.
 import { el, heatmapView } from "../../views.js";
 import { fmt } from "../../format.js";
 import { numbers, redrawInPlace } from "../kit.js";
@@ -110,9 +110,11 @@ export function makeTrainer(source) {
   function current(shipped) {
     if (!run || run.shipped !== shipped) return undefined;
     const { config } = shipped.json;
-    return run.trainer
-      ? { model: { config, params: run.trainer.params() }, at: run.losses.length }
-      : { model: { config, params: run.params }, at: run.at };
+    if (!run.trainer) return { model: { config, params: run.params }, at: run.at };
+    // a step whose loss was not finite made its update; one the core refused did not
+    const { failed } = run;
+    const at = failed && !failed.error ? failed.step : run.losses.length;
+    return { model: { config, params: run.trainer.params() }, at };
   }
 
   // Weights loaded from a model's files, trained `at` steps, in place of any run: shown as a
@@ -268,7 +270,8 @@ export function makeTrainer(source) {
       title: source.title(shipped, msg),
       xLabel: w.stepAxis,
       yLabel: w.lossAxis,
-      xTicks: stepTicks(Math.max(10, run.losses.length)),
+      // as far as the last step trained or measured (weights loaded: only their step's measure)
+      xTicks: stepTicks(Math.max(10, run.losses.length, held.at(-1)?.[0] ?? 0)),
       series: [
         { label: w.trainLoss, points: train },
         { label: w.heldOutLoss, points: held },
@@ -291,7 +294,13 @@ export function makeTrainer(source) {
   function headNow(core, shipped, { trace, state, msg }) {
     const { model, at } = current(shipped);
     if (!model.params) return el("p", { text: msg.gptLab.notStarted });
-    const f = core.gptForward(model, trace.tokens);
+    let f;
+    try {
+      f = core.gptForward(model, trace.tokens);
+    } catch (error) {
+      // the weights of a run that diverged may be too large to read a line with
+      return el("p", { text: msg.coreError(error.message) });
+    }
     const weights = f.layers[state.layer - 1].weights[state.head - 1];
     const title = msg.gptLab.headNow(msg.gptLab.where(state.layer, state.head), at);
     const figure = heatmapView(weights, trace.rows, trace.rows, {
@@ -389,7 +398,7 @@ export function makeTrainer(source) {
           body.replaceChildren(
             curves(shipped, msg, state.digits),
             headNow(core, shipped, ctx),
-            (model.params && source.after?.(ctx, shipped, model, at)) || [],
+            (model.params && source.after?.(ctx, shipped, model, at, run)) || [],
           );
         });
       } else {
