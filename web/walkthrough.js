@@ -195,6 +195,9 @@ export function createWalkthrough(root, options) {
         layer.node.replaceWith(next);
         layer.node = next;
         if (next.nodeType === 1) restore(root, next, kept);
+        // a layer the new step does not draw (the check of a step with no table): its control
+        // had the focus, which goes to the step's title, not to the page
+        else if (kept.inside) root.querySelector("#step-title")?.focus({ preventScroll: true });
       } else {
         layer.node = next;
         layer.where === "top" ? shell.insertBefore(next, main) : main.append(next);

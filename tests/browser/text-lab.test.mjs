@@ -374,3 +374,16 @@ test("a line typed, then a head tapped at once: both taken (390 px, touch)", asy
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("keyboard: from step 2's Check to step 3, which has no check, the focus goes to its title", async () => {
+  const page = await openApp(env, "scene=text&lang=en&step=2", {
+    viewport: { width: 1440, height: 900 },
+  });
+  await page.locator("#check").focus();
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => /^3\./.test(document.querySelector("#step-title").textContent));
+  assert.equal(await page.evaluate(() => document.activeElement.id), "step-title");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
