@@ -267,3 +267,32 @@ test("the lab says what a learner would otherwise misread", async () => {
     assert.doesNotMatch(said, /[？?][。.]/, said);
   }
 });
+
+test("a copy of the page built without its presets: the lab opens and reads a text of one's own", async () => {
+  const { readWith } = await import("../../web/labs/gpt/files.js");
+  const disk = async (path) => new Uint8Array(readFileSync(new URL(path, web)));
+  readWith(async (path) => {
+    if (path.startsWith("generated/texts/")) throw new Error(`${path}: 404 Not Found`);
+    return disk(path);
+  });
+  // a module of its own, which has not loaded the presets yet
+  const module = await import("../../web/labs/gpt/text.js?without-presets");
+  const [bare] = module.default;
+  await bare.lab.load(core);
+  readWith(disk);
+  const L = labAt(core, bare, {});
+  assert.equal(L.trace.shipped, undefined);
+  for (const lang of ["en", "zh"]) {
+    const w = wordsFor(lang, bare).textLab;
+    for (const step of L.steps) {
+      const ctx = { ...L.at(lang, step.id), core, update: () => {} };
+      assert.ok(bare.lab.text(step.id, ctx).length > 0);
+      for (const id of [...step.panels, ...(step.lead ?? [])]) {
+        const said = bare.lab.panels[id](ctx).textContent;
+        assert.ok(said.includes(w.noText), `${lang} ${step.id} ${id}: ${said}`);
+      }
+    }
+  }
+  const source = module.addText(core, "mine", new TextEncoder().encode("ab\nba\n".repeat(10)));
+  assert.equal(labAt(core, bare, { source }).trace.shipped.corpus.lines, 20);
+});

@@ -138,6 +138,9 @@ export const textWords = {
       pastedName: "your text",
       refused: (name, why) => `${name}: not used: ${endEn(why)} The text before stays.`,
       now: (name) => `The text now: ${name}.`,
+      noText:
+        "No text yet: paste one, or pick or drop a file. (This copy of the page was built without its presets.)",
+      noTextName: "none yet",
       readLine: (characters, lines, distinct, vocab) =>
         `${characters} characters in ${lines} lines, ${distinct} different ones. The vocabulary has ${vocab} tokens: ⏎, �, and the ${vocab - 2} characters seen at least twice in the training part (2000 tokens at most).`,
       unknownLine: (n, share) =>
@@ -230,6 +233,8 @@ export const textWords = {
       pastedName: "你的文字",
       refused: (name, why) => `${name}：没有采用：${endZh(why)}之前的文字保持不变。`,
       now: (name) => `现在的文字：${name}。`,
+      noText: "还没有文字：请粘贴一段，或者选择、拖入一个文件。（这份页面构建时没有带上预设。）",
+      noTextName: "还没有",
       readLine: (characters, lines, distinct, vocab) =>
         `${lines} 行，共 ${characters} 个字符，其中不同的有 ${distinct} 个。词表有 ${vocab} 个词元：⏎、�，以及在训练部分至少出现两次的 ${vocab - 2} 个字符（最多 2000 个词元）。`,
       unknownLine: (n, share) =>

@@ -41,13 +41,15 @@ const texts = new Map(); // source → { source, name, corpus, models: lr → a 
 const textOf = (source, name, corpus) => ({ source, name, corpus, models: new Map() });
 
 // The model of a source at a learning rate, the source's corpus read once: its shape, its
-// training, its samples (a run is of one model: a new learning rate is a new run).
+// training, its samples (a run is of one model: a new learning rate is a new run); undefined for
+// a preset this copy of the page was built without.
 function sourceModel(core, source, lr) {
   if (!texts.has(source)) {
     const named = presets[source];
     if (!named) {
       throw new Error(`no text number ${source} in this tab: paste or drop one, or pick a preset`);
     }
+    if (!presetBytes[named]) return undefined;
     texts.set(source, textOf(source, named, core.textCorpus(presetBytes[named])));
   }
   const text = texts.get(source);
@@ -207,6 +209,8 @@ function sourcePanel(ctx) {
           type: "button",
           id: `text-preset-${name}`,
           "aria-pressed": String(state.source === Number(n)),
+          // a preset this copy of the page was built without
+          disabled: !presetBytes[name],
           text: w.presetName[name],
           onclick: () => update({ source: Number(n), line: "" }),
         }),
@@ -226,7 +230,11 @@ function sourcePanel(ctx) {
       el("label", { class: "file-pick" }, w.fileLabel, " ", file),
     ),
     said,
-    el("p", { class: "why-summary", id: "text-now", text: w.now(w.nameOf(trace.shipped.name)) }),
+    el("p", {
+      class: "why-summary",
+      id: "text-now",
+      text: trace.shipped ? w.now(w.nameOf(trace.shipped.name)) : w.noText,
+    }),
   );
 }
 
@@ -477,7 +485,8 @@ export const textLab = {
   async load() {
     if (presetBytes) return;
     const names = Object.values(presets);
-    const bytes = await Promise.all(names.map(readPreset));
+    // a copy of the page built without its presets (make demo) still reads a text of one's own
+    const bytes = await Promise.all(names.map((name) => readPreset(name).catch(() => null)));
     presetBytes = Object.fromEntries(names.map((n, k) => [n, bytes[k]]));
   },
 
@@ -508,6 +517,7 @@ export const textLab = {
 
   compute(core, scene, state) {
     const shipped = sourceModel(core, state.source, state.lr);
+    if (!shipped) return { inputs: {}, trace: { line: "", tokens: [0], rows: ["⏎"] } };
     const line = state.line || firstHeldOut(shipped);
     const tokens = textEncode(line, shipped.json.chars);
     // the rows' names: the tokens the model reads, a space as ␣, one it does not know as �
@@ -529,7 +539,7 @@ export const textLab = {
 
   // the unigram model's p for the ten most frequent tokens: each made from two counts
   view(stepId, { trace, msg }) {
-    if (stepId !== "levels") return { focusMatrix: null, matrices: [] };
+    if (stepId !== "levels" || !trace.shipped) return { focusMatrix: null, matrices: [] };
     const { corpus } = trace.shipped;
     const top = frequent(trace.shipped);
     const names = top.map((t) =>
@@ -566,19 +576,34 @@ export const textLab = {
 
   text: (stepId, { msg, trace }) =>
     msg.steps[stepId].text({
-      name: msg.textLab.nameOf(trace.shipped.name),
+      name: trace.shipped ? msg.textLab.nameOf(trace.shipped.name) : msg.textLab.noTextName,
       line: trace.line,
       steps: textModel.training.steps,
-      lr: trace.shipped.json.training.lr,
+      lr: trace.shipped?.json.training.lr ?? textModel.training.lr,
     }),
 
+  // without a text (a copy of the page built without its presets), the panels say so
   panels: {
     source: sourcePanel,
-    corpus: corpusPanel,
-    baselines: baselinesPanel,
-    train: (ctx) => trainer.panel(ctx, ctx.trace.shipped),
-    heads: headsPanel,
-    keep: keepPanel,
+    ...Object.fromEntries(
+      Object.entries({
+        corpus: corpusPanel,
+        baselines: baselinesPanel,
+        train: (ctx) => trainer.panel(ctx, ctx.trace.shipped),
+        heads: headsPanel,
+        keep: keepPanel,
+      }).map(([id, panel]) => [
+        id,
+        (ctx) =>
+          ctx.trace.shipped
+            ? panel(ctx)
+            : el("p", {
+                class: "why-summary",
+                id: `text-none-${id}`,
+                text: ctx.msg.textLab.noText,
+              }),
+      ]),
+    ),
   },
 
   words: {
