@@ -157,6 +157,13 @@ export function memorising({ losses, heldOut }, w) {
   });
 }
 
+// A file input in the page's words: the browser's own button would speak its language, not the
+// page's; the input stays, out of sight, focusable, and its label is the button.
+function filePick(words, input) {
+  input.classList.add("visually-hidden");
+  return el("label", { class: "file-pick" }, words, input);
+}
+
 // The presets, a text of one's own (pasted, or a file picked or dropped), and what went wrong.
 function sourcePanel(ctx) {
   const { core, msg, state, update, trace } = ctx;
@@ -227,7 +234,7 @@ function sourcePanel(ctx) {
         text: w.useText,
         onclick: () => use(w.pastedName, new TextEncoder().encode(area.value)),
       }),
-      el("label", { class: "file-pick" }, w.fileLabel, " ", file),
+      filePick(w.fileLabel, file),
     ),
     said,
     el("p", {
@@ -434,12 +441,7 @@ function keepPanel(ctx) {
     "div",
     { class: "why-note", id: "text-keep" },
     el("p", { text: w.keepIntro }),
-    el(
-      "div",
-      { class: "trainer" },
-      download,
-      el("label", { class: "file-pick" }, w.loadLabel, " ", file),
-    ),
+    el("div", { class: "trainer" }, download, filePick(w.loadLabel, file)),
     said,
     el("p", {
       class: "why-summary",
