@@ -352,6 +352,15 @@ Result<BatchPlan> plan_batched(const BatchShape& shape, std::int64_t q_size, std
   if (auto error = check_options(Index(n_q), Index(n_k), options); !error.empty()) {
     return {{}, error};
   }
+  // the batched path computes in float32, its fast kernel with scale·log2 e: a scale past
+  // float's range there would be ±∞ (found by the fuzzer: 0 × −1e308 gave NaN)
+  constexpr double kLargestScale = double(std::numeric_limits<float>::max()) / 1.4426950408889634;
+  if (options.scale && std::fabs(*options.scale) > kLargestScale) {
+    return {{},
+            "scale is " + number(*options.scale) +
+                ", too large for the batched path, which computes in float32 (|scale| at most "
+                "2.3e38)"};
+  }
   BatchPlan plan;
   plan.fast = !batch.reference && options.mask_kind != MaskKind::kExplicit &&
               options.dropout_p == 0 &&

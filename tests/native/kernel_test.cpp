@@ -213,6 +213,24 @@ TEST(Fast, HugeScoresGiveOneHotWeights) {
   }
 }
 
+TEST(Fast, AScaleBeyondFloatsRangeIsAnErrorOnBothPaths) {
+  // 0 × −1e308 in float32 was NaN on the fast path (found by the fuzzer); the reference gave 0
+  const BatchShape s{1, 1, 1, 1, 1, 1};
+  const Inputs in{{0}, {0}, {5}};
+  Options o;
+  // the fast kernel scales by scale·log2 e: float's largest ÷ log2 e = 2.36e38 at most
+  for (const double scale : {-1e308, 3.5e38, 2.4e38}) {
+    o.scale = scale;
+    for (bool reference : {false, true}) {
+      const auto r = attention::attend_batched(in.q, in.k, in.v, s, o, {false, reference});
+      EXPECT_NE(r.error.find("computes in float32 (|scale| at most 2.3e38)"), std::string::npos)
+          << r.error;
+    }
+  }
+  o.scale = -2.3e38;  // within it: 0 × the scale = 0, one key, its value
+  EXPECT_EQ(run(in, s, o, {false, false}).output[0], 5.0f);
+}
+
 TEST(Fast, ExplicitMasksAndDropoutRunOnTheReference) {
   std::mt19937 gen(14);
   const BatchShape s{1, 2, 6, 9, 4, 3};
