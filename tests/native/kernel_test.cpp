@@ -213,6 +213,38 @@ TEST(Fast, HugeScoresGiveOneHotWeights) {
   }
 }
 
+// The fused kernel takes a row's max from the scores' registers (scores_tile): only keys the
+// row sees may count. Here a key it may not see would raise the max by far more than float's
+// range, and the row's weights would all be 0 (output NaN): the causal mask's later keys, and
+// the zero keys that pad a tile to a multiple of 8, whose score 0 is far above the real ones.
+TEST(Fast, TheRowMaxComesOnlyFromKeysTheRowSees) {
+  const auto line = [](std::int64_t n, float step) {
+    std::vector<float> x(n);
+    for (std::int64_t j = 0; j < n; ++j) x[j] = step * float(j);
+    return x;
+  };
+  // causal: score(i, j) = 30·j, so row i's weight is on key i, and key i + 7 scores 210 more
+  const BatchShape later{1, 1, 40, 40, 1, 1};
+  const Inputs rising{std::vector<float>(40, 1.0f), line(40, 30), line(40, 1)};
+  // 13 keys, every score −100: the weights are 1/13 each
+  const BatchShape padded{1, 1, 5, 13, 1, 1};
+  const Inputs low{std::vector<float>(5, 1.0f), std::vector<float>(13, -100.0f), line(13, 1)};
+  Options causal;
+  causal.mask_kind = MaskKind::kCausal;
+  // cell by cell, as relative_error would pass over a NaN
+  const auto expect_near = [](const std::vector<float>& a, const std::vector<double>& b) {
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-5 * 40) << "row " << i;
+  };
+  for (bool weights : {false, true}) {
+    SCOPED_TRACE(testing::Message() << "weights " << weights);
+    expect_near(run(rising, later, causal, {weights, false}).output,
+                reference64(rising, later, true).output);
+    expect_near(run(low, padded, {}, {weights, false}).output,
+                reference64(low, padded, false).output);
+  }
+}
+
 TEST(Fast, ExplicitMasksAndDropoutRunOnTheReference) {
   std::mt19937 gen(14);
   const BatchShape s{1, 2, 6, 9, 4, 3};
