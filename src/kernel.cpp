@@ -37,28 +37,57 @@ Index round_up(Index n, Index m) { return (n + m - 1) / m * m; }
 
 // ---- 2^x ----
 
-// 2^x for x ≤ 0. x = n + f with n = round(x) and f in [−½, ½]; 2^f by a degree-6 minimax
-// polynomial (relative error 1.9e-9) in pairs of terms (Estrin's scheme), whose short
-// dependency chains keep more of them in flight than Horner's rule; 2^n by writing n + 127
-// into the exponent field. Within about 1 ulp of float. Below −126.5 (and at −∞) n is −127, whose
-// exponent field is 0: the result is exactly 0, so blocked keys get weight 0.
-inline f32x4 exp2_neg(f32x4 x) {
+// 2^x for x ≤ 0, in two precisions: x = n + f with n = round(x) and f in [−½, ½]; 2^f by a
+// minimax polynomial 1 + f·q(f), in pairs of terms (Estrin's scheme), whose short dependency
+// chains keep more of them in flight than Horner's rule; 2^n by writing n + 127 into the
+// exponent field. Below −126.5 (and at −∞) n is −127, whose exponent field is 0: the result is
+// exactly 0, so blocked keys get weight 0.
+//
+// exp2_neg: degree 6 (relative error 1.9e-9), within about 1 ulp of float; the model's kernels'
+// (exp2_negative), whose bits its training fingerprint holds. exp2_neg_short: degree 5 (relative
+// error 4.3e-7, a few ulps), two operations fewer, for the attention's softmax, whose error
+// against float64 (1e-5) it leaves room for.
+
+// n and f: t's bits are those of 1.5·2^23 plus n; f = x − n.
+inline void exp2_split(f32x4& x, f32x4& t) {
   using namespace simd;
   const f32x4 magic = splat(0x1.8p23f);  // adding 1.5·2^23 rounds to an integer
-  x = pmax(x, splat(-127.0f));
-  const f32x4 t = add(x, magic);  // bits: those of 1.5·2^23, plus n
-  const f32x4 f = sub(x, sub(t, magic));
-  // 2^f = 1 + f·q(f), q = (c1 + c2 f) + f²(c3 + c4 f) + f⁴(c5 + c6 f)
+  const f32x4 clamped = pmax(x, splat(-127.0f));
+  t = add(clamped, magic);
+  x = sub(clamped, sub(t, magic));
+}
+
+// p·2^n, n from t's bits
+inline f32x4 exp2_scale(f32x4 p, f32x4 t) {
+  return simd::mul(p, simd::shift_to_exponent(t, 127 - 0x4B400000));
+}
+
+inline f32x4 exp2_neg(f32x4 x) {
+  using namespace simd;
+  f32x4 f = x, t;
+  exp2_split(f, t);
+  // q = (c1 + c2 f) + f²(c3 + c4 f) + f⁴(c5 + c6 f)
   const f32x4 f2 = mul(f, f);
   const f32x4 q12 = add(splat(0x1.62e430p-1f), mul(f, splat(0x1.ebfbdap-3f)));
   const f32x4 q34 = add(splat(0x1.c6aed4p-5f), mul(f, splat(0x1.3b2dbcp-7f)));
   const f32x4 q56 = add(splat(0x1.5f456ap-10f), mul(f, splat(0x1.41d334p-13f)));
   const f32x4 q = add(q12, mul(f2, add(q34, mul(f2, q56))));
-  const f32x4 p = add(splat(1.0f), mul(f, q));
-  return mul(p, shift_to_exponent(t, 127 - 0x4B400000));
+  return exp2_scale(add(splat(1.0f), mul(f, q)), t);
 }
 
-inline float exp2_neg(float x) { return simd::first(exp2_neg(simd::splat(x))); }
+inline f32x4 exp2_neg_short(f32x4 x) {
+  using namespace simd;
+  f32x4 f = x, t;
+  exp2_split(f, t);
+  // q = (c1 + c2 f) + f²((c3 + c4 f) + f² c5), minimax for 2^f's relative error (Remez)
+  const f32x4 f2 = mul(f, f);
+  const f32x4 q12 = add(splat(0x1.62e39ep-1f), mul(f, splat(0x1.ebfa4ep-3f)));
+  const f32x4 q34 = add(splat(0x1.c74322p-5f), mul(f, splat(0x1.3cbea8p-7f)));
+  const f32x4 q = add(q12, mul(f2, add(q34, mul(f2, splat(0x1.23a608p-10f)))));
+  return exp2_scale(add(splat(1.0f), mul(f, q)), t);
+}
+
+inline float exp2_neg_short(float x) { return simd::first(exp2_neg_short(simd::splat(x))); }
 
 // ---- packing ----
 
@@ -264,12 +293,12 @@ inline float row_exp2(float* x, Index n, float m) {
   f32x4 sum = simd::zero();
   Index j = 0;
   for (; j + 4 <= n; j += 4) {
-    const f32x4 e = exp2_neg(simd::sub(simd::load(x + j), mv));
+    const f32x4 e = exp2_neg_short(simd::sub(simd::load(x + j), mv));
     simd::store(x + j, e);
     sum = simd::add(sum, e);
   }
   float total = simd::hsum(sum);
-  for (; j < n; ++j) total += x[j] = exp2_neg(x[j] - m);
+  for (; j < n; ++j) total += x[j] = exp2_neg_short(x[j] - m);
   return total;
 }
 
@@ -302,7 +331,7 @@ ATTENTION_NOINLINE void online_softmax(float* s, Index ld, Index rows, bool caus
     float best = done > 0 ? simd::hmax(top[r]) : -kInfinity;
     if (shown > done) best = std::max(best, row_max(s + done, shown - done));
     const float m_new = std::max(m[i], best);
-    rescale[r] = exp2_neg(m[i] - m_new);
+    rescale[r] = exp2_neg_short(m[i] - m_new);
     l[i] = l[i] * rescale[r] + row_exp2(s, shown, m_new);
     m[i] = m_new;
   }
@@ -601,7 +630,13 @@ Outcome attend_head(const Head& h, const Dims& dims, double scale, float* worksp
 void exp2_negative(const float* x, float* out, std::int64_t n) {
   Index i = 0;
   for (; i + 4 <= n; i += 4) simd::store(out + i, exp2_neg(simd::load(x + i)));
-  for (; i < n; ++i) out[i] = exp2_neg(x[i]);
+  for (; i < n; ++i) out[i] = simd::first(exp2_neg(simd::splat(x[i])));
+}
+
+void exp2_negative_short(const float* x, float* out, std::int64_t n) {
+  Index i = 0;
+  for (; i + 4 <= n; i += 4) simd::store(out + i, exp2_neg_short(simd::load(x + i)));
+  for (; i < n; ++i) out[i] = exp2_neg_short(x[i]);
 }
 
 }  // namespace attention::fast

@@ -123,6 +123,32 @@ TEST(Fast, Exp2IsWithinAbout1UlpAndExactly0BelowFloatsRange) {
   for (float e : out) EXPECT_EQ(e, 0.0f);
 }
 
+// The attention softmax's shorter 2^x (degree 5) over all it can see: differences x − max from
+// 0 down past float's range, and −∞. Relative error, as its products and sums weigh it.
+TEST(Fast, ShortExp2IsWithin6e7RelativeAndExactly0BelowFloatsRange) {
+  std::vector<float> x;
+  for (float a = -126.0f; a < 0; a += 0.000977f) x.push_back(a);
+  for (float a = -1.0f; a < 0; a += 1e-6f) x.push_back(a);
+  for (float a = -0.5f; a <= 0.5f; a += 1.0f / 1024) x.push_back(a - 20);  // f at its ends
+  x.push_back(-126.49f);
+  x.push_back(-0.0f);
+  x.push_back(0);
+  std::vector<float> y(x.size());
+  attention::fast::exp2_negative_short(x.data(), y.data(), std::int64_t(x.size()));
+  double worst = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double exact = std::exp2(double(x[i]));
+    worst = std::max(worst, std::fabs(y[i] - exact) / exact);
+  }
+  EXPECT_LT(worst, 6e-7) << "relative";
+  EXPECT_EQ(y.back(), 1.0f);
+  EXPECT_EQ(y[y.size() - 2], 1.0f);
+  const float below[] = {-std::numeric_limits<float>::infinity(), -1e30f, -200, -127, -126.6f};
+  float out[5];
+  attention::fast::exp2_negative_short(below, out, 5);
+  for (float e : out) EXPECT_EQ(e, 0.0f);
+}
+
 // ---- against the references ----
 
 TEST(Fast, MatchesBothReferencesOnRandomRaggedShapes) {
