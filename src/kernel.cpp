@@ -331,7 +331,8 @@ ATTENTION_NOINLINE void online_softmax(float* s, Index ld, Index rows, bool caus
     float best = done > 0 ? simd::hmax(top[r]) : -kInfinity;
     if (shown > done) best = std::max(best, row_max(s + done, shown - done));
     const float m_new = std::max(m[i], best);
-    rescale[r] = exp2_neg_short(m[i] - m_new);
+    // on a row's first tile its output and sum are still 0: nothing to rescale
+    if (m_new > m[i] && m[i] > -kInfinity) rescale[r] = exp2_neg_short(m[i] - m_new);
     l[i] = l[i] * rescale[r] + row_exp2(s, shown, m_new);
     m[i] = m_new;
   }
