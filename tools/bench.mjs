@@ -11,9 +11,10 @@
 //      frame times (induction-bench.mjs).
 // Writes a table to stdout and everything to build/bench.json.
 //
-// `node tools/bench.mjs --kernel` runs part 1 only, with the kernel's targets, and writes
-// build/bench-kernel.json; `--web <dir>` loads the core from another built web/ (a copy made
-// before a change), so that before and after can take turns, one process per run.
+// Part 1's table and the kernel's targets are printed, and written to build/bench-kernel.json,
+// as soon as part 1 is done. `node tools/bench.mjs --kernel` runs part 1 only; `--web <dir>`
+// loads the core from another built web/ (a copy made before a change), so that before and
+// after can take turns, one process per run.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -422,14 +423,15 @@ lines.push(
   `  ours over the best peer: ${sized.map((r) => `×${fmt(r.oursOverBestPeer, 2)} (${r.shape})`).join(", ")}: ${short.length ? `missed at ${short.map((r) => r.shape).join(", ")}` : "met"}`,
 );
 
+// printed and written now, so that a later part that fails does not take these figures with it
+console.log(lines.join("\n"));
+const printed = lines.length;
+mkdirSync(new URL("../build/", import.meta.url), { recursive: true });
+writeFileSync(
+  new URL("../build/bench-kernel.json", import.meta.url),
+  JSON.stringify({ ...report, table: lines.join("\n") }, null, 2) + "\n",
+);
 if (options.kernel) {
-  const table = lines.join("\n");
-  console.log(table);
-  mkdirSync(new URL("../build/", import.meta.url), { recursive: true });
-  writeFileSync(
-    new URL("../build/bench-kernel.json", import.meta.url),
-    JSON.stringify({ ...report, table }, null, 2) + "\n",
-  );
   console.log("\nwrote build/bench-kernel.json");
   process.exit(0);
 }
@@ -492,7 +494,7 @@ lines.push(...firstView.lines);
 lines.push(...model.lines);
 lines.push(...induction.lines);
 const table = lines.join("\n");
-console.log(table);
+console.log(lines.slice(printed).join("\n"));
 mkdirSync(new URL("../build/", import.meta.url), { recursive: true });
 writeFileSync(
   new URL("../build/bench.json", import.meta.url),
