@@ -37,28 +37,57 @@ Index round_up(Index n, Index m) { return (n + m - 1) / m * m; }
 
 // ---- 2^x ----
 
-// 2^x for x ≤ 0. x = n + f with n = round(x) and f in [−½, ½]; 2^f by a degree-6 minimax
-// polynomial (relative error 1.9e-9) in pairs of terms (Estrin's scheme), whose short
-// dependency chains keep more of them in flight than Horner's rule; 2^n by writing n + 127
-// into the exponent field. Within about 1 ulp of float. Below −126.5 (and at −∞) n is −127, whose
-// exponent field is 0: the result is exactly 0, so blocked keys get weight 0.
-inline f32x4 exp2_neg(f32x4 x) {
+// 2^x for x ≤ 0, in two precisions: x = n + f with n = round(x) and f in [−½, ½]; 2^f by a
+// minimax polynomial 1 + f·q(f), in pairs of terms (Estrin's scheme), whose short dependency
+// chains keep more of them in flight than Horner's rule; 2^n by writing n + 127 into the
+// exponent field. Below −126.5 (and at −∞) n is −127, whose exponent field is 0: the result is
+// exactly 0, so blocked keys get weight 0.
+//
+// exp2_neg: degree 6 (relative error 1.9e-9), within about 1 ulp of float; the model's kernels'
+// (exp2_negative), whose bits its training fingerprint holds. exp2_neg_short: degree 5 (relative
+// error 4.3e-7, a few ulps), two operations fewer, for the attention's softmax, whose error
+// against float64 (1e-5) it leaves room for.
+
+// n and f: t's bits are those of 1.5·2^23 plus n; f = x − n.
+inline void exp2_split(f32x4& x, f32x4& t) {
   using namespace simd;
   const f32x4 magic = splat(0x1.8p23f);  // adding 1.5·2^23 rounds to an integer
-  x = pmax(x, splat(-127.0f));
-  const f32x4 t = add(x, magic);  // bits: those of 1.5·2^23, plus n
-  const f32x4 f = sub(x, sub(t, magic));
-  // 2^f = 1 + f·q(f), q = (c1 + c2 f) + f²(c3 + c4 f) + f⁴(c5 + c6 f)
+  const f32x4 clamped = pmax(x, splat(-127.0f));
+  t = add(clamped, magic);
+  x = sub(clamped, sub(t, magic));
+}
+
+// p·2^n, n from t's bits
+inline f32x4 exp2_scale(f32x4 p, f32x4 t) {
+  return simd::mul(p, simd::shift_to_exponent(t, 127 - 0x4B400000));
+}
+
+inline f32x4 exp2_neg(f32x4 x) {
+  using namespace simd;
+  f32x4 f = x, t;
+  exp2_split(f, t);
+  // q = (c1 + c2 f) + f²(c3 + c4 f) + f⁴(c5 + c6 f)
   const f32x4 f2 = mul(f, f);
   const f32x4 q12 = add(splat(0x1.62e430p-1f), mul(f, splat(0x1.ebfbdap-3f)));
   const f32x4 q34 = add(splat(0x1.c6aed4p-5f), mul(f, splat(0x1.3b2dbcp-7f)));
   const f32x4 q56 = add(splat(0x1.5f456ap-10f), mul(f, splat(0x1.41d334p-13f)));
   const f32x4 q = add(q12, mul(f2, add(q34, mul(f2, q56))));
-  const f32x4 p = add(splat(1.0f), mul(f, q));
-  return mul(p, shift_to_exponent(t, 127 - 0x4B400000));
+  return exp2_scale(add(splat(1.0f), mul(f, q)), t);
 }
 
-inline float exp2_neg(float x) { return simd::first(exp2_neg(simd::splat(x))); }
+inline f32x4 exp2_neg_short(f32x4 x) {
+  using namespace simd;
+  f32x4 f = x, t;
+  exp2_split(f, t);
+  // q = (c1 + c2 f) + f²((c3 + c4 f) + f² c5), minimax for 2^f's relative error (Remez)
+  const f32x4 f2 = mul(f, f);
+  const f32x4 q12 = add(splat(0x1.62e39ep-1f), mul(f, splat(0x1.ebfa4ep-3f)));
+  const f32x4 q34 = add(splat(0x1.c74322p-5f), mul(f, splat(0x1.3cbea8p-7f)));
+  const f32x4 q = add(q12, mul(f2, add(q34, mul(f2, splat(0x1.23a608p-10f)))));
+  return exp2_scale(add(splat(1.0f), mul(f, q)), t);
+}
+
+inline float exp2_neg_short(float x) { return simd::first(exp2_neg_short(simd::splat(x))); }
 
 // ---- packing ----
 
@@ -106,8 +135,11 @@ void scale_queries(const float* q, Index count, Index d, float factor, float* ou
 
 // ---- micro-kernels ----
 
-// s (4, 8) = q (4 rows of d, contiguous) · panel (d, 8): four queries against eight keys.
-inline void scores_4x8(const float* q, Index d, const float* panel, float* s, Index ld_s) {
+// s (4, 8) = q (4 rows of d, contiguous) · panel (d, 8): four queries against eight keys. With
+// `top` (4 vectors, one a row), each row's largest so far takes in its eight new scores, from
+// the registers, so that the softmax need not read the row again for its max.
+inline void scores_4x8(const float* q, Index d, const float* panel, float* s, Index ld_s,
+                       f32x4* top) {
   using namespace simd;
   const float* q0 = q;
   const float* q1 = q0 + d;
@@ -144,6 +176,11 @@ inline void scores_4x8(const float* q, Index d, const float* panel, float* s, In
   s += ld_s;
   store(s, a30);
   store(s + 4, a31);
+  if (top == nullptr) return;
+  top[0] = pmax(top[0], pmax(a00, a01));
+  top[1] = pmax(top[1], pmax(a10, a11));
+  top[2] = pmax(top[2], pmax(a20, a21));
+  top[3] = pmax(top[3], pmax(a30, a31));
 }
 
 // o (4, 8) += p (4, count) · panel (count, 8): four rows of weights against eight value
@@ -188,9 +225,12 @@ inline void values_4x8(const float* const* p, const float* panel, Index count, f
 
 // s (rows, cols) = queries (rows, d) · keys (panels of eight, cols keys), micro-tile by
 // micro-tile. `queries` has its rows padded to a multiple of 4. Group g (rows 4g..4g+3) may see
-// keys [0, seen[g]): micro-tiles past that are skipped. Edges go through a 4×8 scratch.
+// keys [0, seen[g]): micro-tiles past that are skipped. Edges go through a 4×8 scratch. With
+// `top` (rows vectors), row r's takes in its scores in columns [0, whole[r / 4]) (a multiple
+// of 8: whole micro-tiles that all four rows see).
 ATTENTION_NOINLINE void scores_tile(const float* queries, Index rows, Index d, const float* keys,
-                                    Index cols, const Index* seen, float* s, Index ld_s) {
+                                    Index cols, const Index* seen, float* s, Index ld_s, f32x4* top,
+                                    const Index* whole) {
   const Index groups = round_up(rows, kRows) / kRows;
   for (Index j = 0; j < cols; j += kCols) {
     const float* const panel = keys + j * d;
@@ -198,11 +238,12 @@ ATTENTION_NOINLINE void scores_tile(const float* queries, Index rows, Index d, c
       if (seen[g] <= j) continue;
       const Index i = g * kRows, n = std::min(kCols, cols - j), m = std::min(kRows, rows - i);
       if (n == kCols && m == kRows) {
-        scores_4x8(queries + i * d, d, panel, s + i * ld_s + j, ld_s);
+        f32x4* const t = top != nullptr && j < whole[g] ? top + i : nullptr;
+        scores_4x8(queries + i * d, d, panel, s + i * ld_s + j, ld_s, t);
         continue;
       }
       float tile[kRows * kCols];
-      scores_4x8(queries + i * d, d, panel, tile, kCols);
+      scores_4x8(queries + i * d, d, panel, tile, kCols, nullptr);
       for (Index r = 0; r < m; ++r) std::copy_n(tile + r * kCols, n, s + (i + r) * ld_s + j);
     }
   }
@@ -252,12 +293,12 @@ inline float row_exp2(float* x, Index n, float m) {
   f32x4 sum = simd::zero();
   Index j = 0;
   for (; j + 4 <= n; j += 4) {
-    const f32x4 e = exp2_neg(simd::sub(simd::load(x + j), mv));
+    const f32x4 e = exp2_neg_short(simd::sub(simd::load(x + j), mv));
     simd::store(x + j, e);
     sum = simd::add(sum, e);
   }
   float total = simd::hsum(sum);
-  for (; j < n; ++j) total += x[j] = exp2_neg(x[j] - m);
+  for (; j < n; ++j) total += x[j] = exp2_neg_short(x[j] - m);
   return total;
 }
 
@@ -277,17 +318,21 @@ Index visible(bool causal, Index i, Index j0, Index kb) {
 // The fused kernel's softmax for one tile, online: for each row r < rows (query i0 + r) of
 // the scores s (ld apart), which sees keys [0, shown) of the tile starting at key j0: the new
 // row max m, 2^(score − max) in place, the row sum l and the factor that rescales what came
-// before. The cells its group of 4 reads in pass 5 but it may not see, up to seen[g], get 0.
+// before. The largest of the row's first whole[g] scores is already in top[r] (scores_tile).
+// The cells its group of 4 reads in pass 5 but it may not see, up to seen[g], get 0.
 ATTENTION_NOINLINE void online_softmax(float* s, Index ld, Index rows, bool causal, Index i0,
-                                       Index j0, Index kb, const Index* seen, float* m, float* l,
-                                       float* rescale) {
+                                       Index j0, Index kb, const Index* seen, const f32x4* top,
+                                       const Index* whole, float* m, float* l, float* rescale) {
   for (Index r = 0; r < rows; ++r, s += ld) {
-    const Index i = i0 + r, shown = visible(causal, i, j0, kb);
+    const Index i = i0 + r, shown = visible(causal, i, j0, kb), done = whole[r / kRows];
     std::fill(s + shown, s + std::max(shown, seen[r / kRows]), 0.0f);
     rescale[r] = 1;
     if (shown == 0) continue;
-    const float m_new = std::max(m[i], row_max(s, shown));
-    rescale[r] = exp2_neg(m[i] - m_new);
+    float best = done > 0 ? simd::hmax(top[r]) : -kInfinity;
+    if (shown > done) best = std::max(best, row_max(s + done, shown - done));
+    const float m_new = std::max(m[i], best);
+    // on a row's first tile its output and sum are still 0: nothing to rescale
+    if (m_new > m[i] && m[i] > -kInfinity) rescale[r] = exp2_neg_short(m[i] - m_new);
     l[i] = l[i] * rescale[r] + row_exp2(s, shown, m_new);
     m[i] = m_new;
   }
@@ -341,6 +386,7 @@ void attend_fused(const Head& h, const Dims& dims, float factor, float* workspac
   float* const m = workspace + at.row_max;        // (n_q)
   float* const l = workspace + at.row_sum;        // (n_q)
   float* const rescale = workspace + at.rescale;  // (kTileQueries)
+  f32x4 top[kTileQueries];                        // each row's largest score in the tile
 
   // pass 0: output 0, row max −∞, row sum 0
   std::fill(h.output, h.output + n_q * d_v, 0.0f);
@@ -357,20 +403,26 @@ void attend_fused(const Head& h, const Dims& dims, float factor, float* workspac
     const Index first = dims.causal ? j0 / kTileQueries * kTileQueries : 0;
     for (Index i0 = first; i0 < n_q; i0 += kTileQueries) {
       const Index qb = std::min(kTileQueries, n_q - i0), groups = round_up(qb, kRows) / kRows;
-      // the keys of this tile that group g's last row may see, for the micro-tiles to skip
-      Index seen[kTileQueries / kRows];
+      // the keys of this tile that group g's last row may see, for the micro-tiles to skip,
+      // and the whole micro-tiles that its four rows all see, for the scores' max
+      Index seen[kTileQueries / kRows], whole[kTileQueries / kRows];
       for (Index g = 0; g < groups; ++g) {
-        seen[g] = visible(dims.causal, i0 + g * kRows + kRows - 1, j0, kb);
+        const Index i = i0 + g * kRows;
+        seen[g] = visible(dims.causal, i + kRows - 1, j0, kb);
+        whole[g] = i + kRows <= n_q ? visible(dims.causal, i, j0, kb) / kCols * kCols : 0;
       }
+      std::fill(top, top + qb, simd::splat(-kInfinity));
 
       // pass 2: this block's queries × scale·log2 e
       scale_queries(h.q + i0 * d, qb, d, factor, queries);
 
-      // pass 3: scores (qb, kb); wholly masked micro-tiles are skipped
-      scores_tile(queries, qb, d, keys, panels * kCols, seen, scores, kTileKeys);
+      // pass 3: scores (qb, kb), and the rows' max over whole micro-tiles; wholly masked
+      // micro-tiles are skipped
+      scores_tile(queries, qb, d, keys, panels * kCols, seen, scores, kTileKeys, top, whole);
 
       // pass 4: softmax, online: the new row max, 2^(score − max), the rescale of the old sum
-      online_softmax(scores, kTileKeys, qb, dims.causal, i0, j0, kb, seen, m, l, rescale);
+      online_softmax(scores, kTileKeys, qb, dims.causal, i0, j0, kb, seen, top, whole, m, l,
+                     rescale);
 
       // pass 5: output rows × rescale, plus weights·V, by panels of eight value columns: in
       // place when the rows are whole panels, else through a padded tile
@@ -436,7 +488,7 @@ void attend_blocked(const Head& h, const Dims& dims, float factor, float* worksp
     scale_queries(h.q + i0 * d, qb, d, factor, queries);
 
     // pass 3: scores into the weights rows; wholly masked micro-tiles are skipped
-    scores_tile(queries, qb, d, keys, n_k, seen, w, n_k);
+    scores_tile(queries, qb, d, keys, n_k, seen, w, n_k, nullptr, nullptr);
 
     // pass 4: softmax of each row in place: 2^(score − max) / sum; keys it may not see get 0
     softmax_rows(w, n_k, qb, dims.causal, i0);
@@ -579,7 +631,13 @@ Outcome attend_head(const Head& h, const Dims& dims, double scale, float* worksp
 void exp2_negative(const float* x, float* out, std::int64_t n) {
   Index i = 0;
   for (; i + 4 <= n; i += 4) simd::store(out + i, exp2_neg(simd::load(x + i)));
-  for (; i < n; ++i) out[i] = exp2_neg(x[i]);
+  for (; i < n; ++i) out[i] = simd::first(exp2_neg(simd::splat(x[i])));
+}
+
+void exp2_negative_short(const float* x, float* out, std::int64_t n) {
+  Index i = 0;
+  for (; i + 4 <= n; i += 4) simd::store(out + i, exp2_neg_short(simd::load(x + i)));
+  for (; i < n; ++i) out[i] = exp2_neg_short(x[i]);
 }
 
 }  // namespace attention::fast

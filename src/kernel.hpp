@@ -59,8 +59,10 @@ inline float to_float32(double x) {
   return static_cast<float>(x);
 }
 
-// 2^x for x ≤ 0, four lanes at once, as the kernel computes it (for its test, and the model's
-// kernels in gpt_kernel.cpp).
+// 2^x for x ≤ 0, four lanes at once: within about 1 ulp (the model's kernels in
+// gpt_kernel.cpp), and the attention softmax's shorter one, within a relative 6e-7 (for their
+// tests).
 void exp2_negative(const float* x, float* out, std::int64_t n);
+void exp2_negative_short(const float* x, float* out, std::int64_t n);
 
 }  // namespace attention::fast

@@ -123,6 +123,32 @@ TEST(Fast, Exp2IsWithinAbout1UlpAndExactly0BelowFloatsRange) {
   for (float e : out) EXPECT_EQ(e, 0.0f);
 }
 
+// The attention softmax's shorter 2^x (degree 5) over all it can see: differences x − max from
+// 0 down past float's range, and −∞. Relative error, as its products and sums weigh it.
+TEST(Fast, ShortExp2IsWithin6e7RelativeAndExactly0BelowFloatsRange) {
+  std::vector<float> x;
+  for (float a = -126.0f; a < 0; a += 0.000977f) x.push_back(a);
+  for (float a = -1.0f; a < 0; a += 1e-6f) x.push_back(a);
+  for (float a = -0.5f; a <= 0.5f; a += 1.0f / 1024) x.push_back(a - 20);  // f at its ends
+  x.push_back(-126.49f);
+  x.push_back(-0.0f);
+  x.push_back(0);
+  std::vector<float> y(x.size());
+  attention::fast::exp2_negative_short(x.data(), y.data(), std::int64_t(x.size()));
+  double worst = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double exact = std::exp2(double(x[i]));
+    worst = std::max(worst, std::fabs(y[i] - exact) / exact);
+  }
+  EXPECT_LT(worst, 6e-7) << "relative";
+  EXPECT_EQ(y.back(), 1.0f);
+  EXPECT_EQ(y[y.size() - 2], 1.0f);
+  const float below[] = {-std::numeric_limits<float>::infinity(), -1e30f, -200, -127, -126.6f};
+  float out[5];
+  attention::fast::exp2_negative_short(below, out, 5);
+  for (float e : out) EXPECT_EQ(e, 0.0f);
+}
+
 // ---- against the references ----
 
 TEST(Fast, MatchesBothReferencesOnRandomRaggedShapes) {
@@ -200,6 +226,38 @@ TEST(Fast, WeightRowsSumTo1AndTheCausalTriangleIs0) {
       }
       EXPECT_NEAR(sum, 1.0, 1e-5);
     }
+  }
+}
+
+// The fused kernel takes a row's max from the scores' registers (scores_tile): only keys the
+// row sees may count. Here a key it may not see would raise the max by far more than float's
+// range, and the row's weights would all be 0 (output NaN): the causal mask's later keys, and
+// the zero keys that pad a tile to a multiple of 8, whose score 0 is far above the real ones.
+TEST(Fast, TheRowMaxComesOnlyFromKeysTheRowSees) {
+  const auto line = [](std::int64_t n, float step) {
+    std::vector<float> x(n);
+    for (std::int64_t j = 0; j < n; ++j) x[j] = step * float(j);
+    return x;
+  };
+  // causal: score(i, j) = 30·j, so row i's weight is on key i, and key i + 7 scores 210 more
+  const BatchShape later{1, 1, 40, 40, 1, 1};
+  const Inputs rising{std::vector<float>(40, 1.0f), line(40, 30), line(40, 1)};
+  // 13 keys, every score −100: the weights are 1/13 each
+  const BatchShape padded{1, 1, 5, 13, 1, 1};
+  const Inputs low{std::vector<float>(5, 1.0f), std::vector<float>(13, -100.0f), line(13, 1)};
+  Options causal;
+  causal.mask_kind = MaskKind::kCausal;
+  // cell by cell, as relative_error would pass over a NaN
+  const auto expect_near = [](const std::vector<float>& a, const std::vector<double>& b) {
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-5 * 40) << "row " << i;
+  };
+  for (bool weights : {false, true}) {
+    SCOPED_TRACE(testing::Message() << "weights " << weights);
+    expect_near(run(rising, later, causal, {weights, false}).output,
+                reference64(rising, later, true).output);
+    expect_near(run(low, padded, {}, {weights, false}).output,
+                reference64(low, padded, false).output);
   }
 }
 
