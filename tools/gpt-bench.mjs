@@ -43,7 +43,7 @@ async function browser(env) {
     await page.waitForTimeout(1000);
     const status = await page.locator("#train-status").textContent();
     const m = status.match(
-      /Step (\d+) of \d+, ([\d.]+) steps per second; .* held-out loss (\d+\.\d+|—)/,
+      /^Training step (\d+) of \d+ after \d+ s on the clock, ([\d.]+) steps per second; .* held-out loss (\d+\.\d+|—)/,
     );
     if (!m) continue;
     const point = {
@@ -55,7 +55,8 @@ async function browser(env) {
     points.push(point);
     if (point.heldOut !== null && point.heldOut <= target) reached = point;
   }
-  await page.locator("#train-stop").click();
+  // a run that has ended has no Stop to press
+  if (await page.locator("#train-stop").isEnabled()) await page.locator("#train-stop").click();
   await page.close();
   const last = points.at(-1);
   return { target, reached: reached ?? null, stepsPerSecond: last?.stepsPerSecond, points };
