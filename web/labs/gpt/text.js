@@ -160,7 +160,7 @@ export function memorising({ losses, heldOut }, w) {
 // A file input in the page's words: the browser's own button would speak its language, not the
 // page's; the input stays, out of sight, focusable, and its label is the button.
 function filePick(words, input) {
-  input.classList.add("visually-hidden");
+  input.setAttribute("class", "visually-hidden");
   return el("label", { class: "file-pick" }, words, input);
 }
 
