@@ -92,6 +92,8 @@ double relative_error(const std::vector<A>& a, const std::vector<B>& b, std::int
   for (std::size_t h0 = 0; h0 < a.size(); h0 += per_head) {
     double diff = 0, size = 0;
     for (std::size_t i = h0; i < h0 + per_head; ++i) {
+      // std::max would pass over a NaN: a number that is not finite is as far off as can be
+      if (!std::isfinite(double(a[i])) || !std::isfinite(double(b[i]))) return HUGE_VAL;
       diff = std::max(diff, std::fabs(double(a[i]) - double(b[i])));
       size = std::max(size, std::fabs(double(b[i])));
     }
@@ -150,6 +152,13 @@ TEST(Fast, ShortExp2IsWithin6e7RelativeAndExactly0BelowFloatsRange) {
 }
 
 // ---- against the references ----
+
+TEST(Fast, TheErrorMeasureSeesANaN) {
+  const std::vector<float> nan{1, std::numeric_limits<float>::quiet_NaN()}, fine{1, 2};
+  EXPECT_EQ(relative_error(nan, fine, 1), HUGE_VAL);
+  EXPECT_EQ(relative_error(fine, nan, 1), HUGE_VAL);
+  EXPECT_EQ(relative_error(fine, fine, 1), 0);
+}
 
 TEST(Fast, MatchesBothReferencesOnRandomRaggedShapes) {
   std::mt19937 gen(11);
