@@ -179,6 +179,10 @@ export function signedHeatmap(values, rowLabels, colLabels, { title, digits }) {
   );
 }
 
+/** A lab's Start and Stop, side by side: one group, named for a screen reader. */
+export const trainerButtons = (label, start, stop) =>
+  el("div", { class: "trainer", role: "group", "aria-label": label }, start, stop);
+
 // What the keyboard can reach in a part of the page.
 const reachable = "a[href], button, input, select, textarea, [tabindex]";
 

@@ -4,7 +4,7 @@
 // sequence shown. Drawing only: every number is the core's.
 import { el } from "../../views.js";
 import { fmt } from "../../format.js";
-import { linePlot, numbers, redrawInPlace } from "../kit.js";
+import { linePlot, numbers, redrawInPlace, trainerButtons } from "../kit.js";
 import { lossPlot } from "./plot.js";
 import {
   every,
@@ -79,12 +79,7 @@ export function trainerPanel(ctx) {
     "div",
     { class: "trainer-model", id: "induction-trainer" },
     el("p", { text: w.trainIntro(layers, training.total, training.batch, task.context, every) }),
-    el(
-      "div",
-      { class: "trainer", role: "group", "aria-label": w.trainer },
-      startButton,
-      stopButton,
-    ),
+    trainerButtons(w.trainer, startButton, stopButton),
     said,
     announce,
   );

@@ -56,7 +56,9 @@ function sourceModel(core, source, lr) {
   if (!text.models.has(lr)) {
     const { corpus } = text;
     text.models.set(lr, {
-      ...text,
+      source,
+      name: text.name,
+      corpus,
       json: {
         config: { ...textModel.config, vocab: [...corpus.chars].length + 2 },
         training: { ...textModel.training, lr },
@@ -267,7 +269,7 @@ function corpusPanel({ trace, msg }) {
     { class: "why-note", id: "text-corpus" },
     el("p", {
       id: "text-read",
-      text: w.readLine(corpus.characters, corpus.lines, corpus.distinct, chars.length + 2),
+      text: w.readLine(corpus.characters, corpus.lines, corpus.distinct, json.config.vocab),
     }),
     el("p", {
       id: "text-unknown",
@@ -300,7 +302,7 @@ function baselinesPanel({ trace, msg }) {
   const w = msg.textLab;
   const { corpus } = trace.shipped;
   const b = corpus.baselines;
-  const vocab = [...trace.shipped.json.chars].length + 2;
+  const { vocab } = trace.shipped.json.config;
   const at2 = (x) => fmt(x, 2);
   return el(
     "div",
@@ -364,7 +366,7 @@ export function modelFromFiles(core, shipped, description, weights) {
     );
   }
   if (read.chars !== shipped.json.chars) {
-    const [theirs, ours] = [read.chars, shipped.json.chars].map((c) => [...c].length + 2);
+    const [theirs, ours] = [read.model.config.vocab, config.vocab];
     throw new Error(
       `chars: the model's vocabulary (${theirs} tokens, “${[...read.chars].slice(0, 8).join("")}…”) is not this text's (${ours} tokens, “${[...shipped.json.chars].slice(0, 8).join("")}…”): load it with the text it was trained on`,
     );
@@ -557,7 +559,7 @@ export const textLab = {
   derivation(mid, i, j, { trace, state }) {
     const { corpus, json } = trace.shipped;
     const t = frequent(trace.shipped)[j];
-    const vocab = [...json.chars].length + 2;
+    const { vocab } = json.config;
     const name = shown(t, [...json.chars]);
     return derivationOf([
       line(
@@ -573,7 +575,7 @@ export const textLab = {
   worked(mid, i, j, { trace }) {
     const { corpus, json } = trace.shipped;
     const t = frequent(trace.shipped)[j];
-    return [(corpus.counts[t] + 1) / (corpus.train.length + [...json.chars].length + 2)];
+    return [(corpus.counts[t] + 1) / (corpus.train.length + json.config.vocab)];
   },
 
   text: (stepId, { msg, trace }) =>

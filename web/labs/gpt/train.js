@@ -13,7 +13,7 @@
 // heldOut }) → what it shows below the head }. shipped: { json: { config, training: { steps, batch, lr, seed } }, … }.
 import { el, heatmapView } from "../../views.js";
 import { fmt } from "../../format.js";
-import { numbers, redrawInPlace } from "../kit.js";
+import { numbers, redrawInPlace, trainerButtons } from "../kit.js";
 import { readStreams } from "./files.js";
 import { levels } from "./meaning.js";
 import { lossPlot } from "./plot.js";
@@ -436,12 +436,7 @@ export function makeTrainer(source) {
       "div",
       { class: "trainer-model", id: ids("model") },
       el("p", { text: source.intro(shipped, msg) }),
-      el(
-        "div",
-        { class: "trainer", role: "group", "aria-label": w.trainer },
-        startButton,
-        stopButton,
-      ),
+      trainerButtons(w.trainer, startButton, stopButton),
       said,
       announce,
       body,
