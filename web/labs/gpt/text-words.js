@@ -166,7 +166,7 @@ export const textWords = {
       samplesIntro: (count, temperature, every) =>
         `What the model writes from a line's start, a token at a time, each drawn from its probabilities (τ = ${temperature}: below 1, the likelier tokens more often still), up to ${count} tokens or its first ⏎; at step 1, every ${every} steps and at the end; the latest three:`,
       memorising: (best, at, now, train) =>
-        `The held-out loss was lowest, ${best}, at step ${at}, and is ${now} now, while the training loss has gone on down to ${train}: the model is learning the training part by heart, not what carries over to text it has not seen. A larger text, or fewer steps, helps.`,
+        `The held-out loss was lowest, ${best}, at step ${at}, and is ${now} now, while the training loss is ${train}: the model is learning the training part by heart, not what carries over to text it has not seen. A larger text, or fewer steps, helps.`,
       sampleAt: (step) => `Step ${step}:`,
       trainFirst:
         "Train the model first (step 3): its heads are drawn with the weights it reaches.",
@@ -259,7 +259,7 @@ export const textWords = {
       samplesIntro: (count, temperature, every) =>
         `模型从一行开头写出的文字：一次一个词元，按它给的概率抽取（τ = ${temperature}：小于 1，更可能的词元被抽中得更多），最多 ${count} 个词元，写到第一个 ⏎ 为止；第 1 步、每 ${every} 步一次，以及最后一步；只列最新的三条：`,
       memorising: (best, at, now, train) =>
-        `留出损失在第 ${at} 步最低，是 ${best}，现在是 ${now}，而训练损失一直降到了 ${train}：模型在死记训练部分，而不是学能用到没见过的文字上的东西。文字多一些，或者少训练几步，会好一些。`,
+        `留出损失在第 ${at} 步最低，是 ${best}，现在是 ${now}，而训练损失现在是 ${train}：模型在死记训练部分，而不是学能用到没见过的文字上的东西。文字多一些，或者少训练几步，会好一些。`,
       sampleAt: (step) => `第 ${step} 步：`,
       trainFirst: "请先训练模型（第 3 步）：头的权重用它训练到的权重来画。",
       download: "下载模型",

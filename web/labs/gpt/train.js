@@ -265,6 +265,8 @@ export function makeTrainer(source) {
     const w = msg.gptLab;
     const train = run.losses.map((y, t) => [t + 1, y]).filter(([t]) => t % 10 === 0 || t === 1);
     const held = run.heldOut;
+    // the lowest held-out loss has its row too: a sentence may cite it (text.js, memorising)
+    const lowest = Math.min(...held.map(([, y]) => y));
     return lossPlot({
       id: ids("plot"),
       title: source.title(shipped, msg),
@@ -284,7 +286,10 @@ export function makeTrainer(source) {
         w.heldOutTable(evalEvery, tableEvery),
         [w.heldOutLoss],
         held
-          .filter(([s], k) => s <= evalEvery || s % tableEvery === 0 || k === held.length - 1)
+          .filter(
+            ([s, y], k) =>
+              s <= evalEvery || s % tableEvery === 0 || k === held.length - 1 || y === lowest,
+          )
           .map(([s, y]) => [w.stepName(s), fmt(y, digits)]),
       ),
     });

@@ -143,7 +143,7 @@ export const gptWords = {
       shippedTable: (first, every) =>
         `The loss while the shipped weights were made, at step ${first} and every ${every}th step`,
       heldOutTable: (second, every) =>
-        `The held-out loss, measured every ${second} steps while training: at steps 1 and ${second}, every ${every}th step and the latest measure`,
+        `The held-out loss, measured every ${second} steps while training: at steps 1 and ${second}, every ${every}th step, the lowest and the latest measure`,
       stepName: (t) => `step ${t}`,
       headNow: (where, n) => `${where} after ${n} steps`,
       glossTitle: "The five, for English readers",
@@ -342,7 +342,7 @@ export const gptWords = {
       shippedTable: (first, every) =>
         `训练发布的权重时的损失：第 ${first} 步，以及每 ${every} 步一次`,
       heldOutTable: (second, every) =>
-        `训练中每 ${second} 步测一次的留出损失：第 1 步、第 ${second} 步、每 ${every} 步一次，以及最新一次测量`,
+        `训练中每 ${second} 步测一次的留出损失：第 1 步、第 ${second} 步、每 ${every} 步一次，最低的一次，以及最新一次测量`,
       stepName: (t) => `第 ${t} 步`,
       headNow: (where, n) => `${n} 步之后的${where}`,
       switchedOff:
