@@ -1,6 +1,6 @@
 // bundle.mjs: builds into web/generated/ (ignored by git), after the WASM core is built:
-//   start.js                    the page's start (web/index.html runs it): the view prerendered
-//                               for the URL (prerendered/, tools/prerender.mjs), then app.js
+//   ../index.html               the page: index.template.html with its first views (drawn by
+//                               tools/prerender.mjs), style.css and its start (start.js) in it
 //   app.js                      the page as an ES module, which imports
 //   chunks/first-view-*.js      what the first view shares with the labs (start.js preloads them),
 //   chunks/                     and what a lab loads when it opens; the page's core is
@@ -11,6 +11,7 @@
 //   train-worker.js             the labs' training (induction, the real model), in a Web Worker
 import { build } from "esbuild";
 import { prerender } from "./prerender.mjs";
+import { createHash } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, relative, resolve } from "node:path";
 
@@ -49,18 +50,13 @@ const page = await build({
 });
 const live = await writeFirstView(page);
 
-// The page's start: each first view drawn now in Node by the page's own view code and core
-// (tools/prerender.mjs), one file a view, and the classic script that index.html runs right after
-// #app: it draws the one the URL asks for, then loads the live page (`live`: app.js, its chunks
-// and the core's .wasm, all requested at once).
-await rm(new URL("prerendered/", out), { recursive: true, force: true });
-await mkdir(new URL("prerendered/", out));
+// The page: web/index.html, web/index.template.html with each first view drawn now in Node by
+// the page's own view code and core (tools/prerender.mjs) in it, as data (one table of elements
+// for all views, a subtree shared by several once), for the page's start (web/start.js) to draw
+// the one the URL asks for before the first paint, then to load the live page (`live`: app.js,
+// its chunks and the core's .wasm, all requested at once). style.css and the start are in the
+// page too, so that the first paint waits for no other request.
 const prerendered = await prerender();
-for (const [key, view] of Object.entries(prerendered.views))
-  await writeFile(
-    new URL(`prerendered/${key.replace(":", ".")}.json`, out),
-    JSON.stringify(onlyIts(prerendered.table, view)),
-  );
 const { scenes, langs } = prerendered;
 await writeFile(new URL("start.json", out), JSON.stringify({ scenes, langs, live }));
 const sideEffectFree = {
@@ -73,33 +69,53 @@ const sideEffectFree = {
     );
   },
 };
-await build({
+const start = await build({
   ...common,
   entryPoints: [new URL("start.js", web).pathname],
-  outfile: new URL("start.js", out).pathname,
   format: "iife",
   // the page's modules only define things when imported: what the script does not use (the
   // words of both languages, which scene-list.js imports) stays out
   plugins: [sideEffectFree],
+  write: false,
   logLevel: "warning",
 });
+await writeFile(
+  new URL("index.html", web),
+  pageFrom(await readFile(new URL("index.template.html", web), "utf8"), {
+    css: await readFile(new URL("style.css", web), "utf8"),
+    start: start.outputFiles[0].text,
+    views: { table: prerendered.table, views: prerendered.views },
+  }),
+);
 
-/** A view with the part of the shared table it uses, its ids renumbered. */
-function onlyIts(table, view) {
-  const ids = new Map();
-  const own = [];
-  const take = (id) => {
-    if (typeof id !== "number") return id;
-    if (!ids.has(id)) {
-      const [tag, attributes, ...children] = table[id];
-      const entry = [tag, attributes, ...children.map(take)];
-      ids.set(id, own.push(entry) - 1);
-    }
-    return ids.get(id);
+/**
+ * The page from its template: style.css in a <style>, the start in a <script>, each allowed by
+ * its hash in the page's policy (which allows no other inline script or style; a server that
+ * sends the policy as a header adds the same hashes: tools/serve.mjs), and the views as JSON in a
+ * script element that is never run, its "<" escaped so that nothing in it can end it.
+ */
+function pageFrom(template, { css, start, views }) {
+  const hash = (text) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+  let html = template;
+  const replace = (from, to) => {
+    if (html.split(from).length !== 2) throw new Error(`index.template.html: not one ${from}`);
+    html = html.replace(from, () => to);
   };
-  const narrow = view.narrow.map(take);
-  const wide = view.wide.map(take);
-  return { ...view, table: own, narrow, wide };
+  if (/<\/style/i.test(css) || /<\/script/i.test(start))
+    throw new Error("style.css or start.js would end its element early");
+  replace(/[ ]*<!-- first views:[^]*?-->\n/, "");
+  replace(
+    '<div id="app"',
+    `<script type="application/json" id="first-views">${JSON.stringify(views).replaceAll("<", "\\u003c")}</script>\n    <div id="app"`,
+  );
+  replace('<link rel="stylesheet" href="style.css" />', `<style>${css}</style>`);
+  replace('<script src="generated/start.js"></script>', `<script>${start}</script>`);
+  replace(
+    "script-src 'self' 'wasm-unsafe-eval'",
+    `script-src 'self' 'wasm-unsafe-eval' ${hash(start)}`,
+  );
+  replace("style-src 'self'", `style-src 'self' ${hash(css)}`);
+  return html;
 }
 
 // The element shows no labs: what only a lab loads stays out of its one script, as a module

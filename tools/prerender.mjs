@@ -4,9 +4,9 @@
 // number is still the core's. Each view is drawn for the two widths whose DOM differs (the
 // glossary links a term where it is first *drawn*, and a narrow column hides the wide screen's
 // copy of the analogy, style.css's @container (max-width: 480px)). The trees go, shared subtrees
-// once, into web/generated/first-view.js with web/first-view.js, the classic script that
-// web/index.html runs right after #app: it draws the view the URL asks for before the first
-// paint, and app.js takes it over (docs/performance.md, "The first numbers with the HTML").
+// once, into web/index.html as data (tools/bundle.mjs), where web/start.js draws the view the URL
+// asks for before the first paint, and app.js takes it over (docs/performance.md, "The first
+// numbers with the HTML").
 import { parseHTML } from "linkedom";
 import { scenes as walkthroughs } from "../web/scenes.js";
 

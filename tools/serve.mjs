@@ -37,6 +37,25 @@ export function policy(connectSrc = "'self'") {
   ].join("; ");
 }
 
+/**
+ * The policy sent with an HTML page: `header`, with the hashes of the inline script and style
+ * that the page's own <meta> policy allows (web/index.html's start and style.css, written in by
+ * tools/bundle.mjs), as a host that serves the page adds them. A page that lists none gets
+ * `header` as it is.
+ */
+export function pagePolicy(header, html) {
+  const meta =
+    html.match(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/)?.[1] ?? "";
+  let sent = header;
+  for (const directive of ["script-src", "style-src"]) {
+    const listed = meta.match(new RegExp(`${directive} [^;]*`))?.[0] ?? "";
+    const hashes = listed.match(/'sha256-[A-Za-z0-9+/=]+'/g) ?? [];
+    if (hashes.length)
+      sent = sent.replace(new RegExp(`${directive} [^;]*`), (d) => `${d} ${hashes.join(" ")}`);
+  }
+  return sent;
+}
+
 export const trustedTypes = "require-trusted-types-for 'script'; trusted-types train-worker";
 
 // Each file's gzipped bytes, kept while the file is unchanged: the browser tests load the same
@@ -75,12 +94,17 @@ export function serve(root, port = 0, headers = {}, routes = {}) {
       const gzip =
         /^(text|application\/json|application\/wasm|image\/svg)/.test(type) &&
         /\bgzip\b/.test(request.headers["accept-encoding"] ?? "");
+      const csp = headers["content-security-policy"];
       response.writeHead(200, {
         "content-type": type,
         "cache-control": "no-cache",
         vary: "accept-encoding",
         ...(gzip && { "content-encoding": "gzip" }),
         ...headers,
+        ...(csp &&
+          type.startsWith("text/html") && {
+            "content-security-policy": pagePolicy(csp, body.toString("utf8")),
+          }),
       });
       response.end(gzip ? gzipOf(file, body) : body);
     } catch {

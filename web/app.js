@@ -17,7 +17,7 @@ const scenes = opening?.lazy
   : listed;
 const state = stateFromParams(params, scenes);
 document.documentElement.lang = messages[state.lang].htmlLang;
-// The view prerendered for this URL (generated/first-view.js drew it: the same DOM as the live
+// The view prerendered for this URL (generated/start.js drew it: the same DOM as the live
 // one) stays until the live one replaces it, with what the learner did in it; without one, the
 // page says that it is loading.
 const prerendered =

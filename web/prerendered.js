@@ -1,6 +1,6 @@
 // prerendered.js: the views drawn at build time (tools/prerender.mjs), in the page. viewFor picks
 // the one a URL asks for, draw puts it into #app (web/start.js, the classic script index.html runs
-// right after #app), and keep carries what the learner did in it through the live page's
+// before its first paint), and keep carries what the learner did in it through the live page's
 // takeover (app.js).
 import { markScrollers } from "./ui/scroll-cue.js";
 import { showCurrent } from "./ui/scene-list.js";
@@ -48,12 +48,11 @@ function node(table, id) {
 }
 
 /**
- * Draws a view into root: the narrow column's or the wide one's, as style.css decides for this
+ * Draws a view into root, its elements ids in table: the narrow column's or the wide one's, as style.css decides for this
  * root (a probe of the wide screen's copy of the analogy, which a narrow column hides), then
  * what the live page does once drawn (the scroll cues, the current scene and lit cells in view).
  */
-export function draw(root, { view, key }) {
-  const { table } = view;
+export function draw(root, { table, view, key }) {
   const shell = root.ownerDocument.createElement("div");
   shell.className = "walkthrough page";
   const probe = shell.appendChild(root.ownerDocument.createElement("div"));

@@ -1,6 +1,6 @@
 // first-view.test.mjs: what the page's first view fetches. Over HTTP the core's WASM comes from
 // its own file (application/wasm, once) and compiles while it streams in; everything the first
-// view loads is requested at once by web/index.html's start.js and none of it is a lab's; where
+// view loads is requested at once by web/index.html's start and none of it is a lab's; where
 // the .wasm cannot stream, the core's inlined bytes still give the same numbers. (How fast:
 // `make bench`.)
 import { readFileSync } from "node:fs";
@@ -10,14 +10,11 @@ import { start, openPage } from "./browser.mjs";
 import { policy } from "../../tools/serve.mjs";
 
 const web = new URL("../../web/", import.meta.url);
-// what the page loads at once: its start, then what start.js requests together (tools/bundle.mjs
-// writes the list: app.js and the chunks it imports) and the core's .wasm
+// what the page loads at once, after the HTML (which holds its style and its start): what its
+// start requests together (tools/bundle.mjs writes the list: app.js and the chunks it imports)
+// and the core's .wasm
 const { live } = JSON.parse(readFileSync(new URL("generated/start.json", web), "utf8"));
-const preloaded = [
-  "/generated/start.js",
-  ...live.map((href) => `/generated/${href}`),
-  "/generated/attention-core.wasm",
-];
+const preloaded = [...live.map((href) => `/generated/${href}`), "/generated/attention-core.wasm"];
 // The age scene at its last step: 19.4729, the key-value lookup by hand (docs/scenes.md).
 const query = "?scene=age&lang=zh&step=6";
 
@@ -74,13 +71,13 @@ test("over HTTP the core's .wasm is fetched once, as application/wasm, and the a
   await page.close();
 });
 
-test("the first view fetches what start.js requests, all of it, and no lab's code", async () => {
+test("the first view fetches what the page's start requests, all of it, and no lab's code", async () => {
   const { page, paths } = await firstView(env);
   const scripts = paths.filter((p) => /\.(m?js|wasm)$/.test(p));
   assert.deepEqual([...scripts].sort(), [...preloaded].sort());
   assert.deepEqual(
     paths.filter((p) => !scripts.includes(p)),
-    ["/", "/style.css"],
+    ["/"],
   );
   // the labs' chunks are named after their modules (heads-…, model-…, attention-labs-…)
   const labs = readFileSync(new URL("catalogue.js", web), "utf8").match(/labs\/[\w/]+\.js/g);

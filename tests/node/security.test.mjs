@@ -4,8 +4,9 @@
 // (The browser tests load the pages under that policy, where such a write would throw.)
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { policy, trustedTypes } from "../../tools/serve.mjs";
+import { pagePolicy, policy, trustedTypes } from "../../tools/serve.mjs";
 
 const web = new URL("../../web/", import.meta.url);
 const read = (name) => readFileSync(new URL(name, web), "utf8");
@@ -68,7 +69,21 @@ test("the scan finds each sink when one is there", () => {
 test("the pages we ship carry the same Content-Security-Policy as the server sends", () => {
   const metaPolicy = (html) =>
     html.match(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/)?.[1];
-  assert.equal(metaPolicy(read("index.html")), `${policy()}; ${trustedTypes}`);
+  // the page's start and style.css are in it (tools/bundle.mjs), each allowed by its hash alone
+  const page = read("index.html");
+  const inline = [...page.matchAll(/<(script|style)>([^]*?)<\/\1>/g)];
+  assert.deepEqual(
+    inline.map(([, tag]) => tag),
+    ["style", "script"],
+  );
+  const hash = (text) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+  const [css, start] = inline.map(([, , text]) => hash(text));
+  const withHashes = `${policy()}; ${trustedTypes}`
+    .replace("script-src 'self' 'wasm-unsafe-eval'", `$& ${start}`)
+    .replace("style-src 'self'", `$& ${css}`);
+  assert.equal(metaPolicy(page), withHashes);
+  assert.equal(pagePolicy(`${policy()}; ${trustedTypes}`, page), withHashes);
+  assert.equal(pagePolicy(policy(), read("embed.html")), policy());
   assert.equal(metaPolicy(read("embed.html")), `${policy("'self' https:")}; ${trustedTypes}`);
   assert.equal(metaPolicy(read("embedding.html")), policy());
   for (const p of [policy(), trustedTypes]) {
