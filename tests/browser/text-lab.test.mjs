@@ -270,6 +270,38 @@ async function trained(page) {
   await trainTo(page, 30);
 }
 
+test("left while it trains, the run's last weights are what the keep step says and downloads", async () => {
+  const page = await openApp(env, "scene=text&lang=en", { viewport: { width: 1440, height: 900 } });
+  await page.locator("#text-input").fill(pasted);
+  await page.locator("#text-use").click();
+  await page.waitForFunction(() =>
+    /your text/.test(document.querySelector("#text-now").textContent),
+  );
+  await page.locator("#forward").click();
+  await page.locator("#forward").click();
+  await page.locator("#text-train-start").click();
+  await page.waitForFunction(
+    () =>
+      Number((/(\d+)/.exec(document.querySelector("#text-train-status").textContent) ?? [])[1]) >=
+      20,
+    null,
+    { timeout: 120000 },
+  );
+  // straight to the keep step (End) while the worker trains: it stops there, a few steps on
+  await page.locator("#forward").focus();
+  await page.keyboard.press("End");
+  await page.waitForSelector("#text-kept");
+  await page.waitForFunction(() => !document.querySelector("#text-download").disabled);
+  const said = Number(/after (\d+) training steps/.exec(await text(page, "#text-kept"))?.[1]);
+  const { json } = await downloadBoth(page);
+  assert.equal(JSON.parse(json).trainedSteps, said);
+  // and nothing more comes: the sentence stays
+  await page.waitForTimeout(500);
+  assert.equal(await text(page, "#text-kept"), `The weights now: after ${said} training steps.`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("a downloaded model loads back and gives the same numbers; bad files are refused by field", async () => {
   const page = await openApp(env, "scene=text&lang=en", { viewport: { width: 1440, height: 900 } });
   await trained(page);

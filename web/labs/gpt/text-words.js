@@ -176,6 +176,7 @@ export const textWords = {
         "The model now, to keep: its two files. To load one, pick or drop both files at once.",
       keptNow: (at) => `The weights now: after ${at} training steps.`,
       keepNothing: "Nothing to keep yet: train the model (step 3), or load a model's two files.",
+      keepStopping: "The training is stopping: its last weights are on their way.",
       loadedNow: (name, at, held, file) =>
         `Loaded from ${name}: weights trained ${at} steps; their held-out loss on this text is ${held}, as the file's description says (${file}).`,
       needTwo: "pick or drop both files at once: the description (.json) and the weights (.bin)",
@@ -267,6 +268,7 @@ export const textWords = {
       keepIntro: "现在的模型，可以保存：它的两个文件。载入时，请同时选择或拖入这两个文件。",
       keptNow: (at) => `现在的权重：训练了 ${at} 步。`,
       keepNothing: "还没有可以保存的：先训练模型（第 3 步），或者载入一个模型的两个文件。",
+      keepStopping: "训练正在停下：它最后的权重马上就到。",
       loadedNow: (name, at, held, file) =>
         `已从 ${name} 载入：训练了 ${at} 步的权重；它们在这段文字上的留出损失是 ${held}，和文件的说明里记的一样（${file}）。`,
       needTwo: "请同时选择或拖入两个文件：说明（.json）和权重（.bin）",

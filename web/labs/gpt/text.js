@@ -400,6 +400,9 @@ function keepPanel(ctx) {
   const w = msg.textLab;
   const shipped = trace.shipped;
   const now = trainer.current(shipped);
+  // left while the worker trained: it stops, and the step is drawn again with its last weights
+  const pending = trainer.settled(shipped);
+  pending?.then(() => zone.isConnected && update({}));
   const said = el("p", { class: "inline-error", id: "text-keep-error", role: "alert" });
   const base = `${String(shipped.name)
     .replace(/\.[^.]*$/, "")
@@ -408,7 +411,7 @@ function keepPanel(ctx) {
     type: "button",
     id: "text-download",
     text: w.download,
-    disabled: !now?.model.params,
+    disabled: !now?.model.params || !!pending,
     onclick: () => {
       const files = modelFiles(core, shipped, trainer.current(shipped));
       save(`${base}.json`, files.description, "application/json");
@@ -448,13 +451,15 @@ function keepPanel(ctx) {
     el("p", {
       class: "why-summary",
       id: "text-kept",
-      text: !now?.model.params
-        ? w.keepNothing
-        : loaded?.shipped === shipped &&
-            loaded.model.params === now.model.params &&
-            loaded.written !== undefined
-          ? w.loadedNow(loaded.name, loaded.at, fmt(loaded.heldOut, 4), fmt(loaded.written, 4))
-          : w.keptNow(now.at),
+      text: pending
+        ? w.keepStopping
+        : !now?.model.params
+          ? w.keepNothing
+          : loaded?.shipped === shipped &&
+              loaded.model.params === now.model.params &&
+              loaded.written !== undefined
+            ? w.loadedNow(loaded.name, loaded.at, fmt(loaded.heldOut, 4), fmt(loaded.written, 4))
+            : w.keptNow(now.at),
     }),
   );
   zone.addEventListener("dragover", (e) => e.preventDefault());

@@ -62,7 +62,8 @@ function stepTicks(steps) {
 }
 
 /** A lab's trainer (see the top of this file): { panel(ctx, shipped), current(shipped) → { model,
- * at } or undefined, load(shipped, params, at, heldOut, name): weights from a file in place of a
+ * at } or undefined, settled(shipped) → a promise of the worker's last weights, or undefined if
+ * they are in, load(shipped, params, at, heldOut, name): weights from a file in place of a
  * run, headView(ctx, shipped): the chosen head on the line with the weights now }. */
 export function makeTrainer(source) {
   const { lab, id } = source;
@@ -117,6 +118,14 @@ export function makeTrainer(source) {
     return { model: { config, params: run.trainer.params() }, at };
   }
 
+  // While the worker still trains or stops (its last weights come before its "stopped", "done"
+  // or "failed"), a promise that resolves once they are in; undefined if they are.
+  function settled(shipped) {
+    if (!run?.worker || run.shipped !== shipped || !(run.running || run.stopping)) return undefined;
+    return new Promise((resolve) => (run.settling ??= []).push(resolve));
+  }
+  const settle = () => run.settling?.splice(0).forEach((resolve) => resolve());
+
   // Weights loaded from a model's files, trained `at` steps, in place of any run: shown as a
   // run that has ended (Start trains anew), its held-out loss measured on this text.
   function load(shipped, params, at, heldOut, name) {
@@ -162,6 +171,7 @@ export function makeTrainer(source) {
           if (!run.hiding) run.running = false;
           tickClock();
           run.redraw?.();
+          settle();
           return;
         }
         if (data.done || data.failed) {
@@ -169,6 +179,7 @@ export function makeTrainer(source) {
           run.running = false;
           tickClock();
           run.redraw?.();
+          settle();
           return;
         }
         tickClock();
@@ -455,6 +466,7 @@ export function makeTrainer(source) {
   return {
     panel,
     current,
+    settled,
     load,
     headView: (ctx, shipped) => headNow(ctx.core, shipped, ctx),
   };
