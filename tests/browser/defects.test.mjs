@@ -262,6 +262,13 @@ test("a wrong answer asks for another try; the core's number shows only when ask
     await field.fill(core);
     await field.press("Enter");
     assert.match(await verdict.textContent(), /^✓/);
+    assert.notEqual(await text(page, ".check-summary"), "");
+    // typed in again: the mark and the count were for the number before
+    await field.press("End");
+    await field.press("7");
+    assert.equal(await verdict.textContent(), "");
+    assert.equal(await field.getAttribute("class"), "");
+    assert.equal(await text(page, ".check-summary"), "");
     assert.deepEqual(page.errors, []);
     await page.close();
   }

@@ -140,7 +140,13 @@ export function checkPanel(options) {
   );
   const summary = el("p", { class: "check-summary", role: "status" });
   const asked = question && choices(question, saved, msg);
-  const { grid, inputs } = answerGrid(options, () => check());
+  // a field typed in after a check: its mark was for the number before, and so was the count
+  const edited = (input) => {
+    input.className = "";
+    input.nextElementSibling.replaceChildren();
+    summary.textContent = "";
+  };
+  const { grid, inputs } = answerGrid(options, () => check(), edited);
   const run = () => {
     saved.run = true;
     const marks = inputs.map((input) => mark(input, options, Number(decimals.value)));
@@ -205,8 +211,8 @@ const summaryText = (seed) =>
 
 // The table of fields to type the answers in, one per offered cell. A phone opens its decimal
 // keypad for them (the sign has its own button, checkTools's ±), and its text keyboard where an
-// answer can be −∞.
-function answerGrid({ m, rows, saved, msg }, check) {
+// answer can be −∞. edited(input): a field's value changed.
+function answerGrid({ m, rows, saved, msg }, check, edited) {
   const inputs = [];
   const keypad = m.data.flat().every(Number.isFinite) ? "decimal" : "text";
   const grid = el(
@@ -234,6 +240,7 @@ function answerGrid({ m, rows, saved, msg }, check) {
             oninput: () => {
               saved.typed[key(m, i, j)] = input.value;
               saved.asPrinted = false;
+              edited(input);
             },
             onkeydown: (e) => e.key === "Enter" && check(),
           });
