@@ -114,7 +114,7 @@ export const textWords = {
       train: {
         title: "Train it",
         text: ({ steps, lr }) =>
-          `Press Start: a transformer of the real model's shape (2 layers of 4 heads, 64 numbers per token, a context of 64 tokens) starts from random weights and trains ${steps} steps on your text, in this tab, each step moving every weight by about η = ${lr} at most (AdamW). Watch the held-out loss (measured on the held-out part) against the dashed lines. Under the plot, what the model writes from a line's start: at first noise, then the text's characters, then its words and its shapes. If the held-out loss turns back up while the training loss goes on falling, the model is learning the training part by heart rather than what carries over to new text: a small text does that soon. A larger η learns faster, up to a point; far beyond it the loss climbs instead of falling (try η = 3).`,
+          `Press Start: a transformer of the real model's shape (2 layers of 4 heads, 64 numbers per token, a context of 64 tokens) starts from random weights and trains ${steps} steps on your text, in this tab, each step moving every weight by about η = ${lr} at most (η: the learning rate, with AdamW). Watch the held-out loss (measured on the held-out part) against the dashed lines. Under the plot, what the model writes from a line's start: at first noise, then the text's characters, then its words and its shapes. If the held-out loss turns back up while the training loss goes on falling, the model is learning the training part by heart rather than what carries over to new text: a small text does that soon. A larger η learns faster, up to a point; far beyond it the loss climbs instead of falling (try η = 3).`,
       },
       keep: {
         title: "Keep what you trained",
@@ -164,7 +164,7 @@ export const textWords = {
       modelName: { uniform: "uniform", unigram: "unigram", bigram: "bigram" },
       textPlot: (name) => `The loss while training here on ${name}`,
       samplesIntro: (count, temperature, every) =>
-        `What the model writes from a line's start, a token at a time, each drawn from its probabilities (τ = ${temperature}: below 1, the likelier tokens more often still), up to ${count} tokens or its first ⏎; at step 1, every ${every} steps and at the end; the latest three:`,
+        `What the model writes from a line's start, a token at a time, each drawn from its probabilities (temperature τ = ${temperature}: below 1, the likelier tokens more often still), up to ${count} tokens or its first ⏎; at step 1, every ${every} steps and at the end; the latest three:`,
       memorising: (best, at, now, train) =>
         `The held-out loss was lowest, ${best}, at step ${at}, and is ${now} now, while the training loss is ${train}: the model is learning the training part by heart, not what carries over to text it has not seen. A larger text, or fewer steps, helps.`,
       sampleAt: (step) => `Step ${step}:`,
@@ -210,7 +210,7 @@ export const textWords = {
       train: {
         title: "训练它",
         text: ({ steps, lr }) =>
-          `按“开始”：一个和真正的模型一样大小的 transformer（2 层，每层 4 个头，每个词元 64 个数，上下文 64 个词元）从随机权重开始，在这个标签页里用你的文字训练 ${steps} 步，每一步把每个权重最多挪动大约 η = ${lr}（AdamW）。看留出损失（在留出部分上测得）和虚线比。图下面是模型从一行开头写出的文字：先是乱码，然后是这段文字里的字，再往后是它的词和格式。如果训练损失还在降，留出损失却掉头往上，说明模型在死记训练部分，而不是学能用到新文字上的东西：文字太短时很快就会这样。η 大一些学得快一些，但有个限度；远远超过它，损失就不降反升（试试 η = 3）。`,
+          `按“开始”：一个和真正的模型一样大小的 transformer（2 层，每层 4 个头，每个词元 64 个数，上下文 64 个词元）从随机权重开始，在这个标签页里用你的文字训练 ${steps} 步，每一步把每个权重最多挪动大约 η = ${lr}（η 即学习率，用 AdamW）。看留出损失（在留出部分上测得）和虚线比。图下面是模型从一行开头写出的文字：先是乱码，然后是这段文字里的字，再往后是它的词和格式。如果训练损失还在降，留出损失却掉头往上，说明模型在死记训练部分，而不是学能用到新文字上的东西：文字太短时很快就会这样。η 大一些学得快一些，但有个限度；远远超过它，损失就不降反升（试试 η = 3）。`,
       },
       keep: {
         title: "保存你训练的模型",
@@ -258,7 +258,7 @@ export const textWords = {
       modelName: { uniform: "均匀", unigram: "一元模型", bigram: "二元模型" },
       textPlot: (name) => `在这里用${name}训练时的损失`,
       samplesIntro: (count, temperature, every) =>
-        `模型从一行开头写出的文字：一次一个词元，按它给的概率抽取（τ = ${temperature}：小于 1，更可能的词元被抽中得更多），最多 ${count} 个词元，写到第一个 ⏎ 为止；第 1 步、每 ${every} 步一次，以及最后一步；只列最新的三条：`,
+        `模型从一行开头写出的文字：一次一个词元，按它给的概率抽取（温度 τ = ${temperature}：小于 1，更可能的词元被抽中得更多），最多 ${count} 个词元，写到第一个 ⏎ 为止；第 1 步、每 ${every} 步一次，以及最后一步；只列最新的三条：`,
       memorising: (best, at, now, train) =>
         `留出损失在第 ${at} 步最低，是 ${best}，现在是 ${now}，而训练损失现在是 ${train}：模型在死记训练部分，而不是学能用到没见过的文字上的东西。文字多一些，或者少训练几步，会好一些。`,
       sampleAt: (step) => `第 ${step} 步：`,
