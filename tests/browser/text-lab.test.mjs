@@ -162,6 +162,26 @@ test("the pasted text trains in the worker: the numbers are a trainer's run apar
   await page.locator("#forward").click();
   await page.waitForSelector("#text-heads figure.heatmap");
   assert.equal(await page.locator("#text-heads .head-pick").count(), 8);
+  // the box empty: the sentence names the line shown, the held-out part's start up to its
+  // first ⏎ (at most 40 characters, cut after a word)
+  const chars = [...mine.chars];
+  const ids = [...mine.heldOut];
+  const from = ids[0] === 0 ? 1 : 0;
+  const first = ids.slice(from, ids.indexOf(0, from)).map((t) => (t === 1 ? "�" : chars[t - 2]));
+  const line = (
+    first.length <= 40 ? first : first.slice(0, first.slice(0, 40).lastIndexOf(" "))
+  ).join("");
+  assert.equal(
+    await text(page, "#text-heads > p"),
+    `With the weights after ${n} training steps, on the start of the held-out part, “${line}” (type a line of your own in the box above):`,
+  );
+  await page.locator("#line").fill("And the light");
+  await page.locator("#line").press("Enter");
+  await page.waitForFunction(() =>
+    /^With the weights after \d+ training steps:$/.test(
+      document.querySelector("#text-heads > p").textContent,
+    ),
+  );
   assert.deepEqual(page.errors, []);
   await page.close();
 });

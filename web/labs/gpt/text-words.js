@@ -183,6 +183,8 @@ export const textWords = {
       tooBig: (name) => `${name} is larger than 16 MiB: no model of this lab is so large`,
       notLoaded: (why) => `Not loaded: ${endEn(why)} The model before stays.`,
       headsAt: (at) => `With the weights after ${at} training steps:`,
+      headsOnHeldOut: (at, line) =>
+        `With the weights after ${at} training steps, on the start of the held-out part, “${line}” (type a line of your own in the box above):`,
     },
   },
   zh: {
@@ -275,6 +277,8 @@ export const textWords = {
       tooBig: (name) => `${name} 超过 16 MiB：这个实验的模型没有这么大`,
       notLoaded: (why) => `没有载入：${endZh(why)}之前的模型保持不变。`,
       headsAt: (at) => `用训练 ${at} 步之后的权重：`,
+      headsOnHeldOut: (at, line) =>
+        `用训练 ${at} 步之后的权重，看留出部分的开头“${line}”（也可以在上面的框里输入你自己的句子）：`,
     },
   },
 };

@@ -473,14 +473,19 @@ function keepPanel(ctx) {
 
 // Every head, and the chosen one, on the line, with the weights of the run now.
 function headsPanel(ctx) {
-  const { core, msg, trace } = ctx;
+  const { core, msg, trace, state } = ctx;
   const now = trainer.current(trace.shipped);
   if (!now?.model.params) return el("p", { id: "text-heads", text: msg.textLab.trainFirst });
   const forward = core.gptForward(now.model, trace.tokens);
+  // the box left empty: the line shown is the held-out part's start, and the sentence says so
   return el(
     "div",
     { id: "text-heads" },
-    el("p", { text: msg.textLab.headsAt(now.at) }),
+    el("p", {
+      text: state.line
+        ? msg.textLab.headsAt(now.at)
+        : msg.textLab.headsOnHeldOut(now.at, trace.line),
+    }),
     headGrid({ ...ctx, trace: { ...trace, forward } }),
     trainer.headView(ctx, trace.shipped),
   );
