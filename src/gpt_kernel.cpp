@@ -26,16 +26,28 @@ constexpr Index kMc = 64;   // rows per block of a: kMc × kKc floats (64 KB)
 
 Index round_up(Index n, Index m) { return (n + m - 1) / m * m; }
 
-// out (4, 8) += a (4 rows interleaved: a[4k + r] is row r's term k) · panel (k terms × 8).
-inline void product_4x8(const float* a, const float* panel, Index terms, float* out, Index ld) {
+// A buffer that only grows: resizing a std::vector up fills the new floats with zeros first.
+struct Scratch {
+  std::vector<float> data;
+  float* at_least(Index n) {
+    if (Index(data.size()) < n) data.resize(size_t(n));
+    return data.data();
+  }
+};
+
+// out (4, 8) = 0 + Σ, or out (4, 8) += Σ when `accumulate`, where Σ is a (4 rows: a[k·a_step + r]
+// is row r's term k) · b (terms × 8: b[k·b_step + c] is column c's term k), each sum taken term
+// by term. A packed group has a_step 4, a packed panel b_step 8; a column-major a and a row-major
+// b are read where they lie, with their strides.
+inline void product_4x8(const float* a, Index a_step, const float* b, Index b_step, Index terms,
+                        float* out, Index ld, bool accumulate) {
   using namespace simd;
   f32x4 c00 = zero(), c01 = zero(), c10 = zero(), c11 = zero();
   f32x4 c20 = zero(), c21 = zero(), c30 = zero(), c31 = zero();
-  const float* const end = panel + terms * kCols;
   ATTENTION_NO_UNROLL
-  while (panel != end) {
-    const f32x4 b0 = load(panel), b1 = load(panel + 4);
-    panel += kCols;
+  for (Index k = 0; k < terms; ++k) {
+    const f32x4 b0 = load(b), b1 = load(b + 4);
+    b += b_step;
     f32x4 x = load_splat(a);
     c00 = add(c00, mul(x, b0));
     c01 = add(c01, mul(x, b1));
@@ -48,86 +60,98 @@ inline void product_4x8(const float* a, const float* panel, Index terms, float* 
     x = load_splat(a + 3);
     c30 = add(c30, mul(x, b0));
     c31 = add(c31, mul(x, b1));
-    a += kRows;
+    a += a_step;
   }
-  const auto add_to = [](float* o, f32x4 x) { simd::store(o, simd::add(simd::load(o), x)); };
-  add_to(out, c00);
-  add_to(out + 4, c01);
+  // 0 + Σ, not Σ: the same bits as a cleared c plus Σ (a −0 sum becomes +0)
+  const f32x4 base = zero();
+  const auto put = [&](float* o, f32x4 x) { store(o, add(accumulate ? load(o) : base, x)); };
+  put(out, c00);
+  put(out + 4, c01);
   out += ld;
-  add_to(out, c10);
-  add_to(out + 4, c11);
+  put(out, c10);
+  put(out + 4, c11);
   out += ld;
-  add_to(out, c20);
-  add_to(out + 4, c21);
+  put(out, c20);
+  put(out + 4, c21);
   out += ld;
-  add_to(out, c30);
-  add_to(out + 4, c31);
+  put(out, c30);
+  put(out + 4, c31);
 }
 
-// b's terms [k0, k0 + terms) × all its columns, as panels of 8 columns, terms × 8 each; the
-// last panel's missing columns are zeros. Every float of the pack is written once (no clearing
-// first: a step packs about as many floats as it multiplies rows).
-void pack_b(const View& b, Index k0, Index terms, std::vector<float>& packed) {
-  const Index panels = round_up(b.cols, kCols) / kCols;
-  packed.resize(size_t(panels * terms * kCols));
-  for (Index p = 0; p < panels; ++p) {
-    float* out = packed.data() + p * terms * kCols;
-    const Index cols = std::min(kCols, b.cols - p * kCols);
-    for (Index k = 0; k < terms; ++k) {
-      const float* row = b.data + (k0 + k) * b.row_stride + p * kCols * b.col_stride;
-      for (Index c = 0; c < cols; ++c) out[k * kCols + c] = row[c * b.col_stride];
-      for (Index c = cols; c < kCols; ++c) out[k * kCols + c] = 0.0f;
-    }
+// b's terms [k0, k0 + terms) × columns [j0, j0 + cols), cols ≤ 8, as one panel of terms × 8;
+// the missing columns are zeros. Every float of the pack is written once (no clearing first).
+void pack_panel(const View& b, Index k0, Index terms, Index j0, Index cols, float* out) {
+  for (Index k = 0; k < terms; ++k) {
+    const float* row = b.data + (k0 + k) * b.row_stride + j0 * b.col_stride;
+    for (Index c = 0; c < cols; ++c) out[k * kCols + c] = row[c * b.col_stride];
+    for (Index c = cols; c < kCols; ++c) out[k * kCols + c] = 0.0f;
   }
 }
 
-// a's rows [i0, i0 + rows) × terms [k0, k0 + terms), as groups of 4 rows interleaved; the last
-// group's missing rows are zeros. Every float is written once, as in pack_b.
-void pack_a(const View& a, Index i0, Index rows, Index k0, Index terms,
-            std::vector<float>& packed) {
-  const Index groups = round_up(rows, kRows) / kRows;
-  packed.resize(size_t(groups * terms * kRows));
-  for (Index g = 0; g < groups; ++g) {
-    float* out = packed.data() + g * terms * kRows;
-    const Index n = std::min(kRows, rows - g * kRows);
-    for (Index r = 0; r < n; ++r) {
-      const float* row = a.data + (i0 + g * kRows + r) * a.row_stride + k0 * a.col_stride;
-      for (Index k = 0; k < terms; ++k) out[k * kRows + r] = row[k * a.col_stride];
-    }
-    for (Index r = n; r < kRows; ++r)
-      for (Index k = 0; k < terms; ++k) out[k * kRows + r] = 0.0f;
+// a's rows [i0, i0 + rows) × terms [k0, k0 + terms), rows ≤ 4, as one group of 4 rows
+// interleaved; the missing rows are zeros. Every float is written once, as in pack_panel.
+void pack_group(const View& a, Index i0, Index rows, Index k0, Index terms, float* out) {
+  for (Index r = 0; r < rows; ++r) {
+    const float* row = a.data + (i0 + r) * a.row_stride + k0 * a.col_stride;
+    for (Index k = 0; k < terms; ++k) out[k * kRows + r] = row[k * a.col_stride];
   }
+  for (Index r = rows; r < kRows; ++r)
+    for (Index k = 0; k < terms; ++k) out[k * kRows + r] = 0.0f;
 }
 
 }  // namespace
 
+// For each block of kKc terms: b's panels of 8 columns, each read in place when b is row-major
+// (col_stride 1) and the panel whole, else packed; for each block of kMc rows, a's groups of 4
+// rows, read in place when a is column-major (row_stride 1) and the group whole, else packed.
+// Each element's sum is the same whichever way its numbers are read.
 void gemm(View a, View b, float* c, Index ldc, bool accumulate) {
   const Index m = a.rows, n = b.cols, depth = a.cols;
-  if (!accumulate) {
-    for (Index i = 0; i < m; ++i) std::fill_n(c + i * ldc, n, 0.0f);
+  if (depth == 0) {
+    for (Index i = 0; i < m && !accumulate; ++i) std::fill_n(c + i * ldc, n, 0.0f);
+    return;
   }
-  static std::vector<float> packed_a, packed_b;
+  static Scratch packed_a, packed_b;
+  const bool b_in_place = b.col_stride == 1, a_in_place = a.row_stride == 1;
+  const Index panels = round_up(n, kCols) / kCols;
   for (Index k0 = 0; k0 < depth; k0 += kKc) {
     const Index terms = std::min(kKc, depth - k0);
-    pack_b(b, k0, terms, packed_b);
+    const bool add_to_c = accumulate || k0 > 0;
+    // the panels: where each is read, and its step
+    float* const pb = packed_b.at_least(panels * terms * kCols);
+    for (Index p = 0; p < panels; ++p) {
+      const Index cols = std::min(kCols, n - p * kCols);
+      if (!(b_in_place && cols == kCols))
+        pack_panel(b, k0, terms, p * kCols, cols, pb + p * terms * kCols);
+    }
     for (Index i0 = 0; i0 < m; i0 += kMc) {
-      const Index rows = std::min(kMc, m - i0);
-      pack_a(a, i0, rows, k0, terms, packed_a);
-      for (Index j = 0; j < n; j += kCols) {
-        const float* panel = packed_b.data() + (j / kCols) * terms * kCols;
-        const Index cols = std::min(kCols, n - j);
-        for (Index g = 0; g * kRows < rows; ++g) {
-          const float* group = packed_a.data() + g * terms * kRows;
+      const Index rows = std::min(kMc, m - i0), groups = round_up(rows, kRows) / kRows;
+      float* const pa = packed_a.at_least(groups * terms * kRows);
+      for (Index g = 0; g < groups; ++g) {
+        const Index r = std::min(kRows, rows - g * kRows);
+        if (!(a_in_place && r == kRows))
+          pack_group(a, i0 + g * kRows, r, k0, terms, pa + g * terms * kRows);
+      }
+      for (Index p = 0; p < panels; ++p) {
+        const Index j = p * kCols, cols = std::min(kCols, n - j);
+        const bool b_here = b_in_place && cols == kCols;
+        const float* panel = b_here ? b.data + k0 * b.row_stride + j : pb + p * terms * kCols;
+        const Index b_step = b_here ? b.row_stride : kCols;
+        for (Index g = 0; g < groups; ++g) {
           const Index i = i0 + g * kRows, r_end = std::min(kRows, m - i);
+          const bool a_here = a_in_place && r_end == kRows;
+          const float* group = a_here ? a.data + i + k0 * a.col_stride : pa + g * terms * kRows;
+          const Index a_step = a_here ? a.col_stride : kRows;
           if (r_end == kRows && cols == kCols) {
-            product_4x8(group, panel, terms, c + i * ldc + j, ldc);
+            product_4x8(group, a_step, panel, b_step, terms, c + i * ldc + j, ldc, add_to_c);
             continue;
           }
-          float tile[kRows * kCols] = {};
-          product_4x8(group, panel, terms, tile, kCols);
-          for (Index r = 0; r < r_end; ++r) {
-            float* out = c + (i + r) * ldc + j;
-            for (Index col = 0; col < cols; ++col) out[col] += tile[r * kCols + col];
+          float tile[kRows * kCols];
+          product_4x8(group, a_step, panel, b_step, terms, tile, kCols, false);
+          for (Index row = 0; row < r_end; ++row) {
+            float* out = c + (i + row) * ldc + j;
+            for (Index col = 0; col < cols; ++col)
+              out[col] = (add_to_c ? out[col] : 0.0f) + tile[row * kCols + col];
           }
         }
       }
