@@ -418,13 +418,21 @@ Result<double> softmax_cross_entropy(const Matrix<F>& logits,
                                      const std::vector<std::int32_t>& targets, Vector<F>& top,
                                      Vector<F>& sum, Matrix<F>& out, bool gradient) {
   const Index n = logits.rows();
-  if (!all_finite(logits.data(), logits.size()))
-    return {{}, "the logits overflow: the parameters are too large"};
+  const char* const overflow = "the logits overflow: the parameters are too large";
   out.resize(n, logits.cols());
   top.resize(n);
   sum.resize(n);
   const Index counted = counted_targets(targets);
   double loss = 0;
+  if constexpr (kFast<F>) {
+    if (!fast::softmax_cross_entropy(
+            logits.data(), n, logits.cols(), targets.empty() ? nullptr : targets.data(),
+            F(std::max<Index>(counted, 1)), gradient, out.data(), top.data(), sum.data(), loss))
+      return {{}, overflow};
+    if (counted > 0) loss /= double(counted);
+    return {loss, {}};
+  }
+  if (!all_finite(logits.data(), logits.size())) return {{}, overflow};
   for (Index i = 0; i < n; ++i) {
     top(i) = row_max(logits, i, logits.cols());
     exp_shifted_row(logits, i, top(i), out);

@@ -217,6 +217,103 @@ void divide(float* x, Index n, float d) {
   for (; j < n; ++j) x[j] = x[j] / d;
 }
 
+// The largest of x[0..n), n ≥ 1, and whether every x[j] is finite (else the largest means
+// nothing).
+float max_finite(const float* x, Index n, bool& finite) {
+  using namespace simd;
+  Index j = 0;
+  float out = x[0];
+  finite = std::isfinite(x[0]);
+  if (n >= 4) {
+    f32x4 top = load(x), ok = finite_mask(top);
+    for (j = 4; j + 4 <= n; j += 4) {
+      const f32x4 v = load(x + j);
+      top = pmax(top, v);
+      ok = and_mask(ok, finite_mask(v));
+    }
+    out = hmax(top);
+    finite = all_lanes(ok);
+  }
+  for (; j < n; ++j) {
+    out = out < x[j] ? x[j] : out;
+    finite = finite && std::isfinite(x[j]);
+  }
+  return out;
+}
+
+// Rows' sums term by term from the first (Eigen's order), four rows' chains side by side.
+void sum_rows(const float* x, Index ld, Index rows, Index n, float* s) {
+  Index i = 0;
+  for (; i + 4 <= rows; i += 4) {
+    const float *x0 = x + i * ld, *x1 = x0 + ld, *x2 = x1 + ld, *x3 = x2 + ld;
+    float s0 = x0[0], s1 = x1[0], s2 = x2[0], s3 = x3[0];
+    for (Index j = 1; j < n; ++j) {
+      s0 += x0[j];
+      s1 += x1[j];
+      s2 += x2[j];
+      s3 += x3[j];
+    }
+    s[i] = s0;
+    s[i + 1] = s1;
+    s[i + 2] = s2;
+    s[i + 3] = s3;
+  }
+  for (; i < rows; ++i) {
+    const float* xi = x + i * ld;
+    float si = xi[0];
+    for (Index j = 1; j < n; ++j) si += xi[j];
+    s[i] = si;
+  }
+}
+
+// x[j] = (x[j] / d) / e for j < n, or x[j] = (x[j] / d) · (1/e) when e is a power of 2 (the
+// same bits: the two are the same real number, rounded once).
+void divide_twice(float* x, Index n, float d, float e) {
+  using namespace simd;
+  int exponent = 0;
+  const bool power_of_2 = std::frexp(e, &exponent) == 0.5f;
+  const f32x4 dd = splat(d), ee = splat(e), inverse = splat(1.0f / e);
+  Index j = 0;
+  if (power_of_2) {
+    for (; j + 4 <= n; j += 4) store(x + j, mul(div(load(x + j), dd), inverse));
+  } else {
+    for (; j + 4 <= n; j += 4) store(x + j, div(div(load(x + j), dd), ee));
+  }
+  for (; j < n; ++j) x[j] = (x[j] / d) / e;
+}
+
+bool softmax_cross_entropy(const float* x, Index rows, Index n, const std::int32_t* targets,
+                           float counted, bool gradient, float* out, float* top, float* s,
+                           double& loss) {
+  loss = 0;
+  // a block of 4 rows at a time, whose e^x stay in the cache from one pass to the next
+  for (Index i0 = 0; i0 < rows; i0 += 4) {
+    const Index block = std::min<Index>(4, rows - i0);
+    for (Index i = i0; i < i0 + block; ++i) {
+      bool finite = true;
+      top[i] = max_finite(x + i * n, n, finite);
+      if (!finite) return false;
+      exp_shifted(x + i * n, top[i], out + i * n, n);
+    }
+    sum_rows(out + i0 * n, n, block, n, s + i0);
+    for (Index i = i0; i < i0 + block; ++i) {
+      float* const row = out + i * n;
+      const std::int32_t t = targets ? targets[i] : -1;
+      const float p = t >= 0 ? row[t] / s[i] : 0.0f;
+      if (t >= 0) loss -= std::log(double(p));
+      if (!gradient) {
+        divide(row, n, s[i]);
+      } else if (t < 0) {
+        std::fill_n(row, n, 0.0f);
+      } else {
+        divide_twice(row, n, s[i], counted);
+        row[t] = (p - 1.0f) / counted;
+      }
+    }
+  }
+  return true;
+}
+
 // As gpt.cpp's, its double constants rounded to float.
 constexpr float kGeluS = float(0.7978845608028654);  // √(2/π)
 constexpr float kGeluC = float(0.044715);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace attention::fast {
 
@@ -27,9 +28,21 @@ void exp_shifted(const float* x, float top, float* out, std::ptrdiff_t n);
 // x[j] = tanh(x[j]) for j < n, within about 1e-7 of it.
 void tanh_all(float* x, std::ptrdiff_t n);
 
-// The element-wise steps below are SIMD for speed and do each element's float operations in the
-// order that gpt.cpp's Eigen expressions write them, so that they give the same bits; sums stay
-// with Eigen, in their order.
+// The steps below are SIMD for speed and do each element's float operations in the order that
+// gpt.cpp's Eigen expressions write them, so that they give the same bits: each sum is taken
+// term by term from its first, as Eigen sums without SIMD (WebAssembly), never in lanes; the
+// speed comes from the element-wise work and from taking several rows' sums side by side.
+
+// The logits' softmax and the cross-entropy, in one pass over each row of x (rows, n),
+// row-major: the row's largest top[i], s[i] = Σ_j e^(x_ij − top[i]) in order of j, and out's
+// row (rows, n): the softmax e^(x − top)/s, or, with `gradient`, the mean loss's gradient
+// (softmax − one-hot(t))/counted for the row's target t = targets[i] (zeros when t < 0). No
+// probability matrix besides out. targets may be null (no targets). loss: the loss summed as
+// 0 − log p_t − …, p_t the softmax at the target, over the rows with one. False, with the
+// outputs unfinished, when a logit is not finite.
+bool softmax_cross_entropy(const float* x, std::ptrdiff_t rows, std::ptrdiff_t n,
+                           const std::int32_t* targets, float counted, bool gradient, float* out,
+                           float* top, float* s, double& loss);
 
 // The largest of x[0..n), n ≥ 1, none NaN.
 float max_of(const float* x, std::ptrdiff_t n);

@@ -46,6 +46,7 @@ inline f32x4 finite_mask(f32x4 a) {
   return wasm_f32x4_eq(wasm_f32x4_sub(a, a), wasm_f32x4_splat(0.0f));
 }
 inline bool all_lanes(f32x4 mask) { return wasm_i32x4_all_true(mask); }
+inline f32x4 and_mask(f32x4 a, f32x4 b) { return wasm_v128_and(a, b); }
 // a < b ? b : a, lane by lane: one instruction, where IEEE max is several in V8.
 inline f32x4 pmax(f32x4 a, f32x4 b) { return wasm_f32x4_pmax(a, b); }
 // The float whose bits are (bits(a) + k) << 23: puts an integer held in a's low bits into the
@@ -100,6 +101,14 @@ inline bool all_lanes(f32x4 mask) {
   i32x4 m;
   std::memcpy(&m, &mask, sizeof m);
   return (m[0] & m[1] & m[2] & m[3]) != 0;
+}
+inline f32x4 and_mask(f32x4 a, f32x4 b) {
+  i32x4 x, y;
+  std::memcpy(&x, &a, sizeof a);
+  std::memcpy(&y, &b, sizeof b);
+  x &= y;
+  std::memcpy(&a, &x, sizeof a);
+  return a;
 }
 inline f32x4 abs(f32x4 a) {
   i32x4 bits;

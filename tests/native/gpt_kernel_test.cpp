@@ -19,6 +19,7 @@ using attention::fast::gelu_backward;
 using attention::fast::gelu_forward;
 using attention::fast::gemm;
 using attention::fast::max_of;
+using attention::fast::softmax_cross_entropy;
 using attention::fast::tanh_all;
 using attention::fast::View;
 
@@ -184,6 +185,76 @@ TEST(ModelKernel, GeluForwardAndBackwardAreGpt_cppsFloatExpressionsAndNearFloat6
       ASSERT_NEAR(dd[size_t(j)], double(d[size_t(j)]) * want, 2e-6) << v;
     }
   }
+}
+
+// The logits' softmax and cross-entropy: the bits of gpt.cpp's float steps, written out here
+// one row at a time (max, e^x through exp_shifted, the sum term by term, the division, the
+// target's −1, the division by the rows counted), and float64's softmax and loss nearby.
+TEST(ModelKernel, SoftmaxCrossEntropyIsGpt_cppsStepsAndNearFloat64) {
+  std::mt19937 gen(11);
+  int checked = 0;
+  for (const std::ptrdiff_t rows : {1, 3, 4, 5, 9})
+    for (const std::ptrdiff_t n : kLengths)
+      for (const bool gradient : {false, true})
+        for (const float counted : {1.0f, 7.0f, 64.0f}) {
+          const std::vector<float> x = uniform(gen, rows * n, -20, 20);
+          std::vector<std::int32_t> targets(static_cast<size_t>(rows));
+          for (std::int32_t& t : targets) t = std::int32_t(gen() % size_t(n + 1)) - 1;  // −1: none
+          std::vector<float> out(x.size()), top(static_cast<size_t>(rows)),
+              s(static_cast<size_t>(rows));
+          double loss = 0;
+          ASSERT_TRUE(softmax_cross_entropy(x.data(), rows, n, targets.data(), counted, gradient,
+                                            out.data(), top.data(), s.data(), loss));
+          double want_loss = 0;
+          for (std::ptrdiff_t i = 0; i < rows; ++i) {
+            const float* xi = x.data() + i * n;
+            float m = xi[0];
+            for (std::ptrdiff_t j = 1; j < n; ++j) m = m < xi[j] ? xi[j] : m;
+            std::vector<float> e(static_cast<size_t>(n));
+            exp_shifted(xi, m, e.data(), n);
+            float sum = e[0];
+            for (std::ptrdiff_t j = 1; j < n; ++j) sum += e[size_t(j)];
+            ASSERT_EQ(top[size_t(i)], m);
+            ASSERT_EQ(s[size_t(i)], sum);
+            const std::int32_t t = targets[size_t(i)];
+            double top64 = xi[0], sum64 = 0;
+            for (std::ptrdiff_t j = 0; j < n; ++j) top64 = std::max(top64, double(xi[j]));
+            for (std::ptrdiff_t j = 0; j < n; ++j) sum64 += std::exp(double(xi[j]) - top64);
+            for (std::ptrdiff_t j = 0; j < n; ++j) {
+              float want = e[size_t(j)] / sum;
+              const double p64 = std::exp(double(xi[j]) - top64) / sum64;
+              // e^x's error grows with its distance from the top (ExpShifted… above), the
+              // float sum's with its terms
+              ASSERT_NEAR(want, p64,
+                          p64 * (1e-6 + 2e-7 * (top64 - double(xi[j])) + 6e-8 * double(n)))
+                  << rows << " " << n << " " << j;
+              if (gradient) want = t < 0 ? 0.0f : (want - (j == t ? 1.0f : 0.0f)) / counted;
+              ASSERT_EQ(out[size_t(i * n + j)], want)
+                  << rows << "×" << n << " row " << i << " column " << j << " target " << t;
+            }
+            if (t >= 0) {
+              want_loss -= std::log(double(e[size_t(t)] / sum));
+              ASSERT_NEAR(-std::log(double(e[size_t(t)] / sum)),
+                          -(double(xi[t]) - top64 - std::log(sum64)),
+                          1e-6 + 2e-7 * (top64 - double(xi[t])) + 6e-8 * double(n));
+            }
+          }
+          ASSERT_EQ(loss, want_loss);
+          ++checked;
+        }
+  EXPECT_EQ(checked, 5 * 12 * 2 * 3);
+}
+
+TEST(ModelKernel, SoftmaxCrossEntropyRefusesALogitThatIsNotFinite) {
+  for (const std::ptrdiff_t n : kLengths)
+    for (const float bad : {INFINITY, -INFINITY, NAN}) {
+      std::vector<float> x(size_t(3 * n), 0.5f), out(x.size()), top(3), s(3);
+      x[size_t(2 * n + n - 1)] = bad;  // the last row's last logit
+      double loss = 0;
+      EXPECT_FALSE(softmax_cross_entropy(x.data(), 3, n, nullptr, 1, false, out.data(), top.data(),
+                                         s.data(), loss))
+          << n << " " << bad;
+    }
 }
 
 }  // namespace
