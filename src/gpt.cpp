@@ -23,6 +23,7 @@ namespace {
 constexpr double kLnEps = 1e-5;
 // Every matrix of a model's pass holds at most this many numbers (the logits are the largest).
 constexpr std::int64_t kMaxGptValues = std::int64_t{1} << 25;
+constexpr const char* kGradientOverflow = "a gradient overflows: the loss is too steep";
 
 // ---- the parameters ----
 
@@ -163,6 +164,20 @@ void divide_row(Matrix<F>& m, Index i, F d) {
     fast::divide(&m(i, 0), m.cols(), d);
   } else {
     m.row(i) /= d;
+  }
+}
+
+// y += a·x, element by element, unless an x is not finite: then false (and in WASM y partly
+// added to, one pass over both; the step it belongs to cannot finish, its every try failing
+// here).
+template <typename F>
+bool add_scaled_finite(std::vector<F>& y, F a, const std::vector<F>& x) {
+  if constexpr (kFast<F>) {
+    return fast::add_scaled_finite(y.data(), a, x.data(), Index(x.size()));
+  } else {
+    if (!Eigen::Map<const Vector<F>>(x.data(), Index(x.size())).allFinite()) return false;
+    for (size_t i = 0; i < y.size(); ++i) y[i] += a * x[i];
+    return true;
   }
 }
 
@@ -329,9 +344,10 @@ void attention_backward(const Matrix<F>& q, const Matrix<F>& k, const Matrix<F>&
                         Matrix<F>& dp) {
   const Index dh = q.cols() / heads;
   const F scale = F(1) / std::sqrt(F(dh));
-  dq.setZero(q.rows(), q.cols());
-  dk.setZero(k.rows(), k.cols());
-  dv.setZero(v.rows(), v.cols());
+  // every head's block is written whole below
+  dq.resize(q.rows(), q.cols());
+  dk.resize(k.rows(), k.cols());
+  dv.resize(v.rows(), v.cols());
   for (Index b = 0; b < batch; ++b)
     for (Index h = 0; h < heads; ++h) {
       const Matrix<F>& p = weights[size_t(b * heads + h)];
@@ -507,18 +523,30 @@ std::string forward_into(const GptConfig& config, const GptParams<const F>& p,
 }
 
 // The backward pass of trace t from w.d_logits, the loss's gradient for the logits: every
-// parameter's gradient into grads (sized as params and set to 0 first).
+// parameter's gradient into grads (sized as params), not checked finite. Each matrix's gradient
+// is written whole by its product (c = a·b: the bits of c = 0, then c += a·b), each vector's
+// added to zeros.
 template <typename F>
-std::string backward_into(const GptConfig& config, const GptParams<const F>& p,
-                          const GptTrace<F>& t, const std::vector<std::int32_t>& tokens,
-                          GptWork<F>& w, std::vector<F>& grads) {
-  std::fill(grads.begin(), grads.end(), F(0));
+void backward_into(const GptConfig& config, const GptParams<const F>& p, const GptTrace<F>& t,
+                   const std::vector<std::int32_t>& tokens, GptWork<F>& w, std::vector<F>& grads) {
   GptParams<F> d = params_of(config, grads.data());
+  d.lnf_g.setZero();
+  d.lnf_b.setZero();
+  for (LayerParams<F>& dw : d.layers) {
+    dw.ln1_g.setZero();
+    dw.ln1_b.setZero();
+    if (config.mlp) {
+      dw.ln2_g.setZero();
+      dw.ln2_b.setZero();
+      dw.b_fc.setZero();
+      dw.b_proj.setZero();
+    }
+  }
   const Index n = Index(tokens.size()), C = config.d_model;
   rope_table(w, t.length, C / config.heads, config.base);
   // logits = hf·wteᵀ: d(hf) = d(logits)·wte, d(wte) += d(logits)ᵀ·hf
   product(w.d_hf, w.d_logits, p.wte);
-  product(d.wte, w.d_logits.transpose(), t.hf, true);
+  product(d.wte, w.d_logits.transpose(), t.hf);
   Matrix<F>& dx = w.dx;
   dx.setZero(n, C);
   layernorm_backward(t.x_final, t.meanf, t.rstdf, p.lnf_g, w.d_hf, dx, d.lnf_g, d.lnf_b);
@@ -532,24 +560,24 @@ std::string backward_into(const GptConfig& config, const GptParams<const F>& p,
     if (config.mlp) {
       // the MLP: proj = gelu·W_proj + b_proj, gelu = GELU(fc), fc = h2·W_fc + b_fc, h2 = ln2(x_mid)
       dw.b_proj.row(0) += dx.colwise().sum();
-      product(dw.w_proj, L.gelu.transpose(), dx, true);
+      product(dw.w_proj, L.gelu.transpose(), dx);
       product(w.d_fc, dx, wl.w_proj.transpose());
       gelu_backward(L.fc, L.gelu_t, w.d_fc);
       dw.b_fc.row(0) += w.d_fc.colwise().sum();
-      product(dw.w_fc, L.h2.transpose(), w.d_fc, true);
+      product(dw.w_fc, L.h2.transpose(), w.d_fc);
       product(w.d_h2, w.d_fc, wl.w_fc.transpose());
       layernorm_backward(L.x_mid, L.mean2, L.rstd2, wl.ln2_g, w.d_h2, d_mid, dw.ln2_g, dw.ln2_b);
     }
     // the residual stream, x_mid = x + concat·W_O: d_mid reaches x and the projection
-    product(dw.w_o, L.concat.transpose(), d_mid, true);
+    product(dw.w_o, L.concat.transpose(), d_mid);
     product(w.d_concat, d_mid, wl.w_o.transpose());
     attention_backward(L.q, L.k, L.v, L.p, w.d_concat, t.batch, t.length, config.heads, w.dq, w.dk,
                        w.dv, w.dp);
     rope(w.dq, w, true);
     rope(w.dk, w, true);
-    product(dw.w_q, L.h1.transpose(), w.dq, true);
-    product(dw.w_k, L.h1.transpose(), w.dk, true);
-    product(dw.w_v, L.h1.transpose(), w.dv, true);
+    product(dw.w_q, L.h1.transpose(), w.dq);
+    product(dw.w_k, L.h1.transpose(), w.dk);
+    product(dw.w_v, L.h1.transpose(), w.dv);
     product(w.d_h1, w.dq, wl.w_q.transpose());
     product(w.d_h1, w.dk, wl.w_k.transpose(), true);
     product(w.d_h1, w.dv, wl.w_v.transpose(), true);
@@ -558,10 +586,6 @@ std::string backward_into(const GptConfig& config, const GptParams<const F>& p,
   }
   // the embedding: d(wte)[token] += dx
   for (Index i = 0; i < n; ++i) d.wte.row(tokens[size_t(i)]) += dx.row(i);
-  if (!all_finite(grads.data(), Index(grads.size()))) {
-    return "a gradient overflows: the loss is too steep";
-  }
-  return {};
 }
 
 // The checks of a forward pass's inputs.
@@ -652,9 +676,9 @@ Result<std::vector<F>> gpt_backward(const GptConfig& config, const std::vector<F
   for (Index i = 0; i < Index(tokens.size()); ++i) {
     cross_entropy_gradient_row(w.d_logits, i, targets[size_t(i)], counted);
   }
-  std::vector<F> grads(params.size(), F(0));
-  const auto e = backward_into(config, params_of(config, params.data()), t, tokens, w, grads);
-  if (!e.empty()) return {{}, e};
+  std::vector<F> grads(params.size());
+  backward_into(config, params_of(config, params.data()), t, tokens, w, grads);
+  if (!all_finite(grads.data(), Index(grads.size()))) return {{}, kGradientOverflow};
   return {std::move(grads), {}};
 }
 
@@ -804,10 +828,10 @@ Result<std::optional<double>> gpt_train_slice(GptTrainer<F>& t, Index sequences)
   const GptParams<const F> p = params_of(c, static_cast<const F*>(t.params.data()));
   if (auto e = forward_into(c, p, w.tokens, n, w.targets, w, true); !e.empty()) return {{}, e};
   w.grads.resize(t.params.size());
-  if (auto e = backward_into(c, p, w.trace, w.tokens, w, w.grads); !e.empty()) return {{}, e};
+  backward_into(c, p, w.trace, w.tokens, w, w.grads);
   // every sequence has T targets: the batch's mean is the slices' means weighted by size
   const F share = F(double(n) / double(t.batch));
-  for (size_t i = 0; i < t.grads.size(); ++i) t.grads[i] += share * w.grads[i];
+  if (!add_scaled_finite(t.grads, share, w.grads)) return {{}, kGradientOverflow};
   t.loss += double(share) * w.trace.loss;
   t.done += n;
   if (t.done < t.batch) return {std::nullopt, {}};

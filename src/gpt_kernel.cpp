@@ -210,6 +210,22 @@ bool all_finite(const float* x, Index n) {
   return true;
 }
 
+bool add_scaled_finite(float* y, float a, const float* x, Index n) {
+  using namespace simd;
+  const f32x4 aa = splat(a);
+  Index j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const f32x4 v = load(x + j);
+    if (!all_lanes(finite_mask(v))) return false;
+    store(y + j, add(load(y + j), mul(aa, v)));
+  }
+  for (; j < n; ++j) {
+    if (!std::isfinite(x[j])) return false;
+    y[j] = y[j] + a * x[j];
+  }
+  return true;
+}
+
 void divide(float* x, Index n, float d) {
   const simd::f32x4 dd = simd::splat(d);
   Index j = 0;

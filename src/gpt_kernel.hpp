@@ -50,6 +50,10 @@ float max_of(const float* x, std::ptrdiff_t n);
 // Whether every x[j], j < n, is finite.
 bool all_finite(const float* x, std::ptrdiff_t n);
 
+// y[j] = y[j] + a·x[j] for j < n, one pass; false when an x[j] is not finite (y then partly
+// added to).
+bool add_scaled_finite(float* y, float a, const float* x, std::ptrdiff_t n);
+
 // x[j] = x[j] / d for j < n.
 void divide(float* x, std::ptrdiff_t n, float d);
 

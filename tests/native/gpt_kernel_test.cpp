@@ -12,6 +12,7 @@
 
 namespace {
 
+using attention::fast::add_scaled_finite;
 using attention::fast::all_finite;
 using attention::fast::divide;
 using attention::fast::exp_shifted;
@@ -156,6 +157,24 @@ TEST(ModelKernel, MaxFiniteAndDivideAreExact) {
     std::vector<float> q = x;
     divide(q.data(), n, 7.3f);
     for (std::ptrdiff_t j = 0; j < n; ++j) ASSERT_EQ(q[size_t(j)], x[size_t(j)] / 7.3f) << n;
+  }
+}
+
+TEST(ModelKernel, AddScaledFiniteIsYPlusAXAndStopsAtANumberNotFinite) {
+  std::mt19937 gen(13);
+  for (const std::ptrdiff_t n : kLengths) {
+    const std::vector<float> x = uniform(gen, n, -5, 5), y = uniform(gen, n, -5, 5);
+    std::vector<float> got = y;
+    EXPECT_TRUE(add_scaled_finite(got.data(), 0.3f, x.data(), n)) << n;
+    for (std::ptrdiff_t j = 0; j < n; ++j)
+      ASSERT_EQ(got[size_t(j)], y[size_t(j)] + 0.3f * x[size_t(j)]) << n << " " << j;
+    for (const float bad : {INFINITY, -INFINITY, NAN})
+      for (const std::ptrdiff_t at : {std::ptrdiff_t(0), n - 1}) {
+        std::vector<float> z = x;
+        z[size_t(at)] = bad;
+        got = y;
+        EXPECT_FALSE(add_scaled_finite(got.data(), 0.3f, z.data(), n)) << n << " " << at;
+      }
   }
 }
 
