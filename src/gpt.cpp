@@ -720,14 +720,20 @@ void adamw_step(const GptConfig& config, const AdamW& adam, double lr, std::vect
   const double c2 = 1 - std::pow(adam.beta2, double(s.step));
   for (const GptTensor& t : gpt_layout(config)) {
     const double decay = t.decay ? adam.weight_decay : 0.0;
-    for (std::int64_t i = t.offset; i < t.offset + std::int64_t(t.rows) * t.cols; ++i) {
-      const double g = double(grads[size_t(i)]);
-      const double m = adam.beta1 * double(s.m[size_t(i)]) + (1 - adam.beta1) * g;
-      const double v = adam.beta2 * double(s.v[size_t(i)]) + (1 - adam.beta2) * g * g;
-      s.m[size_t(i)] = F(m);
-      s.v[size_t(i)] = F(v);
-      const double p = double(params[size_t(i)]);
-      params[size_t(i)] = F(p - lr * ((m / c1) / (std::sqrt(v / c2) + adam.eps) + decay * p));
+    if constexpr (kFast<F>) {
+      const size_t at = size_t(t.offset);
+      fast::adamw(&params[at], &grads[at], &s.m[at], &s.v[at], t.rows * t.cols,
+                  {adam.beta1, adam.beta2, c1, c2, lr, adam.eps, decay});
+    } else {
+      for (std::int64_t i = t.offset; i < t.offset + std::int64_t(t.rows) * t.cols; ++i) {
+        const double g = double(grads[size_t(i)]);
+        const double m = adam.beta1 * double(s.m[size_t(i)]) + (1 - adam.beta1) * g;
+        const double v = adam.beta2 * double(s.v[size_t(i)]) + (1 - adam.beta2) * g * g;
+        s.m[size_t(i)] = F(m);
+        s.v[size_t(i)] = F(v);
+        const double p = double(params[size_t(i)]);
+        params[size_t(i)] = F(p - lr * ((m / c1) / (std::sqrt(v / c2) + adam.eps) + decay * p));
+      }
     }
   }
 }

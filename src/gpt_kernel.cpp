@@ -226,6 +226,44 @@ bool add_scaled_finite(float* y, float a, const float* x, Index n) {
   return true;
 }
 
+// gpt.cpp's order: m = β1·m + (1 − β1)·g, v = β2·v + ((1 − β2)·g)·g, then
+// p − lr·((m/c1)/(√(v/c2) + ε) + decay·p), in double, each rounded to float once.
+void adamw(float* p, const float* g, float* m, float* v, Index n, const AdamWStep& s) {
+  using simd::f64x2;
+  const f64x2 b1 = simd::splat(s.beta1), b2 = simd::splat(s.beta2);
+  const f64x2 rest1 = simd::splat(1 - s.beta1), rest2 = simd::splat(1 - s.beta2);
+  const f64x2 c1 = simd::splat(s.c1), c2 = simd::splat(s.c2), lr = simd::splat(s.lr);
+  const f64x2 eps = simd::splat(s.eps), decay = simd::splat(s.decay);
+  const auto step = [&](f64x2 g2, f64x2& m2, f64x2& v2, f64x2& p2) {
+    using namespace simd;
+    m2 = add(mul(b1, m2), mul(rest1, g2));
+    v2 = add(mul(b2, v2), mul(mul(rest2, g2), g2));
+    p2 = sub(p2, mul(lr, add(div(div(m2, c1), add(sqrt(div(v2, c2)), eps)), mul(decay, p2))));
+  };
+  Index j = 0;
+  for (; j + 4 <= n; j += 4) {
+    using namespace simd;
+    const f32x4 g4 = load(g + j), m4 = load(m + j), v4 = load(v + j), p4 = load(p + j);
+    f64x2 m_low = low_to_f64(m4), v_low = low_to_f64(v4);
+    f64x2 m_high = high_to_f64(m4), v_high = high_to_f64(v4);
+    f64x2 p_low = low_to_f64(p4), p_high = high_to_f64(p4);
+    step(low_to_f64(g4), m_low, v_low, p_low);
+    step(high_to_f64(g4), m_high, v_high, p_high);
+    store(m + j, to_f32(m_low, m_high));
+    store(v + j, to_f32(v_low, v_high));
+    store(p + j, to_f32(p_low, p_high));
+  }
+  for (; j < n; ++j) {
+    const double gj = double(g[j]);
+    const double mj = s.beta1 * double(m[j]) + (1 - s.beta1) * gj;
+    const double vj = s.beta2 * double(v[j]) + (1 - s.beta2) * gj * gj;
+    m[j] = float(mj);
+    v[j] = float(vj);
+    const double pj = double(p[j]);
+    p[j] = float(pj - s.lr * ((mj / s.c1) / (std::sqrt(vj / s.c2) + s.eps) + s.decay * pj));
+  }
+}
+
 void divide(float* x, Index n, float d) {
   const simd::f32x4 dd = simd::splat(d);
   Index j = 0;

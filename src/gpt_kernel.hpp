@@ -54,6 +54,16 @@ bool all_finite(const float* x, std::ptrdiff_t n);
 // added to).
 bool add_scaled_finite(float* y, float a, const float* x, std::ptrdiff_t n);
 
+// One AdamW step's numbers (gpt.hpp's AdamW): the moments' decay rates, their bias corrections
+// c = 1 − β^step, the learning rate, ε, and the weight decay of the tensor at hand.
+struct AdamWStep {
+  double beta1, beta2, c1, c2, lr, eps, decay;
+};
+
+// The step for n parameters p from their gradients g, moments m and v updated in place; each
+// in double as gpt.cpp's adamw_step writes it, two at a time.
+void adamw(float* p, const float* g, float* m, float* v, std::ptrdiff_t n, const AdamWStep& s);
+
 // x[j] = x[j] / d for j < n.
 void divide(float* x, std::ptrdiff_t n, float d);
 

@@ -12,6 +12,8 @@
 
 namespace {
 
+using attention::fast::adamw;
+using attention::fast::AdamWStep;
 using attention::fast::add_scaled_finite;
 using attention::fast::all_finite;
 using attention::fast::divide;
@@ -175,6 +177,31 @@ TEST(ModelKernel, AddScaledFiniteIsYPlusAXAndStopsAtANumberNotFinite) {
         got = y;
         EXPECT_FALSE(add_scaled_finite(got.data(), 0.3f, z.data(), n)) << n << " " << at;
       }
+  }
+}
+
+// AdamW two parameters at a time in double: gpt.cpp's adamw_step, written out here per
+// parameter, to the bit.
+TEST(ModelKernel, AdamWIsGpt_cppsStepInDouble) {
+  std::mt19937 gen(17);
+  const AdamWStep s{0.9, 0.95, 1 - std::pow(0.9, 3), 1 - std::pow(0.95, 3), 3e-3, 1e-8, 0.1};
+  for (const std::ptrdiff_t n : kLengths) {
+    const std::vector<float> g = uniform(gen, n, -2, 2), m0 = uniform(gen, n, -0.1f, 0.1f),
+                             p0 = uniform(gen, n, -1, 1);
+    const std::vector<float> v0 = uniform(gen, n, 0, 0.01f);
+    std::vector<float> p = p0, m = m0, v = v0;
+    adamw(p.data(), g.data(), m.data(), v.data(), n, s);
+    for (std::ptrdiff_t j = 0; j < n; ++j) {
+      const size_t i = size_t(j);
+      const double gj = g[i], mj = s.beta1 * double(m0[i]) + (1 - s.beta1) * gj;
+      const double vj = s.beta2 * double(v0[i]) + (1 - s.beta2) * gj * gj;
+      const double pj = p0[i];
+      ASSERT_EQ(m[i], float(mj)) << n << " " << j;
+      ASSERT_EQ(v[i], float(vj)) << n << " " << j;
+      ASSERT_EQ(p[i],
+                float(pj - s.lr * ((mj / s.c1) / (std::sqrt(vj / s.c2) + s.eps) + s.decay * pj)))
+          << n << " " << j;
+    }
   }
 }
 
