@@ -200,6 +200,10 @@ void layernorm_forward(const Matrix<F>& x, const View<const F>& g, const View<co
   h.resize(n, c);
   mean.resize(n);
   rstd.resize(n);
+  if constexpr (kFast<F>) {
+    fast::layernorm_forward(x.data(), n, c, g.data(), b.data(), h.data(), mean.data(), rstd.data());
+    return;
+  }
   for (Index i = 0; i < n; ++i) {
     const F m = x.row(i).mean();
     const F var = (x.row(i).array() - m).square().mean();
@@ -215,6 +219,11 @@ template <typename F>
 void layernorm_backward(const Matrix<F>& x, const Vector<F>& mean, const Vector<F>& rstd,
                         const View<const F>& g, const Matrix<F>& dh, Matrix<F>& dx, View<F> dg,
                         View<F> db) {
+  if constexpr (kFast<F>) {
+    fast::layernorm_backward(x.data(), mean.data(), rstd.data(), g.data(), dh.data(), x.rows(),
+                             x.cols(), dx.data(), dg.data(), db.data());
+    return;
+  }
   for (Index i = 0; i < x.rows(); ++i) {
     const auto xhat = ((x.row(i).array() - mean(i)) * rstd(i)).eval();
     const auto dxhat = (dh.row(i).array() * g.row(0).array()).eval();

@@ -226,6 +226,85 @@ bool add_scaled_finite(float* y, float a, const float* x, Index n) {
   return true;
 }
 
+constexpr float kLnEps = float(1e-5);  // gpt.cpp's, rounded to float as there
+
+// Four rows at a time: their means' and variances' sums in four chains side by side, then each
+// row's h in SIMD.
+void layernorm_forward(const float* x, Index rows, Index c, const float* g, const float* b,
+                       float* h, float* mean, float* rstd) {
+  using namespace simd;
+  for (Index i0 = 0; i0 < rows; i0 += 4) {
+    const Index block = std::min<Index>(4, rows - i0);
+    const float* xr[4];
+    for (Index r = 0; r < 4; ++r) xr[r] = x + (i0 + std::min(r, block - 1)) * c;
+    float s[4] = {xr[0][0], xr[1][0], xr[2][0], xr[3][0]};
+    for (Index j = 1; j < c; ++j)
+      for (Index r = 0; r < 4; ++r) s[r] += xr[r][j];
+    float m[4], q[4];
+    for (Index r = 0; r < 4; ++r) {
+      m[r] = s[r] / float(c);
+      const float d = xr[r][0] - m[r];
+      q[r] = d * d;
+    }
+    for (Index j = 1; j < c; ++j)
+      for (Index r = 0; r < 4; ++r) {
+        const float d = xr[r][j] - m[r];
+        q[r] += d * d;
+      }
+    for (Index r = 0; r < block; ++r) {
+      const Index i = i0 + r;
+      const float rs = 1.0f / std::sqrt(q[r] / float(c) + kLnEps);
+      mean[i] = m[r];
+      rstd[i] = rs;
+      const f32x4 mm = splat(m[r]), rr = splat(rs);
+      float* const hi = h + i * c;
+      Index j = 0;
+      for (; j + 4 <= c; j += 4)
+        store(hi + j, add(mul(mul(sub(load(xr[r] + j), mm), rr), load(g + j)), load(b + j)));
+      for (; j < c; ++j) hi[j] = (xr[r][j] - m[r]) * rs * g[j] + b[j];
+    }
+  }
+}
+
+void layernorm_backward(const float* x, const float* mean, const float* rstd, const float* g,
+                        const float* dh, Index rows, Index c, float* dx, float* dg, float* db) {
+  using namespace simd;
+  static Scratch scratch;
+  float* const xhat = scratch.at_least(2 * c);
+  float* const dxhat = xhat + c;
+  for (Index i = 0; i < rows; ++i) {
+    const float *xi = x + i * c, *dhi = dh + i * c;
+    const f32x4 mm = splat(mean[i]), rr = splat(rstd[i]);
+    Index j = 0;
+    for (; j + 4 <= c; j += 4) {
+      const f32x4 xh = mul(sub(load(xi + j), mm), rr), d = load(dhi + j);
+      store(xhat + j, xh);
+      store(dxhat + j, mul(d, load(g + j)));
+      store(dg + j, add(load(dg + j), mul(d, xh)));
+      store(db + j, add(load(db + j), d));
+    }
+    for (; j < c; ++j) {
+      xhat[j] = (xi[j] - mean[i]) * rstd[i];
+      dxhat[j] = dhi[j] * g[j];
+      dg[j] += dhi[j] * xhat[j];
+      db[j] += dhi[j];
+    }
+    float sd = dxhat[0], sdx = dxhat[0] * xhat[0];
+    for (j = 1; j < c; ++j) {
+      sd += dxhat[j];
+      sdx += dxhat[j] * xhat[j];
+    }
+    const float mean_d = sd / float(c), mean_dx = sdx / float(c);
+    const f32x4 md = splat(mean_d), mdx = splat(mean_dx);
+    float* const dxi = dx + i * c;
+    for (j = 0; j + 4 <= c; j += 4) {
+      const f32x4 t = sub(sub(load(dxhat + j), md), mul(load(xhat + j), mdx));
+      store(dxi + j, add(load(dxi + j), mul(rr, t)));
+    }
+    for (; j < c; ++j) dxi[j] += rstd[i] * ((dxhat[j] - mean_d) - xhat[j] * mean_dx);
+  }
+}
+
 // gpt.cpp's order: m = β1·m + (1 − β1)·g, v = β2·v + ((1 − β2)·g)·g, then
 // p − lr·((m/c1)/(√(v/c2) + ε) + decay·p), in double, each rounded to float once.
 void adamw(float* p, const float* g, float* m, float* v, Index n, const AdamWStep& s) {

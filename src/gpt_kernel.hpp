@@ -54,6 +54,19 @@ bool all_finite(const float* x, std::ptrdiff_t n);
 // added to).
 bool add_scaled_finite(float* y, float a, const float* x, std::ptrdiff_t n);
 
+// LayerNorm forward over rows of x (rows, c), row-major: mean[i] = Σ_j x_ij / c and
+// var = Σ_j (x_ij − mean)² / c, each sum term by term; rstd[i] = 1/√(var + 1e-5) and
+// h = ((x − mean)·rstd)·g + b, g and b (c).
+void layernorm_forward(const float* x, std::ptrdiff_t rows, std::ptrdiff_t c, const float* g,
+                       const float* b, float* h, float* mean, float* rstd);
+
+// LayerNorm backward from the forward's x, mean and rstd: with x̂ = (x − mean)·rstd and
+// d̂ = dh·g, dg += dh·x̂ and db += dh row by row, and dx += rstd·((d̂ − mean d̂) − x̂·mean(d̂·x̂)),
+// the means' sums term by term.
+void layernorm_backward(const float* x, const float* mean, const float* rstd, const float* g,
+                        const float* dh, std::ptrdiff_t rows, std::ptrdiff_t c, float* dx,
+                        float* dg, float* db);
+
 // One AdamW step's numbers (gpt.hpp's AdamW): the moments' decay rates, their bias corrections
 // c = 1 − β^step, the learning rate, ε, and the weight decay of the tensor at hand.
 struct AdamWStep {

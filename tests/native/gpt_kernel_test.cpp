@@ -21,6 +21,8 @@ using attention::fast::exp_shifted;
 using attention::fast::gelu_backward;
 using attention::fast::gelu_forward;
 using attention::fast::gemm;
+using attention::fast::layernorm_backward;
+using attention::fast::layernorm_forward;
 using attention::fast::max_of;
 using attention::fast::softmax_cross_entropy;
 using attention::fast::tanh_all;
@@ -178,6 +180,78 @@ TEST(ModelKernel, AddScaledFiniteIsYPlusAXAndStopsAtANumberNotFinite) {
         EXPECT_FALSE(add_scaled_finite(got.data(), 0.3f, z.data(), n)) << n << " " << at;
       }
   }
+}
+
+// LayerNorm, forward and backward: gpt.cpp's float steps written out row by row (each sum term
+// by term from its first), to the bit, and float64's LayerNorm and gradient nearby.
+TEST(ModelKernel, LayerNormIsGpt_cppsStepsAndNearFloat64) {
+  std::mt19937 gen(19);
+  const float eps = float(1e-5);
+  int checked = 0;
+  for (const std::ptrdiff_t rows : {1, 3, 4, 5, 9})
+    for (const std::ptrdiff_t c : {1, 2, 3, 4, 5, 7, 8, 9, 63, 64, 65}) {
+      const std::vector<float> x = uniform(gen, rows * c, -3, 3), g = uniform(gen, c, 0.5f, 1.5f),
+                               b = uniform(gen, c, -1, 1), dh = uniform(gen, rows * c, -1, 1),
+                               dx0 = uniform(gen, rows * c, -1, 1), dg0 = uniform(gen, c, -1, 1),
+                               db0 = uniform(gen, c, -1, 1);
+      std::vector<float> h(x.size()), mean(static_cast<size_t>(rows)),
+          rstd(static_cast<size_t>(rows));
+      layernorm_forward(x.data(), rows, c, g.data(), b.data(), h.data(), mean.data(), rstd.data());
+      std::vector<float> dx = dx0, dg = dg0, db = db0;
+      layernorm_backward(x.data(), mean.data(), rstd.data(), g.data(), dh.data(), rows, c,
+                         dx.data(), dg.data(), db.data());
+      std::vector<float> want_dg = dg0, want_db = db0;
+      for (std::ptrdiff_t i = 0; i < rows; ++i) {
+        const auto at = [&](const std::vector<float>& v, std::ptrdiff_t j) {
+          return v[size_t(i * c + j)];
+        };
+        float sum = at(x, 0);
+        for (std::ptrdiff_t j = 1; j < c; ++j) sum += at(x, j);
+        const float m = sum / float(c);
+        float sq = (at(x, 0) - m) * (at(x, 0) - m);
+        for (std::ptrdiff_t j = 1; j < c; ++j) sq += (at(x, j) - m) * (at(x, j) - m);
+        const float r = 1.0f / std::sqrt(sq / float(c) + eps);
+        ASSERT_EQ(mean[size_t(i)], m) << rows << "×" << c << " row " << i;
+        ASSERT_EQ(rstd[size_t(i)], r) << rows << "×" << c << " row " << i;
+        double m64 = 0, var64 = 0;
+        for (std::ptrdiff_t j = 0; j < c; ++j) m64 += at(x, j) / double(c);
+        for (std::ptrdiff_t j = 0; j < c; ++j) var64 += std::pow(at(x, j) - m64, 2) / double(c);
+        const double r64 = 1 / std::sqrt(var64 + 1e-5);
+        std::vector<float> xhat(static_cast<size_t>(c)), dxhat(static_cast<size_t>(c));
+        double mean_d64 = 0, mean_dx64 = 0;
+        for (std::ptrdiff_t j = 0; j < c; ++j) {
+          const size_t k = size_t(j);
+          ASSERT_EQ(at(h, j), (at(x, j) - m) * r * g[k] + b[k]) << c << " " << i << " " << j;
+          const double xhat64 = (at(x, j) - m64) * r64;
+          ASSERT_NEAR(at(h, j), xhat64 * g[k] + b[k], 1e-5) << c << " " << i << " " << j;
+          xhat[k] = (at(x, j) - m) * r;
+          dxhat[k] = at(dh, j) * g[k];
+          want_dg[k] += at(dh, j) * xhat[k];
+          want_db[k] += at(dh, j);
+          mean_d64 += double(at(dh, j)) * g[k] / double(c);
+          mean_dx64 += double(at(dh, j)) * g[k] * xhat64 / double(c);
+        }
+        float sd = dxhat[0], sdx = dxhat[0] * xhat[0];
+        for (std::ptrdiff_t j = 1; j < c; ++j) {
+          sd += dxhat[size_t(j)];
+          sdx += dxhat[size_t(j)] * xhat[size_t(j)];
+        }
+        const float mean_d = sd / float(c), mean_dx = sdx / float(c);
+        for (std::ptrdiff_t j = 0; j < c; ++j) {
+          const size_t k = size_t(j);
+          ASSERT_EQ(at(dx, j), at(dx0, j) + r * ((dxhat[k] - mean_d) - xhat[k] * mean_dx))
+              << c << " " << i << " " << j;
+          const double xhat64 = (at(x, j) - m64) * r64;
+          const double want64 =
+              at(dx0, j) + r64 * (double(at(dh, j)) * g[k] - mean_d64 - xhat64 * mean_dx64);
+          ASSERT_NEAR(at(dx, j), want64, 2e-5 * (1 + r64)) << c << " " << i << " " << j;
+        }
+      }
+      ASSERT_EQ(dg, want_dg) << rows << "×" << c;
+      ASSERT_EQ(db, want_db) << rows << "×" << c;
+      ++checked;
+    }
+  EXPECT_EQ(checked, 5 * 11);
 }
 
 // AdamW two parameters at a time in double: gpt.cpp's adamw_step, written out here per
