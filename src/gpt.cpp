@@ -106,17 +106,18 @@ fast::View view(const E& e) {
 }
 
 // out = a·b, or out += a·b when `accumulate`; a Matrix `out` is sized first. In WebAssembly
-// float goes through the SIMD kernel (Eigen 3.4 has none there); elsewhere, and for double,
-// Eigen's product.
+// float goes through the SIMD kernel (Eigen 3.4 has none there), which skips the terms of a's
+// known zeros (`zeros`, a causal head's); elsewhere, and for double, Eigen's product.
 template <typename Out, typename A, typename B>
-void product(Out&& out, const A& a, const B& b, bool accumulate = false) {
+void product(Out&& out, const A& a, const B& b, bool accumulate = false,
+             [[maybe_unused]] fast::Zeros zeros = fast::Zeros::kNone) {
   using O = std::decay_t<Out>;
   if constexpr (std::is_base_of_v<Eigen::PlainObjectBase<O>, O>) {
     if (!accumulate) out.resize(a.rows(), b.cols());
   }
 #if defined(__wasm_simd128__)
   if constexpr (std::is_same_v<typename O::Scalar, float>) {
-    fast::gemm(view(a), view(b), out.data(), out.outerStride(), accumulate);
+    fast::gemm(view(a), view(b), out.data(), out.outerStride(), accumulate, zeros);
     return;
   }
 #endif
@@ -340,7 +341,7 @@ void attention_forward(const Matrix<F>& q, const Matrix<F>& k, const Matrix<F>& 
         divide_row(p, i, sum);
       }
       // 5 output = weights·v, (T, d_head), into the head's columns
-      product(out.block(b * length, h * dh, length, dh), p, vh);
+      product(out.block(b * length, h * dh, length, dh), p, vh, false, fast::Zeros::kAbove);
     }
 }
 
@@ -365,7 +366,8 @@ void attention_backward(const Matrix<F>& q, const Matrix<F>& k, const Matrix<F>&
       const auto vh = v.block(b * length, h * dh, length, dh);
       const auto d_oh = d_out.block(b * length, h * dh, length, dh);
       // 5 output = p·v: dv = pᵀ·d_out, dp = d_out·vᵀ
-      product(dv.block(b * length, h * dh, length, dh), p.transpose(), d_oh);
+      product(dv.block(b * length, h * dh, length, dh), p.transpose(), d_oh, false,
+              fast::Zeros::kBelow);
       product(dp, d_oh, vh.transpose());  // (T, T)
       // 4 and 3: the softmax's rows, d(scaled) = p ⊙ (dp − Σ dp ⊙ p); 2: times the scale
       for (Index i = 0; i < length; ++i) {
@@ -373,8 +375,9 @@ void attention_backward(const Matrix<F>& q, const Matrix<F>& k, const Matrix<F>&
         dp.row(i) = (p.row(i).array() * (dp.row(i).array() - dot) * scale).matrix();
       }
       // 1 scores = q·kᵀ: dq = d(scores)·k, dk = d(scores)ᵀ·q
-      product(dq.block(b * length, h * dh, length, dh), dp, kh);
-      product(dk.block(b * length, h * dh, length, dh), dp.transpose(), qh);
+      product(dq.block(b * length, h * dh, length, dh), dp, kh, false, fast::Zeros::kAbove);
+      product(dk.block(b * length, h * dh, length, dh), dp.transpose(), qh, false,
+              fast::Zeros::kBelow);
     }
 }
 

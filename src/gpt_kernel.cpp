@@ -105,7 +105,7 @@ void pack_group(const View& a, Index i0, Index rows, Index k0, Index terms, floa
 // (col_stride 1) and the panel whole, else packed; for each block of kMc rows, a's groups of 4
 // rows, read in place when a is column-major (row_stride 1) and the group whole, else packed.
 // Each element's sum is the same whichever way its numbers are read.
-void gemm(View a, View b, float* c, Index ldc, bool accumulate) {
+void gemm(View a, View b, float* c, Index ldc, bool accumulate, Zeros zeros) {
   const Index m = a.rows, n = b.cols, depth = a.cols;
   if (depth == 0) {
     for (Index i = 0; i < m && !accumulate; ++i) std::fill_n(c + i * ldc, n, 0.0f);
@@ -142,12 +142,17 @@ void gemm(View a, View b, float* c, Index ldc, bool accumulate) {
           const bool a_here = a_in_place && r_end == kRows;
           const float* group = a_here ? a.data + i + k0 * a.col_stride : pa + g * terms * kRows;
           const Index a_step = a_here ? a.col_stride : kRows;
+          // the group's terms that are not all zeros: [from, to) of this block's
+          Index from = 0, to = terms;
+          if (zeros == Zeros::kAbove) to = std::clamp<Index>(i + kRows - k0, 0, terms);
+          if (zeros == Zeros::kBelow) from = std::clamp<Index>(i - k0, 0, to);
+          const float *a_from = group + from * a_step, *b_from = panel + from * b_step;
           if (r_end == kRows && cols == kCols) {
-            product_4x8(group, a_step, panel, b_step, terms, c + i * ldc + j, ldc, add_to_c);
+            product_4x8(a_from, a_step, b_from, b_step, to - from, c + i * ldc + j, ldc, add_to_c);
             continue;
           }
           float tile[kRows * kCols];
-          product_4x8(group, a_step, panel, b_step, terms, tile, kCols, false);
+          product_4x8(a_from, a_step, b_from, b_step, to - from, tile, kCols, false);
           for (Index row = 0; row < r_end; ++row) {
             float* out = c + (i + row) * ldc + j;
             for (Index col = 0; col < cols; ++col)

@@ -17,9 +17,18 @@ struct View {
   std::ptrdiff_t rows, cols, row_stride, col_stride;
 };
 
+// Where a holds zeros that a product may skip: none known; every a(i, k) with k > i (a lower
+// triangle, as a causal head's weights); every a(i, k) with k < i (an upper one, their
+// transpose). The terms skipped are each ±0 (a finite b times a's 0): a sum skips them at its
+// end, where adding ±0 to a sum that started at +0 leaves it as it was, or at its start, before
+// its first term, where they summed to +0 anyway; so the bits are the full product's.
+enum class Zeros { kNone, kAbove, kBelow };
+
 // c (a.rows, b.cols), row-major with rows ldc apart: c = a·b, or c += a·b when `accumulate`.
-// a.cols must equal b.rows; c must not overlap a or b.
-void gemm(View a, View b, float* c, std::ptrdiff_t ldc, bool accumulate);
+// a.cols must equal b.rows; c must not overlap a or b. Each element's sum is taken term by term,
+// from +0, in blocks of 256 terms added to c in turn.
+void gemm(View a, View b, float* c, std::ptrdiff_t ldc, bool accumulate,
+          Zeros zeros = Zeros::kNone);
 
 // out[j] = e^(x[j] − top) for j < n, where every x[j] ≤ top; out may be x. Within a few ulp of
 // float, and exactly 0 below e^−87.7 (2^−126.5).

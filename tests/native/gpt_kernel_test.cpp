@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -27,6 +28,7 @@ using attention::fast::max_of;
 using attention::fast::softmax_cross_entropy;
 using attention::fast::tanh_all;
 using attention::fast::View;
+using attention::fast::Zeros;
 
 // A (rows, cols) block of a bigger buffer, read row-major or, when `transposed`, column-major.
 struct Stored {
@@ -85,6 +87,39 @@ TEST(Gemm, EqualsAFloat64ProductOnRaggedTransposedAndStridedShapes) {
         ++checked;
       }
   EXPECT_GT(checked, 300);
+}
+
+// A triangle of a's zeros skipped (a causal head's weights, their transpose): the full
+// product's bits, the zeros ±0 at random, a stored either way, one block of terms or two.
+TEST(Gemm, SkippingATriangleOfZerosGivesTheFullProductsBits) {
+  std::mt19937 gen(23);
+  int checked = 0;
+  for (const std::ptrdiff_t m : {1, 3, 4, 5, 9, 63, 64, 65, 300})
+    for (const std::ptrdiff_t n : {1, 5, 8, 16, 17})
+      for (const Zeros zeros : {Zeros::kAbove, Zeros::kBelow})
+        for (const bool transposed : {false, true}) {
+          Stored a = random_matrix(gen, m, m, transposed);
+          const View av = a.view();
+          for (std::ptrdiff_t i = 0; i < m; ++i)
+            for (std::ptrdiff_t k = 0; k < m; ++k)
+              if (zeros == Zeros::kAbove ? k > i : k < i)
+                a.data[size_t(i * av.row_stride + k * av.col_stride)] = gen() % 2 ? 0.0f : -0.0f;
+          const Stored b = random_matrix(gen, m, n, (m + n) % 2 == 0);
+          const bool accumulate = (m + n) % 3 == 0;
+          std::vector<float> c0(size_t(m * n));
+          for (float& x : c0) x = float(int(gen() % 7) - 3);
+          std::vector<float> want = c0, got = c0;
+          gemm(av, b.view(), want.data(), n, accumulate);
+          gemm(av, b.view(), got.data(), n, accumulate, zeros);
+          for (size_t e = 0; e < want.size(); ++e) {
+            std::uint32_t w, g;
+            std::memcpy(&w, &want[e], 4);
+            std::memcpy(&g, &got[e], 4);
+            ASSERT_EQ(g, w) << m << "×" << n << " " << int(zeros) << " element " << e;
+          }
+          ++checked;
+        }
+  EXPECT_EQ(checked, 9 * 5 * 2 * 2);
 }
 
 TEST(Gemm, NoTermsGivesZerosOrLeavesC) {
