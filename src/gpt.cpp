@@ -138,6 +138,35 @@ constexpr bool kFast =
     false;
 #endif
 
+// ---- the weights' transposes (WASM) ----
+
+// Every matrix of the flat layout transposed into w.transposed, unless it holds them already.
+template <typename F>
+void transpose_weights(const GptConfig& config, const GptParams<const F>& p, GptWork<F>& w) {
+  if (w.transposed_current) return;
+  const F* const flat = p.wte.data();  // wte is the layout's first tensor
+  w.transposed.resize(size_t(gpt_size(config)));
+  for (const GptTensor& t : gpt_layout(config)) {
+    if (t.rows == 1) continue;  // a vector
+    F* const out = w.transposed.data() + t.offset;
+    for (Index r = 0; r < t.rows; ++r)
+      for (Index c = 0; c < t.cols; ++c) out[c * t.rows + r] = flat[t.offset + r * t.cols + c];
+  }
+  w.transposed_current = true;
+}
+
+// mᵀ for a weight matrix m of the parameters p: in WASM w's row-major copy (transpose_weights'),
+// elsewhere Eigen's view of m.
+template <typename F>
+auto transposed(const View<const F>& m, [[maybe_unused]] const GptParams<const F>& p,
+                [[maybe_unused]] const GptWork<F>& w) {
+  if constexpr (kFast<F>) {
+    return View<const F>(w.transposed.data() + (m.data() - p.wte.data()), m.cols(), m.rows());
+  } else {
+    return m.transpose();
+  }
+}
+
 // out's row i = e^(in's row i − top)
 template <typename F>
 void exp_shifted_row(const Matrix<F>& in, Index i, F top, Matrix<F>& out) {
@@ -488,6 +517,7 @@ std::string forward_into(const GptConfig& config, const GptParams<const F>& p,
   t.length = n / batch;
   t.layers.resize(size_t(config.layers));
   rope_table(w, t.length, C / config.heads, config.base);
+  if constexpr (kFast<F>) transpose_weights(config, p, w);
   // the embedding: x = wte[tokens], (N, C)
   Matrix<F>& x0 = t.layers[0].x;
   x0.resize(n, C);
@@ -525,7 +555,7 @@ std::string forward_into(const GptConfig& config, const GptParams<const F>& p,
   }
   layernorm_forward(t.x_final, p.lnf_g, p.lnf_b, t.hf, t.meanf, t.rstdf);
   // the logits (N, V), tied to the embedding, their softmax, and the loss
-  product(t.logits, t.hf, p.wte.transpose());
+  product(t.logits, t.hf, transposed(p.wte, p, w));
   if (gradient) t.probs.resize(0, 0);
   auto loss = softmax_cross_entropy(t.logits, targets, t.top, t.sum,
                                     gradient ? w.d_logits : t.probs, gradient);
@@ -556,6 +586,7 @@ void backward_into(const GptConfig& config, const GptParams<const F>& p, const G
   }
   const Index n = Index(tokens.size()), C = config.d_model;
   rope_table(w, t.length, C / config.heads, config.base);
+  if constexpr (kFast<F>) transpose_weights(config, p, w);
   // logits = hf·wteᵀ: d(hf) = d(logits)·wte, d(wte) += d(logits)ᵀ·hf
   product(w.d_hf, w.d_logits, p.wte);
   product(d.wte, w.d_logits.transpose(), t.hf);
@@ -573,16 +604,16 @@ void backward_into(const GptConfig& config, const GptParams<const F>& p, const G
       // the MLP: proj = gelu·W_proj + b_proj, gelu = GELU(fc), fc = h2·W_fc + b_fc, h2 = ln2(x_mid)
       dw.b_proj.row(0) += dx.colwise().sum();
       product(dw.w_proj, L.gelu.transpose(), dx);
-      product(w.d_fc, dx, wl.w_proj.transpose());
+      product(w.d_fc, dx, transposed(wl.w_proj, p, w));
       gelu_backward(L.fc, L.gelu_t, w.d_fc);
       dw.b_fc.row(0) += w.d_fc.colwise().sum();
       product(dw.w_fc, L.h2.transpose(), w.d_fc);
-      product(w.d_h2, w.d_fc, wl.w_fc.transpose());
+      product(w.d_h2, w.d_fc, transposed(wl.w_fc, p, w));
       layernorm_backward(L.x_mid, L.mean2, L.rstd2, wl.ln2_g, w.d_h2, d_mid, dw.ln2_g, dw.ln2_b);
     }
     // the residual stream, x_mid = x + concat·W_O: d_mid reaches x and the projection
     product(dw.w_o, L.concat.transpose(), d_mid);
-    product(w.d_concat, d_mid, wl.w_o.transpose());
+    product(w.d_concat, d_mid, transposed(wl.w_o, p, w));
     attention_backward(L.q, L.k, L.v, L.p, w.d_concat, t.batch, t.length, config.heads, w.dq, w.dk,
                        w.dv, w.dp);
     rope(w.dq, w, true);
@@ -590,9 +621,9 @@ void backward_into(const GptConfig& config, const GptParams<const F>& p, const G
     product(dw.w_q, L.h1.transpose(), w.dq);
     product(dw.w_k, L.h1.transpose(), w.dk);
     product(dw.w_v, L.h1.transpose(), w.dv);
-    product(w.d_h1, w.dq, wl.w_q.transpose());
-    product(w.d_h1, w.dk, wl.w_k.transpose(), true);
-    product(w.d_h1, w.dv, wl.w_v.transpose(), true);
+    product(w.d_h1, w.dq, transposed(wl.w_q, p, w));
+    product(w.d_h1, w.dk, transposed(wl.w_k, p, w), true);
+    product(w.d_h1, w.dv, transposed(wl.w_v, p, w), true);
     dx = d_mid;
     layernorm_backward(L.x, L.mean1, L.rstd1, wl.ln1_g, w.d_h1, dx, dw.ln1_g, dw.ln1_b);
   }
@@ -836,6 +867,7 @@ Result<std::optional<double>> gpt_train_slice(GptTrainer<F>& t, Index sequences)
     }
     t.grads.assign(t.params.size(), F(0));
     t.loss = 0;
+    t.work.transposed_current = false;  // the weights the last step changed
   }
   const Index n = std::min(sequences, t.batch - t.done);
   const auto from = long(t.done * c.context), to = long((t.done + n) * c.context);
