@@ -1,10 +1,13 @@
-// gpt_kernel.cpp: c = a·b in blocks, as GotoBLAS does: for each block of kKc terms, b is packed
-// into panels of 8 columns; for each block of kMc rows, a is packed into groups of 4 rows; then a
-// micro-kernel multiplies one group by one panel: 4 rows × 8 columns, 8 accumulators, written
-// for V8's register allocator as the attention kernel's are (kernel.cpp). Edges are padded with
-// zeros in the packs and go through a 4×8 scratch. Its a is interleaved (one pointer), where the
-// attention kernel's weights·V reads four row pointers: that one, tried here, made a training
-// step about 10% slower in Node (58-66 ms against 65-74).
+// gpt_kernel.cpp: c = a·b in blocks, as GotoBLAS does: for each block of kKc terms, b in panels
+// of 8 columns; for each block of kMc rows, a in groups of 4 rows; then a micro-kernel multiplies
+// one group by one panel: 4 rows × 8 columns, 8 accumulators, written for V8's register allocator
+// as the attention kernel's are (kernel.cpp). A panel or a group is read where it lies when its
+// matrix's layout allows (b row-major; a either way, four row pointers or one column pointer),
+// and packed otherwise: a transposed b, and the edges, padded with zeros, which go through a 4×8
+// scratch. Until 2026-12-02 every a and b was packed; reading them in place where they allow it
+// (with the weights' transposes that gpt.cpp makes once a step) took the products of a training
+// step's 16 slices from about 30 to 24 ms in a WASM harness (docs/performance.md).
+// The model's other steps follow: the softmaxes, LayerNorm, GELU, AdamW.
 #include "gpt_kernel.hpp"
 
 #include <algorithm>
@@ -35,15 +38,16 @@ struct Scratch {
   }
 };
 
-// out (4, 8) = 0 + Σ, or out (4, 8) += Σ when `accumulate`, where Σ is a (4 rows: a[k·a_step + r]
-// is row r's term k) · b (terms × 8: b[k·b_step + c] is column c's term k), each sum taken term
-// by term. A packed group has a_step 4, a packed panel b_step 8; a column-major a and a row-major
-// b are read where they lie, with their strides.
-inline void product_4x8(const float* a, Index a_step, const float* b, Index b_step, Index terms,
-                        float* out, Index ld, bool accumulate) {
+// out (4, 8) = 0 + Σ, or out (4, 8) += Σ when `accumulate`, where Σ is a (4 rows:
+// a[k·a_step + r·a_row] is row r's term k) · b (terms × 8: b[k·b_step + c] is column c's term k),
+// each sum taken term by term. A packed group has a_step 4 and a_row 1, a packed panel b_step 8;
+// a matrix read where it lies has its strides.
+inline void product_4x8(const float* a, Index a_step, Index a_row, const float* b, Index b_step,
+                        Index terms, float* out, Index ld, bool accumulate) {
   using namespace simd;
   f32x4 c00 = zero(), c01 = zero(), c10 = zero(), c11 = zero();
   f32x4 c20 = zero(), c21 = zero(), c30 = zero(), c31 = zero();
+  const float *a1 = a + a_row, *a2 = a1 + a_row, *a3 = a2 + a_row;
   ATTENTION_NO_UNROLL
   for (Index k = 0; k < terms; ++k) {
     const f32x4 b0 = load(b), b1 = load(b + 4);
@@ -51,16 +55,19 @@ inline void product_4x8(const float* a, Index a_step, const float* b, Index b_st
     f32x4 x = load_splat(a);
     c00 = add(c00, mul(x, b0));
     c01 = add(c01, mul(x, b1));
-    x = load_splat(a + 1);
+    x = load_splat(a1);
     c10 = add(c10, mul(x, b0));
     c11 = add(c11, mul(x, b1));
-    x = load_splat(a + 2);
+    x = load_splat(a2);
     c20 = add(c20, mul(x, b0));
     c21 = add(c21, mul(x, b1));
-    x = load_splat(a + 3);
+    x = load_splat(a3);
     c30 = add(c30, mul(x, b0));
     c31 = add(c31, mul(x, b1));
     a += a_step;
+    a1 += a_step;
+    a2 += a_step;
+    a3 += a_step;
   }
   // 0 + Σ, not Σ: the same bits as a cleared c plus Σ (a −0 sum becomes +0)
   const f32x4 base = zero();
@@ -103,7 +110,7 @@ void pack_group(const View& a, Index i0, Index rows, Index k0, Index terms, floa
 
 // For each block of kKc terms: b's panels of 8 columns, each read in place when b is row-major
 // (col_stride 1) and the panel whole, else packed; for each block of kMc rows, a's groups of 4
-// rows, read in place when a is column-major (row_stride 1) and the group whole, else packed.
+// rows, read in place when a has a stride of 1 either way and the group is whole, else packed.
 // Each element's sum is the same whichever way its numbers are read.
 void gemm(View a, View b, float* c, Index ldc, bool accumulate, Zeros zeros) {
   const Index m = a.rows, n = b.cols, depth = a.cols;
@@ -112,7 +119,8 @@ void gemm(View a, View b, float* c, Index ldc, bool accumulate, Zeros zeros) {
     return;
   }
   static Scratch packed_a, packed_b;
-  const bool b_in_place = b.col_stride == 1, a_in_place = a.row_stride == 1;
+  const bool b_in_place = b.col_stride == 1;
+  const bool a_in_place = a.row_stride == 1 || a.col_stride == 1;
   const Index panels = round_up(n, kCols) / kCols;
   for (Index k0 = 0; k0 < depth; k0 += kKc) {
     const Index terms = std::min(kKc, depth - k0);
@@ -140,19 +148,21 @@ void gemm(View a, View b, float* c, Index ldc, bool accumulate, Zeros zeros) {
         for (Index g = 0; g < groups; ++g) {
           const Index i = i0 + g * kRows, r_end = std::min(kRows, m - i);
           const bool a_here = a_in_place && r_end == kRows;
-          const float* group = a_here ? a.data + i + k0 * a.col_stride : pa + g * terms * kRows;
-          const Index a_step = a_here ? a.col_stride : kRows;
+          const float* group =
+              a_here ? a.data + i * a.row_stride + k0 * a.col_stride : pa + g * terms * kRows;
+          const Index a_step = a_here ? a.col_stride : kRows, a_row = a_here ? a.row_stride : 1;
           // the group's terms that are not all zeros: [from, to) of this block's
           Index from = 0, to = terms;
           if (zeros == Zeros::kAbove) to = std::clamp<Index>(i + kRows - k0, 0, terms);
           if (zeros == Zeros::kBelow) from = std::clamp<Index>(i - k0, 0, to);
           const float *a_from = group + from * a_step, *b_from = panel + from * b_step;
           if (r_end == kRows && cols == kCols) {
-            product_4x8(a_from, a_step, b_from, b_step, to - from, c + i * ldc + j, ldc, add_to_c);
+            product_4x8(a_from, a_step, a_row, b_from, b_step, to - from, c + i * ldc + j, ldc,
+                        add_to_c);
             continue;
           }
           float tile[kRows * kCols];
-          product_4x8(a_from, a_step, b_from, b_step, to - from, tile, kCols, false);
+          product_4x8(a_from, a_step, a_row, b_from, b_step, to - from, tile, kCols, false);
           for (Index row = 0; row < r_end; ++row) {
             float* out = c + (i + row) * ldc + j;
             for (Index col = 0; col < cols; ++col)
