@@ -357,17 +357,22 @@ void attention_forward(const Matrix<F>& q, const Matrix<F>& k, const Matrix<F>& 
       Matrix<F>& p = weights[size_t(b * heads + h)];
       // 1 scores = q·kᵀ and 2 scaled by 1/√d_head, (T, T)
       product(s, qh, kh.transpose());
-      s *= scale;
       // 3 causal: query i sees keys 0..i; 4 weights, each row's softmax over those
-      p = s;
-      for (Index i = 0; i < length; ++i) {
-        const F top = row_max(p, i, i + 1);
-        F sum = 0;
-        for (Index j = 0; j < length; ++j) {
-          p(i, j) = j <= i ? std::exp(p(i, j) - top) : F(0);
-          sum += p(i, j);
+      if constexpr (kFast<F>) {
+        p.resize(length, length);
+        fast::causal_softmax(s.data(), p.data(), length, scale);
+      } else {
+        s *= scale;
+        p = s;
+        for (Index i = 0; i < length; ++i) {
+          const F top = row_max(p, i, i + 1);
+          F sum = 0;
+          for (Index j = 0; j < length; ++j) {
+            p(i, j) = j <= i ? std::exp(p(i, j) - top) : F(0);
+            sum += p(i, j);
+          }
+          divide_row(p, i, sum);
         }
-        divide_row(p, i, sum);
       }
       // 5 output = weights·v, (T, d_head), into the head's columns
       product(out.block(b * length, h * dh, length, dh), p, vh, false, fast::Zeros::kAbove);
@@ -399,9 +404,13 @@ void attention_backward(const Matrix<F>& q, const Matrix<F>& k, const Matrix<F>&
               fast::Zeros::kBelow);
       product(dp, d_oh, vh.transpose());  // (T, T)
       // 4 and 3: the softmax's rows, d(scaled) = p ⊙ (dp − Σ dp ⊙ p); 2: times the scale
-      for (Index i = 0; i < length; ++i) {
-        const F dot = (dp.row(i).array() * p.row(i).array()).sum();
-        dp.row(i) = (p.row(i).array() * (dp.row(i).array() - dot) * scale).matrix();
+      if constexpr (kFast<F>) {
+        fast::causal_softmax_backward(p.data(), dp.data(), length, scale);
+      } else {
+        for (Index i = 0; i < length; ++i) {
+          const F dot = (dp.row(i).array() * p.row(i).array()).sum();
+          dp.row(i) = (p.row(i).array() * (dp.row(i).array() - dot) * scale).matrix();
+        }
       }
       // 1 scores = q·kᵀ: dq = d(scores)·k, dk = d(scores)ᵀ·q
       product(dq.block(b * length, h * dh, length, dh), dp, kh, false, fast::Zeros::kAbove);

@@ -241,6 +241,42 @@ bool add_scaled_finite(float* y, float a, const float* x, Index n) {
   return true;
 }
 
+void causal_softmax(float* s, float* p, Index t, float scale) {
+  using namespace simd;
+  const f32x4 sc = splat(scale);
+  for (Index i = 0; i < t; ++i) {
+    float* const si = s + i * t;
+    float* const pi = p + i * t;
+    Index j = 0;
+    for (; j + 4 <= t; j += 4) store(si + j, mul(load(si + j), sc));
+    for (; j < t; ++j) si[j] = si[j] * scale;
+    const float top = max_of(si, i + 1);
+    float sum = 0;
+    for (j = 0; j <= i; ++j) {
+      pi[j] = std::exp(si[j] - top);
+      sum += pi[j];
+    }
+    std::fill(pi + i + 1, pi + t, 0.0f);
+    divide(pi, i + 1, sum);
+  }
+}
+
+void causal_softmax_backward(const float* p, float* dp, Index t, float scale) {
+  using namespace simd;
+  const f32x4 sc = splat(scale);
+  for (Index i = 0; i < t; ++i) {
+    const float* const pi = p + i * t;
+    float* const di = dp + i * t;
+    float dot = di[0] * pi[0];
+    for (Index j = 1; j <= i; ++j) dot += di[j] * pi[j];
+    const f32x4 dd = splat(dot);
+    Index j = 0;
+    for (; j + 4 <= i + 1; j += 4) store(di + j, mul(mul(load(pi + j), sub(load(di + j), dd)), sc));
+    for (; j <= i; ++j) di[j] = pi[j] * (di[j] - dot) * scale;
+    std::fill(di + i + 1, di + t, 0.0f);
+  }
+}
+
 constexpr float kLnEps = float(1e-5);  // gpt.cpp's, rounded to float as there
 
 // Four rows at a time: their means' and variances' sums in four chains side by side, then each

@@ -63,6 +63,17 @@ bool all_finite(const float* x, std::ptrdiff_t n);
 // added to).
 bool add_scaled_finite(float* y, float a, const float* x, std::ptrdiff_t n);
 
+// A causal head's softmax: its scores s (t, t), row-major, scaled in place by `scale`, and its
+// weights p (t, t): row i's softmax over columns 0..i, e^(s − the largest) by std::exp, summed
+// from +0 in order of j, each divided by the sum; 0 above the diagonal.
+void causal_softmax(float* s, float* p, std::ptrdiff_t t, float scale);
+
+// Its backward: dp (t, t), the gradient for the weights p, becomes the gradient for the
+// unscaled scores: (p·(dp − Σ_j dp·p))·scale for j ≤ i, the sum term by term from its first
+// over j ≤ i (the terms above the diagonal are ±0: without them the sum is the same but for the
+// sign of a zero, which the products that read it skip or add to a sum begun at +0); 0 above.
+void causal_softmax_backward(const float* p, float* dp, std::ptrdiff_t t, float scale);
+
 // LayerNorm forward over rows of x (rows, c), row-major: mean[i] = Σ_j x_ij / c and
 // var = Σ_j (x_ij − mean)² / c, each sum term by term; rstd[i] = 1/√(var + 1e-5) and
 // h = ((x − mean)·rstd)·g + b, g and b (c).

@@ -17,6 +17,8 @@ using attention::fast::adamw;
 using attention::fast::AdamWStep;
 using attention::fast::add_scaled_finite;
 using attention::fast::all_finite;
+using attention::fast::causal_softmax;
+using attention::fast::causal_softmax_backward;
 using attention::fast::divide;
 using attention::fast::exp_shifted;
 using attention::fast::gelu_backward;
@@ -214,6 +216,48 @@ TEST(ModelKernel, AddScaledFiniteIsYPlusAXAndStopsAtANumberNotFinite) {
         got = y;
         EXPECT_FALSE(add_scaled_finite(got.data(), 0.3f, z.data(), n)) << n << " " << at;
       }
+  }
+}
+
+// A causal head's softmax and its backward: gpt.cpp's float steps written out (the whole row's
+// products and sum, as Eigen takes them; a zero's sign aside, == here), and float64 nearby.
+TEST(ModelKernel, CausalSoftmaxIsGpt_cppsStepsAndNearFloat64) {
+  std::mt19937 gen(29);
+  for (const std::ptrdiff_t t : {1, 2, 3, 4, 5, 8, 9, 63, 64, 65}) {
+    const float scale = 1 / std::sqrt(12.0f);  // not a power of 2: the order shows
+    const std::vector<float> raw = uniform(gen, t * t, -12, 12), d = uniform(gen, t * t, -1, 1);
+    std::vector<float> s = raw, p(raw.size()), dp = d;
+    causal_softmax(s.data(), p.data(), t, scale);
+    causal_softmax_backward(p.data(), dp.data(), t, scale);
+    for (std::ptrdiff_t i = 0; i < t; ++i) {
+      std::vector<float> row(static_cast<size_t>(t)), w(static_cast<size_t>(t));
+      for (std::ptrdiff_t j = 0; j < t; ++j) row[size_t(j)] = raw[size_t(i * t + j)] * scale;
+      float top = row[0];
+      for (std::ptrdiff_t j = 1; j <= i; ++j) top = top < row[size_t(j)] ? row[size_t(j)] : top;
+      float sum = 0;
+      for (std::ptrdiff_t j = 0; j < t; ++j) {
+        w[size_t(j)] = j <= i ? std::exp(row[size_t(j)] - top) : 0.0f;
+        sum += w[size_t(j)];
+      }
+      double sum64 = 0;
+      for (std::ptrdiff_t j = 0; j <= i; ++j) sum64 += std::exp(double(row[size_t(j)]) - top);
+      float dot = d[size_t(i * t)] * (w[0] / sum);
+      for (std::ptrdiff_t j = 1; j < t; ++j) dot += d[size_t(i * t + j)] * (w[size_t(j)] / sum);
+      double dot64 = 0;
+      for (std::ptrdiff_t j = 0; j <= i; ++j)
+        dot64 += d[size_t(i * t + j)] * std::exp(double(row[size_t(j)]) - top) / sum64;
+      for (std::ptrdiff_t j = 0; j < t; ++j) {
+        const size_t e = size_t(i * t + j);
+        ASSERT_EQ(s[e], row[size_t(j)]) << t << " " << i << " " << j;
+        const float want = w[size_t(j)] / sum;
+        ASSERT_EQ(p[e], want) << t << " " << i << " " << j;
+        ASSERT_EQ(dp[e], want * (d[e] - dot) * scale) << t << " " << i << " " << j;
+        if (j > i) continue;
+        const double p64 = std::exp(double(row[size_t(j)]) - top) / sum64;
+        ASSERT_NEAR(p[e], p64, 1e-6) << t << " " << i << " " << j;
+        ASSERT_NEAR(dp[e], p64 * (d[e] - dot64) * scale, 1e-6) << t << " " << i << " " << j;
+      }
+    }
   }
 }
 
