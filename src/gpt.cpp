@@ -2,10 +2,10 @@
 // the flat buffer (GptParams, llm.c's ParameterTensors); each layer is a forward function and a
 // backward function with the same names, their inputs and outputs as arguments; the backward
 // reads what the forward saved, and both passes write into a GptWork's buffers, which a trainer
-// keeps from one step to the next. Products, the logits' e^x, GELU and the softmaxes' element-wise
-// steps are Eigen's and std's, except for float in WebAssembly, where they are gpt_kernel.hpp's
-// SIMD kernels (the element-wise ones with Eigen's bits); each (sequence, head) attends over its
-// own T×T block.
+// keeps from one step to the next. Products, the softmaxes, LayerNorm, GELU and AdamW are
+// Eigen's and std's, except for float in WebAssembly, where they are gpt_kernel.hpp's SIMD
+// kernels, each with the bits of the Eigen code beside it (and the products read the weights'
+// transposes, made once a step); each (sequence, head) attends over its own T×T block.
 #include "gpt.hpp"
 
 #include <cmath>

@@ -1,8 +1,8 @@
 // gpt_kernel.hpp: the float32 kernels of the model's training in WebAssembly, on four-lane
-// SIMD (simd.hpp): a matrix product, e^x and tanh, the softmax's largest and division, GELU.
-// Eigen 3.4 has no WebAssembly SIMD of its own, and its products run about 2.5x slower there
-// (docs/performance.md). The native build keeps Eigen's and std's, and tests these against a
-// float64 reference.
+// SIMD (simd.hpp): a matrix product, e^x and tanh, the logits' softmax and cross-entropy, a
+// causal head's softmax, LayerNorm, GELU, AdamW. Eigen 3.4 has no WebAssembly SIMD of its own,
+// and its products run about 2.5x slower there (docs/performance.md). The native build keeps
+// Eigen's and std's, and tests these against gpt.cpp's float steps and a float64 reference.
 #pragma once
 
 #include <cstddef>
