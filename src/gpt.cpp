@@ -2,10 +2,10 @@
 // the flat buffer (GptParams, llm.c's ParameterTensors); each layer is a forward function and a
 // backward function with the same names, their inputs and outputs as arguments; the backward
 // reads what the forward saved, and both passes write into a GptWork's buffers, which a trainer
-// keeps from one step to the next. Products, the logits' e^x, GELU and the softmaxes' element-wise
-// steps are Eigen's and std's, except for float in WebAssembly, where they are gpt_kernel.hpp's
-// SIMD kernels (the element-wise ones with Eigen's bits); each (sequence, head) attends over its
-// own T×T block.
+// keeps from one step to the next. Products, the softmaxes, LayerNorm, GELU and AdamW are
+// Eigen's and std's, except for float in WebAssembly, where they are gpt_kernel.hpp's SIMD
+// kernels, each with the bits of the Eigen code beside it (and the products read the weights'
+// transposes, made once a step); each (sequence, head) attends over its own T×T block.
 #include "gpt.hpp"
 
 #include <cmath>
@@ -23,6 +23,7 @@ namespace {
 constexpr double kLnEps = 1e-5;
 // Every matrix of a model's pass holds at most this many numbers (the logits are the largest).
 constexpr std::int64_t kMaxGptValues = std::int64_t{1} << 25;
+constexpr const char* kGradientOverflow = "a gradient overflows: the loss is too steep";
 
 // ---- the parameters ----
 
@@ -105,17 +106,18 @@ fast::View view(const E& e) {
 }
 
 // out = a·b, or out += a·b when `accumulate`; a Matrix `out` is sized first. In WebAssembly
-// float goes through the SIMD kernel (Eigen 3.4 has none there); elsewhere, and for double,
-// Eigen's product.
+// float goes through the SIMD kernel (Eigen 3.4 has none there), which skips the terms of a's
+// known zeros (`zeros`, a causal head's); elsewhere, and for double, Eigen's product.
 template <typename Out, typename A, typename B>
-void product(Out&& out, const A& a, const B& b, bool accumulate = false) {
+void product(Out&& out, const A& a, const B& b, bool accumulate = false,
+             [[maybe_unused]] fast::Zeros zeros = fast::Zeros::kNone) {
   using O = std::decay_t<Out>;
   if constexpr (std::is_base_of_v<Eigen::PlainObjectBase<O>, O>) {
     if (!accumulate) out.resize(a.rows(), b.cols());
   }
 #if defined(__wasm_simd128__)
   if constexpr (std::is_same_v<typename O::Scalar, float>) {
-    fast::gemm(view(a), view(b), out.data(), out.outerStride(), accumulate);
+    fast::gemm(view(a), view(b), out.data(), out.outerStride(), accumulate, zeros);
     return;
   }
 #endif
@@ -135,6 +137,35 @@ constexpr bool kFast =
 #else
     false;
 #endif
+
+// ---- the weights' transposes (WASM) ----
+
+// Every matrix of the flat layout transposed into w.transposed, unless it holds them already.
+template <typename F>
+void transpose_weights(const GptConfig& config, const GptParams<const F>& p, GptWork<F>& w) {
+  if (w.transposed_current) return;
+  const F* const flat = p.wte.data();  // wte is the layout's first tensor
+  w.transposed.resize(size_t(gpt_size(config)));
+  for (const GptTensor& t : gpt_layout(config)) {
+    if (t.rows == 1) continue;  // a vector
+    F* const out = w.transposed.data() + t.offset;
+    for (Index r = 0; r < t.rows; ++r)
+      for (Index c = 0; c < t.cols; ++c) out[c * t.rows + r] = flat[t.offset + r * t.cols + c];
+  }
+  w.transposed_current = true;
+}
+
+// mᵀ for a weight matrix m of the parameters p: in WASM w's row-major copy (transpose_weights'),
+// elsewhere Eigen's view of m.
+template <typename F>
+auto transposed(const View<const F>& m, [[maybe_unused]] const GptParams<const F>& p,
+                [[maybe_unused]] const GptWork<F>& w) {
+  if constexpr (kFast<F>) {
+    return View<const F>(w.transposed.data() + (m.data() - p.wte.data()), m.cols(), m.rows());
+  } else {
+    return m.transpose();
+  }
+}
 
 // out's row i = e^(in's row i − top)
 template <typename F>
@@ -166,6 +197,20 @@ void divide_row(Matrix<F>& m, Index i, F d) {
   }
 }
 
+// y += a·x, element by element, unless an x is not finite: then false (and in WASM y partly
+// added to, one pass over both; the step it belongs to cannot finish, its every try failing
+// here).
+template <typename F>
+bool add_scaled_finite(std::vector<F>& y, F a, const std::vector<F>& x) {
+  if constexpr (kFast<F>) {
+    return fast::add_scaled_finite(y.data(), a, x.data(), Index(x.size()));
+  } else {
+    if (!Eigen::Map<const Vector<F>>(x.data(), Index(x.size())).allFinite()) return false;
+    for (size_t i = 0; i < y.size(); ++i) y[i] += a * x[i];
+    return true;
+  }
+}
+
 // Whether every x[j], j < n, is finite.
 template <typename F>
 bool all_finite(const F* x, Index n) {
@@ -185,6 +230,10 @@ void layernorm_forward(const Matrix<F>& x, const View<const F>& g, const View<co
   h.resize(n, c);
   mean.resize(n);
   rstd.resize(n);
+  if constexpr (kFast<F>) {
+    fast::layernorm_forward(x.data(), n, c, g.data(), b.data(), h.data(), mean.data(), rstd.data());
+    return;
+  }
   for (Index i = 0; i < n; ++i) {
     const F m = x.row(i).mean();
     const F var = (x.row(i).array() - m).square().mean();
@@ -200,6 +249,11 @@ template <typename F>
 void layernorm_backward(const Matrix<F>& x, const Vector<F>& mean, const Vector<F>& rstd,
                         const View<const F>& g, const Matrix<F>& dh, Matrix<F>& dx, View<F> dg,
                         View<F> db) {
+  if constexpr (kFast<F>) {
+    fast::layernorm_backward(x.data(), mean.data(), rstd.data(), g.data(), dh.data(), x.rows(),
+                             x.cols(), dx.data(), dg.data(), db.data());
+    return;
+  }
   for (Index i = 0; i < x.rows(); ++i) {
     const auto xhat = ((x.row(i).array() - mean(i)) * rstd(i)).eval();
     const auto dxhat = (dh.row(i).array() * g.row(0).array()).eval();
@@ -303,20 +357,25 @@ void attention_forward(const Matrix<F>& q, const Matrix<F>& k, const Matrix<F>& 
       Matrix<F>& p = weights[size_t(b * heads + h)];
       // 1 scores = q·kᵀ and 2 scaled by 1/√d_head, (T, T)
       product(s, qh, kh.transpose());
-      s *= scale;
       // 3 causal: query i sees keys 0..i; 4 weights, each row's softmax over those
-      p = s;
-      for (Index i = 0; i < length; ++i) {
-        const F top = row_max(p, i, i + 1);
-        F sum = 0;
-        for (Index j = 0; j < length; ++j) {
-          p(i, j) = j <= i ? std::exp(p(i, j) - top) : F(0);
-          sum += p(i, j);
+      if constexpr (kFast<F>) {
+        p.resize(length, length);
+        fast::causal_softmax(s.data(), p.data(), length, scale);
+      } else {
+        s *= scale;
+        p = s;
+        for (Index i = 0; i < length; ++i) {
+          const F top = row_max(p, i, i + 1);
+          F sum = 0;
+          for (Index j = 0; j < length; ++j) {
+            p(i, j) = j <= i ? std::exp(p(i, j) - top) : F(0);
+            sum += p(i, j);
+          }
+          divide_row(p, i, sum);
         }
-        divide_row(p, i, sum);
       }
       // 5 output = weights·v, (T, d_head), into the head's columns
-      product(out.block(b * length, h * dh, length, dh), p, vh);
+      product(out.block(b * length, h * dh, length, dh), p, vh, false, fast::Zeros::kAbove);
     }
 }
 
@@ -329,9 +388,10 @@ void attention_backward(const Matrix<F>& q, const Matrix<F>& k, const Matrix<F>&
                         Matrix<F>& dp) {
   const Index dh = q.cols() / heads;
   const F scale = F(1) / std::sqrt(F(dh));
-  dq.setZero(q.rows(), q.cols());
-  dk.setZero(k.rows(), k.cols());
-  dv.setZero(v.rows(), v.cols());
+  // every head's block is written whole below
+  dq.resize(q.rows(), q.cols());
+  dk.resize(k.rows(), k.cols());
+  dv.resize(v.rows(), v.cols());
   for (Index b = 0; b < batch; ++b)
     for (Index h = 0; h < heads; ++h) {
       const Matrix<F>& p = weights[size_t(b * heads + h)];
@@ -340,16 +400,22 @@ void attention_backward(const Matrix<F>& q, const Matrix<F>& k, const Matrix<F>&
       const auto vh = v.block(b * length, h * dh, length, dh);
       const auto d_oh = d_out.block(b * length, h * dh, length, dh);
       // 5 output = p·v: dv = pᵀ·d_out, dp = d_out·vᵀ
-      product(dv.block(b * length, h * dh, length, dh), p.transpose(), d_oh);
+      product(dv.block(b * length, h * dh, length, dh), p.transpose(), d_oh, false,
+              fast::Zeros::kBelow);
       product(dp, d_oh, vh.transpose());  // (T, T)
       // 4 and 3: the softmax's rows, d(scaled) = p ⊙ (dp − Σ dp ⊙ p); 2: times the scale
-      for (Index i = 0; i < length; ++i) {
-        const F dot = (dp.row(i).array() * p.row(i).array()).sum();
-        dp.row(i) = (p.row(i).array() * (dp.row(i).array() - dot) * scale).matrix();
+      if constexpr (kFast<F>) {
+        fast::causal_softmax_backward(p.data(), dp.data(), length, scale);
+      } else {
+        for (Index i = 0; i < length; ++i) {
+          const F dot = (dp.row(i).array() * p.row(i).array()).sum();
+          dp.row(i) = (p.row(i).array() * (dp.row(i).array() - dot) * scale).matrix();
+        }
       }
       // 1 scores = q·kᵀ: dq = d(scores)·k, dk = d(scores)ᵀ·q
-      product(dq.block(b * length, h * dh, length, dh), dp, kh);
-      product(dk.block(b * length, h * dh, length, dh), dp.transpose(), qh);
+      product(dq.block(b * length, h * dh, length, dh), dp, kh, false, fast::Zeros::kAbove);
+      product(dk.block(b * length, h * dh, length, dh), dp.transpose(), qh, false,
+              fast::Zeros::kBelow);
     }
 }
 
@@ -418,13 +484,21 @@ Result<double> softmax_cross_entropy(const Matrix<F>& logits,
                                      const std::vector<std::int32_t>& targets, Vector<F>& top,
                                      Vector<F>& sum, Matrix<F>& out, bool gradient) {
   const Index n = logits.rows();
-  if (!all_finite(logits.data(), logits.size()))
-    return {{}, "the logits overflow: the parameters are too large"};
+  const char* const overflow = "the logits overflow: the parameters are too large";
   out.resize(n, logits.cols());
   top.resize(n);
   sum.resize(n);
   const Index counted = counted_targets(targets);
   double loss = 0;
+  if constexpr (kFast<F>) {
+    if (!fast::softmax_cross_entropy(
+            logits.data(), n, logits.cols(), targets.empty() ? nullptr : targets.data(),
+            F(std::max<Index>(counted, 1)), gradient, out.data(), top.data(), sum.data(), loss))
+      return {{}, overflow};
+    if (counted > 0) loss /= double(counted);
+    return {loss, {}};
+  }
+  if (!all_finite(logits.data(), logits.size())) return {{}, overflow};
   for (Index i = 0; i < n; ++i) {
     top(i) = row_max(logits, i, logits.cols());
     exp_shifted_row(logits, i, top(i), out);
@@ -452,6 +526,7 @@ std::string forward_into(const GptConfig& config, const GptParams<const F>& p,
   t.length = n / batch;
   t.layers.resize(size_t(config.layers));
   rope_table(w, t.length, C / config.heads, config.base);
+  if constexpr (kFast<F>) transpose_weights(config, p, w);
   // the embedding: x = wte[tokens], (N, C)
   Matrix<F>& x0 = t.layers[0].x;
   x0.resize(n, C);
@@ -489,7 +564,7 @@ std::string forward_into(const GptConfig& config, const GptParams<const F>& p,
   }
   layernorm_forward(t.x_final, p.lnf_g, p.lnf_b, t.hf, t.meanf, t.rstdf);
   // the logits (N, V), tied to the embedding, their softmax, and the loss
-  product(t.logits, t.hf, p.wte.transpose());
+  product(t.logits, t.hf, transposed(p.wte, p, w));
   if (gradient) t.probs.resize(0, 0);
   auto loss = softmax_cross_entropy(t.logits, targets, t.top, t.sum,
                                     gradient ? w.d_logits : t.probs, gradient);
@@ -499,18 +574,31 @@ std::string forward_into(const GptConfig& config, const GptParams<const F>& p,
 }
 
 // The backward pass of trace t from w.d_logits, the loss's gradient for the logits: every
-// parameter's gradient into grads (sized as params and set to 0 first).
+// parameter's gradient into grads (sized as params), not checked finite. Each matrix's gradient
+// is written whole by its product (c = a·b: the bits of c = 0, then c += a·b), each vector's
+// added to zeros.
 template <typename F>
-std::string backward_into(const GptConfig& config, const GptParams<const F>& p,
-                          const GptTrace<F>& t, const std::vector<std::int32_t>& tokens,
-                          GptWork<F>& w, std::vector<F>& grads) {
-  std::fill(grads.begin(), grads.end(), F(0));
+void backward_into(const GptConfig& config, const GptParams<const F>& p, const GptTrace<F>& t,
+                   const std::vector<std::int32_t>& tokens, GptWork<F>& w, std::vector<F>& grads) {
   GptParams<F> d = params_of(config, grads.data());
+  d.lnf_g.setZero();
+  d.lnf_b.setZero();
+  for (LayerParams<F>& dw : d.layers) {
+    dw.ln1_g.setZero();
+    dw.ln1_b.setZero();
+    if (config.mlp) {
+      dw.ln2_g.setZero();
+      dw.ln2_b.setZero();
+      dw.b_fc.setZero();
+      dw.b_proj.setZero();
+    }
+  }
   const Index n = Index(tokens.size()), C = config.d_model;
   rope_table(w, t.length, C / config.heads, config.base);
+  if constexpr (kFast<F>) transpose_weights(config, p, w);
   // logits = hf·wteᵀ: d(hf) = d(logits)·wte, d(wte) += d(logits)ᵀ·hf
   product(w.d_hf, w.d_logits, p.wte);
-  product(d.wte, w.d_logits.transpose(), t.hf, true);
+  product(d.wte, w.d_logits.transpose(), t.hf);
   Matrix<F>& dx = w.dx;
   dx.setZero(n, C);
   layernorm_backward(t.x_final, t.meanf, t.rstdf, p.lnf_g, w.d_hf, dx, d.lnf_g, d.lnf_b);
@@ -524,36 +612,32 @@ std::string backward_into(const GptConfig& config, const GptParams<const F>& p,
     if (config.mlp) {
       // the MLP: proj = gelu·W_proj + b_proj, gelu = GELU(fc), fc = h2·W_fc + b_fc, h2 = ln2(x_mid)
       dw.b_proj.row(0) += dx.colwise().sum();
-      product(dw.w_proj, L.gelu.transpose(), dx, true);
-      product(w.d_fc, dx, wl.w_proj.transpose());
+      product(dw.w_proj, L.gelu.transpose(), dx);
+      product(w.d_fc, dx, transposed(wl.w_proj, p, w));
       gelu_backward(L.fc, L.gelu_t, w.d_fc);
       dw.b_fc.row(0) += w.d_fc.colwise().sum();
-      product(dw.w_fc, L.h2.transpose(), w.d_fc, true);
-      product(w.d_h2, w.d_fc, wl.w_fc.transpose());
+      product(dw.w_fc, L.h2.transpose(), w.d_fc);
+      product(w.d_h2, w.d_fc, transposed(wl.w_fc, p, w));
       layernorm_backward(L.x_mid, L.mean2, L.rstd2, wl.ln2_g, w.d_h2, d_mid, dw.ln2_g, dw.ln2_b);
     }
     // the residual stream, x_mid = x + concat·W_O: d_mid reaches x and the projection
-    product(dw.w_o, L.concat.transpose(), d_mid, true);
-    product(w.d_concat, d_mid, wl.w_o.transpose());
+    product(dw.w_o, L.concat.transpose(), d_mid);
+    product(w.d_concat, d_mid, transposed(wl.w_o, p, w));
     attention_backward(L.q, L.k, L.v, L.p, w.d_concat, t.batch, t.length, config.heads, w.dq, w.dk,
                        w.dv, w.dp);
     rope(w.dq, w, true);
     rope(w.dk, w, true);
-    product(dw.w_q, L.h1.transpose(), w.dq, true);
-    product(dw.w_k, L.h1.transpose(), w.dk, true);
-    product(dw.w_v, L.h1.transpose(), w.dv, true);
-    product(w.d_h1, w.dq, wl.w_q.transpose());
-    product(w.d_h1, w.dk, wl.w_k.transpose(), true);
-    product(w.d_h1, w.dv, wl.w_v.transpose(), true);
+    product(dw.w_q, L.h1.transpose(), w.dq);
+    product(dw.w_k, L.h1.transpose(), w.dk);
+    product(dw.w_v, L.h1.transpose(), w.dv);
+    product(w.d_h1, w.dq, transposed(wl.w_q, p, w));
+    product(w.d_h1, w.dk, transposed(wl.w_k, p, w), true);
+    product(w.d_h1, w.dv, transposed(wl.w_v, p, w), true);
     dx = d_mid;
     layernorm_backward(L.x, L.mean1, L.rstd1, wl.ln1_g, w.d_h1, dx, dw.ln1_g, dw.ln1_b);
   }
   // the embedding: d(wte)[token] += dx
   for (Index i = 0; i < n; ++i) d.wte.row(tokens[size_t(i)]) += dx.row(i);
-  if (!all_finite(grads.data(), Index(grads.size()))) {
-    return "a gradient overflows: the loss is too steep";
-  }
-  return {};
 }
 
 // The checks of a forward pass's inputs.
@@ -644,9 +728,9 @@ Result<std::vector<F>> gpt_backward(const GptConfig& config, const std::vector<F
   for (Index i = 0; i < Index(tokens.size()); ++i) {
     cross_entropy_gradient_row(w.d_logits, i, targets[size_t(i)], counted);
   }
-  std::vector<F> grads(params.size(), F(0));
-  const auto e = backward_into(config, params_of(config, params.data()), t, tokens, w, grads);
-  if (!e.empty()) return {{}, e};
+  std::vector<F> grads(params.size());
+  backward_into(config, params_of(config, params.data()), t, tokens, w, grads);
+  if (!all_finite(grads.data(), Index(grads.size()))) return {{}, kGradientOverflow};
   return {std::move(grads), {}};
 }
 
@@ -688,14 +772,20 @@ void adamw_step(const GptConfig& config, const AdamW& adam, double lr, std::vect
   const double c2 = 1 - std::pow(adam.beta2, double(s.step));
   for (const GptTensor& t : gpt_layout(config)) {
     const double decay = t.decay ? adam.weight_decay : 0.0;
-    for (std::int64_t i = t.offset; i < t.offset + std::int64_t(t.rows) * t.cols; ++i) {
-      const double g = double(grads[size_t(i)]);
-      const double m = adam.beta1 * double(s.m[size_t(i)]) + (1 - adam.beta1) * g;
-      const double v = adam.beta2 * double(s.v[size_t(i)]) + (1 - adam.beta2) * g * g;
-      s.m[size_t(i)] = F(m);
-      s.v[size_t(i)] = F(v);
-      const double p = double(params[size_t(i)]);
-      params[size_t(i)] = F(p - lr * ((m / c1) / (std::sqrt(v / c2) + adam.eps) + decay * p));
+    if constexpr (kFast<F>) {
+      const size_t at = size_t(t.offset);
+      fast::adamw(&params[at], &grads[at], &s.m[at], &s.v[at], t.rows * t.cols,
+                  {adam.beta1, adam.beta2, c1, c2, lr, adam.eps, decay});
+    } else {
+      for (std::int64_t i = t.offset; i < t.offset + std::int64_t(t.rows) * t.cols; ++i) {
+        const double g = double(grads[size_t(i)]);
+        const double m = adam.beta1 * double(s.m[size_t(i)]) + (1 - adam.beta1) * g;
+        const double v = adam.beta2 * double(s.v[size_t(i)]) + (1 - adam.beta2) * g * g;
+        s.m[size_t(i)] = F(m);
+        s.v[size_t(i)] = F(v);
+        const double p = double(params[size_t(i)]);
+        params[size_t(i)] = F(p - lr * ((m / c1) / (std::sqrt(v / c2) + adam.eps) + decay * p));
+      }
     }
   }
 }
@@ -786,6 +876,7 @@ Result<std::optional<double>> gpt_train_slice(GptTrainer<F>& t, Index sequences)
     }
     t.grads.assign(t.params.size(), F(0));
     t.loss = 0;
+    t.work.transposed_current = false;  // the weights the last step changed
   }
   const Index n = std::min(sequences, t.batch - t.done);
   const auto from = long(t.done * c.context), to = long((t.done + n) * c.context);
@@ -796,10 +887,10 @@ Result<std::optional<double>> gpt_train_slice(GptTrainer<F>& t, Index sequences)
   const GptParams<const F> p = params_of(c, static_cast<const F*>(t.params.data()));
   if (auto e = forward_into(c, p, w.tokens, n, w.targets, w, true); !e.empty()) return {{}, e};
   w.grads.resize(t.params.size());
-  if (auto e = backward_into(c, p, w.trace, w.tokens, w, w.grads); !e.empty()) return {{}, e};
+  backward_into(c, p, w.trace, w.tokens, w, w.grads);
   // every sequence has T targets: the batch's mean is the slices' means weighted by size
   const F share = F(double(n) / double(t.batch));
-  for (size_t i = 0; i < t.grads.size(); ++i) t.grads[i] += share * w.grads[i];
+  if (!add_scaled_finite(t.grads, share, w.grads)) return {{}, kGradientOverflow};
   t.loss += double(share) * w.trace.loss;
   t.done += n;
   if (t.done < t.batch) return {std::nullopt, {}};

@@ -132,6 +132,13 @@ struct GptWork {
   std::vector<F> rope_cos, rope_sin;          // (T, d_head/2) at position r, pair i
   std::vector<F> grads;                       // (gpt_size) one slice's
   std::vector<std::int32_t> tokens, targets;  // one slice's
+  // In WebAssembly: every weight matrix transposed, (cols, rows) row-major at its offset in the
+  // flat layout (the vectors' places unused), so that the products that read a transposed
+  // weight read it in place instead of packing it each slice. Made by the first pass after
+  // `transposed_current` is cleared, which a trainer does at each step's first slice: the
+  // weights are those of the whole step.
+  std::vector<F> transposed;
+  bool transposed_current = false;
 };
 
 // tokens (B·T, row-major by sequence), ids from 0 to V−1; targets the same size, −1 where a

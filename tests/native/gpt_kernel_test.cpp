@@ -7,20 +7,30 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
 namespace {
 
+using attention::fast::adamw;
+using attention::fast::AdamWStep;
+using attention::fast::add_scaled_finite;
 using attention::fast::all_finite;
+using attention::fast::causal_softmax;
+using attention::fast::causal_softmax_backward;
 using attention::fast::divide;
 using attention::fast::exp_shifted;
 using attention::fast::gelu_backward;
 using attention::fast::gelu_forward;
 using attention::fast::gemm;
+using attention::fast::layernorm_backward;
+using attention::fast::layernorm_forward;
 using attention::fast::max_of;
+using attention::fast::softmax_cross_entropy;
 using attention::fast::tanh_all;
 using attention::fast::View;
+using attention::fast::Zeros;
 
 // A (rows, cols) block of a bigger buffer, read row-major or, when `transposed`, column-major.
 struct Stored {
@@ -79,6 +89,39 @@ TEST(Gemm, EqualsAFloat64ProductOnRaggedTransposedAndStridedShapes) {
         ++checked;
       }
   EXPECT_GT(checked, 300);
+}
+
+// A triangle of a's zeros skipped (a causal head's weights, their transpose): the full
+// product's bits, the zeros ±0 at random, a stored either way, one block of terms or two.
+TEST(Gemm, SkippingATriangleOfZerosGivesTheFullProductsBits) {
+  std::mt19937 gen(23);
+  int checked = 0;
+  for (const std::ptrdiff_t m : {1, 3, 4, 5, 9, 63, 64, 65, 300})
+    for (const std::ptrdiff_t n : {1, 5, 8, 16, 17})
+      for (const Zeros zeros : {Zeros::kAbove, Zeros::kBelow})
+        for (const bool transposed : {false, true}) {
+          Stored a = random_matrix(gen, m, m, transposed);
+          const View av = a.view();
+          for (std::ptrdiff_t i = 0; i < m; ++i)
+            for (std::ptrdiff_t k = 0; k < m; ++k)
+              if (zeros == Zeros::kAbove ? k > i : k < i)
+                a.data[size_t(i * av.row_stride + k * av.col_stride)] = gen() % 2 ? 0.0f : -0.0f;
+          const Stored b = random_matrix(gen, m, n, (m + n) % 2 == 0);
+          const bool accumulate = (m + n) % 3 == 0;
+          std::vector<float> c0(size_t(m * n));
+          for (float& x : c0) x = float(int(gen() % 7) - 3);
+          std::vector<float> want = c0, got = c0;
+          gemm(av, b.view(), want.data(), n, accumulate);
+          gemm(av, b.view(), got.data(), n, accumulate, zeros);
+          for (size_t e = 0; e < want.size(); ++e) {
+            std::uint32_t w, g;
+            std::memcpy(&w, &want[e], 4);
+            std::memcpy(&g, &got[e], 4);
+            ASSERT_EQ(g, w) << m << "×" << n << " " << int(zeros) << " element " << e;
+          }
+          ++checked;
+        }
+  EXPECT_EQ(checked, 9 * 5 * 2 * 2);
 }
 
 TEST(Gemm, NoTermsGivesZerosOrLeavesC) {
@@ -158,6 +201,163 @@ TEST(ModelKernel, MaxFiniteAndDivideAreExact) {
   }
 }
 
+TEST(ModelKernel, AddScaledFiniteIsYPlusAXAndStopsAtANumberNotFinite) {
+  std::mt19937 gen(13);
+  for (const std::ptrdiff_t n : kLengths) {
+    const std::vector<float> x = uniform(gen, n, -5, 5), y = uniform(gen, n, -5, 5);
+    std::vector<float> got = y;
+    EXPECT_TRUE(add_scaled_finite(got.data(), 0.3f, x.data(), n)) << n;
+    for (std::ptrdiff_t j = 0; j < n; ++j)
+      ASSERT_EQ(got[size_t(j)], y[size_t(j)] + 0.3f * x[size_t(j)]) << n << " " << j;
+    for (const float bad : {INFINITY, -INFINITY, NAN})
+      for (const std::ptrdiff_t at : {std::ptrdiff_t(0), n - 1}) {
+        std::vector<float> z = x;
+        z[size_t(at)] = bad;
+        got = y;
+        EXPECT_FALSE(add_scaled_finite(got.data(), 0.3f, z.data(), n)) << n << " " << at;
+      }
+  }
+}
+
+// A causal head's softmax and its backward: gpt.cpp's float steps written out (the whole row's
+// products and sum, as Eigen takes them; a zero's sign aside, == here), and float64 nearby.
+TEST(ModelKernel, CausalSoftmaxIsGpt_cppsStepsAndNearFloat64) {
+  std::mt19937 gen(29);
+  for (const std::ptrdiff_t t : {1, 2, 3, 4, 5, 8, 9, 63, 64, 65}) {
+    const float scale = 1 / std::sqrt(12.0f);  // not a power of 2: the order shows
+    const std::vector<float> raw = uniform(gen, t * t, -12, 12), d = uniform(gen, t * t, -1, 1);
+    std::vector<float> s = raw, p(raw.size()), dp = d;
+    causal_softmax(s.data(), p.data(), t, scale);
+    causal_softmax_backward(p.data(), dp.data(), t, scale);
+    for (std::ptrdiff_t i = 0; i < t; ++i) {
+      std::vector<float> row(static_cast<size_t>(t)), w(static_cast<size_t>(t));
+      for (std::ptrdiff_t j = 0; j < t; ++j) row[size_t(j)] = raw[size_t(i * t + j)] * scale;
+      float top = row[0];
+      for (std::ptrdiff_t j = 1; j <= i; ++j) top = top < row[size_t(j)] ? row[size_t(j)] : top;
+      float sum = 0;
+      for (std::ptrdiff_t j = 0; j < t; ++j) {
+        w[size_t(j)] = j <= i ? std::exp(row[size_t(j)] - top) : 0.0f;
+        sum += w[size_t(j)];
+      }
+      double sum64 = 0;
+      for (std::ptrdiff_t j = 0; j <= i; ++j) sum64 += std::exp(double(row[size_t(j)]) - top);
+      float dot = d[size_t(i * t)] * (w[0] / sum);
+      for (std::ptrdiff_t j = 1; j < t; ++j) dot += d[size_t(i * t + j)] * (w[size_t(j)] / sum);
+      double dot64 = 0;
+      for (std::ptrdiff_t j = 0; j <= i; ++j)
+        dot64 += d[size_t(i * t + j)] * std::exp(double(row[size_t(j)]) - top) / sum64;
+      for (std::ptrdiff_t j = 0; j < t; ++j) {
+        const size_t e = size_t(i * t + j);
+        ASSERT_EQ(s[e], row[size_t(j)]) << t << " " << i << " " << j;
+        const float want = w[size_t(j)] / sum;
+        ASSERT_EQ(p[e], want) << t << " " << i << " " << j;
+        ASSERT_EQ(dp[e], want * (d[e] - dot) * scale) << t << " " << i << " " << j;
+        if (j > i) continue;
+        const double p64 = std::exp(double(row[size_t(j)]) - top) / sum64;
+        ASSERT_NEAR(p[e], p64, 1e-6) << t << " " << i << " " << j;
+        ASSERT_NEAR(dp[e], p64 * (d[e] - dot64) * scale, 1e-6) << t << " " << i << " " << j;
+      }
+    }
+  }
+}
+
+// LayerNorm, forward and backward: gpt.cpp's float steps written out row by row (each sum term
+// by term from its first), to the bit, and float64's LayerNorm and gradient nearby.
+TEST(ModelKernel, LayerNormIsGpt_cppsStepsAndNearFloat64) {
+  std::mt19937 gen(19);
+  const float eps = float(1e-5);
+  int checked = 0;
+  for (const std::ptrdiff_t rows : {1, 3, 4, 5, 9})
+    for (const std::ptrdiff_t c : {1, 2, 3, 4, 5, 7, 8, 9, 63, 64, 65}) {
+      const std::vector<float> x = uniform(gen, rows * c, -3, 3), g = uniform(gen, c, 0.5f, 1.5f),
+                               b = uniform(gen, c, -1, 1), dh = uniform(gen, rows * c, -1, 1),
+                               dx0 = uniform(gen, rows * c, -1, 1), dg0 = uniform(gen, c, -1, 1),
+                               db0 = uniform(gen, c, -1, 1);
+      std::vector<float> h(x.size()), mean(static_cast<size_t>(rows)),
+          rstd(static_cast<size_t>(rows));
+      layernorm_forward(x.data(), rows, c, g.data(), b.data(), h.data(), mean.data(), rstd.data());
+      std::vector<float> dx = dx0, dg = dg0, db = db0;
+      layernorm_backward(x.data(), mean.data(), rstd.data(), g.data(), dh.data(), rows, c,
+                         dx.data(), dg.data(), db.data());
+      std::vector<float> want_dg = dg0, want_db = db0;
+      for (std::ptrdiff_t i = 0; i < rows; ++i) {
+        const auto at = [&](const std::vector<float>& v, std::ptrdiff_t j) {
+          return v[size_t(i * c + j)];
+        };
+        float sum = at(x, 0);
+        for (std::ptrdiff_t j = 1; j < c; ++j) sum += at(x, j);
+        const float m = sum / float(c);
+        float sq = (at(x, 0) - m) * (at(x, 0) - m);
+        for (std::ptrdiff_t j = 1; j < c; ++j) sq += (at(x, j) - m) * (at(x, j) - m);
+        const float r = 1.0f / std::sqrt(sq / float(c) + eps);
+        ASSERT_EQ(mean[size_t(i)], m) << rows << "×" << c << " row " << i;
+        ASSERT_EQ(rstd[size_t(i)], r) << rows << "×" << c << " row " << i;
+        double m64 = 0, var64 = 0;
+        for (std::ptrdiff_t j = 0; j < c; ++j) m64 += at(x, j) / double(c);
+        for (std::ptrdiff_t j = 0; j < c; ++j) var64 += std::pow(at(x, j) - m64, 2) / double(c);
+        const double r64 = 1 / std::sqrt(var64 + 1e-5);
+        std::vector<float> xhat(static_cast<size_t>(c)), dxhat(static_cast<size_t>(c));
+        double mean_d64 = 0, mean_dx64 = 0;
+        for (std::ptrdiff_t j = 0; j < c; ++j) {
+          const size_t k = size_t(j);
+          ASSERT_EQ(at(h, j), (at(x, j) - m) * r * g[k] + b[k]) << c << " " << i << " " << j;
+          const double xhat64 = (at(x, j) - m64) * r64;
+          ASSERT_NEAR(at(h, j), xhat64 * g[k] + b[k], 1e-5) << c << " " << i << " " << j;
+          xhat[k] = (at(x, j) - m) * r;
+          dxhat[k] = at(dh, j) * g[k];
+          want_dg[k] += at(dh, j) * xhat[k];
+          want_db[k] += at(dh, j);
+          mean_d64 += double(at(dh, j)) * g[k] / double(c);
+          mean_dx64 += double(at(dh, j)) * g[k] * xhat64 / double(c);
+        }
+        float sd = dxhat[0], sdx = dxhat[0] * xhat[0];
+        for (std::ptrdiff_t j = 1; j < c; ++j) {
+          sd += dxhat[size_t(j)];
+          sdx += dxhat[size_t(j)] * xhat[size_t(j)];
+        }
+        const float mean_d = sd / float(c), mean_dx = sdx / float(c);
+        for (std::ptrdiff_t j = 0; j < c; ++j) {
+          const size_t k = size_t(j);
+          ASSERT_EQ(at(dx, j), at(dx0, j) + r * ((dxhat[k] - mean_d) - xhat[k] * mean_dx))
+              << c << " " << i << " " << j;
+          const double xhat64 = (at(x, j) - m64) * r64;
+          const double want64 =
+              at(dx0, j) + r64 * (double(at(dh, j)) * g[k] - mean_d64 - xhat64 * mean_dx64);
+          ASSERT_NEAR(at(dx, j), want64, 2e-5 * (1 + r64)) << c << " " << i << " " << j;
+        }
+      }
+      ASSERT_EQ(dg, want_dg) << rows << "×" << c;
+      ASSERT_EQ(db, want_db) << rows << "×" << c;
+      ++checked;
+    }
+  EXPECT_EQ(checked, 5 * 11);
+}
+
+// AdamW two parameters at a time in double: gpt.cpp's adamw_step, written out here per
+// parameter, to the bit.
+TEST(ModelKernel, AdamWIsGpt_cppsStepInDouble) {
+  std::mt19937 gen(17);
+  const AdamWStep s{0.9, 0.95, 1 - std::pow(0.9, 3), 1 - std::pow(0.95, 3), 3e-3, 1e-8, 0.1};
+  for (const std::ptrdiff_t n : kLengths) {
+    const std::vector<float> g = uniform(gen, n, -2, 2), m0 = uniform(gen, n, -0.1f, 0.1f),
+                             p0 = uniform(gen, n, -1, 1);
+    const std::vector<float> v0 = uniform(gen, n, 0, 0.01f);
+    std::vector<float> p = p0, m = m0, v = v0;
+    adamw(p.data(), g.data(), m.data(), v.data(), n, s);
+    for (std::ptrdiff_t j = 0; j < n; ++j) {
+      const size_t i = size_t(j);
+      const double gj = g[i], mj = s.beta1 * double(m0[i]) + (1 - s.beta1) * gj;
+      const double vj = s.beta2 * double(v0[i]) + (1 - s.beta2) * gj * gj;
+      const double pj = p0[i];
+      ASSERT_EQ(m[i], float(mj)) << n << " " << j;
+      ASSERT_EQ(v[i], float(vj)) << n << " " << j;
+      ASSERT_EQ(p[i],
+                float(pj - s.lr * ((mj / s.c1) / (std::sqrt(vj / s.c2) + s.eps) + s.decay * pj)))
+          << n << " " << j;
+    }
+  }
+}
+
 TEST(ModelKernel, GeluForwardAndBackwardAreGpt_cppsFloatExpressionsAndNearFloat64) {
   std::mt19937 gen(5);
   const float s = float(0.7978845608028654), c = float(0.044715), c3 = float(3 * 0.044715);
@@ -184,6 +384,76 @@ TEST(ModelKernel, GeluForwardAndBackwardAreGpt_cppsFloatExpressionsAndNearFloat6
       ASSERT_NEAR(dd[size_t(j)], double(d[size_t(j)]) * want, 2e-6) << v;
     }
   }
+}
+
+// The logits' softmax and cross-entropy: the bits of gpt.cpp's float steps, written out here
+// one row at a time (max, e^x through exp_shifted, the sum term by term, the division, the
+// target's −1, the division by the rows counted), and float64's softmax and loss nearby.
+TEST(ModelKernel, SoftmaxCrossEntropyIsGpt_cppsStepsAndNearFloat64) {
+  std::mt19937 gen(11);
+  int checked = 0;
+  for (const std::ptrdiff_t rows : {1, 3, 4, 5, 9})
+    for (const std::ptrdiff_t n : kLengths)
+      for (const bool gradient : {false, true})
+        for (const float counted : {1.0f, 7.0f, 64.0f}) {
+          const std::vector<float> x = uniform(gen, rows * n, -20, 20);
+          std::vector<std::int32_t> targets(static_cast<size_t>(rows));
+          for (std::int32_t& t : targets) t = std::int32_t(gen() % size_t(n + 1)) - 1;  // −1: none
+          std::vector<float> out(x.size()), top(static_cast<size_t>(rows)),
+              s(static_cast<size_t>(rows));
+          double loss = 0;
+          ASSERT_TRUE(softmax_cross_entropy(x.data(), rows, n, targets.data(), counted, gradient,
+                                            out.data(), top.data(), s.data(), loss));
+          double want_loss = 0;
+          for (std::ptrdiff_t i = 0; i < rows; ++i) {
+            const float* xi = x.data() + i * n;
+            float m = xi[0];
+            for (std::ptrdiff_t j = 1; j < n; ++j) m = m < xi[j] ? xi[j] : m;
+            std::vector<float> e(static_cast<size_t>(n));
+            exp_shifted(xi, m, e.data(), n);
+            float sum = e[0];
+            for (std::ptrdiff_t j = 1; j < n; ++j) sum += e[size_t(j)];
+            ASSERT_EQ(top[size_t(i)], m);
+            ASSERT_EQ(s[size_t(i)], sum);
+            const std::int32_t t = targets[size_t(i)];
+            double top64 = xi[0], sum64 = 0;
+            for (std::ptrdiff_t j = 0; j < n; ++j) top64 = std::max(top64, double(xi[j]));
+            for (std::ptrdiff_t j = 0; j < n; ++j) sum64 += std::exp(double(xi[j]) - top64);
+            for (std::ptrdiff_t j = 0; j < n; ++j) {
+              float want = e[size_t(j)] / sum;
+              const double p64 = std::exp(double(xi[j]) - top64) / sum64;
+              // e^x's error grows with its distance from the top (ExpShifted… above), the
+              // float sum's with its terms
+              ASSERT_NEAR(want, p64,
+                          p64 * (1e-6 + 2e-7 * (top64 - double(xi[j])) + 6e-8 * double(n)))
+                  << rows << " " << n << " " << j;
+              if (gradient) want = t < 0 ? 0.0f : (want - (j == t ? 1.0f : 0.0f)) / counted;
+              ASSERT_EQ(out[size_t(i * n + j)], want)
+                  << rows << "×" << n << " row " << i << " column " << j << " target " << t;
+            }
+            if (t >= 0) {
+              want_loss -= std::log(double(e[size_t(t)] / sum));
+              ASSERT_NEAR(-std::log(double(e[size_t(t)] / sum)),
+                          -(double(xi[t]) - top64 - std::log(sum64)),
+                          1e-6 + 2e-7 * (top64 - double(xi[t])) + 6e-8 * double(n));
+            }
+          }
+          ASSERT_EQ(loss, want_loss);
+          ++checked;
+        }
+  EXPECT_EQ(checked, 5 * 12 * 2 * 3);
+}
+
+TEST(ModelKernel, SoftmaxCrossEntropyRefusesALogitThatIsNotFinite) {
+  for (const std::ptrdiff_t n : kLengths)
+    for (const float bad : {INFINITY, -INFINITY, NAN}) {
+      std::vector<float> x(size_t(3 * n), 0.5f), out(x.size()), top(3), s(3);
+      x[size_t(2 * n + n - 1)] = bad;  // the last row's last logit
+      double loss = 0;
+      EXPECT_FALSE(softmax_cross_entropy(x.data(), 3, n, nullptr, 1, false, out.data(), top.data(),
+                                         s.data(), loss))
+          << n << " " << bad;
+    }
 }
 
 }  // namespace
