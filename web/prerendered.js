@@ -66,6 +66,16 @@ export function draw(root, { table, view, key }) {
   showCurrent(root);
   litInView(root);
   root.dataset.firstView = `${key}:${width}`;
+  // a button pressed before the live page takes over (→ tapped while it loads) is kept by its id,
+  // for the live page to press again (keep); the live page ends the view's data-first-view
+  root.addEventListener(
+    "click",
+    (event) => {
+      const id = root.dataset.firstView && event.target.closest?.("button[id]")?.id;
+      if (id) root.dataset.pressed = `${root.dataset.pressed ?? ""} ${id}`.trim();
+    },
+    true,
+  );
 }
 
 // An element's place under root, as child indices (text nodes aside: the live page may split
@@ -79,11 +89,13 @@ function pathOf(root, element) {
 const at = (root, path) => path.reduce((e, i) => e?.children[i], root);
 
 /**
- * What the learner did in the prerendered view under root (the focus, the explanations opened or
- * closed, how far each row was scrolled sideways); returns the function that does it again in
- * the live view that replaces it, the same DOM.
+ * What the learner did in the prerendered view under root (the explanations opened or closed,
+ * how far each row was scrolled sideways, the buttons pressed, the focus); returns the function
+ * that does it again, in that order, in the live view that replaces it, the same DOM.
  */
 export function keep(root) {
+  const pressed = root.dataset.pressed?.split(" ") ?? [];
+  delete root.dataset.pressed;
   const active = root.ownerDocument.activeElement;
   const focus = active !== root && root.contains(active) ? pathOf(root, active) : undefined;
   const open = [...root.querySelectorAll("details")].map((d) => [pathOf(root, d), d.open]);
@@ -99,6 +111,7 @@ export function keep(root) {
       const scroller = at(root, path);
       if (scroller) scroller.scrollLeft = left;
     }
+    for (const id of pressed) root.ownerDocument.getElementById(id)?.click();
     if (focus) at(root, focus)?.focus({ preventScroll: true });
   };
 }

@@ -210,6 +210,28 @@ test("what the learner did before the takeover stays: the focus, an explanation 
   await page.close();
 });
 
+test("buttons pressed before the takeover are pressed again by the live page, in order", async () => {
+  const { page, release } = await heldPage("?scene=age&lang=en", {
+    viewport: { width: 390, height: 844 },
+  });
+  // → twice and ← once while the live page loads: step 2
+  for (const id of ["forward", "forward", "back"]) await page.locator(`#${id}`).click();
+  assert.equal(new URL(page.url()).searchParams.get("step"), null, "nothing happens yet");
+  release();
+  await page.waitForSelector("#app[data-ready]");
+  await page.waitForFunction(() => new URLSearchParams(location.search).get("step") === "2");
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "back");
+  // and nothing more: a press after the takeover is the live page's own
+  await page.locator("#forward").click();
+  await page.waitForFunction(() => new URLSearchParams(location.search).get("step") === "3");
+  assert.equal(
+    await page.evaluate(() => document.getElementById("app").dataset.pressed),
+    undefined,
+  );
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("a page whose views a host took out is the live page alone, with no error", async () => {
   const page = await openPage(env.browser, "about:blank");
   await page.route(/\/(\?.*)?$/, async (route) => {
