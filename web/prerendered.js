@@ -48,9 +48,10 @@ function node(table, id) {
 }
 
 /**
- * Draws a view into root, its elements ids in table: the narrow column's or the wide one's, as style.css decides for this
- * root (a probe of the wide screen's copy of the analogy, which a narrow column hides), then
- * what the live page does once drawn (the scroll cues, the current scene and lit cells in view).
+ * Draws a view into root (its elements are ids in table): the narrow column's or the wide one's,
+ * as style.css decides for this root (a probe of the wide screen's copy of the analogy, which a
+ * narrow column hides), then what the live page does once drawn (the scroll cues, the current
+ * scene and lit cells in view).
  */
 export function draw(root, { table, view, key }) {
   const shell = root.ownerDocument.createElement("div");
