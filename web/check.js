@@ -38,11 +38,12 @@ function rightAnswers(values, decimals) {
 }
 
 /**
- * Returns { status: 'right' | 'wrong' | 'invalid' | 'empty', expected, wrongAt }.
+ * Returns { status: 'right' | 'short' | 'wrong' | 'invalid' | 'empty', expected, wrongAt, had? }.
  * `expected` is the core's value written to `decimals` places; `wrongAt` is the index, in the
  * typed text, of the first character that differs from it (for highlighting). `worked` are the
  * values that working from the numbers shown on the page gives (steps.js's worked()); each of
- * them, rounded or cut off, is right too.
+ * them, rounded or cut off, is right too. 'short': fewer decimals typed than asked (`had`), and
+ * right at those (the article's 0.551 where 4 are asked): not right, but not a wrong number.
  */
 export function checkValue(typed, value, decimals, worked = []) {
   const text = String(typed).trim();
@@ -65,6 +66,10 @@ export function checkValue(typed, value, decimals, worked = []) {
     if (rightAnswers([value, ...finite], decimals).has(String(answer))) return right;
   }
   const normal = text.replace(/−/g, "-").replace(",", ".");
+  const had = /\.(\d+)$/.exec(normal)?.[1].length ?? 0;
+  if (had > 0 && had < decimals && checkValue(text, value, had, worked).status === "right") {
+    return { status: "short", expected, wrongAt: -1, had };
+  }
   let wrongAt = 0;
   while (wrongAt < normal.length && normal[wrongAt] === expected[wrongAt]) wrongAt++;
   return { status: "wrong", expected, wrongAt };

@@ -263,6 +263,18 @@ test("a wrong answer asks for another try; the core's number shows only when ask
     await field.press("Enter");
     assert.match(await verdict.textContent(), /^✓/);
     assert.notEqual(await text(page, ".check-summary"), "");
+    // the article's 3-decimal figure where 4 are asked: right to 3, not a wrong number
+    await field.fill(core.slice(0, -1));
+    await field.press("Enter");
+    assert.equal(
+      await verdict.textContent(),
+      lang === "en"
+        ? "✗ right to 3 decimals; this check asks for 4"
+        : "✗ 前 3 位小数是对的；这里核对的是 4 位",
+    );
+    assert.equal(await field.getAttribute("class"), "short");
+    await field.fill(core);
+    await field.press("Enter");
     // typed in again: the mark and the count were for the number before
     await field.press("End");
     await field.press("7");

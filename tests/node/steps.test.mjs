@@ -129,9 +129,20 @@ test("check my numbers: right at the chosen precision, or the first wrong decima
   assert.equal(checkValue("0.5512", value, 4).status, "right", "rounded");
   assert.equal(checkValue("0.5511", value, 4).status, "right", "cut off rather than rounded");
   assert.equal(checkValue("0.55118", value, 4).status, "right", "more decimals, rounded to 4");
-  for (const typed of ["0.5513", "0.5510", "0.552", "0.55"]) {
+  for (const typed of ["0.5513", "0.5510", "0.552", "0.56"]) {
     assert.equal(checkValue(typed, value, 4).status, "wrong", `${typed}: one unit off or more`);
   }
+  // Fewer decimals than asked, right at those (the article's 3-decimal 0.551): short, not wrong.
+  assert.deepEqual(checkValue("0.551", value, 4), {
+    status: "short",
+    expected: "0.5512",
+    wrongAt: -1,
+    had: 3,
+  });
+  assert.equal(checkValue("0.55", value, 4).had, 2);
+  assert.equal(checkValue("0,551", value, 4).status, "short", "a decimal comma");
+  assert.equal(checkValue("−0.551", -value, 4).status, "short");
+  assert.equal(checkValue("1", 0.9999, 4).status, "wrong", "no decimals typed: not short");
   // Negative numbers are cut off toward zero.
   assert.equal(checkValue("−0.5512", -value, 4).status, "right");
   assert.equal(checkValue("-0.5511", -value, 4).status, "right");

@@ -394,6 +394,7 @@ export default {
     sign: "±",
     signFor: "Change the sign of the answer being typed",
     invalid: "not a number",
+    short: (had, asked) => `right to ${had} decimals; this check asks for ${asked}`,
     summary: (right, total) => `${right} of ${total} right.`,
     which: (name, shape) => `You check ${name} (${shape}).`,
     pick: "Matrix to check",

@@ -267,6 +267,8 @@ function mark(input, options, decimals) {
   verdict.replaceChildren();
   if (result.status === "right") verdict.textContent = `✓ ${msg.check.right}`;
   else if (result.status === "invalid") verdict.textContent = `✗ ${msg.check.invalid}`;
+  else if (result.status === "short")
+    verdict.textContent = `✗ ${msg.check.short(result.had, decimals)}`;
   else if (result.status === "wrong") {
     const typed = input.value.trim();
     verdict.append(
