@@ -312,12 +312,17 @@ test("left while it trains, the run's last weights are what the keep step says a
   await page.keyboard.press("End");
   await page.waitForSelector("#text-kept");
   await page.waitForFunction(() => !document.querySelector("#text-download").disabled);
-  const said = Number(/after (\d+) training steps/.exec(await text(page, "#text-kept"))?.[1]);
+  const said = Number(
+    /after (\d+) of 2000 training steps/.exec(await text(page, "#text-kept"))?.[1],
+  );
   const { json } = await downloadBoth(page);
   assert.equal(JSON.parse(json).trainedSteps, said);
   // and nothing more comes: the sentence stays
   await page.waitForTimeout(500);
-  assert.equal(await text(page, "#text-kept"), `The weights now: after ${said} training steps.`);
+  assert.equal(
+    await text(page, "#text-kept"),
+    `The weights now: after ${said} of 2000 training steps.`,
+  );
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -174,7 +174,7 @@ export const textWords = {
       loadLabel: "Load a model (its .json and .bin together)…",
       keepIntro:
         "The model now, to keep: its two files. To load one, pick or drop both files at once.",
-      keptNow: (at) => `The weights now: after ${at} training steps.`,
+      keptNow: (at, total) => `The weights now: after ${at} of ${total} training steps.`,
       keepNothing: "Nothing to keep yet: train the model (step 3), or load a model's two files.",
       keepStopping: "The training is stopping: its last weights are on their way.",
       loadedNow: (name, at, held, file) =>
@@ -268,7 +268,7 @@ export const textWords = {
       download: "下载模型",
       loadLabel: "载入模型（同时选它的 .json 和 .bin）…",
       keepIntro: "现在的模型，可以保存：它的两个文件。载入时，请同时选择或拖入这两个文件。",
-      keptNow: (at) => `现在的权重：训练了 ${at} 步。`,
+      keptNow: (at, total) => `现在的权重：训练了 ${at} 步，共 ${total} 步。`,
       keepNothing: "还没有可以保存的：先训练模型（第 3 步），或者载入一个模型的两个文件。",
       keepStopping: "训练正在停下：它最后的权重马上就到。",
       loadedNow: (name, at, held, file) =>

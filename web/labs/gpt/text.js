@@ -459,7 +459,7 @@ function keepPanel(ctx) {
               loaded.model.params === now.model.params &&
               loaded.written !== undefined
             ? w.loadedNow(loaded.name, loaded.at, fmt(loaded.heldOut, 4), fmt(loaded.written, 4))
-            : w.keptNow(now.at),
+            : w.keptNow(now.at, shipped.json.training.steps),
     }),
   );
   zone.addEventListener("dragover", (e) => e.preventDefault());
