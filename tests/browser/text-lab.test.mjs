@@ -278,8 +278,8 @@ async function downloadBoth(page) {
   return files;
 }
 
-// The pasted text, trained a few steps, at the step to keep it.
-async function trained(page) {
+// The pasted text read, at the step that trains it.
+async function atTraining(page) {
   await page.locator("#text-input").fill(pasted);
   await page.locator("#text-use").click();
   await page.waitForFunction(() =>
@@ -287,18 +287,17 @@ async function trained(page) {
   );
   await page.locator("#forward").click();
   await page.locator("#forward").click();
+}
+
+// The pasted text, trained a few steps, at the step that trains it.
+async function trained(page) {
+  await atTraining(page);
   await trainTo(page, 30);
 }
 
 test("left while it trains, the run's last weights are what the keep step says and downloads", async () => {
   const page = await openApp(env, "scene=text&lang=en", { viewport: { width: 1440, height: 900 } });
-  await page.locator("#text-input").fill(pasted);
-  await page.locator("#text-use").click();
-  await page.waitForFunction(() =>
-    /your text/.test(document.querySelector("#text-now").textContent),
-  );
-  await page.locator("#forward").click();
-  await page.locator("#forward").click();
+  await atTraining(page);
   await page.locator("#text-train-start").click();
   await page.waitForFunction(
     () =>
