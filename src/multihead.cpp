@@ -284,13 +284,20 @@ Result<DecodeStep> decode_step(const MatrixRef<double>& x, const MatrixRef<doubl
   // The multiply-adds: this step's one row, against a causal pass over all n = length+1 rows.
   const std::int64_t d_model = x.cols(), d = t.d_head, h = o.heads, h_kv = o.kv_heads;
   const std::int64_t n = length + 1, pairs = n * (n + 1) / 2;
-  const std::int64_t projection = d_model * (h + 2 * h_kv) * d;
-  step.cost = {projection, h * n * d, h * n * d, h * d * d_model, 0};
+  step.cost = decode_cost(d_model, h, h_kv, d, n);
+  const std::int64_t projection = step.cost.projections;
   step.full = {n * projection, h * pairs * d, h * pairs * d, n * h * d * d_model, 0};
-  for (Cost* c : {&step.cost, &step.full}) {
-    c->total = c->projections + c->scores + c->weighted_sum + c->output;
-  }
+  step.full.total =
+      step.full.projections + step.full.scores + step.full.weighted_sum + step.full.output;
   return {std::move(step), {}};
+}
+
+Cost decode_cost(std::int64_t d_model, std::int64_t h, std::int64_t h_kv, std::int64_t d_head,
+                 std::int64_t n) {
+  Cost c{d_model * (h + 2 * h_kv) * d_head, h * n * d_head, h * n * d_head, h * d_head * d_model,
+         0};
+  c.total = c.projections + c.scores + c.weighted_sum + c.output;
+  return c;
 }
 
 Result<SinusoidalTrace> sinusoidal_positions(const std::vector<double>& positions, Index d_model,

@@ -138,6 +138,13 @@ struct Cost {
   }
 };
 
+// One token's multiply-adds in one layer, the KV cache holding its n − 1 predecessors (the token
+// sees n keys): its q, k, v rows d_model·(h + 2·h_kv)·d_head, its scores and its weighted sum
+// h·n·d_head each, the output h·d_head·d_model. The KV-cache lab's counter and the sizes of real
+// models (sizes.hpp) both count with it.
+Cost decode_cost(std::int64_t d_model, std::int64_t h, std::int64_t h_kv, std::int64_t d_head,
+                 std::int64_t n);
+
 // One decoding step: token number length+1 arrives; its K and V rows join the cache and its
 // query attends to every cached key. The cache's K rows are stored after RoPE, as models do.
 struct DecodeStep {

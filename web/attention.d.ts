@@ -771,8 +771,120 @@ export interface GptLabs {
   textCorpus(text: string | Uint8Array): TextCorpus;
 }
 
+/** One token of a real tokenizer over a text (tokenized). */
+export interface TokenCover {
+  /** its bytes in hex, "E6 88 91" */
+  hex: string;
+  /** the characters it holds whole ("" for a lone piece of one) */
+  text: string;
+  /** the token alone as a decoder writes it: U+FFFD (�) for each broken piece */
+  shown: string;
+  /** it starts or ends inside a character */
+  piece: boolean;
+  bytes: number;
+  /** the first and last character it touches, from 0 */
+  firstChar: number;
+  lastChar: number;
+}
+
+/** A real tokenizer's tokens laid over a text (tokenized): they spell its UTF-8 exactly. */
+export interface Tokenized {
+  tokens: TokenCover[];
+  /** Unicode code points */
+  characters: number;
+  /** UTF-8 bytes */
+  bytes: number;
+  /** tokens */
+  count: number;
+  /** tokens that are pieces of a character */
+  pieces: number;
+  /** characters spread over more than one token */
+  splitChars: number;
+  tokensPerChar: number;
+  charsPerToken: number;
+  context: number;
+  /** ⌊context × characters / count⌋: characters of such text in the context */
+  fit: number;
+}
+
+/** A decoder-only transformer as its configuration describes it (src/sizes.hpp). */
+export interface ModelShape {
+  vocab: number;
+  context: number;
+  dModel: number;
+  layers: number;
+  heads: number;
+  /** key-value heads; divides heads */
+  kvHeads: number;
+  dHead: number;
+  /** the MLP's hidden width; 0 with mlp "none" */
+  dFf: number;
+  /** "gelu", "gated" or "none" */
+  mlp: string;
+  /** "layer" or "rms" */
+  norm: string;
+  /** "learned" or "rotary" */
+  positions: string;
+  /** the output layer reuses the token embedding */
+  tied: boolean;
+  qkvBias: boolean;
+  oBias: boolean;
+  mlpBias: boolean;
+  /** an RMSNorm gain of d_head on every head's q and k */
+  qkNorm: boolean;
+}
+
+/** One layer's parameters, by part. */
+export interface LayerParameters {
+  wQ: number;
+  wK: number;
+  wV: number;
+  wO: number;
+  qkNorm: number;
+  attention: number;
+  mlp: number;
+  norms: number;
+  total: number;
+}
+
+/** A model's parameters, KV cache and one token's multiply-adds at context n (modelSize). */
+export interface ModelSize {
+  embedding: number;
+  positions: number;
+  layer: LayerParameters;
+  layers: number;
+  attention: number;
+  mlp: number;
+  norms: number;
+  finalNorm: number;
+  unembedding: number;
+  total: number;
+  attentionShare: number;
+  kvValuesPerToken: number;
+  kvBytesPerToken: number;
+  kvBytesContext: number;
+  kvBytesAt: number;
+  kvSaved: number;
+  n: number;
+  /** one layer's attention for the new token (decodeStep's count) */
+  attentionLayer: Cost;
+  attentionToken: number;
+  scoresToken: number;
+  mlpToken: number;
+  unembedToken: number;
+  token: number;
+}
+
+/** Lesson 6, the models people use. */
+export interface RealLabs {
+  /** A text and its tokens' bytes (each a Uint8Array) → each token over the characters. */
+  tokenized(text: string, tokens: Uint8Array[], options: { context: number }): Tokenized;
+  /** A configuration → its parameters, KV cache and one token's multiply-adds at context n. */
+  modelSize(shape: ModelShape, options: { n: number; bytesPerValue?: number }): ModelSize;
+}
+
 /** The labs module: the core's functions and the labs' (a second instance, with its own memory). */
-export interface LabsCore extends Attention, WhyLabs, LearnLabs, GptLabs {
+export interface LabsCore extends Attention, WhyLabs, LearnLabs, GptLabs, RealLabs {
   /** X (n, d_model): h heads of d_head = W_Q's columns / h, h_kv key-value heads, concat·W_O. */
   multiHeadAttention(
     x: Matrix,

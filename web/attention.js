@@ -28,6 +28,7 @@ export function loadLabs() {
       ...whyLabs(core),
       ...learnLabs(core),
       ...gptLabs(core),
+      ...realLabs(core),
     };
   });
   return loadingLabs;
@@ -1053,5 +1054,64 @@ function gptLabs(core) {
 
     /** How many trainers are open in the core: for the tests of their lifetime. */
     gptTrainersOpen: () => core.gptTrainersOpen(),
+  };
+}
+
+// ---- Lesson 6, the models people use (src/wasm/real.cpp): a real tokenizer's tokens over a
+// text, and a real model's sizes from its configuration ----
+
+// A model's shape as the core declares it (ModelShape in src/sizes.hpp, through resultFields()):
+// every field named there, of its kind, and no other.
+function packShape(shape, declared) {
+  if (typeof shape !== "object" || shape === null || Array.isArray(shape)) {
+    throw new Error("shape must be an object of a model's configuration");
+  }
+  const known = Object.keys(declared);
+  for (const [name, x] of Object.entries(shape)) {
+    const kind = declared[name];
+    if (!kind) throw new Error(`shape has no field "${name}"; its fields are ${known.join(", ")}`);
+    if (kind === "number") whole(`shape.${name}`, x);
+    else if (typeof x !== kind) throw new Error(`shape.${name} must be a ${kind}, not ${quote(x)}`);
+  }
+  const missing = known.filter((name) => !Object.hasOwn(shape, name));
+  if (missing.length) throw new Error(`shape has no ${missing.join(", ")}`);
+  return shape;
+}
+
+function realLabs(core) {
+  let shapeFields;
+  return {
+    /**
+     * A text and its tokens, each a Uint8Array of its bytes (as a real tokenizer decodes them),
+     * → each token's bytes in hex, the characters it holds, whether it is a piece of one; the
+     * counts and the characters of such text in `context` tokens. The tokens must spell the
+     * text's UTF-8 exactly.
+     */
+    tokenized(text, tokens, { context }) {
+      if (typeof text !== "string") throw new Error("text must be a string");
+      if (!Array.isArray(tokens) || !tokens.every((t) => t instanceof Uint8Array)) {
+        throw new Error("tokens must be an array of Uint8Array, each token's bytes");
+      }
+      const lengths = Float64Array.from(tokens, (t) => t.length);
+      const bytes = new Uint8Array(lengths.reduce((a, b) => a + b, 0));
+      let at = 0;
+      for (const t of tokens) bytes.set(t, (at += t.length) - t.length);
+      return unpacked(core.tokenized(text, bytes, lengths, whole("context", context)));
+    },
+
+    /**
+     * A model's configuration (ModelShape) → its parameters in all and by part, its KV cache's
+     * bytes, and one token's multiply-adds at context n, values of bytesPerValue bytes.
+     */
+    modelSize(shape, { n, bytesPerValue = 2 }) {
+      shapeFields ??= core.resultFields().ModelShape;
+      return unpacked(
+        core.modelSize(
+          packShape(shape, shapeFields),
+          whole("n", n),
+          whole("bytesPerValue", bytesPerValue),
+        ),
+      );
+    },
   };
 }

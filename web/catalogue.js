@@ -40,6 +40,13 @@ export const lessons = [
       { id: "text", lazy: () => import("./labs/gpt/text.js") },
     ],
   },
+  {
+    id: "real",
+    scenes: [
+      { id: "tokens", lazy: () => import("./labs/real/tokens.js") },
+      { id: "sizes", lazy: () => import("./labs/real/sizes.js") },
+    ],
+  },
 ];
 
 /** Every scene and lab, in the curriculum's order. */

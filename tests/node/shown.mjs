@@ -11,10 +11,10 @@ export function shownNumber(text) {
 }
 
 // The numbers, operators and brackets of an expression such as "0.5×(−0.3) + exp(1 − 2)",
-// "10000^(−2×3/7)", "(19.47 − 19)²" or "−ln 0.0230".
+// "10000^(−2×3/7)", "(19.47 − 19)²", "−ln 0.0230" or "⌊1024 × 3 / 7⌋" (rounded down).
 function tokens(text) {
   const out = [];
-  const re = /\s*(exp\(|ln|\d+(?:\.\d+)?|∞|[−+×÷/^()²])/y;
+  const re = /\s*(exp\(|ln|\d+(?:\.\d+)?|∞|[−+×÷/^()²⌊⌋])/y;
   let m;
   while (re.lastIndex < text.length && (m = re.exec(text))) out.push(m[1]);
   return re.lastIndex === text.length || /^\s*$/.test(text.slice(re.lastIndex)) ? out : null;
@@ -22,7 +22,7 @@ function tokens(text) {
 
 /**
  * The value of an expression written with numbers, + − × ÷ (or /), a power ^ or ², brackets,
- * exp() and ln; or undefined.
+ * exp() and ln, and ⌊ ⌋ (rounded down); or undefined.
  */
 export function evaluate(text) {
   const list = tokens(text);
@@ -63,6 +63,11 @@ export function evaluate(text) {
   const primary = () => {
     const t = list[at++];
     if (t === "∞") return Infinity;
+    if (t === "⌊") {
+      const inner = expr();
+      if (list[at++] !== "⌋") throw new Error(`unbalanced: ${text}`);
+      return Math.floor(inner);
+    }
     if (t === "(" || t === "exp(") {
       const inner = expr();
       if (list[at++] !== ")") throw new Error(`unbalanced: ${text}`);

@@ -38,6 +38,7 @@ export default {
       why: "Why it is built this way",
       learn: "How it learns",
       model: "A real model",
+      real: "Models you use",
     },
     nextUp: (lesson) => (lesson ? `Next, lesson ${lesson}: ` : "Next: "),
     pathEnd:

@@ -17,13 +17,13 @@ export const glossary = [
     en: {
       term: "token",
       match: String.raw`\btokens?\b`,
-      text: "One piece of text that a model reads as a unit: in the walkthroughs a word, in the real model one character, in the induction lab one of 32 letters. Each is known by its id, a number.",
+      text: "One piece of text that a model reads as a unit: in the walkthroughs a word, in the real model one character, in the induction lab one of 32 letters; in GPT-2, GPT-4o or Qwen a piece from their vocabularies, a word, a character or a few bytes (lesson 6). Each is known by its id, a number.",
       formula: "id = the token's place in the vocabulary (⏎ = 0, the unknown character = 1)",
     },
     zh: {
       term: "词元",
       match: "词元",
-      text: "模型当作一个单位来读的一段文字：讲解里是一个词，真实模型里是一个字，归纳头实验里是 32 个字母之一。每个词元用它的编号（一个数）来表示。",
+      text: "模型当作一个单位来读的一段文字：讲解里是一个词，真实模型里是一个字，归纳头实验里是 32 个字母之一；在 GPT-2、GPT-4o 或 Qwen 里是它们词表中的一个片段：一个词、一个字或几个字节（第 6 课）。每个词元用它的编号（一个数）来表示。",
       formula: "编号 = 它在词表中的位置（⏎ = 0，未知字 = 1）",
     },
   },
@@ -673,6 +673,87 @@ export const glossary = [
       text: "预测重复的头：在一个词元处，它去看这个词元上一次出现时紧跟在后面的那个词元。它要靠更早一层里的一个头先把“前一个词元是谁”写进每个位置（前一词元头）。",
       formula:
         "前一词元分数 = 从位置 i 放在 i − 1 上的平均权重；归纳分数 = 从重复段的词元（i = m … 2m − 1）放在 i − m + 1（它上一次出现处的后一个位置）上的平均权重；都在 128 条留出序列上求平均",
+    },
+  },
+  {
+    id: "byte",
+    where: { scene: "tokens", step: 1 },
+    en: {
+      term: "byte",
+      match: String.raw`\bbytes?\b`,
+      text: "The unit computers store everything in: 8 bits, a whole number from 0 to 255, written here in hexadecimal (00 to FF). Text is stored as bytes through UTF-8.",
+      formula: "a byte = 8 bits: 256 values, 00 … FF",
+    },
+    zh: {
+      term: "字节",
+      match: "字节",
+      text: "计算机存放一切的单位：8 个比特，一个 0 到 255 的整数，这里用十六进制写（00 到 FF）。文字通过 UTF-8 存成字节。",
+      formula: "一个字节 = 8 比特：256 个值，00 … FF",
+    },
+  },
+  {
+    id: "utf8",
+    where: { scene: "tokens", step: 1 },
+    en: {
+      term: "UTF-8",
+      match: String.raw`\bUTF-8\b`,
+      text: "How almost all text is stored: each character as 1 to 4 bytes. A Latin letter takes 1 byte, a Chinese character 3, an emoji 4. A real model's tokenizer starts from these bytes.",
+      formula: "我 = E6 88 91, a = 61, 😀 = F0 9F 98 80",
+    },
+    zh: {
+      term: "UTF-8",
+      match: "UTF-8",
+      text: "几乎所有文字的存储方式：每个字符 1 到 4 个字节。拉丁字母 1 个字节，汉字 3 个，表情符号 4 个。真实模型的分词器就从这些字节开始。",
+      formula: "我 = E6 88 91，a = 61，😀 = F0 9F 98 80",
+    },
+  },
+  {
+    id: "context",
+    where: { scene: "tokens", step: 5 },
+    en: {
+      term: "context",
+      match: String.raw`\bcontext(?: window)?\b`,
+      text: "How many tokens a model reads at once: every query attends over at most this many keys. Text that costs more tokens fills it sooner.",
+      formula:
+        "GPT-2: 1,024 tokens; the Tang model: 64; characters of a text that fit = ⌊context × characters / tokens⌋",
+    },
+    zh: {
+      term: "上下文",
+      match: "上下文(?:窗口)?",
+      text: "模型一次能读的词元数：每个查询最多对这么多个键算注意力。一段文字占的词元越多，就越快把它填满。",
+      formula: "GPT-2：1,024 个词元；唐诗模型：64；能装下的字数 = ⌊上下文 × 字数 / 词元数⌋",
+    },
+  },
+  {
+    id: "parameter",
+    where: { scene: "sizes", step: 2 },
+    en: {
+      term: "parameter",
+      match: String.raw`\bparameters?\b`,
+      text: "One number a model learns in training: every entry of W_Q, W_K, W_V, W_O, the MLP's matrices, the embedding and the norms. A model's size is how many it has.",
+      formula: "Llama 3 8B: 8,030,261,248; the Tang model: 195,392",
+    },
+    zh: {
+      term: "参数",
+      match: "参数",
+      text: "模型在训练中学到的一个数：W_Q、W_K、W_V、W_O、MLP 的矩阵、嵌入和归一化里的每一个数。模型的大小就是它有多少个参数。",
+      formula: "Llama 3 8B：8,030,261,248；唐诗模型：195,392",
+    },
+  },
+  {
+    id: "bits16",
+    where: { scene: "sizes", step: 3 },
+    en: {
+      term: "16-bit",
+      match: String.raw`\b16-bit\b`,
+      text: "A number stored in 16 bits, 2 bytes (bfloat16 or float16): how real models usually keep their weights and their KV cache. The page's core computes in 64-bit and 32-bit numbers.",
+      formula: "16 bits = 2 bytes; the KV cache per token = 2 × L × h_kv × d_head × 2 bytes",
+    },
+    zh: {
+      term: "16 位",
+      match: "16 ?位",
+      text: "用 16 个比特、2 个字节存的一个数（bfloat16 或 float16）：真实模型通常这样存权重和 KV 缓存。本页的核心用 64 位和 32 位的数计算。",
+      formula: "16 位 = 2 字节；每个词元的 KV 缓存 = 2 × L × h_kv × d_head × 2 字节",
     },
   },
 ];

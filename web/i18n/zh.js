@@ -78,6 +78,7 @@ export default {
       why: "为什么这样设计",
       learn: "它怎么学",
       model: "真正的模型",
+      real: "你用的模型",
     },
     nextUp: (lesson) => (lesson ? `下一课 ${lesson}：` : "下一个："),
     pathEnd: "路线到这里走完了。换上你自己的数，随便哪个场景再算一遍，就是下一步。",

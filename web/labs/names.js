@@ -17,4 +17,6 @@ export const labNames = {
   induction: { en: "An induction head forms", zh: "归纳头的形成" },
   model: { en: "A real model", zh: "真正的模型" },
   text: { en: "Your own text", zh: "你自己的文字" },
+  tokens: { en: "Their tokens", zh: "它们的词元" },
+  sizes: { en: "Their sizes", zh: "它们的大小" },
 };
