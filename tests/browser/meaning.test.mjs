@@ -138,26 +138,41 @@ test("the shape buttons say what they do, and which other matrices change with t
   await zh.close();
 });
 
-test("after the last lesson's last step, a recap: what the learner can compute, what a full-size model adds, where next", async () => {
-  // the last lesson's last lab: a model of the real one's shape on the Tang poems' text
+test("after the last lesson's last step, a recap: what the learner can compute, how it sits inside the models they use, where next", async () => {
+  // the last lesson's last lab: the sizes of real models; the recap's sizes are the core's counts
+  // of the Tang model's tang.json and of Llama 3 8B's published configuration
   const tang = JSON.parse(readFileSync(new URL("../../web/labs/gpt/tang.json", import.meta.url)));
-  const { layers, heads, dModel } = tang.config;
+  const { layers, heads, dModel, vocab } = tang.config;
   const core = await loadLabs();
-  const poems = readFileSync(new URL("../../web/generated/texts/tang300.txt", import.meta.url));
-  const vocab = [...core.textCorpus(new Uint8Array(poems)).chars].length + 2;
+  const shape = (c) => ({ ...c, kvHeads: c.heads, dHead: c.dModel / c.heads, dFf: 4 * c.dModel });
+  const ours = core.modelSize(
+    {
+      ...shape({ vocab, context: tang.config.context, dModel, layers, heads }),
+      mlp: "gelu",
+      norm: "layer",
+      positions: "rotary",
+      tied: true,
+      qkvBias: false,
+      oBias: false,
+      mlpBias: true,
+      qkNorm: false,
+    },
+    { n: 1 },
+  ).total;
+  assert.equal(ours, 195392); // the Tang model's parameters, as lesson 5 counts them
   for (const [lang, small, words] of [
     [
       "en",
-      `The model this lab trains has ${layers} layers of ${heads} heads each, vectors ${dModel} numbers wide, and a vocabulary of ${vocab} tokens: single characters, with ⏎ and �.`,
-      [/What you can now compute by hand/, /BPE/, /more text/, /d2l\.ai/],
+      `The Tang model of lesson 5 has ${layers} layers of ${heads} heads, vectors ${dModel} numbers wide and 195,392 parameters; Llama 3 8B has 32 layers of 32 heads sharing 8 K/V heads, vectors 4,096 wide and 8,030,261,248 parameters, counted in lesson 6 from its published configuration.`,
+      [/What you can now compute by hand/, /BPE/, /KV cache/, /d2l\.ai/],
     ],
     [
       "zh",
-      `这个实验训练的模型有 ${layers} 层，每层 ${heads} 个头，向量宽 ${dModel} 个数，词表是 ${vocab} 个词元：单个的字，加上 ⏎ 和 �。`,
-      [/现在你能手算的/, /BPE/, /文本也多得多/, /动手学深度学习/],
+      `第 5 课的唐诗模型有 ${layers} 层，每层 ${heads} 个头，向量宽 ${dModel} 个数，共 195,392 个参数；Llama 3 8B 有 32 层，每层 32 个头共用 8 个键值头，向量宽 4,096，共 8,030,261,248 个参数，都是第 6 课从公开的配置数出来的。`,
+      [/现在你能手算的/, /BPE/, /KV 缓存/, /动手学深度学习/],
     ],
   ]) {
-    const page = await openApp(env, `scene=text&lang=${lang}`);
+    const page = await openApp(env, `scene=sizes&lang=${lang}`);
     const last = Number((await page.locator("#counter").textContent()).match(/\d+/g).at(-1));
     assert.equal(await page.locator(".recap").count(), 0, `${lang}: a recap at step 1`);
     await page.keyboard.press("End");

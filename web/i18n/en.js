@@ -1,6 +1,9 @@
 // en.js: every English string on the page. zh.js has the same keys.
 
 // What the Chinese tokens mean, shown beside them in small type.
+// 1,024 (both languages write thousands so)
+const n = (x) => x.toLocaleString("en");
+
 const glosses = {
   我: "I",
   爱: "love",
@@ -134,10 +137,10 @@ export default {
       "The projections Q = X·W_Q, K = X·W_K and V = X·W_V, several heads side by side, and a KV cache that keeps the keys and values of the tokens already seen.",
       "Gradient descent through all of it: dL/dα, or dL/dW_Q and dL/dW_K, and the update W ← W − η·dL/dW.",
     ],
-    fullTitle: "What a full-size model adds",
-    small: ({ layers, heads, dModel, vocab }) =>
-      `The model this lab trains has ${layers} layers of ${heads} heads each, vectors ${dModel} numbers wide, and a vocabulary of ${vocab} tokens: single characters, with ⏎ and �.`,
-    full: "A full-size language model is the same attention, much larger: a dozen layers or many more, more heads, vectors hundreds or thousands of numbers wide; tokens cut by BPE (byte-pair encoding: pieces of words that often occur together merged into one token, rather than one character each); and far more text to learn from, a large share of the web rather than a few books of poems. Each of its attention layers still computes softmax(Q·Kᵀ/√d_k)·V, as you did here.",
+    fullTitle: "How it sits inside the models you use",
+    small: ({ ours, big }) =>
+      `The Tang model of lesson 5 has ${ours.layers} layers of ${ours.heads} heads, vectors ${ours.dModel} numbers wide and ${n(ours.total)} parameters; ${big.name} has ${big.layers} layers of ${big.heads} heads sharing ${big.kvHeads} K/V heads, vectors ${n(big.dModel)} wide and ${n(big.total)} parameters, counted in lesson 6 from its published configuration.`,
+    full: "Each of its attention layers still computes softmax(Q·Kᵀ/√d_k)·V, as you did here: over the tokens its tokenizer cut from your text with BPE (pieces of bytes merged because they often occur together), in a context of thousands of tokens whose keys and values wait in its KV cache, with weights learned by gradient descent from a large share of the web rather than a few books of poems.",
     nextTitle: "Where to go next",
     next: [
       {

@@ -1,5 +1,8 @@
 // zh.js: 页面上的所有中文文字。键与 en.js 相同。
 
+// 1,024 (both languages write thousands so)
+const n = (x) => x.toLocaleString("en");
+
 // [what the core says in English, how to say it in Chinese]
 const coreErrors = [
   [
@@ -171,10 +174,10 @@ export default {
       "投影 Q = X·W_Q、K = X·W_K、V = X·W_V，并排的几个头，以及存着已见过的词的键和值的 KV 缓存。",
       "贯穿这一切的梯度下降：dL/dα，或 dL/dW_Q 和 dL/dW_K，以及更新 W ← W − η·dL/dW。",
     ],
-    fullTitle: "完整大小的模型多了什么",
-    small: ({ layers, heads, dModel, vocab }) =>
-      `这个实验训练的模型有 ${layers} 层，每层 ${heads} 个头，向量宽 ${dModel} 个数，词表是 ${vocab} 个词元：单个的字，加上 ⏎ 和 �。`,
-    full: "完整大小的语言模型用的是同样的注意力，只是大得多：十几层到上百层，更多的头，向量宽几百到几千个数；词元由 BPE（字节对编码：把常在一起出现的片段合并成一个词元，而不是一个字一个词元）切分；学习的文本也多得多，是网络上的大量文字，而不是几本诗集。它的每一层注意力算的仍然是 softmax(Q·Kᵀ/√d_k)·V，和你在这里算的一样。",
+    fullTitle: "它怎样装在你用的模型里",
+    small: ({ ours, big }) =>
+      `第 5 课的唐诗模型有 ${ours.layers} 层，每层 ${ours.heads} 个头，向量宽 ${ours.dModel} 个数，共 ${n(ours.total)} 个参数；${big.name} 有 ${big.layers} 层，每层 ${big.heads} 个头共用 ${big.kvHeads} 个键值头，向量宽 ${n(big.dModel)}，共 ${n(big.total)} 个参数，都是第 6 课从公开的配置数出来的。`,
+    full: "它的每一层注意力算的仍然是 softmax(Q·Kᵀ/√d_k)·V，和你在这里算的一样：算在分词器用 BPE（把常在一起出现的字节片段合并成一个词元）从你的文字切出的词元上，上下文有成千上万个词元，它们的键和值存在 KV 缓存里；权重是用梯度下降从网络上的大量文字学来的，而不是几本诗集。",
     nextTitle: "接下来去哪里",
     next: [
       { text: "讲解所用的三篇中文文章：每个场景在“出处”里写明了自己的那一篇。" },

@@ -25,6 +25,9 @@ export function checkPanelFor(ctx, drafts) {
   const results = view.matrices
     .filter((m) => m.role === "result" || m.role === "aux")
     .sort((a, b) => (b.id === view.focusMatrix) - (a.id === view.focusMatrix));
+  // a step whose matrices are all given (the sizes lab's published configurations) has nothing
+  // to check
+  if (!results.length) return undefined;
   const saved = (drafts[stepKey(ctx)] ??= { typed: {}, shown: {}, decimals: 4, run: false });
   const m = results.find((x) => x.id === saved.matrix) ?? results[0];
   const large = m.data.length * m.data[0].length > 16;

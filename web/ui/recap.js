@@ -1,7 +1,7 @@
 // ui/recap.js: the end of the path, after the last lesson's last step: what the learner can
-// now compute by hand, what a full-size model adds to the small one of the last lesson (its
-// layers, heads, width and vocabulary read from that model's own description, as the lab shows
-// them), and where to go next; the path's own last line (scene-list.js) says to take any scene
+// now compute by hand, how it sits inside the models they use (the Tang model's sizes beside a
+// real model's, as the last lab's trace gives them: `recap`, the core's counts), and where to go
+// next; the path's own last line (scene-list.js) says to take any scene
 // again. Nothing shows before that step or without lessons.
 import { el } from "../views.js";
 
@@ -11,7 +11,7 @@ export function recap(ctx) {
   const last = lessons?.at(-1)?.scenes.at(-1)?.id;
   if (!last || scene.id !== last || state.step !== steps.length - 1) return undefined;
   const words = msg.recap;
-  const config = trace?.json?.config;
+  const sizes = trace?.recap;
   return el(
     "section",
     { class: "recap", "aria-labelledby": "recap-title" },
@@ -23,7 +23,7 @@ export function recap(ctx) {
       words.can.map((item) => el("li", { text: item })),
     ),
     el("h4", { text: words.fullTitle }),
-    config && el("p", { id: "recap-small", text: words.small(config) }),
+    sizes && el("p", { id: "recap-small", text: words.small(sizes) }),
     el("p", { text: words.full }),
     el("h4", { text: words.nextTitle }),
     el(

@@ -180,7 +180,10 @@ export const sizesLab = {
       ...m,
       size: core.modelSize(m.shape, { n: state.n }),
     }));
-    return { inputs: {}, trace: { n: state.n, rows } };
+    // the end of the path's recap (ui/recap.js): the Tang model beside Llama 3 8B
+    const facts = ({ name, shape, size }) => ({ name, ...shape, total: size.total });
+    const [ours, big] = ["tang", "llama3"].map((id) => facts(rows.find((r) => r.id === id)));
+    return { inputs: {}, trace: { n: state.n, rows, recap: { ours, big } } };
   },
 
   steps: () => [

@@ -81,6 +81,15 @@ function cutsZh(r) {
 
 const zh = {
   ui: { text: "你的文字" },
+  // the core's refusals of a text, in Chinese
+  coreErrors: [
+    [
+      /^the text has (\d+) characters; at most (\d+) are read here, so that every token can be shown$/,
+      (count, most) =>
+        `这段文字有 ${count} 个字符；这里最多读 ${most} 个，好让每个词元都能显示出来`,
+    ],
+    [/^the text is empty$/, () => "文字是空的"],
+  ],
   tokensLab: {
     names: { ours: "唐诗模型", gpt2: "GPT-2", gpt4o: "GPT-4o", qwen3: "Qwen3" },
     presetsLabel: "试试这些文字",
