@@ -8,7 +8,9 @@
 //      its milestones (first-view.mjs);
 //   4. the real model's training: natively, beside PyTorch, and in the page (gpt-bench.mjs);
 //   5. the induction lab's training in the page: the seconds to the step in its loss, its
-//      frame times (induction-bench.mjs).
+//      frame times (induction-bench.mjs);
+//   6. lesson 6's tokens lab: the bytes it fetches when it opens, and the first view before it
+//      (real-bench.mjs).
 // Writes a table to stdout and everything to build/bench.json.
 //
 // Part 1's table and the kernel's targets are printed, and written to build/bench-kernel.json,
@@ -29,6 +31,7 @@ import { parseArgs } from "node:util";
 import { start } from "../tests/browser/browser.mjs";
 import { attentionModel } from "./onnx.mjs";
 import { modelBench } from "./gpt-bench.mjs";
+import { realBench } from "./real-bench.mjs";
 import { inductionBench } from "./induction-bench.mjs";
 import { firstViewBench } from "./first-view.mjs";
 
@@ -477,6 +480,8 @@ const model = await modelBench(env);
 report.model = model.report;
 const induction = await inductionBench(env);
 report.induction = induction.report;
+const real = await realBench(env);
+report.real = real.report;
 await env.close();
 
 // ---- the table ----
@@ -493,6 +498,7 @@ for (const [k, h] of Object.entries(report.heapAt8192)) {
 lines.push(...firstView.lines);
 lines.push(...model.lines);
 lines.push(...induction.lines);
+lines.push(...real.lines);
 const table = lines.join("\n");
 console.log(lines.slice(printed).join("\n"));
 mkdirSync(new URL("../build/", import.meta.url), { recursive: true });

@@ -20,12 +20,16 @@
 //                                          control?, hidden?, maxLength?, onSteps? }]: the
 //                                          scene's own controls (on the steps `onSteps` lists,
 //                                          if given; none for a `hidden` one, which a panel
-//                                          of the lab sets);
+//                                          of the lab sets; a `transient` one is
+//                                          never in the URL: what the tab has loaded);
 //                                          each is a state key and a URL parameter (a range of
 //                                          `values` slides over those)
 //   load(core)?                          → a promise: what the lab needs before it opens (the
 //                                          model lab's weights), after its code and the labs
 //                                          module have loaded
+//   settled()?                           → a promise: what the lab goes on loading after it
+//                                          opens (the tokens lab's larger vocabularies), for
+//                                          the tests and the bench to wait for
 //   labels(scene, msg, trace, inputs)?   → names for rows and columns
 //   text(stepId, ctx)?                   → the step's words when msg.steps[id].text won't do
 //   highlights(mid, i, j, ctx)?          → what lights up when a cell is picked

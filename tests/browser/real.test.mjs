@@ -122,8 +122,20 @@ test("the vocabularies load only when the tokens lab opens", async () => {
     urls.filter((u) => /r50k_base|o200k_base|tokenizer-qwen3|\/main-/.test(u));
   assert.deepEqual(vocab(fetched), []);
   await page.locator("#scene-tokens").first().click();
-  await page.waitForSelector('[data-model="qwen3"], [data-model="ours"]');
+  await page.waitForSelector('[data-model="ours"]');
+  // GPT-2's vocabulary came with the lab; GPT-4o's and Qwen3's arrive after it is drawn, and
+  // Qwen3's step shows its tokens once they are in
+  assert.ok(vocab(fetched).some((u) => /r50k_base/.test(u)));
+  for (let k = 0; k < 3; k++) await page.locator("#forward").click();
+  assert.equal(await text(page, "#step-title"), "4. Qwen3: Chinese words whole");
+  await page.waitForSelector('[data-model="qwen3"]');
+  assert.equal(await text(page, '[data-model="qwen3"] figcaption'), "Qwen3: 1 token");
+  assert.match(
+    await text(page, ".step-text"),
+    /Your 3 characters are 1 token, 0\.3333 per character/,
+  );
   assert.equal(vocab(fetched).length, 3, fetched.join("\n"));
+  assert.equal(new URL(page.url()).searchParams.get("loaded"), null);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

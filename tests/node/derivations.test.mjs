@@ -16,6 +16,7 @@ import "./gpt-files.mjs";
 const core = await loadLabs();
 const labEntries = lessons.filter((l) => l.id !== "walkthroughs").flatMap((l) => l.scenes);
 const labs = await Promise.all(labEntries.map(resolveScene));
+await Promise.all(labs.map((s) => s.lab.settled?.()));
 
 function checkLab(scene, partial) {
   const lab = scene.lab;

@@ -23,6 +23,8 @@ export const core = await loadLabs();
 export const labScenes = Object.fromEntries(
   await Promise.all(listed.filter((s) => s.lazy).map(async (s) => [s.id, await resolveScene(s)])),
 );
+// and what each goes on loading after it opens
+await Promise.all(Object.values(labScenes).map((s) => s.lab.settled?.()));
 export const langs = ["en", "zh"];
 
 // A number as the page writes it: −0.25, 12, 1.1e−16, −∞.

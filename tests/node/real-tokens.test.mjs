@@ -18,6 +18,7 @@ import { published, gpt4o } from "../../web/labs/real/models.js";
 
 const core = await loadLabs();
 const scene = await resolveScene(scenes.find((s) => s.id === "tokens"));
+await scene.lab.settled(); // GPT-4o's and Qwen3's vocabularies, which arrive after it opens
 const { presets, readings } = await import("../../web/labs/real/tokens.js");
 const tang = await readConfig();
 const qwen = fromPreTrained();

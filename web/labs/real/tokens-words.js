@@ -23,6 +23,8 @@ const en = {
       mixed: "Mixed",
     },
     rowCaption: (name, count) => `${name}: ${tokens(count)}`,
+    loading: (id) =>
+      `${en.tokensLab.names[id]}'s vocabulary is still loading: its tokens show here when it is in.`,
     countsLabel: "The counts, model by model",
     presetFitLabel: "Characters in each model's context, at each preset's rate",
     columns: {
@@ -100,6 +102,7 @@ const zh = {
       mixed: "中英混合",
     },
     rowCaption: (name, count) => `${name}：${n(count)} 个词元`,
+    loading: (id) => `${zh.tokensLab.names[id]} 的词表还在加载：加载好后，它的词元就显示在这里。`,
     countsLabel: "逐个模型的计数",
     presetFitLabel: "按各示例的比例，每个模型的上下文能装下的字数",
     columns: {

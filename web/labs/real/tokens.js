@@ -33,6 +33,12 @@ const contextOf = {
 
 let tang; // the Tang model's tang.json, once the lab has loaded
 const tokenizers = {}; // id → the loaded tokenizer
+// GPT-2's vocabulary (197 KB gzipped) loads before the lab opens; GPT-4o's and Qwen3's (1 and
+// 2 MB) after it has drawn: the lab is read while they arrive, their steps say they are loading,
+// and it is computed again when they are in (its transient parameter `loaded`).
+const later = ["gpt4o", "qwen3"];
+let arriving; // the promise of those two, once the lab has opened
+let told = null; // the update that will hear when they are in
 
 const encoder = new TextEncoder();
 
@@ -45,8 +51,9 @@ function ourReading(text) {
   };
 }
 
-/** Every model's reading of `text`: [{ id, ids, vocabulary?, …the core's Tokenized }]. The
- * Tang model's first: the core refuses a text past its limit before any tokenizer reads it. */
+/** Every model's reading of `text`, of the vocabularies loaded so far: [{ id, ids,
+ * vocabulary?, …the core's Tokenized }]. The Tang model's first: the core refuses a text past
+ * its limit before any tokenizer reads it. */
 export function readings(core, text) {
   const ours = ourReading(text);
   return [
@@ -55,11 +62,13 @@ export function readings(core, text) {
       ids: ours.ids,
       ...core.tokenized(text, ours.bytes, { context: tang.config.context }),
     },
-    ...tokenizerIds.map((id) => {
-      const { ids, bytes } = tokenizers[id].encode(text);
-      const reading = core.tokenized(text, bytes, { context: contextOf[id] });
-      return { id, ids, vocabulary: tokenizers[id].vocabulary, ...reading };
-    }),
+    ...tokenizerIds
+      .filter((id) => tokenizers[id])
+      .map((id) => {
+        const { ids, bytes } = tokenizers[id].encode(text);
+        const reading = core.tokenized(text, bytes, { context: contextOf[id] });
+        return { id, ids, vocabulary: tokenizers[id].vocabulary, ...reading };
+      }),
   ];
 }
 
@@ -93,7 +102,16 @@ function chips(reading, { msg }) {
   );
 }
 
-function presetButtons({ msg, state, update }) {
+// The page hears when the later vocabularies are in: the lab is computed again.
+function whenLoaded({ update }) {
+  if (told === update || later.every((id) => tokenizers[id])) return;
+  told = update;
+  arriving.then(() => told === update && update({ loaded: later.length }));
+}
+
+function presetButtons(ctx) {
+  const { msg, state, update } = ctx;
+  whenLoaded(ctx);
   const w = msg.tokensLab;
   return el(
     "div",
@@ -110,11 +128,12 @@ function presetButtons({ msg, state, update }) {
   );
 }
 
-const modelPanel = (id) => (ctx) =>
-  chips(
-    ctx.trace.models.find((m) => m.id === id),
-    ctx,
-  );
+const modelPanel = (id) => (ctx) => {
+  const reading = ctx.trace.models.find((m) => m.id === id);
+  if (reading) return chips(reading, ctx);
+  whenLoaded(ctx);
+  return el("p", { class: "hint", "aria-live": "polite", text: ctx.msg.tokensLab.loading(id) });
+};
 
 // The counts table's columns, and each cell's number from a reading.
 const countColumns = ["characters", "bytes", "count", "tokensPerChar", "context", "fit"];
@@ -127,10 +146,19 @@ export const tokensLab = {
 
   async load() {
     tang ??= await readConfig();
-    await Promise.all(tokenizerIds.map(async (id) => (tokenizers[id] ??= await loadTokenizer(id))));
+    tokenizers.gpt2 ??= await loadTokenizer("gpt2");
+    arriving ??= Promise.all(
+      later.map(async (id) => (tokenizers[id] = await loadTokenizer(id))),
+    ).catch((error) => ((arriving = null), Promise.reject(error)));
   },
 
-  params: () => [{ id: "text", kind: "text", initial: presets.love }],
+  settled: () => arriving,
+
+  params: () => [
+    { id: "text", kind: "text", initial: presets.love },
+    // how many of the later vocabularies are in: set when they arrive, never in the URL
+    { id: "loaded", kind: "range", hidden: true, transient: true, min: 0, max: 2, initial: 0 },
+  ],
 
   compute(core, scene, state) {
     return {
@@ -158,14 +186,13 @@ export const tokensLab = {
       const fits = (r) => r.find((m) => m.id === "gpt2").fit;
       return w.context(of("gpt2"), fits(trace.couplet), fits(trace.english), of("ours"));
     }
-    return w[stepId](of(stepId));
+    return of(stepId) ? w[stepId](of(stepId)) : w.loading(stepId);
   },
 
   view(stepId, { trace, msg }) {
     if (stepId !== "context") return { focusMatrix: null, matrices: [] };
     const w = msg.tokensLab;
     const names = trace.models.map((m) => w.names[m.id]);
-    const fitOf = (readings) => readings.map((m) => m.fit);
     return {
       focusMatrix: "counts",
       matrices: [
@@ -192,12 +219,11 @@ export const tokensLab = {
   // How each count is made, from the numbers of its row.
   derivation(mid, i, j, { trace, msg, state }) {
     const w = msg.tokensLab;
-    const sets = { counts: trace.models, presetFit: null };
     if (mid === "presetFit") {
       const m = (j === 0 ? trace.couplet : trace.english)[i];
       return derivationOf([plain(w.fitLine(m))]);
     }
-    const m = sets.counts[i];
+    const m = trace.models[i];
     const column = countColumns[j];
     if (column === "tokensPerChar") {
       return derivationOf([
