@@ -20,8 +20,7 @@
 //                                          control?, hidden?, maxLength?, onSteps? }]: the
 //                                          scene's own controls (on the steps `onSteps` lists,
 //                                          if given; none for a `hidden` one, which a panel
-//                                          of the lab sets; a `transient` one is
-//                                          never in the URL: what the tab has loaded);
+//                                          of the lab sets);
 //                                          each is a state key and a URL parameter (a range of
 //                                          `values` slides over those)
 //   load(core)?                          → a promise: what the lab needs before it opens (the

@@ -114,9 +114,7 @@ export function stateFromParams(p, scenes) {
         ? Boolean(param.control && p.get(param.id) === "1")
         : param.kind === "text"
           ? (p.get(param.id) ?? param.initial).slice(0, param.maxLength)
-          : param.transient
-            ? param.initial
-            : onGrid(number(param.id, param.initial, param.min, param.max), param);
+          : onGrid(number(param.id, param.initial, param.min, param.max), param);
   }
   const speed = number("speed", 1);
   const [m, i, j] = (p.get("cell") ?? "").split(".");
@@ -143,8 +141,7 @@ export function paramsFromState(state, scene) {
   for (const param of paramsOf(scene)) {
     const value = state[param.id];
     if (param.kind === "toggle" && value) p.set(param.id, "1");
-    else if (param.kind !== "toggle" && value !== param.initial && !param.transient)
-      p.set(param.id, value);
+    else if (param.kind !== "toggle" && value !== param.initial) p.set(param.id, value);
   }
   if (state.digits !== 4) p.set("digits", state.digits);
   if (state.speed !== 1) p.set("speed", state.speed);

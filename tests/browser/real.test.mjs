@@ -139,3 +139,26 @@ test("the vocabularies load only when the tokens lab opens", async () => {
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("the vocabularies' arrival changes nothing the learner did: a refusal's message and a picked cell stay", async () => {
+  const page = await openApp(env, "scene=tokens&lang=en&step=5", {
+    viewport: { width: 1440, height: 900 },
+  });
+  const rows = () => page.locator('[data-matrix="counts"] th[scope="row"]').allTextContents();
+  // before GPT-4o's and Qwen3's vocabularies are in: pick a cell, send a text that is refused
+  await page.locator('[data-matrix="counts"] button.cell').first().click();
+  await page.locator("#text").fill("a".repeat(2001));
+  await page.locator("#text").press("Enter");
+  await page.waitForFunction(() =>
+    /2001 characters/.test(document.querySelector("#app").textContent),
+  );
+  // then they arrive, and the table is drawn again with them
+  await page.waitForFunction(
+    () => document.querySelectorAll('[data-matrix="counts"] th[scope="row"]').length === 4,
+  );
+  assert.deepEqual(await rows(), ["Tang model", "GPT-2", "GPT-4o", "Qwen3"]);
+  assert.match(await page.locator("#app").textContent(), /the text has 2001 characters/);
+  assert.equal(new URL(page.url()).searchParams.get("cell"), "counts.0.0");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

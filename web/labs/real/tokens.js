@@ -34,13 +34,39 @@ const contextOf = {
 let tang; // the Tang model's tang.json, once the lab has loaded
 const tokenizers = {}; // id → the loaded tokenizer
 // GPT-2's vocabulary (197 KB gzipped) loads before the lab opens; GPT-4o's and Qwen3's (1 and
-// 2 MB) after it has drawn: the lab is read while they arrive, their steps say they are loading,
-// and it is computed again when they are in (its transient parameter `loaded`).
+// 2 MB) after it has drawn: the lab is read while they arrive. A trace reads the text with the
+// vocabularies in when it is read (its readings are worked out on first use, again once more
+// have arrived); a step that waits for one says so, and is drawn again when it is in. Nothing
+// of the state changes on their arrival: a refusal's message, a picked cell, answers stay.
 const later = ["gpt4o", "qwen3"];
 let arriving; // the promise of those two, once the lab has opened
-let told = null; // the update that will hear when they are in
+const waiting = new Set(); // the updates of the pages drawn while one waits
 
 const encoder = new TextEncoder();
+
+// { text, models, couplet, english }: the readings of the learner's text and of the two presets
+// the context step compares, each worked out when first read and again once more vocabularies
+// have arrived.
+function lazyReadings(core, text) {
+  const kept = {};
+  const read = (key, t) => {
+    const loaded = tokenizerIds.filter((id) => tokenizers[id]).length;
+    if (kept[key]?.loaded !== loaded) kept[key] = { loaded, value: readings(core, t) };
+    return kept[key].value;
+  };
+  return {
+    text,
+    get models() {
+      return read("models", text);
+    },
+    get couplet() {
+      return read("couplet", presets.couplet);
+    },
+    get english() {
+      return read("english", presets.english);
+    },
+  };
+}
 
 // The Tang model's reading: a token per character (textEncode's, without the end token that
 // starts a line), each character's own bytes.
@@ -102,16 +128,21 @@ function chips(reading, { msg }) {
   );
 }
 
-// The page hears when the later vocabularies are in: the lab is computed again.
-function whenLoaded({ update }) {
-  if (told === update || later.every((id) => tokenizers[id])) return;
-  told = update;
-  arriving.then(() => told === update && update({ loaded: later.length }));
+// A step drawn while a vocabulary it shows is loading is drawn again when it is in, unless the
+// learner is typing a text there (what they type is theirs: pressing Enter reads it, with it).
+function redrawWhenLoaded({ update, root, state }) {
+  if (waiting.has(update)) return;
+  waiting.add(update);
+  arriving.then(() => {
+    waiting.delete(update);
+    const input = root?.querySelector?.("#text");
+    const typing =
+      input && root.getRootNode().activeElement === input && input.value !== state.text;
+    if (!typing) update({});
+  });
 }
 
-function presetButtons(ctx) {
-  const { msg, state, update } = ctx;
-  whenLoaded(ctx);
+function presetButtons({ msg, state, update }) {
   const w = msg.tokensLab;
   return el(
     "div",
@@ -131,7 +162,7 @@ function presetButtons(ctx) {
 const modelPanel = (id) => (ctx) => {
   const reading = ctx.trace.models.find((m) => m.id === id);
   if (reading) return chips(reading, ctx);
-  whenLoaded(ctx);
+  redrawWhenLoaded(ctx);
   return el("p", { class: "hint", "aria-live": "polite", text: ctx.msg.tokensLab.loading(id) });
 };
 
@@ -154,28 +185,18 @@ export const tokensLab = {
 
   settled: () => arriving,
 
-  params: () => [
-    { id: "text", kind: "text", initial: presets.love },
-    // how many of the later vocabularies are in: set when they arrive, never in the URL
-    { id: "loaded", kind: "range", hidden: true, transient: true, min: 0, max: 2, initial: 0 },
-  ],
+  params: () => [{ id: "text", kind: "text", initial: presets.love }],
 
   compute(core, scene, state) {
-    return {
-      inputs: {},
-      trace: {
-        text: state.text,
-        models: readings(core, state.text),
-        couplet: readings(core, presets.couplet),
-        english: readings(core, presets.english),
-      },
-    };
+    // the Tang model's reading now: it refuses a text the core will not read
+    readings(core, state.text);
+    return { inputs: {}, trace: lazyReadings(core, state.text) };
   },
 
   steps: () => [
     { id: "ours", panels: [], lead: ["presets"], inStep: ["ours"] },
-    ...tokenizerIds.map((id) => ({ id, panels: [], lead: ["presets"], inStep: [id] })),
-    { id: "context", panels: [] },
+    ...tokenizerIds.map((id) => ({ id, panels: [], lead: ["presets"], inStep: [id, "notice"] })),
+    { id: "context", panels: [], inStep: ["notice"] },
   ],
 
   text(stepId, { trace, msg }) {
@@ -244,6 +265,18 @@ export const tokensLab = {
 
   panels: {
     presets: presetButtons,
+    // where the vocabularies come from, and their licences
+    notice: (ctx) => {
+      const missing = later.filter((id) => !tokenizers[id]);
+      if (ctx.stepId === "context" && missing.length) redrawWhenLoaded(ctx);
+      return [
+        ctx.stepId === "context" &&
+          missing.map((id) =>
+            el("p", { class: "hint", "aria-live": "polite", text: ctx.msg.tokensLab.loading(id) }),
+          ),
+        el("p", { class: "note", id: "tokens-notice", text: ctx.msg.tokensLab.notice }),
+      ];
+    },
     ...Object.fromEntries(["ours", ...tokenizerIds].map((id) => [id, modelPanel(id)])),
   },
 };
