@@ -697,9 +697,24 @@ std::string check_gpt_config(const GptConfig& c, const GptConfigNames& names) {
   if (!(std::isfinite(c.base) && c.base > 0)) {
     return std::string(names.base) + " must be a finite number above 0";
   }
+  // The parameters are one matrix of the pass: vocab × d_model for the embedding, then each
+  // layer's 4·d_model² (q, k, v, o) and 2·d_model (LayerNorm), with the MLP 8·d_model² and
+  // 7·d_model more (its matrices, biases and second LayerNorm), and 2·d_model at the end.
   if (gpt_size(c) > kMaxGptValues) {
-    return "the model would have " + std::to_string(gpt_size(c)) + " parameters, over " +
-           std::to_string(kMaxGptValues);
+    const std::string layer =
+        c.mlp ? "(12·" + std::string(names.d_model) + "² + 9·" + names.d_model + ")"
+              : "(4·" + std::string(names.d_model) + "² + 2·" + names.d_model + ")";
+    return "the model would have " + std::to_string(gpt_size(c)) + " parameters (" + names.vocab +
+           " × " + names.d_model + " + " + names.layers + " × " + layer + " + 2·" + names.d_model +
+           "), over the limit of " + std::to_string(kMaxGptValues) + " values a matrix";
+  }
+  // A model must run at its own context: its logits there, context × vocab, are the largest
+  // matrix of a pass.
+  if (std::int64_t(c.context) * c.vocab > kMaxGptValues) {
+    return std::string(names.context) + " × " + names.vocab + " is " +
+           std::to_string(std::int64_t(c.context) * c.vocab) +
+           ": the logits of one sequence at its full context would pass the limit of " +
+           std::to_string(kMaxGptValues) + " values a matrix";
   }
   return {};
 }

@@ -799,6 +799,13 @@ function readDescription(description) {
 function readDescriptionConfig(config) {
   if (config === undefined) throw new Error("config is missing");
   if (!isObject(config)) throw new Error(`config is ${kindOf(config)}, not an object`);
+  // a field the loader does not know (a misspelt Base) would be ignored, and the model run with
+  // another base: refused, named, with the names it knows
+  const known = [...gptFields, "base", "mlp"];
+  const unknown = Object.keys(config).find((name) => !known.includes(name));
+  if (unknown !== undefined) {
+    throw new Error(`config has no field "${unknown}"; its fields are ${known.join(", ")}`);
+  }
   const packed = {};
   for (const name of gptFields) {
     const x = config[name];

@@ -419,6 +419,12 @@ def _description_config(config: Any) -> dict:
         raise ValueError("config is missing")
     if not isinstance(config, dict):
         raise ValueError(f"config is {_kind(config)}, not an object")
+    # a field the loader does not know (a misspelt Base) would be ignored, and the model run with
+    # another base: refused, named, with the names it knows
+    known = [name for name, _ in _file_fields] + ["base", "mlp"]
+    unknown = next((name for name in config if name not in known), None)
+    if unknown is not None:
+        raise ValueError(f'config has no field "{unknown}"; its fields are {", ".join(known)}')
     out: dict = {}
     for name, core_name in _file_fields:
         if name not in config:

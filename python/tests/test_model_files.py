@@ -131,6 +131,9 @@ def test_each_config_field_and_chars():
             "config.dModel 16 is not config.heads × an even d_head (config.heads = 3; RoPE turns pairs)")
     refused({**d, "config": {**d["config"], "base": -1}}, weights, "config.base must be a finite number above 0")
     refused({**d, "config": {**d["config"], "mlp": "yes"}}, weights, 'config.mlp is the string "yes", not true or false')
+    # a field the loader does not know is refused by name, not ignored
+    refused({**d, "config": {**d["config"], "Base": 100}}, weights,
+            'config has no field "Base"; its fields are vocab, context, dModel, layers, heads, base, mlp')
     tang_bin = TANG_BIN.read_bytes()
     refused({k: v for k, v in TANG.items() if k != "chars"}, tang_bin, "chars is missing: the model's characters, a string")
     refused({**TANG, "chars": list(TANG["chars"])}, tang_bin, "chars is an array, not a string")

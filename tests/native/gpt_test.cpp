@@ -246,6 +246,23 @@ TEST(Gpt, Errors) {
   odd.heads = 8;
   EXPECT_EQ(attention::check_gpt_config(odd),
             "d_model 8 is not heads × an even d_head (heads = 8; RoPE turns pairs)");
+  // the parameters' cap names what makes them, worked out here: 65536·512 + 16·(12·512² +
+  // 9·512) + 2·512 = 33,554,432 + 50,405,376 + 1,024
+  const GptConfig big{65536, 8, 512, 16, 8};
+  EXPECT_EQ(attention::check_gpt_config(big),
+            "the model would have 83960832 parameters (vocab × d_model + layers × (12·d_model² + "
+            "9·d_model) + 2·d_model), over the limit of 33554432 values a matrix");
+  const GptConfig plain{65536, 8, 512, 16, 8, 10000, false};  // no MLPs: 4·512² + 2·512 a layer
+  EXPECT_EQ(attention::gpt_size(plain), 65536 * 512 + 16 * (4 * 512 * 512 + 2 * 512) + 2 * 512);
+  EXPECT_EQ(attention::check_gpt_config(plain),
+            "the model would have 50349056 parameters (vocab × d_model + layers × (4·d_model² + "
+            "2·d_model) + 2·d_model), over the limit of 33554432 values a matrix");
+  // a model that cannot run at its own context is refused when it is made, not at its first long
+  // pass: 1024 × 40000 logits
+  EXPECT_EQ(attention::check_gpt_config(GptConfig{40000, 1024, 16, 1, 2}),
+            "context × vocab is 40960000: the logits of one sequence at its full context would "
+            "pass the limit of 33554432 values a matrix");
+  EXPECT_EQ(attention::check_gpt_config(GptConfig{32768, 1024, 16, 1, 2}), "");
 }
 
 }  // namespace

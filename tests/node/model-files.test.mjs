@@ -246,6 +246,12 @@ test("each config field: missing, not a number, not whole, out of range", () => 
   refuses(() => read({ base: "10000" }), 'config.base is the string "10000", not a number');
   refuses(() => read({ base: -1 }), "config.base must be a finite number above 0");
   refuses(() => read({ mlp: "yes" }), 'config.mlp is the string "yes", not true or false');
+  // a field the loader does not know is refused by name, not ignored (a misspelt Base would run
+  // the model with base 10000)
+  refuses(
+    () => read({ Base: 100 }),
+    'config has no field "Base"; its fields are vocab, context, dModel, layers, heads, base, mlp',
+  );
   refuses(
     () => read({ vocab: 1, dModel: 16 }),
     /^config.vocab is 1; a model's description needs at least 2/,
