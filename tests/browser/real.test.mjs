@@ -162,3 +162,23 @@ test("the vocabularies' arrival changes nothing the learner did: a refusal's mes
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("a vocabulary that cannot load is said where it would show, in both languages", async () => {
+  for (const [lang, said] of [
+    ["en", /^GPT-4o's vocabulary could not be loaded \(is the network down\?\)/],
+    ["zh", /^GPT-4o 的词表没能加载（网络断了吗？）/],
+  ]) {
+    const page = await openPage(env.browser, "about:blank");
+    await page.route(/o200k_base/, (route) => route.abort());
+    await page.goto(`${env.url}?scene=tokens&lang=${lang}&step=3`);
+    await page.waitForSelector("#app[data-ready]");
+    await page.waitForFunction(() =>
+      /could not be loaded|没能加载/.test(document.body.textContent),
+    );
+    assert.match(await text(page, ".step-text"), said);
+    // the page itself goes on: GPT-2's step draws its tokens
+    await page.locator("#back").click();
+    await page.waitForSelector('[data-model="gpt2"]');
+    await page.close();
+  }
+});

@@ -27,6 +27,8 @@ const en = {
     rowCaption: (name, count) => `${name}: ${tokens(count)}`,
     loading: (id) =>
       `${en.tokensLab.names[id]}'s vocabulary is still loading: its tokens show here when it is in.`,
+    unloaded: (id) =>
+      `${en.tokensLab.names[id]}'s vocabulary could not be loaded (is the network down?): open this lab again, or reload the page, to try again.`,
     countsLabel: "The counts, model by model",
     presetFitLabel: "Characters in each model's context, at each preset's rate",
     columns: {
@@ -107,6 +109,8 @@ const zh = {
     },
     rowCaption: (name, count) => `${name}：${n(count)} 个词元`,
     loading: (id) => `${zh.tokensLab.names[id]} 的词表还在加载：加载好后，它的词元就显示在这里。`,
+    unloaded: (id) =>
+      `${zh.tokensLab.names[id]} 的词表没能加载（网络断了吗？）：再打开一次这个实验，或重新加载页面，就会再试。`,
     countsLabel: "逐个模型的计数",
     presetFitLabel: "按各示例的比例，每个模型的上下文能装下的字数",
     columns: {

@@ -40,6 +40,7 @@ const tokenizers = {}; // id → the loaded tokenizer
 // of the state changes on their arrival: a refusal's message, a picked cell, answers stay.
 const later = ["gpt4o", "qwen3"];
 let arriving; // the promise of those two, once the lab has opened
+let failed = false; // their load failed
 const waiting = new Set(); // the updates of the pages drawn while one waits
 
 const encoder = new TextEncoder();
@@ -131,7 +132,7 @@ function chips(reading, { msg }) {
 // A step drawn while a vocabulary it shows is loading is drawn again when it is in, unless the
 // learner is typing a text there (what they type is theirs: pressing Enter reads it, with it).
 function redrawWhenLoaded({ update, root, state }) {
-  if (waiting.has(update)) return;
+  if (failed || waiting.has(update)) return;
   waiting.add(update);
   arriving.then(() => {
     waiting.delete(update);
@@ -141,6 +142,9 @@ function redrawWhenLoaded({ update, root, state }) {
     if (!typing) update({});
   });
 }
+
+// What a step says of a vocabulary not in yet: loading, or that it could not be loaded.
+const loadingText = (msg, id) => (failed ? msg.tokensLab.unloaded : msg.tokensLab.loading)(id);
 
 function presetButtons({ msg, state, update }) {
   const w = msg.tokensLab;
@@ -163,7 +167,7 @@ const modelPanel = (id) => (ctx) => {
   const reading = ctx.trace.models.find((m) => m.id === id);
   if (reading) return chips(reading, ctx);
   redrawWhenLoaded(ctx);
-  return el("p", { class: "hint", "aria-live": "polite", text: ctx.msg.tokensLab.loading(id) });
+  return el("p", { class: "hint", "aria-live": "polite", text: loadingText(ctx.msg, id) });
 };
 
 // The counts table's columns, and each cell's number from a reading.
@@ -178,9 +182,12 @@ export const tokensLab = {
   async load() {
     tang ??= await readConfig();
     tokenizers.gpt2 ??= await loadTokenizer("gpt2");
+    // one that fails (the network) is said where it would show, and tried again when the lab
+    // opens again
     arriving ??= Promise.all(
       later.map(async (id) => (tokenizers[id] = await loadTokenizer(id))),
-    ).catch((error) => ((arriving = null), Promise.reject(error)));
+    ).catch(() => ((arriving = null), (failed = true)));
+    failed = false;
   },
 
   settled: () => arriving,
@@ -207,7 +214,7 @@ export const tokensLab = {
       const fits = (r) => r.find((m) => m.id === "gpt2").fit;
       return w.context(of("gpt2"), fits(trace.couplet), fits(trace.english), of("ours"));
     }
-    return of(stepId) ? w[stepId](of(stepId)) : w.loading(stepId);
+    return of(stepId) ? w[stepId](of(stepId)) : loadingText(msg, stepId);
   },
 
   view(stepId, { trace, msg }) {
@@ -272,7 +279,7 @@ export const tokensLab = {
       return [
         ctx.stepId === "context" &&
           missing.map((id) =>
-            el("p", { class: "hint", "aria-live": "polite", text: ctx.msg.tokensLab.loading(id) }),
+            el("p", { class: "hint", "aria-live": "polite", text: loadingText(ctx.msg, id) }),
           ),
         el("p", { class: "note", id: "tokens-notice", text: ctx.msg.tokensLab.notice }),
       ];
