@@ -560,15 +560,15 @@ export const glossary = [
     where: { scene: "model", step: 3 },
     en: {
       term: "MLP",
-      match: String.raw`\bMLP\b`,
-      text: "The other half of each block: two matrices with a bend (GELU) between them, applied to each token's row on its own; attention mixes tokens, the MLP works within one.",
+      match: String.raw`\bMLPs?\b`,
+      text: "The other half of each block: two matrices with a bend (GELU) between them, applied to each token's row on its own; attention mixes tokens, the MLP works within one. Llama and Qwen use three matrices (a gated MLP, SwiGLU).",
       formula:
         "MLP(h) = GELU(h·W_fc + b_fc)·W_proj + b_proj; W_fc is C×4C, W_proj 4C×C (the real model: 64×256)",
     },
     zh: {
       term: "MLP",
       match: String.raw`\bMLP\b`,
-      text: "每个块的另一半：两个矩阵，中间夹一个弯折（GELU），对每个词元的那一行单独计算；注意力在词元之间混合，MLP 只在一个词元内部计算。",
+      text: "每个块的另一半：两个矩阵，中间夹一个弯折（GELU），对每个词元的那一行单独计算；注意力在词元之间混合，MLP 只在一个词元内部计算。Llama 和 Qwen 用三个矩阵（门控 MLP，SwiGLU）。",
       formula:
         "MLP(h) = GELU(h·W_fc + b_fc)·W_proj + b_proj；W_fc 是 C×4C，W_proj 是 4C×C（真实模型：64×256）",
     },
