@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
 #include <utility>
 
 #include "corpus.hpp"
@@ -179,22 +178,32 @@ BpeTokens tokens_of(const Sequence& pieces) {
 }
 
 // Every adjacent pair's count and first place, the most frequent first (ties: the first to
-// occur), all of them.
+// occur), all of them. The pairs are gathered as (left, right, place) and sorted, so that each
+// pair's places are together, the first of them first.
 std::vector<BpePair> count_pairs(const Sequence& pieces) {
-  std::map<std::pair<std::int32_t, std::int32_t>, BpePair> seen;
-  Index offset = 0;
+  std::vector<std::pair<std::uint64_t, std::int32_t>> places;  // (left·2³² + right, place)
+  std::size_t tokens = 0;
+  for (const auto& piece : pieces) tokens += piece.size();
+  places.reserve(tokens);
+  std::int32_t offset = 0;
   for (const auto& piece : pieces) {
     for (std::size_t i = 0; i + 1 < piece.size(); ++i) {
-      auto [it, fresh] = seen.try_emplace({piece[i], piece[i + 1]});
-      BpePair& p = it->second;
-      if (fresh) p = {piece[i], piece[i + 1], 0, offset + Index(i)};
-      ++p.count;
+      const auto key = std::uint64_t(std::uint32_t(piece[i])) << 32 | std::uint32_t(piece[i + 1]);
+      places.emplace_back(key, offset + std::int32_t(i));
     }
-    offset += Index(piece.size());
+    offset += std::int32_t(piece.size());
   }
+  std::sort(places.begin(), places.end());
   std::vector<BpePair> all;
-  all.reserve(seen.size());
-  for (const auto& [key, p] : seen) all.push_back(p);
+  all.reserve(places.size());
+  for (std::size_t i = 0; i < places.size();) {
+    std::size_t j = i;
+    while (j < places.size() && places[j].first == places[i].first) ++j;
+    const std::uint64_t key = places[i].first;
+    all.push_back({Index(std::int32_t(key >> 32)), Index(std::int32_t(key & 0xFFFFFFFFu)),
+                   Index(j - i), Index(places[i].second)});
+    i = j;
+  }
   std::sort(all.begin(), all.end(), [](const BpePair& a, const BpePair& b) {
     return a.count != b.count ? a.count > b.count : a.first < b.first;
   });
