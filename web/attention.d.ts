@@ -875,12 +875,149 @@ export interface ModelSize {
   token: number;
 }
 
+/** bpeLearn's options (src/bpe.hpp states the rules). */
+export interface BpeOptions {
+  /** how many merges to learn, 0 to 500 (fewer when no pair occurs twice); 10 unless given */
+  merges?: number;
+  /** "characters" (Unicode code points, the default) or "bytes" (UTF-8, as GPT-2 starts) */
+  start?: "characters" | "bytes";
+  /** never merge across letters, digits, spaces and punctuation (a space goes with the word after it) */
+  presplit?: boolean;
+}
+
+/** One entry of a learned vocabulary. */
+export interface BpeSymbol {
+  id: number;
+  /** its characters when its bytes are whole characters, else "" */
+  text: string;
+  /** its bytes, "E6 98 8E" */
+  hex: string;
+  /** its bytes are whole UTF-8 characters */
+  whole: boolean;
+  bytes: number;
+  /** the two tokens merged into it; −1 for a base symbol */
+  left: number;
+  right: number;
+}
+
+/** A pair of adjacent tokens, counted at every position (overlapping ones included). */
+export interface BpePair {
+  left: number;
+  right: number;
+  count: number;
+  /** where it first occurs: its left token's place among the tokens, from 0 */
+  first: number;
+}
+
+/** The pairs of a tokenization: the most frequent first, ties to the first to occur. */
+export interface BpeCounts {
+  /** at most 10 */
+  top: BpePair[];
+  /** how many different pairs */
+  distinct: number;
+  /** how many share the highest count */
+  tied: number;
+}
+
+/** A text as tokens, piece by piece (the lines, or the pre-split's pieces). */
+export interface BpeTokens {
+  ids: number[];
+  /** how many tokens each piece has */
+  sizes: number[];
+  count: number;
+}
+
+/** One merge: the counts it was chosen from (top[0] the pair), where it occurs, the text after. */
+export interface BpeStep extends BpeCounts {
+  left: number;
+  right: number;
+  /** the new token's id (vocabulary[id]) */
+  id: number;
+  count: number;
+  /** how many were merged, left to right without overlap (fewer than count where they overlap) */
+  replaced: number;
+  /** every place the pair occurs in the tokens before, from 0 */
+  at: number[];
+  /** the places merged */
+  mergedAt: number[];
+  after: BpeTokens;
+}
+
+/** Byte-pair encoding learned from a text, step by step (bpeLearn). */
+export interface BpeTrace {
+  start: string;
+  presplit: boolean;
+  /** the merges asked for (steps.length may be fewer) */
+  merges: number;
+  /** the base characters in id order ("" from bytes) */
+  alphabet: string;
+  /** base symbols: the alphabet's characters, or 256 bytes */
+  base: number;
+  vocabulary: BpeSymbol[];
+  /** the text's characters and their UTF-8 bytes, line breaks not counted */
+  characters: number;
+  bytes: number;
+  lines: number;
+  /** the line of each piece, from 0 */
+  segmentLines: number[];
+  /** the characters or bytes, before any merge */
+  initial: BpeTokens;
+  steps: BpeStep[];
+  /** the counts after the last merge: what would come next, or why learning stopped */
+  next: BpeCounts;
+}
+
+/** One token of a text encoded with a learned vocabulary. */
+export interface BpeToken {
+  /** −1 for a character the vocabulary does not have */
+  id: number;
+  text: string;
+  hex: string;
+  whole: boolean;
+  known: boolean;
+  /** its piece, from 0 */
+  segment: number;
+}
+
+/** A merge that changed an encoded text. */
+export interface BpeApplied {
+  /** which merge, from 0 (the learned trace's step) */
+  merge: number;
+  id: number;
+  replaced: number;
+}
+
+/** A text read with a learned vocabulary (bpeEncode). */
+export interface BpeEncoded {
+  tokens: BpeToken[];
+  /** its characters or bytes before any merge (an unknown character −1) */
+  initial: BpeTokens;
+  segmentLines: number[];
+  applied: BpeApplied[];
+  count: number;
+  unknown: number;
+  characters: number;
+  bytes: number;
+}
+
+/** What bpeEncode reads of a learned vocabulary: bpeLearn's result will do. */
+export interface BpeLearned {
+  start: string;
+  presplit?: boolean;
+  alphabet?: string;
+  steps: { left: number; right: number }[];
+}
+
 /** Lesson 6, the models people use. */
 export interface RealLabs {
   /** A text and its tokens' bytes (each a Uint8Array) → each token over the characters. */
   tokenized(text: string, tokens: Uint8Array[], options: { context: number }): Tokenized;
   /** A configuration → its parameters, KV cache and one token's multiply-adds at context n. */
   modelSize(shape: ModelShape, options: { n: number; bytesPerValue?: number }): ModelSize;
+  /** Byte-pair encoding learned from a text, every merge with its counts and the text after. */
+  bpeLearn(text: string, options?: BpeOptions): BpeTrace;
+  /** A text read with a learned vocabulary: its characters or bytes, then each merge in order. */
+  bpeEncode(learned: BpeLearned, text: string): BpeEncoded;
 }
 
 /** The labs module: the core's functions and the labs' (a second instance, with its own memory). */

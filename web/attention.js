@@ -1065,7 +1065,7 @@ function gptLabs(core) {
 }
 
 // ---- Lesson 6, the models people use (src/wasm/real.cpp): a real tokenizer's tokens over a
-// text, and a real model's sizes from its configuration ----
+// text, a real model's sizes from its configuration, and a vocabulary learned by BPE ----
 
 // A model's shape as the core declares it (ModelShape in src/sizes.hpp, through resultFields()):
 // every field named there, of its kind, and no other.
@@ -1083,6 +1083,44 @@ function packShape(shape, declared) {
   const missing = known.filter((name) => !Object.hasOwn(shape, name));
   if (missing.length) throw new Error(`shape has no ${missing.join(", ")}`);
   return shape;
+}
+
+// A string that UTF-8 can hold: no lone surrogate (TextEncoder would write one as U+FFFD, and
+// the core would read a character the text does not have).
+function checkText(name, text) {
+  if (typeof text !== "string") throw new Error(`${name} must be a string, not ${kindOf(text)}`);
+  const at = text.search(/[\uD800-\uDFFF]/u);
+  if (at >= 0) {
+    const code = text.charCodeAt(at).toString(16).toUpperCase();
+    const character = [...text.slice(0, at)].length + 1;
+    throw new Error(
+      `${name} holds a lone surrogate (U+${code}) at character ${character}, not text`,
+    );
+  }
+  return text;
+}
+
+const bpeOptions = ["merges", "start", "presplit"];
+
+// A learned vocabulary as bpeEncode reads it: its start, pre-split, alphabet and merges.
+function packBpeModel(learned) {
+  if (!isObject(learned) || !Array.isArray(learned.steps)) {
+    throw new Error(
+      "learned must be what bpeLearn returned, or { start, presplit, alphabet, steps: [{ left, right }] }",
+    );
+  }
+  const { start, presplit = false, alphabet = "" } = learned;
+  if (typeof start !== "string")
+    throw new Error(`learned.start must be a string, not ${kindOf(start)}`);
+  checkFlag("learned.presplit", presplit);
+  checkText("learned.alphabet", alphabet);
+  const merges = new Float64Array(learned.steps.length * 2);
+  learned.steps.forEach((step, k) => {
+    if (!isObject(step)) throw new Error(`learned.steps[${k}] must be an object { left, right }`);
+    merges[2 * k] = whole(`learned.steps[${k}].left`, step.left);
+    merges[2 * k + 1] = whole(`learned.steps[${k}].right`, step.right);
+  });
+  return { model: { start, presplit, alphabet }, merges };
 }
 
 function realLabs(core) {
@@ -1119,6 +1157,39 @@ function realLabs(core) {
           whole("bytesPerValue", bytesPerValue),
         ),
       );
+    },
+
+    /**
+     * Byte-pair encoding learned from a text, step by step: each merge's counts (the most frequent
+     * pairs), the pair merged, where it occurs, and the text's tokens after it. options: merges
+     * (how many, 0 to 500), start ("characters" or "bytes"), presplit (never merge across
+     * letters, digits, spaces and punctuation). The rules: src/bpe.hpp, docs/api.md.
+     */
+    bpeLearn(text, options = {}) {
+      checkText("text", text);
+      if (!isObject(options))
+        throw new Error(`options must be an object { ${bpeOptions.join(", ")} }`);
+      for (const name of Object.keys(options)) {
+        if (!bpeOptions.includes(name)) {
+          throw new Error(
+            `bpeLearn has no option "${name}"; its options are ${bpeOptions.join(", ")}`,
+          );
+        }
+      }
+      const { merges = 10, start = "characters", presplit = false } = options;
+      if (typeof start !== "string")
+        throw new Error(`start must be a string, not ${kindOf(start)}`);
+      checkFlag("presplit", presplit);
+      return unpacked(core.bpeLearn(text, { merges: whole("merges", merges), start, presplit }));
+    },
+
+    /**
+     * A text read with a learned vocabulary (bpeLearn's result): its characters or bytes, then the
+     * merges in the order learned; each token, the merges that applied, the unknown characters.
+     */
+    bpeEncode(learned, text) {
+      const { model, merges } = packBpeModel(learned);
+      return unpacked(core.bpeEncode(model, merges, checkText("text", text)));
     },
   };
 }

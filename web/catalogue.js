@@ -44,6 +44,7 @@ export const lessons = [
     id: "real",
     scenes: [
       { id: "tokens", lazy: () => import("./labs/real/tokens.js") },
+      { id: "bpe", lazy: () => import("./labs/real/bpe.js") },
       { id: "sizes", lazy: () => import("./labs/real/sizes.js") },
     ],
   },

@@ -1,7 +1,8 @@
 """attention-by-hand's C++ core in Python: scaled dot-product attention as a trace of named
 steps (scores, scaled, masked, row_max, exp, row_sum, weights, dropped, output, blocked_rows),
 its gradients, multi-head attention with grouped-query heads and positions, the KV cache, the
-float32 batched path, and the small transformer trained on Tang poems.
+float32 batched path, the small transformer trained on Tang poems, and a vocabulary learned by
+byte-pair encoding.
 
 Every function checks its arguments and raises ValueError (a wrong value or shape) or TypeError
 (a wrong kind of thing) with the core's own words; the interpreter stays usable after any number
@@ -38,6 +39,8 @@ __all__ = [
     "induction_batch",
     "text_corpus",
     "induction_scores",
+    "bpe_learn",
+    "bpe_encode",
     "Result",
     "show",
 ]
@@ -598,3 +601,56 @@ def text_corpus(text: Union[str, bytes]) -> Result:
     if not isinstance(text, (bytes, bytearray)):
         raise TypeError(f"text must be a str or bytes, not {type(text).__name__}")
     return _wrap(_core.text_corpus(bytes(text)))
+
+
+# ---- a vocabulary built by hand: byte-pair encoding (src/bpe.hpp) ----
+
+
+def _text(name: str, text: Any) -> bytes:
+    """text as UTF-8, or a TypeError (not a str) or ValueError (a lone surrogate) naming it."""
+    if not isinstance(text, str):
+        raise TypeError(f"{name} must be a str, not {type(text).__name__}")
+    for i, c in enumerate(text):
+        if 0xD800 <= ord(c) <= 0xDFFF:
+            raise ValueError(f"{name} holds a lone surrogate (U+{ord(c):04X}) at character {i + 1}, not text")
+    return text.encode("utf-8")
+
+
+def bpe_learn(text: str, *, merges: int = 10, start: str = "characters", presplit: bool = False) -> Result:
+    """Byte-pair encoding learned from text, step by step: merges (0 to 500) merges, each of the
+    pair counted most often (every adjacent position, overlapping ones included; ties: the pair
+    that occurs first), merged left to right without overlap; learning stops early when no pair
+    occurs twice. start "characters" (the default) or "bytes" (UTF-8, as GPT-2 does); presplit:
+    never merge across letters, digits, spaces and punctuation. A line break is a boundary.
+    Returns the trace: alphabet, base, vocabulary, initial, steps (each: top, distinct, tied, left,
+    right, id, count, replaced, at, merged_at, after), next. The rules: src/bpe.hpp."""
+    if not isinstance(start, str):
+        raise TypeError(f"start must be a str, not {type(start).__name__}")
+    options = {"merges": _whole("merges", merges), "start": start, "presplit": _flag("presplit", presplit)}
+    return _wrap(_core.bpe_learn(_text("text", text), options))
+
+
+def bpe_encode(learned: dict, text: str) -> Result:
+    """text read with a learned vocabulary (bpe_learn's result, or a dict of start, presplit,
+    alphabet and steps [{left, right}]): its characters or bytes, then each merge in the order
+    learned. Returns tokens (each id, text, hex, whole, known, segment), initial, applied, count,
+    unknown, characters, bytes."""
+    if not isinstance(learned, dict) or not isinstance(learned.get("steps"), list):
+        raise TypeError("learned must be what bpe_learn returned, or {start, presplit, alphabet, steps: "
+                        "[{left, right}]}")
+    start = learned.get("start")
+    if not isinstance(start, str):
+        raise TypeError(f"learned start must be a str, not {type(start).__name__}")
+    alphabet = _text("learned alphabet", learned.get("alphabet", ""))
+    presplit = _flag("learned presplit", learned.get("presplit", False))
+    merges = []
+    for k, step in enumerate(learned["steps"]):
+        if not isinstance(step, dict):
+            raise TypeError(f"learned steps[{k}] must be a dict {{left, right}}")
+        pair = tuple(_whole(f"learned steps[{k}] {side}", step.get(side)) for side in ("left", "right"))
+        for x in pair:
+            if x >= 2**53:
+                raise ValueError(f"learned steps[{k}] has the token {x}, past any vocabulary")
+        merges.append(pair)
+    return _wrap(_core.bpe_encode({"start": start, "presplit": presplit, "alphabet": alphabet}, merges,
+                                  _text("text", text)))

@@ -3,13 +3,15 @@
 // checks every argument and shapes it (float64, 2-D, C-contiguous); this file reads what that
 // layer passes and converts each result once (convert.hpp). Options arrive as a dict:
 // { scale?, causal, mask?, mask_value?, dropout_p, seed } for attention, { heads, kv_heads,
-// causal, positions: 0 none | 1 sinusoidal | 2 rotary, base, pe_scale, scale? } for a layer.
+// causal, positions: 0 none | 1 sinusoidal | 2 rotary, base, pe_scale, scale? } for a layer,
+// { merges, start, presplit } for byte-pair encoding.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "../attention.hpp"
 #include "../backward.hpp"
+#include "../bpe.hpp"
 #include "../gpt.hpp"
 #include "../gpt_file.hpp"
 #include "../induction.hpp"
@@ -210,6 +212,28 @@ py::object text_corpus(const py::bytes& text) {
   return to_py(attention::text_corpus(std::string(text)));
 }
 
+// Byte-pair encoding (bpe.hpp): the text as UTF-8 bytes, { merges, start, presplit }.
+py::object bpe_learn(const py::bytes& text, const py::dict& options) {
+  attention::BpeOptions o;
+  o.merges = get<std::int64_t>(options, "merges", o.merges);
+  o.start = get<std::string>(options, "start", o.start);
+  o.presplit = get(options, "presplit", o.presplit);
+  return to_py(attention::bpe_learn(std::string(text), o));
+}
+
+// { start, presplit, alphabet (UTF-8 bytes) }, the merges' token ids as (left, right) pairs, the
+// text as UTF-8 bytes.
+py::object bpe_encode(const py::dict& learned,
+                      const std::vector<std::array<std::int64_t, 2>>& merges,
+                      const py::bytes& text) {
+  attention::BpeModel model;
+  model.start = learned["start"].cast<std::string>();
+  model.presplit = learned["presplit"].cast<bool>();
+  model.alphabet = learned["alphabet"].cast<std::string>();
+  model.merges = merges;
+  return to_py(attention::bpe_encode(model, std::string(text)));
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -232,4 +256,6 @@ PYBIND11_MODULE(_core, m) {
   m.def("induction_batch", &induction_batch);
   m.def("induction_scores", &induction_scores);
   m.def("text_corpus", &text_corpus);
+  m.def("bpe_learn", &bpe_learn);
+  m.def("bpe_encode", &bpe_encode);
 }

@@ -1,5 +1,7 @@
 // real.cpp: lesson 6's bindings, the models people use: how a real tokenizer's tokens cover a
-// text (tokenized.hpp) and the sizes of a real model from its configuration (sizes.hpp).
+// text (tokenized.hpp), the sizes of a real model from its configuration (sizes.hpp), and a
+// vocabulary learned by byte-pair encoding (bpe.hpp).
+#include "../bpe.hpp"
 #include "../sizes.hpp"
 #include "../tokenized.hpp"
 #include "convert.hpp"
@@ -22,10 +24,32 @@ val model_size(val shape, double n, double bytes_per_value) {
                                      Index(bytes_per_value)));
 }
 
+// text, { merges, start, presplit }
+val bpe_learn(std::string text, val options) {
+  return to_js(attention::bpe_learn(text, read_fields<attention::BpeOptions>(options)));
+}
+
+// { start, presplit, alphabet }, the merges' token ids (left, right, left, right …: whole numbers
+// that web/attention.js has checked), the text
+val bpe_encode(val learned, val merges, std::string text) {
+  attention::BpeModel model;
+  model.start = learned["start"].as<std::string>();
+  model.presplit = learned["presplit"].as<bool>();
+  model.alphabet = learned["alphabet"].as<std::string>();
+  const auto ids = read_numbers<double>(merges);
+  for (std::size_t k = 0; k + 1 < ids.size(); k += 2) {
+    model.merges.push_back({{std::int64_t(ids[k]), std::int64_t(ids[k + 1])}});
+  }
+  return to_js(attention::bpe_encode(model, text));
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_real) {
   emscripten::function("tokenized", &tokenized);
   emscripten::function("modelSize", &model_size);
-  register_results<attention::Tokenized, attention::ModelSize, attention::ModelShape>();
+  emscripten::function("bpeLearn", &bpe_learn);
+  emscripten::function("bpeEncode", &bpe_encode);
+  register_results<attention::Tokenized, attention::ModelSize, attention::ModelShape,
+                   attention::BpeTrace, attention::BpeEncoded>();
 }

@@ -25,6 +25,10 @@
 // (within [0, 1]) and finite losses; a trainer whose configuration is not the task's is refused.
 // A learner's own text (text.hpp): any bytes are refused with a message or read into streams
 // that keep the text's characters and lines, with a vocabulary, counts and baselines that hold.
+// Byte-pair encoding (bpe.hpp): any bytes and options are refused with a message or learned into
+// steps whose tokens always spell the text line by line, each merge of a pair counted at least
+// twice, merged at most as often as counted, taking away as many tokens as it merged; the learned
+// merges read the text back as the last step's tokens, and any other text without losing a byte.
 // Built with clang's -fsanitize=fuzzer,address,undefined (CMake option ATTENTION_FUZZ).
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -39,6 +43,7 @@
 
 #include "attention.hpp"
 #include "backward.hpp"
+#include "bpe.hpp"
 #include "gpt.hpp"
 #include "gpt_file.hpp"
 #include "induction.hpp"
@@ -870,9 +875,92 @@ void fuzz_text(FuzzedDataProvider& in) {
   }
 }
 
+namespace {
+
+// The bytes of a tokenization, line by line (a line's pieces joined), read from the hex of each
+// token's vocabulary entry.
+std::vector<std::string> spelled(const attention::BpeTrace& t, const attention::BpeTokens& tokens) {
+  std::vector<std::string> lines(std::size_t(t.lines));
+  std::size_t k = 0;
+  for (std::size_t piece = 0; piece < tokens.sizes.size(); ++piece) {
+    for (std::int32_t i = 0; i < tokens.sizes[piece]; ++i, ++k) {
+      const auto id = tokens.ids[k];
+      if (id < 0 || id >= std::int32_t(t.vocabulary.size()))
+        fail("bpe: an id outside the vocabulary");
+      const std::string& hex = t.vocabulary[std::size_t(id)].hex;
+      for (std::size_t at = 0; at < hex.size(); at += 3) {
+        lines[std::size_t(t.segment_lines[piece])] +=
+            char(std::stoi(hex.substr(at, 2), nullptr, 16));
+      }
+    }
+  }
+  if (k != tokens.ids.size() || Index(k) != tokens.count) fail("bpe: the sizes do not add up");
+  return lines;
+}
+
+void fuzz_bpe(FuzzedDataProvider& in) {
+  attention::BpeOptions o;
+  o.merges = in.ConsumeIntegralInRange<std::int64_t>(-2, 40);
+  o.start = in.ConsumeBool() ? "bytes" : in.ConsumeBool() ? "characters" : "words";
+  o.presplit = in.ConsumeBool();
+  std::string text;
+  if (in.ConsumeBool()) {
+    text = in.ConsumeRandomLengthString(3000);
+  } else {
+    static const char32_t alphabet[] = {U'a',  U'b',  U' ', U'\n', U'啊',
+                                        U'明', U'，', U'1', U'\t', U'\r'};
+    std::u32string t(in.ConsumeIntegralInRange<size_t>(0, 300), U'a');
+    for (auto& c : t) c = alphabet[in.ConsumeIntegralInRange<size_t>(0, std::size(alphabet) - 1)];
+    text = attention::to_utf8(t);
+  }
+  const auto r = attention::bpe_learn(text, o);
+  if (!r.ok()) {
+    if (r.error.empty()) fail("bpe_learn: refused with no message");
+    return;
+  }
+  const auto& t = r.value;
+  const auto lines = spelled(t, t.initial);
+  Index before = t.initial.count;
+  for (const auto& s : t.steps) {
+    if (s.count < 2 || s.replaced < 1 || s.replaced > s.count || s.counts.top.empty() ||
+        s.counts.top[0].count != s.count || s.merged_at.size() != std::size_t(s.replaced) ||
+        s.at.size() != std::size_t(s.count)) {
+      fail("bpe: a merge's counts");
+    }
+    if (s.after.count != before - s.replaced) fail("bpe: the tokens after are not before − merged");
+    if (spelled(t, s.after) != lines) fail("bpe: the tokens do not spell the text");
+    before = s.after.count;
+  }
+  if (std::int64_t(t.steps.size()) < o.merges && !t.next.top.empty() && t.next.top[0].count > 1) {
+    fail("bpe: stopped while a pair occurs twice");
+  }
+  const auto model = attention::bpe_model(t);
+  const auto again = attention::bpe_encode(model, text);
+  if (!again.ok()) fail("bpe_encode: the learned text refused", again.error);
+  const auto& last = t.steps.empty() ? t.initial : t.steps.back().after;
+  if (again.value.count != last.count) fail("bpe_encode: the learned text read otherwise");
+  for (std::size_t k = 0; k < again.value.tokens.size(); ++k) {
+    if (again.value.tokens[k].id != last.ids[k])
+      fail("bpe_encode: the learned text read otherwise");
+  }
+  const auto other = attention::bpe_encode(model, in.ConsumeRemainingBytesAsString());
+  if (!other.ok()) {
+    if (other.error.empty()) fail("bpe_encode: refused with no message");
+    return;
+  }
+  Index bytes = 0;
+  for (const auto& token : other.value.tokens) {
+    bytes += Index(token.hex.size() + 1) / 3;
+    if (token.known == (token.id < 0)) fail("bpe_encode: known and id disagree");
+  }
+  if (bytes != other.value.bytes) fail("bpe_encode: a byte lost or added");
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
-  switch (in.ConsumeIntegralInRange<int>(0, 10)) {
+  switch (in.ConsumeIntegralInRange<int>(0, 11)) {
     case 0:
       fuzz_attend(in);
       break;
@@ -902,6 +990,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
       break;
     case 10:
       fuzz_text(in);
+      break;
+    case 11:
+      fuzz_bpe(in);
       break;
     default:
       fuzz_batched(in);

@@ -33,13 +33,13 @@ export const glossary = [
     en: {
       term: "vocabulary",
       match: String.raw`\bvocabular(?:y|ies)\b`,
-      text: "Every token a model knows, each with its id. The real model's is the characters that its Tang training poems hold at least twice.",
+      text: "Every token a model knows, each with its id. The real model's is the characters that its Tang training poems hold at least twice; one learned by BPE is the symbols it starts from (characters, or the 256 bytes) and one token per merge (lesson 6).",
       formula: "1,497 tokens: ⏎, the unknown character, then the characters, most frequent first",
     },
     zh: {
       term: "词表",
       match: "词表",
-      text: "模型认识的全部词元，每个都有编号。真实模型的词表是唐诗训练集里出现至少两次的字。",
+      text: "模型认识的全部词元，每个都有编号。真实模型的词表是唐诗训练集里出现至少两次的字；用 BPE 学出的词表是起步的符号（字符，或 256 个字节）加上每次合并一个词元（第 6 课）。",
       formula: "1,497 个词元：⏎、未知字，然后是各个字，出现越多越靠前",
     },
   },
@@ -705,6 +705,38 @@ export const glossary = [
       match: "UTF-8",
       text: "几乎所有文字的存储方式：每个字符 1 到 4 个字节。拉丁字母 1 个字节，汉字 3 个，表情符号 4 个。真实模型的分词器就从这些字节开始。",
       formula: "我 = E6 88 91，a = 61，😀 = F0 9F 98 80",
+    },
+  },
+  {
+    id: "bpe",
+    where: { scene: "bpe", step: 1 },
+    en: {
+      term: "BPE",
+      match: String.raw`\bBPE\b|\bbyte-pair encoding\b`,
+      text: "Byte-pair encoding: how GPT-2, GPT-4o and Qwen build their vocabularies. Start from characters or bytes, count every pair of neighbouring tokens in a text, merge the most frequent pair into one new token, and again, as many times as the vocabulary should grow.",
+      formula: "vocabulary = the first symbols + one token per merge (from bytes: 256 + merges)",
+    },
+    zh: {
+      term: "BPE（字节对编码）",
+      match: "BPE|字节对编码",
+      text: "字节对编码：GPT-2、GPT-4o 和 Qwen 造词表的办法。从字符或字节开始，数出文字里每一对相邻的词元，把出现最多的一对合并成一个新词元，再来一遍，词表要多大就重复多少次。",
+      formula: "词表 = 起步的符号 + 每次合并一个词元（从字节开始：256 + 合并次数）",
+    },
+  },
+  {
+    id: "merge",
+    where: { scene: "bpe", step: 3 },
+    en: {
+      term: "merge",
+      match: String.raw`\bmerg(?:e|es|ed|ing)\b`,
+      text: "One step of BPE: the pair of neighbouring tokens that occurs most often becomes one new token, wherever it occurs, left to right (where two places overlap, as in 啊啊啊, only the first is merged).",
+      formula: "tokens after = tokens before − places merged",
+    },
+    zh: {
+      term: "合并",
+      match: "合并",
+      text: "BPE 的一步：出现最多的那一对相邻词元，在它出现的每个地方从左到右变成一个新词元（两处重叠时，比如“啊啊啊”，只合并前一处）。",
+      formula: "合并后的词元数 = 合并前的词元数 − 合并的处数",
     },
   },
   {

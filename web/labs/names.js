@@ -18,5 +18,6 @@ export const labNames = {
   model: { en: "A real model", zh: "真正的模型" },
   text: { en: "Your own text", zh: "你自己的文字" },
   tokens: { en: "Their tokens", zh: "它们的词元" },
+  bpe: { en: "A vocabulary by hand", zh: "亲手造词表" },
   sizes: { en: "Their sizes", zh: "它们的大小" },
 };
