@@ -160,6 +160,111 @@ test("predict mode: a step not answered keeps its results hidden in the steps af
   await page.close();
 });
 
+// ---- issue 39 §3: predict mode shows what a step is worked from ----
+
+test("predict mode: a step worked from an unanswered one says so; reveal shows it whole; q·k is the scores'", async () => {
+  // step 4 opened in predict mode: its operand, Q·Kᵀ, is given, and so is the plot's q·k
+  // (scenes.md: scores[1][1] = 0.26)
+  const given = await open("scene=classroom&lang=en&step=4&predict=1");
+  assert.deepEqual((await cells(given, "scores"))[0], ["0.26", "0.25", "0.24"]);
+  assert.equal(await text(given, ".plot-score"), "q·k = 0.26");
+  assert.ok((await cells(given, "scaled")).flat().every((t) => t === "?"));
+  await given.close();
+  // step 3 skipped: step 4 cannot be worked from the numbers above, and says which step first
+  const page = await open("scene=classroom&lang=en&step=3&predict=1");
+  await page.locator("#forward").click();
+  assert.ok((await cells(page, "scores")).flat().every((t) => t === "?"));
+  assert.equal(await page.locator(".plot-score").count(), 0, "q·k is step 3's answer");
+  const said = await text(page, "section.check .waiting");
+  assert.match(said, /worked out from the results of step 3, Scores, which you have not answered/);
+  assert.doesNotMatch(await text(page, "section.check"), /Work them out from the numbers above/);
+  assert.match(await text(page, ".derivation-hint"), /results of step 3, not answered yet/);
+  // Check and reveal: the step whole, its operand and the plot's q·k with it
+  await page.locator("#check").click();
+  assert.deepEqual((await cells(page, "scores"))[0], ["0.26", "0.25", "0.24"]);
+  assert.deepEqual((await cells(page, "scaled"))[0], ["0.1838", "0.1768", "0.1697"]);
+  assert.equal(await text(page, ".plot-score"), "q·k = 0.26");
+  assert.equal(await page.locator(".concealed").count(), 0);
+  // "Go to step 3" from the waiting words, in Chinese
+  const zh = await open("scene=classroom&lang=zh&step=3&predict=1");
+  await zh.locator("#forward").click();
+  assert.match(await text(zh, "section.check .waiting"), /第 3 步“注意力分数”的结果/);
+  await zh.locator("#predict-earlier").click();
+  assert.match(await text(zh, "#step-title"), /^3\./);
+  for (const p of [page, zh]) {
+    assert.deepEqual(p.errors, []);
+    await p.close();
+  }
+});
+
+test("predict mode: new numbers (W_Q × 20) are to be predicted from the step in view; earlier steps stay given", async () => {
+  const page = await open("scene=classroom&lang=en&predict=1");
+  // every step answered by revealing it, up to the weights (step 5)
+  for (let n = 2; n <= 5; n++) {
+    await page.locator("#forward").click();
+    await page.locator("#check").click();
+  }
+  assert.match(await text(page, "#step-title"), /^5\. Softmax/);
+  await page.locator("#sharpen").click();
+  // the new weights wait for an answer; the scaled scores they are worked from do not
+  assert.ok((await cells(page, "weights")).flat().every((t) => t === "?"));
+  const { x, wq, wk } = scenes.classroom;
+  const times = (a, b) =>
+    a.map((row) => b[0].map((_, c) => row.reduce((s, v, m) => s + v * b[m][c], 0)));
+  const q = times(
+    x,
+    wq.map((row) => row.map((v) => 20 * v)),
+  );
+  const k = times(x, wk);
+  const scaled = q.map((qi) => k.map((kj) => (qi[0] * kj[0] + qi[1] * kj[1]) / Math.SQRT2));
+  const shown = (await cells(page, "scaled")).map((row) => row.map(Number));
+  shown.forEach((row, i) =>
+    row.forEach((s, j) => assert.ok(Math.abs(s - scaled[i][j]) < 5e-5, `${s} ${scaled[i][j]}`)),
+  );
+  await page.locator("#back").click();
+  assert.ok(
+    (await cells(page, "scores")).flat().every((t) => t !== "?"),
+    "step 4 given",
+  );
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("answers checked before new numbers are not marked against them until Check is pressed", async () => {
+  const page = await open("scene=classroom&lang=en&step=5");
+  // scenes.md's weights, right at 4 decimals
+  const weights = [
+    ["0.3357", "0.3333", "0.3310"],
+    ["0.3216", "0.3332", "0.3452"],
+    ["0.3078", "0.3327", "0.3596"],
+  ];
+  for (const [i, row] of weights.entries()) {
+    for (const [j, value] of row.entries()) {
+      await page.locator(`.check-grid input[data-i="${i}"][data-j="${j}"]`).fill(value);
+    }
+  }
+  await page.locator("#check").click();
+  assert.equal(await text(page, ".check-summary"), "9 of 9 right.");
+  await page.locator("#sharpen").click();
+  assert.equal(await text(page, ".check-summary"), "", "no count for numbers not checked");
+  assert.deepEqual(
+    new Set(await page.locator(".check-grid .verdict").allTextContents()),
+    new Set([""]),
+    "no mark beside an answer",
+  );
+  assert.deepEqual(
+    await page.locator(".check-grid input").evaluateAll((inputs) => inputs.map((i) => i.value)),
+    weights.flat(),
+    "what was typed stays",
+  );
+  // checked again, against the new numbers: 你's row is far from even now (0.796 on 你)
+  await page.locator("#check").click();
+  assert.match(await text(page, ".check-summary"), /^\d of 9 right\.$/);
+  assert.notEqual(await text(page, ".check-summary"), "9 of 9 right.");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 // ---- the learner's second pass, §3: Space, as the hint says ----
 
 test("Space presses a focused button, and plays or pauses elsewhere, as the hint says", async () => {

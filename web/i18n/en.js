@@ -463,6 +463,11 @@ export default {
     },
     hiddenCell: "hidden until you answer",
     noDerivation: "Hidden until you answer: work this number out from the ones above it.",
+    waiting: (n, title) =>
+      `This step is worked out from the results of step ${n}, ${title}, which you have not answered yet: they are hidden above. Answer step ${n} first; or check and reveal, to see this step and the ones before it whole.`,
+    goTo: (n) => `Go to step ${n}`,
+    waitingCell: (n) =>
+      `Hidden: this number is made from the results of step ${n}, not answered yet. Answer that step first, or check and reveal below.`,
     answerBelow: "Answer below ↓",
     largestScore: (q) => `Which key gets the largest score from “${q}”?`,
     mostWeight: (q) => `Which key gets the most weight from “${q}”?`,

@@ -98,8 +98,7 @@ const sentences = {
 export function resultView(ctx) {
   const { scene, msg } = ctx;
   // in predict mode, before the answer, the sentences would give away the numbers still hidden
-  if (ctx.predicting || ["weights", "output"].some((id) => ctx.concealed?.has(id)))
-    return undefined;
+  if (["weights", "output"].some((id) => ctx.hidden?.(id))) return undefined;
   const text = msg.scenes[scene.id].result;
   if (scene.text || !sentences[scene.id]) return text ? paragraph(text) : undefined;
   return sentences[scene.id](ctx);
