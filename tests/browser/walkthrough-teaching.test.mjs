@@ -265,6 +265,44 @@ test("answers checked before new numbers are not marked against them until Check
   await page.close();
 });
 
+test("→ on a scene's last step opens the next scene of the path; without one it says so", async () => {
+  const page = await open("scene=classroom&lang=en&step=7");
+  const forward = page.locator("#forward");
+  assert.equal(await forward.getAttribute("aria-label"), await text(page, ".next-up"));
+  await forward.click();
+  assert.equal(await page.locator("#scene-classroom").getAttribute("aria-current"), null);
+  assert.equal(await text(page, "#counter"), "Step 1 of 6");
+  assert.equal(await page.evaluate(() => document.activeElement.id), "scene-title");
+  const zh = await open("scene=cup&lang=zh&step=7");
+  assert.equal(await zh.locator("#forward").getAttribute("aria-label"), "下一课 2 模型里面：多头");
+  await zh.close();
+  // an element has no path: on its last step → has nothing to open, and keeps the focus
+  const element = await openPage(
+    env.browser,
+    `${env.url}embed.html?scene=dictionary&step=6&lang=en`,
+  );
+  const button = element.locator("attention-walkthrough #forward");
+  await button.waitFor();
+  assert.equal(await button.getAttribute("aria-disabled"), "true");
+  assert.equal(await button.getAttribute("aria-label"), "Step forward: this is the last step");
+  await button.focus();
+  await element.keyboard.press("Enter");
+  assert.equal(
+    await element.locator("attention-walkthrough #counter").textContent(),
+    "Step 6 of 6",
+  );
+  assert.equal(
+    await element.evaluate(
+      () => document.querySelector("attention-walkthrough").shadowRoot.activeElement?.id,
+    ),
+    "forward",
+  );
+  for (const p of [page, element]) {
+    assert.deepEqual(p.errors, []);
+    await p.close();
+  }
+});
+
 // ---- the learner's second pass, §3: Space, as the hint says ----
 
 test("Space presses a focused button, and plays or pauses elsewhere, as the hint says", async () => {

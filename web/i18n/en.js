@@ -48,6 +48,7 @@ export default {
     pause: "Pause",
     back: "Step back",
     forward: "Step forward",
+    lastStep: "Step forward: this is the last step",
     restart: "Restart",
     speed: "Speed",
     scrubber: "Step",

@@ -87,6 +87,7 @@ export default {
     pause: "暂停",
     back: "上一步",
     forward: "下一步",
+    lastStep: "下一步：这已经是最后一步",
     restart: "从头开始",
     speed: "速度",
     scrubber: "步骤",
