@@ -434,7 +434,7 @@ export const glossary = [
       term: "损失",
       match: "损失",
       text: "一个说明模型错得多厉害的数；训练就是让它变小。真实模型的损失是正确的下一个字的 −ln p 的平均。",
-      formula: "L = −(1/N) Σ_t ln p（t 处正确的下一个词元），单位 nats",
+      formula: "L = −(1/N) Σ_t ln p（t 处正确的下一个词元），单位是奈特",
     },
   },
   {
@@ -463,10 +463,10 @@ export const glossary = [
       formula: "1 nat = 1/ln 2 ≈ 1.443 bits; uniform over n: −ln(1/n) = ln n",
     },
     zh: {
-      term: "nats",
-      match: String.raw`\bnats\b|奈特`,
+      term: "奈特",
+      match: "奈特",
       text: "用自然对数 ln 量的损失的单位；把概率平均分给 n 个词元的模型，损失是 ln n。",
-      formula: "1 nat = 1/ln 2 ≈ 1.443 比特；n 个平均分：−ln(1/n) = ln n",
+      formula: "1 奈特 = 1/ln 2 ≈ 1.443 比特；n 个平均分：−ln(1/n) = ln n",
     },
   },
   {
