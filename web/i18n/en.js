@@ -180,7 +180,12 @@ export default {
     plot: "Query and key vectors: the dot product is geometry",
     plotNote:
       "The wide pale orange band along the query is the key's shadow on it (the dashed line drops from the key's tip): the longer the shadow, the larger q·k.",
-    legend: { weight: "Weight", masked: "masked: the key is hidden, weight 0" },
+    legend: {
+      weight: "Weight",
+      masked: "masked: the key is hidden, weight 0",
+      dense:
+        "Too many columns for their numbers here: the shades alone show the weights (a wider screen shows the numbers too).",
+    },
     uniform: (low, high, logitLow, logitHigh) =>
       `The weights are nearly equal (${low} to ${high}), so the heatmap and the lines show little. Why: after scaling, the scores are small and close together (${logitLow} to ${logitHigh}), and the softmax of numbers that close is close to uniform. A sharper query would tell the keys apart.`,
     meaning: (token) => `What ${token} carries, before and after attention`,

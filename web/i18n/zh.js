@@ -215,7 +215,11 @@ export default {
     plot: "查询向量与键向量：点积的几何意义",
     plotNote:
       "沿查询方向的宽浅橙色带是键在查询上的投影（虚线从键的末端垂直落下）：投影越长，q·k 越大。",
-    legend: { weight: "权重", masked: "被掩盖：这个键看不到，权重为 0" },
+    legend: {
+      weight: "权重",
+      masked: "被掩盖：这个键看不到，权重为 0",
+      dense: "这里列太多，放不下数字：只用深浅表示权重（屏幕宽一些也能看到数字）。",
+    },
     uniform: (low, high, logitLow, logitHigh) =>
       `各个权重几乎相等（${low} 到 ${high}），所以热力图和连线几乎看不出差别。原因：缩放之后，分数都很小而且彼此接近（${logitLow} 到 ${logitHigh}），这么接近的数取 softmax，结果接近平均分配。更“尖锐”的查询才能把各个键区分开。`,
     meaning: (token) => `“${token}”带着什么信息：注意力之前与之后`,
