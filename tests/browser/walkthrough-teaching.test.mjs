@@ -798,7 +798,7 @@ test("on a phone, a scene opened on its first step shows its analogy; on a later
 // hand in both languages so that a lesson lost, renamed or out of order fails.
 const path = {
   en: [
-    ["1 Walkthroughs", ["classroom", "age", "dictionary", "book", "cup"]],
+    ["1 Walkthroughs", ["classroom", "apple", "age", "dictionary", "book", "cup"]],
     ["2 Inside a model", ["heads", "gqa", "kvcache", "order"]],
     ["3 Why it is built this way", ["scaling", "tiling", "stability", "dropout", "scale"]],
     ["4 How it learns", ["sharpness", "teach"]],
@@ -848,10 +848,10 @@ test("the scene list is the curriculum: five lessons in order, named in zh and e
 
 test("each scene's last step names the next one in the path, and the link opens it", async () => {
   const page = await open("scene=classroom&lang=en&step=7");
-  assert.equal(await text(page, ".next-up"), "Next: Average age");
+  assert.equal(await text(page, ".next-up"), "Next: 苹果 in two sentences");
   await page.locator(".next-up a").click();
   await page.waitForFunction(() => document.querySelector("#scene-title")?.textContent !== "");
-  assert.equal(await page.locator("#scene-age").getAttribute("aria-current"), "page");
+  assert.equal(await page.locator("#scene-apple").getAttribute("aria-current"), "page");
   assert.equal(await page.locator(".next-up").count(), 0, "not on the first step");
   // the learner lands on the new scene's title, focused and in view, from the mouse or the keys
   const arrived = (p) =>
