@@ -75,6 +75,18 @@ std::vector<Text> fortune_bodies(const std::string& file_text) {
   return out;
 }
 
+std::size_t correct(std::vector<Text>& poems, const std::vector<Erratum>& errata) {
+  std::size_t applied = 0;
+  for (const Erratum& e : errata) {
+    if (e.poem >= poems.size()) continue;
+    const std::size_t at = poems[e.poem].find(e.printed);
+    if (at == Text::npos) continue;
+    poems[e.poem].replace(at, e.printed.size(), e.right);
+    ++applied;
+  }
+  return applied;
+}
+
 int regular_line(const Text& poem) {
   static const Text marks = U"，。？！；：";
   const std::size_t first = poem.find_first_of(marks);

@@ -1,4 +1,4 @@
-// scenes.js: the five walkthroughs as data. Inputs only: every derived number comes from the
+// scenes.js: the six walkthroughs as data. Inputs only: every derived number comes from the
 // core. Words (titles, analogies, token names, dimension names) live in web/i18n/. It imports
 // nothing; the list of every scene and lab, in the curriculum's order, is web/catalogue.js.
 //
@@ -80,6 +80,54 @@ export const scenes = [
       output: { values: printedOutput, summary: printedSummary },
       result: { values: printedOutput, summary: printedSummary },
     },
+  },
+  {
+    id: "apple",
+    // its weights (or keys and values) were made by hand: the page says so
+    handMade: true,
+    // What attention is for: 苹果 in 我吃了一个苹果 (the fruit) and in 苹果手机很贵 (the phone).
+    // One table holds both sentences' words, as a model reads a batch; the mask keeps each 苹果
+    // to its own sentence's. Q (2, 2): 苹果's query, the same in both; K (9, 2): how much each
+    // word is about eating and about a device; V (9, 2): what it carries, food and electronics
+    // (苹果's own, half of each, the same in both sentences).
+    inputs: {
+      q: [
+        [2, 2],
+        [2, 2],
+      ],
+      k: [
+        [0, 0],
+        [2, 0],
+        [0, 0],
+        [0, 0],
+        [0.5, 0.5],
+        [0.5, 0.5],
+        [0, 2],
+        [0, 0],
+        [0, 0],
+      ],
+      v: [
+        [0, 0],
+        [1, 0],
+        [0, 0],
+        [0, 0],
+        [0.5, 0.5],
+        [0.5, 0.5],
+        [0, 1],
+        [0, 0],
+        [0, 0],
+      ],
+    },
+    queryLabels: ["appleAte", "applePhone"],
+    keyLabels: ["我", "吃", "了", "一个", "苹果", "苹果", "手机", "很", "贵"],
+    valueLabels: ["food", "electronics"],
+    dims: ["eating", "device"],
+    mask: [
+      [true, true, true, true, true, false, false, false, false],
+      [false, false, false, false, false, true, true, true, true],
+    ],
+    // the key that is each query's own word, 苹果 in its sentence: its value is its own vector
+    own: [4, 5],
   },
   {
     id: "age",

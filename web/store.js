@@ -141,14 +141,23 @@ function deriveContext({ byId, scenes, core, stepsOf, focusRowOf, good: numbers 
   const unanswered = (k) => !s.revealed[`${s.scene}:${steps[k].id}`];
   ctx.predicting = controls && s.predict && !!ctx.view.focusMatrix && unanswered(s.step);
   ctx.concealed = new Set();
+  // the earlier steps not answered whose results this step shows (hidden): the first is the
+  // one to answer before this step can be worked out
+  ctx.waiting = [];
   for (let k = s.predictFrom ?? 0; controls && s.predict && k < s.step; k++) {
     if (!unanswered(k)) continue;
     const earlier = lab.view(steps[k].id, { ...ctx, step: steps[k], stepId: steps[k].id });
     if (!earlier.focusMatrix) continue;
-    for (const m of earlier.matrices) {
-      if (m.role === "result" || m.role === "aux") ctx.concealed.add(m.id);
-    }
+    const results = earlier.matrices.filter((m) => m.role === "result" || m.role === "aux");
+    for (const m of results) ctx.concealed.add(m.id);
+    if (results.some((m) => ctx.view.matrices.some((x) => x.id === m.id))) ctx.waiting.push(k);
   }
+  // What the step shows in place of a number, by matrix id: a result of this step while the
+  // learner predicts it, or of an earlier step not answered. Tables and pictures ask the same.
+  const mine = new Set(
+    ctx.view.matrices.filter((m) => m.role === "result" || m.role === "aux").map((m) => m.id),
+  );
+  ctx.hidden = (id) => ctx.concealed.has(id) || (ctx.predicting && mine.has(id));
   return ctx;
 }
 
@@ -192,8 +201,10 @@ function nextState({ byId, compute, stepsOf, good }, before, change) {
     try {
       numbers = compute(scene, s);
       if (!("notice" in change)) s.notice = null;
-      // New numbers are to be predicted again.
+      // New numbers are to be predicted again, from this step on: the steps before it are
+      // given, as when predict mode is turned on here.
       s.revealed = {};
+      s.predictFrom = Infinity;
     } catch (error) {
       s = { ...before, notice: { core: error.message } };
     }
@@ -203,6 +214,7 @@ function nextState({ byId, compute, stepsOf, good }, before, change) {
       const at = stepsOf(s).findIndex((x) => x.id === id);
       if (at >= 0) s.step = at;
     }
+    if (s.predictFrom === Infinity) s.predictFrom = s.step;
   }
   return { s, numbers };
 }

@@ -235,7 +235,9 @@ export function tableFigure(cls, caption, heads, rows, ...after) {
 /**
  * Weights as a heatmap: the darker the cell, the larger the weight; a key the mask hides is
  * hatched. Numbers stay as text. `masked(i, j)` says whether the mask hides key j from query i;
- * `legend` is { weight, masked } in words.
+ * `legend` is { weight, masked, dense } in words. A heatmap too wide for its column with its
+ * numbers is drawn dense (ui/scroll-cue.js's fitHeatmaps): the shades alone, the numbers kept
+ * for a screen reader and as each cell's title, and `legend.dense` says so.
  */
 export function heatmapView(weights, queries, keys, options) {
   const { digits, title, focusRow, masked, gloss, legend } = options;
@@ -252,8 +254,8 @@ export function heatmapView(weights, queries, keys, options) {
         el("th", { scope: "row" }, label(queries[i], gloss?.(queries[i]))),
         row.map((w, j) =>
           masked?.(i, j)
-            ? el("td", { class: "masked", text: columns[j][i] })
-            : el("td", { style: shade(w), text: columns[j][i] }),
+            ? el("td", { class: "masked", title: columns[j][i], text: columns[j][i] })
+            : el("td", { style: shade(w), title: columns[j][i], text: columns[j][i] }),
         ),
       ),
     ),
@@ -264,6 +266,7 @@ export function heatmapView(weights, queries, keys, options) {
       [0, 0.1, 0.25, 0.5, 1].map(swatch),
       masked && [" ", el("span", { class: "swatch masked", text: "−∞" }), ` ${legend.masked}`],
     ),
+    legend.dense && el("p", { class: "dense-note", text: legend.dense }),
   );
 }
 

@@ -14,7 +14,7 @@ import json
 import pathlib
 from typing import Any, Optional, Sequence
 
-SCENES = ("classroom", "age", "dictionary", "book", "cup")
+SCENES = ("classroom", "apple", "age", "dictionary", "book", "cup")
 
 _here = pathlib.Path(__file__).resolve().parent
 # The element's script: beside this file in an installed package, in web/generated/ in the tree.
@@ -74,7 +74,8 @@ def show(
     step: Optional[int] = None,
     controls: bool = True,
 ) -> Walkthrough:
-    """A walkthrough: one of the page's scenes ("classroom", "age", "dictionary", "book", "cup"),
+    """A walkthrough: one of the page's scenes ("classroom", "apple", "age", "dictionary", "book",
+    "cup"),
     or your own q, k and v (at most 16×16), with labels for the queries, keys and value columns
     (or tokens, one per row of a self-attention's q, k and v). lang "zh" or "en"; step from 1."""
     if lang not in ("zh", "en"):

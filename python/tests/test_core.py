@@ -51,13 +51,15 @@ def test_age_scene_by_hand_and_every_step_named():
     assert isinstance(t.weights, np.ndarray) and t.weights.dtype == np.float64
 
 
-@pytest.mark.parametrize("name", ["classroom", "age", "dictionary", "cup"])
+@pytest.mark.parametrize("name", ["classroom", "apple", "age", "dictionary", "cup"])
 def test_the_scenes_equal_the_fixtures(name):
     scene = SCENES[name]
     if "x" in scene:
         t = abh.self_attention(scene["x"], scene["wq"], scene["wk"], scene["wv"])
     else:
-        t = abh.attention(scene["q"], scene["k"], scene["v"])
+        # the apple scene's mask keeps each 苹果 to its own sentence
+        mask = np.array(scene["allowed"]) if "allowed" in scene else None
+        t = abh.attention(scene["q"], scene["k"], scene["v"], mask=mask)
     for step in ("weights", "output"):
         if step in scene:
             np.testing.assert_allclose(t[step], scene[step], rtol=0, atol=1e-9)

@@ -574,17 +574,23 @@ test("predict mode: no sentence or derivation says a number still hidden", async
     await page.locator("#forward").click();
     await page.locator(".result").waitFor();
     // on from step 5 (the weights), then on to step 6 without answering: the weights stay
-    // hidden, so the output's derivation must not quote them
+    // hidden, so the output's derivation must not quote them; checking step 6 reveals it
+    // whole, the weights it is worked from with it (issue 39), and then the derivation may
     await page.goto(`${env.url}?scene=classroom&lang=${lang}&step=5`);
     await page.waitForSelector("#app[data-ready]");
     await page.locator("#predict").click();
     await page.locator("#forward").click();
     const hidden = await page.locator('[data-matrix="weights"] button.cell').allTextContents();
     assert.ok(hidden.length && hidden.every((t) => t === "?"), hidden.join());
-    await page.locator("#check").click();
     await page.locator('[data-matrix="output"] button.cell').first().click();
     const box = await page.locator(".derivation-hint, .derivation").first().textContent();
     assert.doesNotMatch(box, /\d\.\d{3}/, `${lang}: ${box}`);
+    await page.locator("#check").click();
+    const shown = await page.locator('[data-matrix="weights"] button.cell').allTextContents();
+    assert.ok(
+      shown.every((t) => /^\d\.\d{4}$/.test(t)),
+      shown.join(),
+    );
     assert.deepEqual(page.errors, []);
     await page.close();
   }

@@ -123,6 +123,8 @@ const forbidden = {
     /\bmake train\b/,
   ],
   zh: [
+    // the unit of a loss is 奈特 on the Chinese page (issue 39)
+    /\bnats\b/,
     /随机组/,
     /随机起点/,
     /采样种子/,

@@ -528,3 +528,43 @@ test("order, sinusoidal step: the note's numbers, and the shuffled heatmaps in t
     await page.close();
   }
 });
+
+// Issue 39 §3: the words promised a counter beside this step's; it was a panel titled otherwise,
+// five phone screens below the step.
+test("kvcache: the counter the step's words name is right after them, this step beside a full recompute", async () => {
+  for (const [lang, viewport, word] of [
+    ["zh", { width: 390, height: 844 }, "计数器"],
+    ["en", { width: 1440, height: 900 }, "counter"],
+  ]) {
+    const page = await openApp(env, `scene=kvcache&lang=${lang}&step=3`, { viewport });
+    await page.locator("figure.counter").waitFor();
+    const where = await page.evaluate(() => {
+      const counter = document.querySelector("figure.counter");
+      const step = document.querySelector("section.step");
+      const text = step.querySelector(".step-text");
+      const first = step.querySelector(".matrices");
+      const [a, b] = [...counter.querySelectorAll(".counter-columns > *")].map((c) =>
+        c.getBoundingClientRect(),
+      );
+      return {
+        inStep: step.contains(counter),
+        beforeTables: !!(counter.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING),
+        afterText: !!(text.compareDocumentPosition(counter) & Node.DOCUMENT_POSITION_FOLLOWING),
+        caption: counter.querySelector("figcaption").textContent,
+        text: text.textContent,
+        sideBySide: Math.abs(a.top - b.top) < 1 && b.left > a.right,
+      };
+    });
+    assert.ok(
+      where.inStep && where.beforeTables && where.afterText,
+      `${lang}: ${JSON.stringify(where)}`,
+    );
+    const named = lang === "zh" ? /紧接着的计数器/ : /The counter just below/;
+    assert.match(where.text, named);
+    assert.ok(where.caption.toLowerCase().includes(word), where.caption);
+    // side by side where the column is wide; one above the other on a phone
+    assert.equal(where.sideBySide, lang === "en", `${lang}: side by side`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});

@@ -84,6 +84,41 @@ test("a preset, a pasted text and two refused ones (en, 1440 px, keyboard)", asy
     new RegExp(`^${mine.characters} characters in ${mine.lines} lines`),
   );
   assert.equal(await text(page, "#text-error"), "");
+  // the text read is still in the box, and the line under it names it (issue 39: the box
+  // emptied)
+  assert.equal(await page.locator("#text-input").inputValue(), pasted);
+  assert.equal(await text(page, "#text-now"), "The text now: your text.");
+  // Enter opens the file pickers, as Space does (issue 39: Enter did nothing); the chooser is
+  // heard from before the key is pressed, so that none opens unseen
+  const choosers = [];
+  page.on("filechooser", (chooser) => choosers.push(chooser.element()));
+  await page.evaluate(() => 0);
+  for (const [k, [id, step]] of [
+    ["text-file", "Home"],
+    ["text-load", "End"],
+  ].entries()) {
+    await page.locator("#forward").focus();
+    await page.keyboard.press(step);
+    await page.locator(`#${id}`).focus();
+    await page.keyboard.press("Enter");
+    // the chooser's event comes from the browser a moment after the key (5 s at most)
+    for (let waited = 0; choosers.length <= k && waited < 100; waited++)
+      await page.waitForTimeout(50);
+  }
+  const opened = await Promise.all(choosers.map((h) => h.getAttribute("id")));
+  assert.deepEqual(opened, ["text-file", "text-load"]);
+  // Chromium's file input opens on Enter by itself; the page asks it to open on Enter in any
+  // browser (a key event of the page's own: the input is clicked, whoever draws the picker)
+  const asked = await page.evaluate(() => {
+    const input = document.getElementById("text-load");
+    let clicks = 0;
+    input.addEventListener("click", () => clicks++);
+    input.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+    return clicks;
+  });
+  assert.equal(asked, 1, "Enter clicks the file input");
+  await page.locator("#forward").focus();
+  await page.keyboard.press("Home");
 
   // an empty text: refused inline, the text before kept
   await page.locator("#text-input").fill("");
@@ -181,6 +216,48 @@ test("the pasted text trains in the worker: the numbers are a trainer's run apar
     /^With the weights after \d+ training steps:$/.test(
       document.querySelector("#text-heads > p").textContent,
     ),
+  );
+  // a line of 19 characters, 20 tokens: every column of the head's 20×20 heatmap in view, with
+  // its numbers at 1440 px, and at 390 px in Chinese dense, the shades alone, and said so (issue
+  // 39: 5 columns showed at 390 px, columns 19 and 20 were cut at 1440 px)
+  await page.locator("#line").fill("the cat sat on a ma");
+  await page.locator("#line").press("Enter");
+  const heatmap = () =>
+    page.evaluate(() => {
+      const figure = document.querySelector("#text-heads figure.heatmap");
+      const scroller = figure.querySelector(".scroll");
+      const box = scroller.getBoundingClientRect();
+      const cells = [...figure.querySelectorAll("tr:last-child td")];
+      return {
+        columns: cells.length,
+        inView: cells.filter((c) => c.getBoundingClientRect().right <= box.right + 1).length,
+        dense: figure.hasAttribute("data-dense"),
+        number: cells[0].textContent,
+        shown: getComputedStyle(cells[0]).fontSize !== "0px",
+        note: figure.querySelector(".dense-note").checkVisibility()
+          ? figure.querySelector(".dense-note").textContent
+          : "",
+      };
+    });
+  const wide = await heatmap();
+  assert.deepEqual(
+    { ...wide, number: Number.isFinite(Number(wide.number)) },
+    { columns: 20, inView: 20, dense: false, number: true, shown: true, note: "" },
+  );
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator("#lang-zh").click();
+  await page.waitForFunction(() => document.documentElement.lang.startsWith("zh"));
+  const narrow = await heatmap();
+  assert.deepEqual(
+    { ...narrow, number: Number.isFinite(Number(narrow.number)) },
+    {
+      columns: 20,
+      inView: 20,
+      dense: true,
+      number: true,
+      shown: false,
+      note: "这里列太多，放不下数字：只用深浅表示权重（屏幕宽一些也能看到数字）。",
+    },
   );
   assert.deepEqual(page.errors, []);
   await page.close();

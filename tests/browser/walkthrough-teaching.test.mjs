@@ -160,6 +160,149 @@ test("predict mode: a step not answered keeps its results hidden in the steps af
   await page.close();
 });
 
+// ---- issue 39 §3: predict mode shows what a step is worked from ----
+
+test("predict mode: a step worked from an unanswered one says so; reveal shows it whole; q·k is the scores'", async () => {
+  // step 4 opened in predict mode: its operand, Q·Kᵀ, is given, and so is the plot's q·k
+  // (scenes.md: scores[1][1] = 0.26)
+  const given = await open("scene=classroom&lang=en&step=4&predict=1");
+  assert.deepEqual((await cells(given, "scores"))[0], ["0.26", "0.25", "0.24"]);
+  assert.equal(await text(given, ".plot-score"), "q·k = 0.26");
+  assert.ok((await cells(given, "scaled")).flat().every((t) => t === "?"));
+  await given.close();
+  // step 3 skipped: step 4 cannot be worked from the numbers above, and says which step first
+  const page = await open("scene=classroom&lang=en&step=3&predict=1");
+  await page.locator("#forward").click();
+  assert.ok((await cells(page, "scores")).flat().every((t) => t === "?"));
+  assert.equal(await page.locator(".plot-score").count(), 0, "q·k is step 3's answer");
+  const said = await text(page, "section.check .waiting");
+  assert.match(said, /worked out from the results of step 3, Scores, which you have not answered/);
+  assert.doesNotMatch(await text(page, "section.check"), /Work them out from the numbers above/);
+  assert.match(await text(page, ".derivation-hint"), /results of step 3, not answered yet/);
+  // Check and reveal: the step whole, its operand and the plot's q·k with it
+  await page.locator("#check").click();
+  assert.deepEqual((await cells(page, "scores"))[0], ["0.26", "0.25", "0.24"]);
+  assert.deepEqual((await cells(page, "scaled"))[0], ["0.1838", "0.1768", "0.1697"]);
+  assert.equal(await text(page, ".plot-score"), "q·k = 0.26");
+  assert.equal(await page.locator(".concealed").count(), 0);
+  // "Go to step 3" from the waiting words, in Chinese
+  const zh = await open("scene=classroom&lang=zh&step=3&predict=1");
+  await zh.locator("#forward").click();
+  assert.match(await text(zh, "section.check .waiting"), /第 3 步“注意力分数”的结果/);
+  await zh.locator("#predict-earlier").click();
+  assert.match(await text(zh, "#step-title"), /^3\./);
+  for (const p of [page, zh]) {
+    assert.deepEqual(p.errors, []);
+    await p.close();
+  }
+});
+
+test("predict mode: new numbers (W_Q × 20) are to be predicted from the step in view; earlier steps stay given", async () => {
+  const page = await open("scene=classroom&lang=en&predict=1");
+  // every step answered by revealing it, up to the weights (step 5)
+  for (let n = 2; n <= 5; n++) {
+    await page.locator("#forward").click();
+    await page.locator("#check").click();
+  }
+  assert.match(await text(page, "#step-title"), /^5\. Softmax/);
+  await page.locator("#sharpen").click();
+  // the new weights wait for an answer; the scaled scores they are worked from do not
+  assert.ok((await cells(page, "weights")).flat().every((t) => t === "?"));
+  const { x, wq, wk } = scenes.classroom;
+  const times = (a, b) =>
+    a.map((row) => b[0].map((_, c) => row.reduce((s, v, m) => s + v * b[m][c], 0)));
+  const q = times(
+    x,
+    wq.map((row) => row.map((v) => 20 * v)),
+  );
+  const k = times(x, wk);
+  const scaled = q.map((qi) => k.map((kj) => (qi[0] * kj[0] + qi[1] * kj[1]) / Math.SQRT2));
+  const shown = (await cells(page, "scaled")).map((row) => row.map(Number));
+  shown.forEach((row, i) =>
+    row.forEach((s, j) => assert.ok(Math.abs(s - scaled[i][j]) < 5e-5, `${s} ${scaled[i][j]}`)),
+  );
+  await page.locator("#back").click();
+  assert.ok(
+    (await cells(page, "scores")).flat().every((t) => t !== "?"),
+    "step 4 given",
+  );
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("answers checked before new numbers are not marked against them until Check is pressed", async () => {
+  const page = await open("scene=classroom&lang=en&step=5");
+  // scenes.md's weights, right at 4 decimals
+  const weights = [
+    ["0.3357", "0.3333", "0.3310"],
+    ["0.3216", "0.3332", "0.3452"],
+    ["0.3078", "0.3327", "0.3596"],
+  ];
+  for (const [i, row] of weights.entries()) {
+    for (const [j, value] of row.entries()) {
+      await page.locator(`.check-grid input[data-i="${i}"][data-j="${j}"]`).fill(value);
+    }
+  }
+  await page.locator("#check").click();
+  assert.equal(await text(page, ".check-summary"), "9 of 9 right.");
+  await page.locator("#sharpen").click();
+  assert.equal(await text(page, ".check-summary"), "", "no count for numbers not checked");
+  assert.deepEqual(
+    new Set(await page.locator(".check-grid .verdict").allTextContents()),
+    new Set([""]),
+    "no mark beside an answer",
+  );
+  assert.deepEqual(
+    await page.locator(".check-grid input").evaluateAll((inputs) => inputs.map((i) => i.value)),
+    weights.flat(),
+    "what was typed stays",
+  );
+  // checked again, against the new numbers: 你's row is far from even now (0.796 on 你)
+  await page.locator("#check").click();
+  assert.match(await text(page, ".check-summary"), /^\d of 9 right\.$/);
+  assert.notEqual(await text(page, ".check-summary"), "9 of 9 right.");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("→ on a scene's last step opens the next scene of the path; without one it says so", async () => {
+  const page = await open("scene=classroom&lang=en&step=7");
+  const forward = page.locator("#forward");
+  assert.equal(await forward.getAttribute("aria-label"), await text(page, ".next-up"));
+  await forward.click();
+  assert.equal(await page.locator("#scene-classroom").getAttribute("aria-current"), null);
+  assert.equal(await text(page, "#counter"), "Step 1 of 6");
+  assert.equal(await page.evaluate(() => document.activeElement.id), "scene-title");
+  const zh = await open("scene=cup&lang=zh&step=7");
+  assert.equal(await zh.locator("#forward").getAttribute("aria-label"), "下一课 2 模型里面：多头");
+  await zh.close();
+  // an element has no path: on its last step → has nothing to open, and keeps the focus
+  const element = await openPage(
+    env.browser,
+    `${env.url}embed.html?scene=dictionary&step=6&lang=en`,
+  );
+  const button = element.locator("attention-walkthrough #forward");
+  await button.waitFor();
+  assert.equal(await button.getAttribute("aria-disabled"), "true");
+  assert.equal(await button.getAttribute("aria-label"), "Step forward: this is the last step");
+  await button.focus();
+  await element.keyboard.press("Enter");
+  assert.equal(
+    await element.locator("attention-walkthrough #counter").textContent(),
+    "Step 6 of 6",
+  );
+  assert.equal(
+    await element.evaluate(
+      () => document.querySelector("attention-walkthrough").shadowRoot.activeElement?.id,
+    ),
+    "forward",
+  );
+  for (const p of [page, element]) {
+    assert.deepEqual(p.errors, []);
+    await p.close();
+  }
+});
+
 // ---- the learner's second pass, §3: Space, as the hint says ----
 
 test("Space presses a focused button, and plays or pauses elsewhere, as the hint says", async () => {
@@ -655,7 +798,7 @@ test("on a phone, a scene opened on its first step shows its analogy; on a later
 // hand in both languages so that a lesson lost, renamed or out of order fails.
 const path = {
   en: [
-    ["1 Walkthroughs", ["classroom", "age", "dictionary", "book", "cup"]],
+    ["1 Walkthroughs", ["classroom", "apple", "age", "dictionary", "book", "cup"]],
     ["2 Inside a model", ["heads", "gqa", "kvcache", "order"]],
     ["3 Why it is built this way", ["scaling", "tiling", "stability", "dropout", "scale"]],
     ["4 How it learns", ["sharpness", "teach"]],
@@ -713,10 +856,10 @@ test("the scene list is the curriculum: six lessons in order, named in zh and en
 
 test("each scene's last step names the next one in the path, and the link opens it", async () => {
   const page = await open("scene=classroom&lang=en&step=7");
-  assert.equal(await text(page, ".next-up"), "Next: Average age");
+  assert.equal(await text(page, ".next-up"), "Next: 苹果 in two sentences");
   await page.locator(".next-up a").click();
   await page.waitForFunction(() => document.querySelector("#scene-title")?.textContent !== "");
-  assert.equal(await page.locator("#scene-age").getAttribute("aria-current"), "page");
+  assert.equal(await page.locator("#scene-apple").getAttribute("aria-current"), "page");
   assert.equal(await page.locator(".next-up").count(), 0, "not on the first step");
   // the learner lands on the new scene's title, focused and in view, from the mouse or the keys
   const arrived = (p) =>

@@ -46,7 +46,7 @@ async function setDigits(page, digits) {
   await page.locator("#digits").selectOption(String(digits));
 }
 
-const sceneIds = ["classroom", "age", "dictionary", "book", "cup"];
+const sceneIds = ["classroom", "apple", "age", "dictionary", "book", "cup"];
 
 for (const id of sceneIds) {
   test(`${id}: loads without console errors and walks to the end by keyboard`, async () => {
@@ -140,6 +140,67 @@ test("book: 书 attends most to 读, 有趣 and 图书馆, with and without the 
   assert.ok(!masked.slice(0, 5).includes("书"), "读 no longer sees 书");
   assert.deepEqual(page.errors, []);
   await page.close();
+});
+
+// Issue 39 §3: what attention is for, shown: the same word, 苹果, two outputs beside its one own
+// value (tests/fixtures/scenes.json, NumPy's), reached from the path's first words.
+test("apple: the first words link the scene; 苹果's two outputs beside its one own value, in both languages", async () => {
+  const f = scenes.apple;
+  const at3 = (row) => row.map((x) => x.toFixed(3));
+  // en, 1440 px, by keyboard: from the classroom's first step, its link, then to the result
+  const page = await open("scene=classroom&lang=en");
+  const link = page.locator(".purpose a[data-scene-link=apple]");
+  assert.equal(await link.textContent(), "苹果 in two sentences");
+  await link.focus();
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() =>
+    /苹果 \(apple\) in two sentences/.test(
+      document.title + document.querySelector("#scene-title")?.textContent,
+    ),
+  );
+  assert.match(await page.locator(".about-wide .hand-made").textContent(), /chosen by hand/);
+  const total = await walkToEnd(page);
+  assert.equal(total, 7);
+  await setDigits(page, 3);
+  assert.deepEqual(
+    await matrixText(page, "output"),
+    f.output.map((row) => at3(row).join(" ")),
+  );
+  const said = await page.locator(".result p").first().textContent();
+  assert.ok(said.includes(`own value is [${f.own.map((x) => x.toFixed(1)).join(", ")}]`), said);
+  assert.ok(said.includes(`its output is [${at3(f.output[0]).join(", ")}]: mostly food`), said);
+  assert.ok(
+    said.includes(`its output is [${at3(f.output[1]).join(", ")}]: mostly electronics`),
+    said,
+  );
+  // the mask step says what its mask is for
+  await page.locator("#main").focus();
+  for (let k = 0; k < 3; k++) await page.keyboard.press("ArrowLeft");
+  assert.match(await page.locator("#step-title").textContent(), /^4\. Mask/);
+  assert.match(await page.locator(".step-text").textContent(), /keeps the two sentences apart/);
+  // zh, 390 px, by touch: the result's table, own value beside each sentence's output
+  const zh = await open("scene=apple&lang=zh&step=7", {
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  const table = await zh
+    .locator(".result table tr")
+    .evaluateAll((rows) => rows.map((tr) => [...tr.children].map((c) => c.textContent)));
+  assert.deepEqual(table.slice(1), [
+    ["食物", "0.5", ...f.output.map((row) => row[0].toFixed(3))],
+    ["电子产品", "0.5", ...f.output.map((row) => row[1].toFixed(3))],
+  ]);
+  assert.match(
+    await zh.locator(".result p").first().textContent(),
+    /大多是食物，是水果。.*大多是电子产品，是手机。/,
+  );
+  const wide = await zh.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= 390, `the page is ${wide} px wide`);
+  for (const p of [page, zh]) {
+    assert.deepEqual(p.errors, []);
+    await p.close();
+  }
 });
 
 test("cup: salience picks the red cup, the task 我要读书 picks the book, the cup second; said in both languages", async () => {

@@ -146,7 +146,7 @@ test("stability: the naive softmax is Infinity and NaN where the core's is finit
   assert.match(naive, /the only arithmetic the page does itself/);
   assert.match(
     await page.locator("#naive-verdict").textContent(),
-    /^Here: a score above 709\.78 made exp Infinity/,
+    /^Here: all 3 scores are above 709\.78, so exp makes each Infinity/,
   );
   await page.locator("#scene-title").click();
   await page.keyboard.press("ArrowRight");

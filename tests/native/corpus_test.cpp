@@ -2,7 +2,8 @@
 // bodies (titles and authors in colour dropped, only Han and the structural punctuation kept),
 // the vocabulary's ids (the end token 0, the unknown token 1, then the characters seen at least
 // twice, the most frequent first, ties by code point), a character seen once or never is
-// unknown, the stream of ids, the held-out and validation splits by index, UTF-8 both ways.
+// unknown, the stream of ids, the held-out and validation splits by index, UTF-8 both ways, and
+// the package's misprint corrected where it is printed.
 #include "corpus.hpp"
 
 #include <gtest/gtest.h>
@@ -23,6 +24,21 @@ TEST(Corpus, AFortuneFilesBodiesWithoutTitlesAuthorsOrOtherCharacters) {
   EXPECT_EQ(bodies[1], U"月光照地上。");
   EXPECT_EQ(attention::regular_line(bodies[0]), 5);
   EXPECT_EQ(attention::regular_line(bodies[1]), 0);  // one line is not a regular poem
+}
+
+// fortunes-zh 2.98's tang300 prints 樵人归尽欲 in its tenth poem; 唐诗三百首 prints 樵人归欲尽.
+TEST(Corpus, TheTangPoemsMisprintIsCorrectedWhereThePackagePrintsIt) {
+  std::vector<Text> poems(9, U"床前明月光。");
+  poems.push_back(U"夕阳度西岭，群壑倏已暝。松月生夜凉，风泉满清听。樵人归尽欲，烟鸟栖初定。");
+  EXPECT_EQ(attention::correct(poems, attention::kTang300Errata), 1u);
+  EXPECT_EQ(poems[9], U"夕阳度西岭，群壑倏已暝。松月生夜凉，风泉满清听。樵人归欲尽，烟鸟栖初定。");
+  EXPECT_EQ(poems[8], U"床前明月光。");
+  // printed right (a package that fixed it), or a shorter file: left as it is
+  EXPECT_EQ(attention::correct(poems, attention::kTang300Errata), 0u);
+  EXPECT_EQ(poems[9], U"夕阳度西岭，群壑倏已暝。松月生夜凉，风泉满清听。樵人归欲尽，烟鸟栖初定。");
+  std::vector<Text> few(3, U"樵人归尽欲，");
+  EXPECT_EQ(attention::correct(few, attention::kTang300Errata), 0u);
+  EXPECT_EQ(few[2], U"樵人归尽欲，");
 }
 
 TEST(Corpus, TheVocabularysIdsByHand) {

@@ -41,8 +41,9 @@ function inputSets(scene) {
   return sets;
 }
 
-function traceOf(inputs, causal) {
-  const options = causal ? { mask: "causal" } : {};
+// the scene's own mask (苹果's two sentences), or the causal one the learner turns on
+function traceOf(inputs, causal, mask) {
+  const options = causal ? { mask: "causal" } : mask ? { mask } : {};
   return inputs.x
     ? core.selfAttention(inputs.x, inputs.wq, inputs.wk, inputs.wv, options)
     : core.attention(inputs.q, inputs.k, inputs.v, options);
@@ -63,7 +64,7 @@ test("every = in every derivation holds at the precision it shows", () => {
   let lines = 0;
   let extra = 0;
   for (const { scene, what, inputs, causal } of cases()) {
-    const trace = traceOf(inputs, causal);
+    const trace = traceOf(inputs, causal, scene.mask);
     for (const msg of [en, zh]) {
       const labels = labelsFor(scene, msg, trace, inputs);
       for (const digits of [2, 3, 4, 6, 8]) {
@@ -179,7 +180,7 @@ test("check my numbers: at 1, 2, 4 and 8 decimals, right is exactly the core's n
   let wrong = 0;
   let negative = 0;
   for (const { scene, what, inputs, causal } of cases()) {
-    const trace = traceOf(inputs, causal);
+    const trace = traceOf(inputs, causal, scene.mask);
     const labels = labelsFor(scene, en, trace, inputs);
     for (const digits of [2, 3, 4, 6]) {
       for (const id of stepsFor(scene, { causal })) {

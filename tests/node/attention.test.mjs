@@ -112,6 +112,34 @@ test("cup: the page's scene is scenes.md's, and the core gives NumPy's numbers",
   assert.deepEqual(order(trace.weights[1]).slice(0, 2), [3, 4]);
 });
 
+test("apple: the page's scene is scenes.md's; 苹果's one query gives two outputs, NumPy's", () => {
+  const s = scenes.apple;
+  const scene = sceneById.apple;
+  const { inputs, keyLabels, mask, own } = scene;
+  assert.deepEqual([inputs.q, inputs.k, inputs.v, mask], [s.q, s.k, s.v, s.allowed]);
+  assert.deepEqual(keyLabels, s.words);
+  const trace = core.attention(s.q, s.k, s.v, { mask });
+  for (const step of ["scores", "scaled", "weights", "output"]) {
+    assertClose(trace[step], s[step], 1e-9, step);
+  }
+  // the same query and the same own value in both sentences, two different outputs: 苹果 as
+  // food beside 吃, as electronics beside 手机
+  assert.deepEqual(s.q[0], s.q[1]);
+  assert.deepEqual(
+    own.map((j) => s.words[j]),
+    ["苹果", "苹果"],
+  );
+  assert.deepEqual(s.v[own[0]], s.own);
+  assert.deepEqual(s.v[own[1]], s.own);
+  assert.ok(trace.output[0][0] > s.own[0] && trace.output[0][1] < s.own[1], "sentence 1: food");
+  assert.ok(trace.output[1][0] < s.own[0] && trace.output[1][1] > s.own[1], "sentence 2: phone");
+  const top = (row) => row.indexOf(Math.max(...row));
+  assert.deepEqual(
+    trace.weights.map(top).map((j) => s.words[j]),
+    ["吃", "手机"],
+  );
+});
+
 test("the softmax step is traced in full: row max, exp, row sum", () => {
   const s = scenes.dictionary;
   const trace = core.attention(s.q, s.k, s.v);

@@ -228,6 +228,7 @@ test("the sentences say the tables' numbers at the step shown, in both languages
 test("one layer: one head, its circuit without a first move, and two layers beside it", async () => {
   await trainTo(1, 25);
   const L = labAt(core, scene, { layers: 1, at: 25, layer: 2 });
+  await oneLayerFavours();
   assert.equal(L.trace.layers, 1);
   assert.equal(L.trace.layer, 0, "the layer shown stays within the model's");
   assert.deepEqual(
@@ -247,3 +248,44 @@ test("one layer: one head, its circuit without a first move, and two layers besi
   const copies = tableRows(lab.panels.copies(L.at("en", "circuit")));
   for (const cells of Object.values(copies)) assert.equal(cells.length, 5);
 });
+
+// Issue 39 §3: one layer's step 5 said nothing at position 2 tells the head what came before,
+// beside a table where the head put 0.568 on position 2. Trained on to step 150, the head puts
+// the most of its weight from the repeat's first token on the position after the copy, and not
+// from the second token: the words say so, each number the weights' worked out here in float64.
+async function oneLayerFavours() {
+  await trainTo(1, 150);
+  const L = labAt(core, scene, { layers: 1, at: 150, digits: 3 });
+  const { m, symbols: names, forward } = L.trace;
+  const { q, k } = forward.layers[0];
+  const weights = causalWeights(q, k);
+  const top = (i) => weights[i].slice(0, i + 1).indexOf(Math.max(...weights[i].slice(0, i + 1)));
+  const [first, second] = [m, m + 1]; // the repeat's first two tokens, from 0
+  assert.equal(top(first), 1, "from the repeat's first token the head's most is on position 2");
+  assert.notEqual(top(second), 2, "from the second, not on position 3");
+  const texts = Object.fromEntries(
+    ["en", "zh"].map((lang) => [lang, lab.text("circuit", L.at(lang, "circuit"))]),
+  );
+  const at = (x) => ({ near: x, digits: 3 });
+  says(
+    texts,
+    {
+      en: String.raw`puts (?<w1>NUM) of its weight from position (?<at1>\d+) on position (?<after1>\d+),.* That is the most it puts anywhere from there, yet not because position (?<said>\d+) says what came before it: from position (?<at2>\d+) \(token (?<token2>\S+)\) its most, (?<top2>NUM), goes to position (?<top2at>\d+), and only (?<w2>NUM) to position (?<after2>\d+), the one after the earlier (?<again>\S+)\.`,
+      zh: String.raw`这个头从第 (?<at1>\d+) 个位置放在第 (?<after1>\d+) 个位置上的权重是 (?<w1>NUM)，.*这是它从那里放得最多的地方，但并不是因为第 (?<said>\d+) 个位置说明了它前面是什么：从第 (?<at2>\d+) 个位置（词元 (?<token2>\S+)）出发，它把最多的 (?<top2>NUM) 放在第 (?<top2at>\d+) 个位置，放在第 (?<after2>\d+) 个位置（上一个 (?<again>\S+) 后面的那个）上的只有 (?<w2>NUM)。`,
+    },
+    {
+      at1: first + 1,
+      after1: 2,
+      said: 2,
+      w1: at(weights[first][1]),
+      at2: second + 1,
+      token2: names[second],
+      top2: at(weights[second][top(second)]),
+      top2at: top(second) + 1,
+      w2: at(weights[second][2]),
+      after2: 3,
+      again: names[second],
+    },
+    "one layer's favourite place",
+  );
+}

@@ -517,3 +517,36 @@ test("word order: each position's angle, its sin or cos and its rotation, worked
     assert.ok(cells > 100, `${cells} cells read`);
   }
 });
+
+// Issue 39 §3: the GQA lab said "lab 1" and "lab 3" where the page numbers only its lessons.
+test("the labs name another lab by its name in the scene list, never by a number", async () => {
+  const { labScenes } = await import("./lab-sentences.mjs");
+  const { labNames } = await import("../../web/labs/names.js");
+  for (const id of Object.keys(labScenes)) {
+    const L = lab(id);
+    for (const stepId of L.steps) {
+      for (const lang of langs) {
+        const text = L.text(stepId)[lang];
+        assert.doesNotMatch(text, /\blabs? \d|实验 ?\d/, `${id} ${stepId} (${lang}): ${text}`);
+      }
+    }
+  }
+  const G = lab("gqa");
+  says(
+    G.text("kv4"),
+    {
+      en: "as in “(?<lab>[^”]+)”, this lesson's first lab",
+      zh: "和本课第一个实验“(?<lab>[^”]+)”一样",
+    },
+    {},
+    "kv4",
+  );
+  for (const [stepId, other] of [
+    ["kv4", "heads"],
+    ["memory", "kvcache"],
+  ]) {
+    const text = G.text(stepId);
+    for (const lang of langs)
+      assert.ok(text[lang].includes(`“${labNames[other][lang]}”`), text[lang]);
+  }
+});

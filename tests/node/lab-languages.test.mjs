@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { lab } from "./lab-sentences.mjs";
+import { textOf } from "./text-dom.mjs";
 
 // The numbers written with digits in a text, sorted (a range 1–2 is two numbers); the few that
 // English spells in words and Chinese in digits are written as digits first.
@@ -82,4 +83,71 @@ test("every line of every cell's derivation says the same numbers in English and
     }
   }
   assert.ok(lines > 2000, `${lines} lines`);
+});
+
+// Issue 39 §3: a Chinese caption said "weights, 第 1 层第 1 个头", and the Chinese page wrote
+// the unit of a loss "nats" in two labs and 奈特 in a third.
+test("a Chinese caption is Chinese: an English word in it is a name before “：”, a formula's or a term of the glossary", async () => {
+  const { labScenes } = await import("./lab-sentences.mjs");
+  const { glossary } = await import("../../web/i18n/glossary.js");
+  const terms = new Set(glossary.map((e) => e.zh.term));
+  let captions = 0;
+  for (const id of Object.keys(labScenes)) {
+    const L = lab(id);
+    for (const stepId of L.steps) {
+      for (const m of L.at("zh", stepId).view.matrices) {
+        const caption = m.caption ?? m.label;
+        if (!/[\u4e00-\u9fff]/.test(caption)) continue;
+        captions++;
+        for (const w of caption.matchAll(/[A-Za-z]{3,}/g)) {
+          const [before, after] = [caption.slice(0, w.index), caption.slice(w.index + w[0].length)];
+          const name = w.index === 0 && after.startsWith("：");
+          const formula = /^\s*[[(=·)]/.test(after) || /[(·]$/.test(before);
+          assert.ok(
+            name || formula || terms.has(w[0]),
+            `${id} ${stepId}: “${w[0]}” in the caption “${caption}”`,
+          );
+        }
+      }
+    }
+  }
+  assert.ok(captions > 20, `${captions} captions`);
+  // the model lab's heads step, by meaning: the picked head's weights, named in each language
+  const M = lab("model", { layer: 2, head: 3 });
+  const caption = (lang) => M.at(lang, "heads").view.matrices[0].caption;
+  assert.equal(caption("zh"), "权重，第 2 层第 3 个头");
+  assert.equal(caption("en"), "weights, layer 2, head 3");
+});
+
+test("the Chinese page writes the unit of a loss 奈特, never nats, in every lab's words and panels", () => {
+  let read = 0;
+  for (const id of ["induction", "model", "text"]) {
+    const L = lab(id);
+    for (const stepId of L.steps) {
+      const c = L.at("zh", stepId);
+      const panels = L.scene.lab.steps(L.scene, L.state).find((s) => s.id === stepId);
+      const texts = [
+        L.text(stepId).zh,
+        // the panels a text-only document can build (a trainer's asks for the focus: its
+        // plot's and table's headings are read from the words below)
+        ...[...panels.panels, ...(panels.inStep ?? []), ...(panels.lead ?? [])].map((name) => {
+          try {
+            const node = c.lab.panels[name]?.(c);
+            return node ? textOf(node) : "";
+          } catch {
+            return "";
+          }
+        }),
+        c.msg.gptLab?.lossAxis,
+        c.msg.gptLab?.lossHead,
+        c.msg.induction?.lossAxis,
+        c.msg.textLab?.lossHead,
+      ].filter(Boolean);
+      for (const text of texts) {
+        assert.doesNotMatch(text, /\bnats?\b/, `${id} ${stepId}: ${text.slice(0, 200)}`);
+        read += (text.match(/奈特/g) ?? []).length;
+      }
+    }
+  }
+  assert.ok(read >= 3, `奈特 read ${read} times`);
 });

@@ -81,13 +81,18 @@ test("highlights: a score lights row i of Q and row j of K", () => {
 test("every step of every scene has a view whose matrices are the trace's", () => {
   for (const scene of scenes) {
     for (const causal of [false, true]) {
-      const trace = traceOf(scene, causal ? { mask: "causal" } : {});
+      // the learner's causal mask, or the scene's own (苹果's two sentences)
+      const mask = causal ? "causal" : scene.mask;
+      const trace = traceOf(scene, mask ? { mask } : {});
       // The numbers each matrix should show, from the float64 reference (tests/node/reference.mjs).
       const { x, wq, wk, wv } = scene.inputs;
       const qkv = x
         ? { q: matmul(x, wq), k: matmul(x, wk), v: matmul(x, wv) }
         : { q: scene.inputs.q, k: scene.inputs.k, v: scene.inputs.v };
-      const reference = { ...qkv, ...referenceTrace(qkv.q, qkv.k, qkv.v, { causal }) };
+      const reference = {
+        ...qkv,
+        ...referenceTrace(qkv.q, qkv.k, qkv.v, { causal, mask: causal ? undefined : scene.mask }),
+      };
       for (const msg of [en, zh]) {
         const labels = labelsFor(scene, msg, trace, scene.inputs);
         for (const id of stepsFor(scene, { causal })) {

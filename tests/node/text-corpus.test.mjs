@@ -296,3 +296,29 @@ test("a copy of the page built without its presets: the lab opens and reads a te
   const source = module.addText(core, "mine", new TextEncoder().encode("ab\nba\n".repeat(10)));
   assert.equal(labAt(core, bare, { source }).trace.shipped.corpus.lines, 20);
 });
+
+// Issue 39 §3: the Tang preset read 樵人归尽欲, the package's misprint, where 唐诗三百首 reads
+// 樵人归欲尽. Each preset line against the package's entry, read here apart from the core: the
+// bodies without the titles and authors in colour, their Han characters (U+3400–4DBF,
+// U+4E00–9FFF) and the marks ，。？！、：；“”《》 kept.
+test("the Tang preset is the package's text, its one misprint corrected: 樵人归欲尽", () => {
+  const file = readFileSync("/usr/share/games/fortunes/tang300", "utf8");
+  const keep = /[\u3400-\u4dbf\u4e00-\u9fff，。？！、：；“”《》]/gu;
+  const bodies = file
+    .split(/^%$/m)
+    .map((entry) =>
+      entry
+        .split("\n")
+        .filter((line) => !line.includes("\x1b"))
+        .join("")
+        .match(keep)
+        ?.join(""),
+    )
+    .filter(Boolean);
+  const preset = readFileSync(presets[0], "utf8").split("\n").slice(0, -1);
+  assert.equal(preset.length, bodies.length);
+  const differ = preset.flatMap((line, k) => (line === bodies[k] ? [] : [k]));
+  assert.deepEqual(differ, [9], "only the tenth poem differs from the package");
+  assert.ok(bodies[9].includes("樵人归尽欲，烟鸟栖初定。"), "the package's misprint");
+  assert.equal(preset[9], bodies[9].replace("樵人归尽欲", "樵人归欲尽"));
+});

@@ -150,3 +150,28 @@ test("the tiling lab names its rescale column in the page's language", () => {
     );
   }
 });
+
+// Issue 39 §3: one slow first call (190 ms at n = 64, the memory grown or the code compiled on
+// first use) ended the scale lab's column there. Here the real core, its first call made slow.
+test("the scale lab times a slow first call again: it does not end the column", async () => {
+  const { measure } = await import("../../web/labs/why/scale.js");
+  let calls = 0;
+  const slowFirst = {
+    attentionBatched(...args) {
+      if (calls++ === 0) {
+        const begun = performance.now();
+        while (performance.now() - begun < 200);
+      }
+      return core.attentionBatched(...args);
+    },
+  };
+  const times = { fast: {}, causal: {}, reference: {} };
+  await measure(slowFirst, times, { alive: () => true, drawn: () => {}, upTo: 256 });
+  for (const variant of ["fast", "causal", "reference"]) {
+    assert.deepEqual(Object.keys(times[variant]).map(Number), [64, 128, 256], variant);
+    assert.ok(
+      Object.values(times[variant]).every((t) => t > 0),
+      JSON.stringify(times[variant]),
+    );
+  }
+});

@@ -141,6 +141,36 @@ test("stability: the blocked row the words name is the row whose keys are all ma
   }
 });
 
+// Issue 39 §3: step 1 said "a score above 709.78" beside three such scores.
+test("stability: the naive way's verdict counts the scores whose exp overflows, as exp gives them", () => {
+  for (const s of [[[1000, 998, 990]], [[1000, 5, 1]], [[800, 710, 3]], [[1, 2, 3]]]) {
+    const over = s[0].filter((x) => Math.exp(x) === Infinity).length;
+    const E = lab("stability", { edits: { s } });
+    const verdict = pick(E.panel("naive", "naive"), (table) =>
+      textOf(table.querySelector("#naive-verdict")),
+    );
+    if (!over) {
+      assert.match(verdict.en, /happens to work/, verdict.en);
+      continue;
+    }
+    const all = over === s[0].length;
+    says(
+      verdict,
+      all
+        ? {
+            en: String.raw`^Here: all (?<total>\d+) scores are above 709\.78`,
+            zh: String.raw`^这里：全部 (?<total>\d+) 个分数都超过 709\.78`,
+          }
+        : {
+            en: String.raw`^Here: (?<n>\d+) of the (?<total>\d+) scores (?:is|are) above 709\.78`,
+            zh: String.raw`^这里：(?<total>\d+) 个分数中有 (?<n>\d+) 个超过 709\.78`,
+          },
+      all ? { total: s[0].length } : { n: over, total: s[0].length },
+      `overflow ${s[0]}`,
+    );
+  }
+});
+
 test("√d_k: the summaries' variances and largest weights, worked out here from the core's own q and k", () => {
   for (const dk of [1, 8, 64, 512]) {
     const L = lab("scaling", { dk, digits: 4 });

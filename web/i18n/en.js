@@ -18,6 +18,11 @@ const glosses = {
   有趣: "interesting",
   的: "(of)",
   书: "book",
+  吃: "eat",
+  一个: "a (one)",
+  苹果: "apple",
+  手机: "phone",
+  贵: "expensive",
 };
 
 export default {
@@ -51,6 +56,7 @@ export default {
     pause: "Pause",
     back: "Step back",
     forward: "Step forward",
+    lastStep: "Step forward: this is the last step",
     restart: "Restart",
     speed: "Speed",
     scrubber: "Step",
@@ -117,6 +123,11 @@ export default {
       "Each word gathers what it needs from the other words. It asks a question (its query, Q); every word shows a label (its key, K); and it takes in each word's content (its value, V), more where the label matches the question better. That mix is the word's output.",
       "Below, the same for the three words 我爱你 (I love you), one number at a time.",
     ],
+    // around the next scene's name, a link: what attention is for, shown in numbers
+    next: [
+      "Why a word needs its neighbours: the next scene, “",
+      "”, gives 苹果 (apple) the fruit's meaning in one sentence and the phone's in another.",
+    ],
     you: "me",
     query: "who I look for",
     key: "name tag",
@@ -182,7 +193,12 @@ export default {
     plot: "Query and key vectors: the dot product is geometry",
     plotNote:
       "The wide pale orange band along the query is the key's shadow on it (the dashed line drops from the key's tip): the longer the shadow, the larger q·k.",
-    legend: { weight: "Weight", masked: "masked: the key is hidden, weight 0" },
+    legend: {
+      weight: "Weight",
+      masked: "masked: the key is hidden, weight 0",
+      dense:
+        "Too many columns for their numbers here: the shades alone show the weights (a wider screen shows the numbers too).",
+    },
     uniform: (low, high, logitLow, logitHigh) =>
       `The weights are nearly equal (${low} to ${high}), so the heatmap and the lines show little. Why: after scaling, the scores are small and close together (${logitLow} to ${logitHigh}), and the softmax of numbers that close is close to uniform. A sharper query would tell the keys apart.`,
     meaning: (token) => `What ${token} carries, before and after attention`,
@@ -231,7 +247,7 @@ export default {
     },
     weights: {
       title: "Softmax",
-      text: "Row by row: subtract the row's largest number m, take exp, add up the row, and divide each exp by the sum. Each row of weights adds up to 1 (the rounded numbers shown may miss by one in the last digit).",
+      text: "Row by row: subtract the row's largest number m, take exp, add up the row, and divide each exp by the sum. exp is never negative: exp(x) is above 0 for every x, however negative, so every weight is above 0 (only a masked key's exp(−∞) is 0). Divided by their sum, each row of weights adds up to 1: the weights are shares, how much of its attention a query gives each key (the rounded numbers shown may miss 1 by one in the last digit).",
       line: "exp(x − m) / Σ exp(x − m) = eˣ·e⁻ᵐ / (Σ eˣ·e⁻ᵐ) = eˣ / Σ eˣ: e⁻ᵐ cancels, so these are the plain eˣ / Σ eˣ; subtracting m only keeps every exp at 1 or below, so large scores cannot overflow.",
     },
     output: {
@@ -286,6 +302,10 @@ export default {
     chair: "chair",
     involuntary: "no task",
     voluntary: "I want to read",
+    appleAte: "苹果, sentence 1",
+    applePhone: "苹果, sentence 2",
+    food: "food",
+    electronics: "electronics",
   },
   dims: {
     zhang: "surname Zhang",
@@ -300,6 +320,8 @@ export default {
     readable: "readable",
     bound: "bound pages",
     drinkable: "holds a drink",
+    eating: "about eating",
+    device: "about a device",
   },
   glossary: {
     open: "Glossary",
@@ -310,6 +332,25 @@ export default {
     where: (name, step) => `${name}, step ${step}`,
   },
   scenes: {
+    apple: {
+      name: "苹果 in two sentences",
+      title: "What attention is for: 苹果 (apple) in two sentences, the fruit and the phone",
+      analogy:
+        "苹果 is the fruit in 我吃了一个苹果 (I ate an apple) and the phone in 苹果手机很贵 (Apple phones are expensive). The word alone cannot tell them apart: its own vector is the same in both sentences, half food and half electronics, one fixed average of its two meanings, and a bag of words, which keeps each word's own vector and ignores its neighbours, has nothing else. Attention lets 苹果 ask its neighbours: its query looks for words about eating or about a device, and its output takes in what those words carry. The same word then comes out different in the two sentences: that is what attention is for.",
+      inputs:
+        "Both sentences are in one table, as a model reads several at once: keys 1–5 are 我吃了一个苹果, keys 6–9 苹果手机很贵. Both queries are 苹果's, the same two numbers; the mask of step 4 (−∞) keeps each to the words of its own sentence. The numbers are chosen by hand so that the point shows.",
+      // own: 苹果's own value, the same in both sentences; each sentence: the word it gives the
+      // most weight, that weight, its output
+      result: (own, [first, second]) =>
+        `苹果's own value is ${own} (food, electronics) in both sentences: alone, the word stays that one average. In 我吃了一个苹果 it gives ${first.weight} of its weight to ${first.word}, and its output is ${first.output}: mostly food, the fruit. In 苹果手机很贵 it gives ${second.weight} to ${second.word}, and its output is ${second.output}: mostly electronics, the phone. One word, two outputs, each made from its neighbours.`,
+      resultEdited: ([first, second]) =>
+        `With these numbers 苹果's output is ${first.output} in 我吃了一个苹果, where its largest weight, ${first.weight}, goes to ${first.word}, and ${second.output} in 苹果手机很贵, where its largest, ${second.weight}, goes to ${second.word}.`,
+      maskNote:
+        "Here the mask is not about order: it keeps the two sentences apart, so that each 苹果 reads only the words of its own (keys 1–5 for sentence 1, keys 6–9 for sentence 2).",
+      table: "What 苹果 carries: its own value, and its output in each sentence",
+      own: (ref) => `own value ${ref}, either sentence`,
+      in: (ref, n) => `${ref}, sentence ${n}`,
+    },
     classroom: {
       name: "Classroom",
       title: "Finding a person in a classroom: self-attention on 我爱你 (I love you)",
@@ -466,6 +507,11 @@ export default {
     },
     hiddenCell: "hidden until you answer",
     noDerivation: "Hidden until you answer: work this number out from the ones above it.",
+    waiting: (n, title) =>
+      `This step is worked out from the results of step ${n}, ${title}, which you have not answered yet: they are hidden above. Answer step ${n} first; or check and reveal, to see this step and the ones before it whole.`,
+    goTo: (n) => `Go to step ${n}`,
+    waitingCell: (n) =>
+      `Hidden: this number is made from the results of step ${n}, not answered yet. Answer that step first, or check and reveal below.`,
     answerBelow: "Answer below ↓",
     largestScore: (q) => `Which key gets the largest score from “${q}”?`,
     mostWeight: (q) => `Which key gets the most weight from “${q}”?`,

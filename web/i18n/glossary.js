@@ -164,13 +164,13 @@ export const glossary = [
     en: {
       term: "softmax",
       match: String.raw`\bsoftmax\b`,
-      text: "Turns a row of scores into weights that are all positive and add up to 1; the larger score gets the larger share.",
+      text: "Turns a row of scores into weights that are all positive, since exp is never negative, and add up to 1, since each is divided by their sum: shares of the row, the larger score's the larger.",
       formula: "weight[j] = exp(x[j] − max x) / Σ_k exp(x[k] − max x)",
     },
     zh: {
       term: "softmax",
       match: "softmax",
-      text: "把一行分数变成权重：都是正数，加起来是 1；分数越大，分到的越多。",
+      text: "把一行分数变成权重：都是正数，因为 exp 永远不是负数；加起来是 1，因为每个都除以了它们的和：是这一行的份额，分数越大，分到的越多。",
       formula: "权重[j] = exp(x[j] − max x) / Σ_k exp(x[k] − max x)",
     },
   },
@@ -204,6 +204,23 @@ export const glossary = [
       match: "输出",
       text: "注意力给每个查询的结果：按它的权重混合起来的值。",
       formula: "输出 = 权重·V；输出[i] = Σ_j 权重[i][j]·v_j",
+    },
+  },
+  {
+    id: "bag-of-words",
+    where: { scene: "apple", step: 7 },
+    en: {
+      term: "bag of words",
+      match: String.raw`\bbags? of words\b`,
+      text: "A text taken as its words' own vectors, their order and neighbours ignored: a word means the same in every sentence, one fixed average of its meanings. What attention adds is the neighbours.",
+      formula:
+        "a word's vector = its own (its value), whatever the sentence; attention's: Σ_j weight[j]·v_j",
+    },
+    zh: {
+      term: "词袋",
+      match: "词袋",
+      text: "把一段文字只看成各个词自己的向量，不管先后、不管旁边的词：一个词在每句话里都一样，是它几个意思的一个固定平均。注意力补上的，正是旁边的词。",
+      formula: "词的向量 = 它自己的（它的值），不论在哪句话里；注意力的：Σ_j 权重[j]·v_j",
     },
   },
   {
@@ -434,7 +451,7 @@ export const glossary = [
       term: "损失",
       match: "损失",
       text: "一个说明模型错得多厉害的数；训练就是让它变小。真实模型的损失是正确的下一个字的 −ln p 的平均。",
-      formula: "L = −(1/N) Σ_t ln p（t 处正确的下一个词元），单位 nats",
+      formula: "L = −(1/N) Σ_t ln p（t 处正确的下一个词元），单位是奈特",
     },
   },
   {
@@ -463,10 +480,10 @@ export const glossary = [
       formula: "1 nat = 1/ln 2 ≈ 1.443 bits; uniform over n: −ln(1/n) = ln n",
     },
     zh: {
-      term: "nats",
-      match: String.raw`\bnats\b|奈特`,
+      term: "奈特",
+      match: "奈特",
       text: "用自然对数 ln 量的损失的单位；把概率平均分给 n 个词元的模型，损失是 ln n。",
-      formula: "1 nat = 1/ln 2 ≈ 1.443 比特；n 个平均分：−ln(1/n) = ln n",
+      formula: "1 奈特 = 1/ln 2 ≈ 1.443 比特；n 个平均分：−ln(1/n) = ln n",
     },
   },
   {

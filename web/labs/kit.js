@@ -5,6 +5,7 @@
 // coordinates (and its log axis).
 import { el, svg, tableFigure } from "../views.js";
 import { fmt } from "../format.js";
+import { fitHeatmaps } from "../ui/scroll-cue.js";
 
 /** What the kit draws is styled by this stylesheet (a path from the page): a lab that draws
  * with the kit names it in its `styles`. */
@@ -196,6 +197,7 @@ export function redrawInPlace(node, draw) {
   const at = [...node.querySelectorAll(reachable)].indexOf(active);
   const scrolled = [...node.querySelectorAll(".scroll")].map((s) => s.scrollLeft);
   draw();
+  fitHeatmaps(node);
   node.querySelectorAll(".scroll").forEach((s, k) => scrolled[k] && (s.scrollLeft = scrolled[k]));
   if (at >= 0) node.querySelectorAll(reachable)[at]?.focus({ preventScroll: true });
 }

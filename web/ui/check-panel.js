@@ -29,6 +29,13 @@ export function checkPanelFor(ctx, drafts) {
   // to check
   if (!results.length) return undefined;
   const saved = (drafts[stepKey(ctx)] ??= { typed: {}, shown: {}, decimals: 4, run: false });
+  // Marks are for the numbers they were checked against: new numbers (an edit, a sharper query)
+  // leave the answers typed, unmarked, until the learner checks again.
+  if (saved.numbers !== ctx.trace) {
+    saved.run = false;
+    saved.shown = {};
+    saved.numbers = ctx.trace;
+  }
   const m = results.find((x) => x.id === saved.matrix) ?? results[0];
   const large = m.data.length * m.data[0].length > 16;
   const row = state.focus?.m === m.id ? state.focus.i : Math.min(ctx.focusRow, m.data.length - 1);
@@ -57,8 +64,30 @@ export function checkPanelFor(ctx, drafts) {
         ),
       ),
     );
-  const reveal = () =>
-    update({ revealed: { ...state.revealed, [stepKey(ctx)]: true } }, { announce: true });
+  // Checking reveals this step whole: with it, the earlier steps not answered whose results it
+  // is worked from (hidden until now), since predict mode began here.
+  const reveal = () => {
+    const revealed = { ...state.revealed, [stepKey(ctx)]: true };
+    for (let k = state.predictFrom ?? 0; k < state.step; k++)
+      revealed[`${state.scene}:${ctx.steps[k].id}`] = true;
+    update({ revealed }, { announce: true });
+  };
+  // Worked from an earlier step's results not answered yet: that step first, or reveal.
+  const first = predicting ? ctx.waiting?.[0] : undefined;
+  const waiting =
+    first !== undefined &&
+    el(
+      "p",
+      { class: "waiting" },
+      msg.predict.waiting(first + 1, msg.steps[ctx.steps[first].id].title),
+      " ",
+      el("button", {
+        type: "button",
+        id: "predict-earlier",
+        text: msg.predict.goTo(first + 1),
+        onclick: () => ctx.playback.go(first),
+      }),
+    );
   return checkPanel({
     m,
     rows,
@@ -78,6 +107,7 @@ export function checkPanelFor(ctx, drafts) {
     question,
     mode,
     onReveal: predicting ? reveal : undefined,
+    waiting,
   });
 }
 
@@ -124,14 +154,15 @@ function choices(question, saved, msg) {
 /**
  * m: the matrix to check { id, label, data, rowLabels, colLabels }; rows: which of its rows to
  * offer; saved: { typed, shown: the cells whose core number was asked for, decimals, run,
- * choice }; seed: the numbers an article printed for the step, { values, summary? }, to check
+ * choice, numbers: the trace the marks are for }; seed: the numbers an article printed for the step, { values, summary? }, to check
  * with one click; workedOf(i, j): what working the cell out from the numbers on screen gives;
  * which: what the panel checks;
  * question: { text, options, answer } with choices; mode: "check", "predict" (the results are
- * hidden) or "revealed"; onReveal: reveal the step after checking.
+ * hidden) or "revealed"; onReveal: reveal the step after checking; waiting: what to say instead
+ * of "work them out from the numbers above" when those are hidden.
  */
 export function checkPanel(options) {
-  const { m, saved, msg, seed, which, question, onReveal } = options;
+  const { m, saved, msg, seed, which, question, onReveal, waiting } = options;
   const mode = options.mode ?? "check";
   const words = { check: msg.check, predict: msg.predict, revealed: msg.predict.revealed }[mode];
   const decimals = el(
@@ -188,7 +219,7 @@ export function checkPanel(options) {
     "section",
     { class: `check ${mode}`, "aria-labelledby": "check-title" },
     el("h3", { id: "check-title", text: words.title }),
-    el("p", { text: words.text }),
+    waiting || el("p", { text: words.text }),
     el("p", { class: "hint", id: "check-rule", text: msg.check.rule }),
     which,
     asked?.fieldset,

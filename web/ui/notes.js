@@ -6,8 +6,8 @@ import { fmt, fmtColumn, rowRef } from "../format.js";
 import { nearlyUniform } from "../steps.js";
 
 export function spreadNote(ctx) {
-  const { trace, inputs, editable, msg, state, update, host, predicting, scene, labels } = ctx;
-  const spread = !predicting && nearlyUniform(trace);
+  const { trace, inputs, editable, msg, state, update, host, scene, labels } = ctx;
+  const spread = !ctx.hidden?.("weights") && nearlyUniform(trace);
   if (!spread) return undefined;
   const f = (x) => fmt(x, Math.min(state.digits, 4));
   // A sharper query: the query, or the matrix that makes it, `times` larger (an input).
@@ -52,7 +52,7 @@ export function spreadNote(ctx) {
 export function meaningPanel(ctx) {
   const { trace, inputs, labels, msg, focusRow, scene, state } = ctx;
   // in predict mode, before the answer, it would give away the output still hidden
-  if (ctx.predicting || ctx.concealed?.has("output")) return undefined;
+  if (ctx.hidden?.("output")) return undefined;
   // The scene's own reading of the output holds for its published inputs and its token.
   const designed = Object.keys(state.edits).length === 0 && focusRow === (scene.focusRow ?? 0);
   if (!inputs.x) return undefined;

@@ -8,10 +8,10 @@ import { queryRow } from "../steps.js";
 const focusRowOf = ({ focus, focusRow }) => queryRow(focus, focusRow);
 
 // The weights are a step's result: while the learner predicts them, here or at an earlier step
-// not yet answered, they stay hidden.
+// not yet answered, they stay hidden; where they are given (the weighted sum's), they show.
 export function heatmapPanel(ctx) {
   const { trace, labels, msg, state } = ctx;
-  if (ctx.predicting || ctx.concealed?.has("weights")) return undefined;
+  if (ctx.hidden?.("weights")) return undefined;
   return heatmapView(trace.weights, labels.queries, labels.keys, {
     digits: Math.min(state.digits, 3),
     title: msg.views.heatmap,
@@ -24,7 +24,7 @@ export function heatmapPanel(ctx) {
 
 export function linesPanel(ctx) {
   const { trace, labels, msg } = ctx;
-  if (ctx.predicting || ctx.concealed?.has("weights")) return undefined;
+  if (ctx.hidden?.("weights")) return undefined;
   return linesView(trace.weights, labels.queries, labels.keys, {
     title: msg.views.lines,
     focusRow: focusRowOf(ctx),
@@ -48,6 +48,7 @@ export function plotPanel(ctx) {
     digits: state.digits,
     title: msg.views.plot,
     note: msg.views.plotNote,
-    hideScore: ctx.predicting || ctx.concealed?.has("scores"),
+    // q·k is the scores' number: hidden only where the scores are
+    hideScore: ctx.hidden?.("scores"),
   });
 }

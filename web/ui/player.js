@@ -3,6 +3,26 @@
 import { el } from "../views.js";
 import { choice } from "./controls.js";
 import { speeds, hasInputs } from "../state.js";
+import { nextInPath } from "./scene-list.js";
+
+// → on the last step: the next scene of the path, where there is one (named in its label, as
+// the link at the foot of the step names it); else nothing to go to, and it says so
+// (aria-disabled keeps it focusable, so that the focus stays where the learner pressed).
+function forward(ctx, button) {
+  const { msg, state, steps, playback, update } = ctx;
+  if (state.step < steps.length - 1)
+    return button("forward", msg.ui.forward, () => playback.go(state.step + 1), { text: "→" });
+  const next = nextInPath(ctx);
+  if (!next)
+    return button("forward", msg.ui.lastStep, () => {}, { text: "→", "aria-disabled": "true" });
+  const name = `${msg.ui.nextUp(next.lesson)}${msg.scenes[next.id].name}`;
+  return button(
+    "forward",
+    name,
+    () => update({ scene: next.id }, { announce: true, arrive: true }),
+    { text: "→", "data-next-scene": next.id },
+  );
+}
 
 export function player(ctx) {
   const { msg, state, steps, playback } = ctx;
@@ -25,7 +45,7 @@ export function player(ctx) {
       text: state.playing ? "❚❚" : "▶",
       "aria-pressed": String(state.playing),
     }),
-    button("forward", msg.ui.forward, () => playback.go(state.step + 1), { text: "→" }),
+    forward(ctx, button),
     // A scene without inputs (the scale lab's timings) has no numbers to predict, unless its
     // lab asks a question (the learn labs' descents).
     // A slide has no "check my numbers" to answer in: no predict mode there.

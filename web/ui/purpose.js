@@ -1,9 +1,11 @@
 // ui/purpose.js: what attention is for, said before the first matrix: a few sentences and one
 // picture, the classroom analogy (you, with the person you look for in mind, look over every
 // student's name tag and take in more of what the better matches say). It shows on the path's
-// first scene at its first step, on the page. The picture is words and lines, with no number in
-// it: the numbers start at the first matrix, and the core computes every one of them.
+// first scene at its first step, on the page, with a link to the scene that shows it in numbers
+// (苹果 in two sentences). The picture is words and lines, with no number in it: the numbers
+// start at the first matrix, and the core computes every one of them.
 import { el, svg } from "../views.js";
+import { sceneLink } from "./scene-list.js";
 
 // The three students, from the top: how thick the line to each is drawn (the middle one's tag
 // matches best). Drawing only: the classroom's own weights are the core's, in the steps below.
@@ -64,6 +66,9 @@ export function purpose(ctx) {
       { class: "purpose-text" },
       el("h3", { id: "purpose-title", text: words.title }),
       words.text.map((text) => el("p", { text })),
+      // the scene that shows it in numbers, where the page offers it
+      ctx.scenes?.some((s) => s.id === "apple") &&
+        el("p", {}, words.next[0], sceneLink(ctx, "apple"), words.next[1]),
     ),
     el(
       "figure",

@@ -1,8 +1,8 @@
 // ui/result-view.js: the result in words, built from the core's numbers, so that it stays
 // true after any edit. Each built-in scene says its own thing; a custom scene says its own
 // words, if it has any.
-import { el } from "../views.js";
-import { fmt, rowRef } from "../format.js";
+import { el, label, tableFigure } from "../views.js";
+import { fmt, fmtColumn, rowRef } from "../format.js";
 import { ranking } from "../steps.js";
 
 const vector = (row) => `[${row.map((x) => fmt(x, 3)).join(", ")}]`;
@@ -17,6 +17,51 @@ const glossed = (msg, token) => (msg.gloss(token) ? `${token} (${msg.gloss(token
 
 // Each scene's sentences, from the trace and the labels.
 const sentences = {
+  // 苹果 in two sentences: its own value, one average, and its two outputs, each made from the
+  // word it attends to most; with edits, the numbers alone
+  apple({ msg, scene, state, labels, trace, inputs }) {
+    const words = msg.scenes.apple;
+    const each = trace.output.map((out, i) => {
+      const top = ranking(trace, i)[0];
+      return {
+        word: labels.keys[top],
+        weight: fmt(trace.weights[i][top], 3),
+        output: vector(out),
+      };
+    });
+    const own = scene.own.map((j) => inputs.v[j]);
+    const same = own.every((row) => row.join() === own[0].join());
+    const designed = Object.keys(state.edits).length === 0;
+    const digits = Math.min(state.digits, 3);
+    const [ownText, ...outText] = [own[0], ...trace.output].map((row) => fmtColumn(row, digits));
+    const table = same
+      ? tableFigure(
+          "meaning",
+          words.table,
+          [
+            words.own(rowRef("V", scene.own[0])),
+            ...trace.output.map((_, i) => words.in(rowRef("output", i), i + 1)),
+          ],
+          labels.values.map((name, c) =>
+            el(
+              "tr",
+              {},
+              el("th", { scope: "row" }, label(name, msg.gloss(name))),
+              el("td", { text: ownText[c] }),
+              outText.map((column) => el("td", { text: column[c] })),
+            ),
+          ),
+        )
+      : undefined;
+    return el(
+      "div",
+      { class: "result" },
+      el("p", {
+        text: designed && same ? words.result(vector(own[0]), each) : words.resultEdited(each),
+      }),
+      table,
+    );
+  },
   classroom({ msg, labels, trace, inputs }) {
     const v = trace.v ?? inputs.v;
     const words = msg.scenes.classroom;
@@ -98,8 +143,7 @@ const sentences = {
 export function resultView(ctx) {
   const { scene, msg } = ctx;
   // in predict mode, before the answer, the sentences would give away the numbers still hidden
-  if (ctx.predicting || ["weights", "output"].some((id) => ctx.concealed?.has(id)))
-    return undefined;
+  if (["weights", "output"].some((id) => ctx.hidden?.(id))) return undefined;
   const text = msg.scenes[scene.id].result;
   if (scene.text || !sentences[scene.id]) return text ? paragraph(text) : undefined;
   return sentences[scene.id](ctx);

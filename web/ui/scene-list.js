@@ -111,19 +111,32 @@ export function sceneList(ctx) {
 }
 
 /**
- * What comes after this scene in the curriculum, on its last step: a link that opens it, with
- * its lesson's name when it starts a new one. Nothing after the last scene, or without lessons.
+ * The scene after this one in the curriculum: { id, lesson } (lesson: its lesson's number and
+ * name when it starts a new one, else false); null after the last scene; undefined without
+ * lessons or for a scene in none.
  */
-export function nextUp(ctx) {
-  const { msg, scene, scenes, lessons, state, steps } = ctx;
-  if (!lessons || state.step !== steps.length - 1) return undefined;
+export function nextInPath({ msg, scene, scenes, lessons }) {
+  if (!lessons) return undefined;
   const groups = groupsOf(scenes, lessons).filter((g) => g.lesson);
   const order = groups.flatMap((g, k) => g.scenes.map((s) => ({ s, k })));
   const at = order.findIndex((o) => o.s.id === scene.id);
   if (at < 0) return undefined;
   const next = order[at + 1];
-  if (!next) return el("p", { class: "next-up", text: msg.ui.pathEnd });
+  if (!next) return null;
   const lesson =
     next.k !== order[at].k && msg.ui.lesson(next.k + 1, msg.ui.lessons[groups[next.k].lesson.id]);
-  return el("p", { class: "next-up" }, msg.ui.nextUp(lesson), sceneLink(ctx, next.s.id));
+  return { id: next.s.id, lesson };
+}
+
+/**
+ * What comes after this scene in the curriculum, on its last step: a link that opens it, with
+ * its lesson's name when it starts a new one. Nothing after the last scene, or without lessons.
+ */
+export function nextUp(ctx) {
+  const { msg, state, steps } = ctx;
+  if (state.step !== steps.length - 1) return undefined;
+  const next = nextInPath(ctx);
+  if (next === undefined) return undefined;
+  if (!next) return el("p", { class: "next-up", text: msg.ui.pathEnd });
+  return el("p", { class: "next-up" }, msg.ui.nextUp(next.lesson), sceneLink(ctx, next.id));
 }

@@ -141,13 +141,16 @@ function answerLink(msg) {
 }
 
 // How the picked cell is made, placed just after its matrix (on a wide screen, after all of
-// them: style.css).
+// them: style.css). Hidden, it says what to do: work it out from the numbers above, or, when
+// those are an earlier step's results not answered yet, answer that step first.
 function derivationBox(ctx, hiddenFocus) {
-  const { lab, msg, view, focus } = ctx;
+  const { lab, msg, view, focus, waiting = [] } = ctx;
   if (!focus || !lab.derivation) return undefined;
-  const box = hiddenFocus
-    ? el("p", { class: "hint derivation-hint" }, msg.predict.noDerivation, " ", answerLink(msg))
-    : derivationView(lab.derivation(focus.m, focus.i, focus.j, ctx), msg);
+  const box = !hiddenFocus
+    ? derivationView(lab.derivation(focus.m, focus.i, focus.j, ctx), msg)
+    : waiting.length
+      ? el("p", { class: "hint derivation-hint" }, msg.predict.waitingCell(waiting[0] + 1))
+      : el("p", { class: "hint derivation-hint" }, msg.predict.noDerivation, " ", answerLink(msg));
   box.style.order = String(2 * view.matrices.findIndex((m) => m.id === focus.m) + 1);
   return box;
 }

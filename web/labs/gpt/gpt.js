@@ -172,7 +172,7 @@ export const gptLab = {
       heads: {
         focusMatrix: null,
         matrices: [
-          square("weights", "weights", trace.head.weights, "operand", `weights, ${where}`),
+          square("weights", "weights", trace.head.weights, "operand", msg.gptLab.weightsAt(where)),
         ],
       },
       head: {

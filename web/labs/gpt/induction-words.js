@@ -5,6 +5,18 @@
 const atEn = (step) => (step === 0 ? "step 0, before any training" : `step ${step}`);
 const atZh = (step) => (step === 0 ? "训练之前（第 0 个训练步）" : `第 ${step} 个训练步`);
 
+// One layer: when its head puts the most of its weight from the repeat's first token on the
+// position after the copy, but not from the second token, it favours a place, not a copy's next.
+const favours = (c, c2) => c.top.at === c.after && c2.top.at !== c2.after;
+const placeEn = (c, c2) =>
+  favours(c, c2)
+    ? ` That is the most it puts anywhere from there, yet not because position ${c.after} says what came before it: from position ${c2.at} (token ${c2.token}) its most, ${c2.top.weight}, goes to position ${c2.top.at}, and only ${c2.induction} to position ${c2.after}, the one after the earlier ${c2.token}. The head favours a place, not the token after a copy; for the repeat's first token the two are the same position.`
+    : "";
+const placeZh = (c, c2) =>
+  favours(c, c2)
+    ? `这是它从那里放得最多的地方，但并不是因为第 ${c.after} 个位置说明了它前面是什么：从第 ${c2.at} 个位置（词元 ${c2.token}）出发，它把最多的 ${c2.top.weight} 放在第 ${c2.top.at} 个位置，放在第 ${c2.after} 个位置（上一个 ${c2.token} 后面的那个）上的只有 ${c2.induction}。这个头偏爱的是一个位置，而不是“副本后面的那个词元”；对重复段的第一个词元来说，两者恰好是同一个位置。`
+    : "";
+
 export const inductionWords = {
   en: {
     gloss: () => undefined,
@@ -46,10 +58,10 @@ export const inductionWords = {
       },
       circuit: {
         title: "How the next token is found",
-        text: ({ layers, at, c, both, other }) =>
+        text: ({ layers, at, c, c2, both, other }) =>
           layers === 2
             ? `An induction head predicts a token that repeats: at a token, it looks at the token that came just after that token's earlier copy. Take position ${c.at}, token ${c.token}, the first of the repeat. Its earlier copy is at position ${c.copy}; after it, at position ${c.after}, came ${c.next}, so ${c.next} is the next token here. A trained model finds it in two moves. Layer 1's head, at position ${c.after}, looks at the token before it, ${c.token}, and adds it to that position's row: position ${c.after} now carries “the token before me is ${c.token}”. Layer 2's head, at position ${c.at}, has a query made from ${c.token}; it matches the key made from “the token before me is ${c.token}”, at position ${c.after}, and reads ${c.next} there. At ${at}: layer 1's head puts ${c.previous} of its weight from position ${c.after} on position ${c.copy}, layer 2's head ${c.induction} from position ${c.at} on position ${c.after}, and the model gives ${c.next} a probability of ${c.p} (a guess is 1 in 32). ${both ? "Both heads do it here." : "Not both yet: train on, and come back."} The table does the same for every token of the repeat but the last (after it come the random tokens).`
-            : `With one layer there is no first move. The only head, at position ${c.at} (token ${c.token}), would have to find position ${c.after}, the one after the earlier ${c.token}; but a key is made from its own position's token and place only: nothing at position ${c.after} says which token came before it. What one layer can still learn is that the next token is likely one already seen: copying the earlier tokens raises them all, a guess among the segment's tokens rather than among 32, and this brings the repeated half's loss down part of the way. At ${at}, the head puts ${c.induction} of its weight from position ${c.at} on position ${c.after}, and the model gives ${c.next} a probability of ${c.p}.${other ? ` Two layers, trained here to step ${other.step}, reach an induction score of ${other.induction}, against this head's ${other.one}.` : " Train two layers (L = 2) to compare."} The table does the same for every token of the repeat but the last (after it come the random tokens).`,
+            : `With one layer there is no first move. The only head, at position ${c.at} (token ${c.token}), would have to find position ${c.after}, the one after the earlier ${c.token}; but a key is made from its own position's token and place only: nothing at position ${c.after} says which token came before it. What one layer can still learn is that the next token is likely one already seen: copying the earlier tokens raises them all, a guess among the segment's tokens rather than among 32, and this brings the repeated half's loss down part of the way. At ${at}, the head puts ${c.induction} of its weight from position ${c.at} on position ${c.after}, and the model gives ${c.next} a probability of ${c.p}.${placeEn(c, c2)}${other ? ` Two layers, trained here to step ${other.step}, reach an induction score of ${other.induction}, against this head's ${other.one}.` : " Train two layers (L = 2) to compare."} The table does the same for every token of the repeat but the last (after it come the random tokens).`,
       },
     },
     induction: {
@@ -147,10 +159,10 @@ export const inductionWords = {
       },
       circuit: {
         title: "下一个词元是怎样找到的",
-        text: ({ layers, at, c, both, other }) =>
+        text: ({ layers, at, c, c2, both, other }) =>
           layers === 2
             ? `归纳头预测会重复的词元：在一个词元处，它去看这个词元上一次出现时紧跟在后面的那个词元。看第 ${c.at} 个位置，词元 ${c.token}，重复段的第一个。它上一次出现在第 ${c.copy} 个位置；那后面，第 ${c.after} 个位置，是 ${c.next}，所以这里的下一个词元就是 ${c.next}。训练好的模型分两步找到它。第 1 层的头在第 ${c.after} 个位置看它前面的词元 ${c.token}，并把它加进这个位置的那一行：第 ${c.after} 个位置从此带着“我前面是 ${c.token}”。第 2 层的头在第 ${c.at} 个位置，查询由 ${c.token} 而来；它和由“我前面是 ${c.token}”而来的键（在第 ${c.after} 个位置）对得上，于是在那里读到 ${c.next}。${at}时：第 1 层的头从第 ${c.after} 个位置放在第 ${c.copy} 个位置上的权重是 ${c.previous}，第 2 层的头从第 ${c.at} 个位置放在第 ${c.after} 个位置上的是 ${c.induction}，模型给 ${c.next} 的概率是 ${c.p}（瞎猜是 1/32）。${both ? "这里两个头都做到了。" : "还没有两个都做到：继续训练，再回来看。"}表格对重复段里除最后一个以外的每个词元都这样算了一遍（最后一个之后是随机词元）。`
-            : `只有一层，就没有第一个动作。唯一的头在第 ${c.at} 个位置（词元 ${c.token}），得找到第 ${c.after} 个位置，即上一个 ${c.token} 后面的那个；可是一个键只由它自己位置上的词元和位置算出：第 ${c.after} 个位置上没有任何东西说明它前面是哪个词元。一层还能学到的是：下一个词元多半是前面出现过的；把前面的词元都抄过来，就把它们都抬高了，从 32 个里猜变成从那一段的词元里猜，重复那一半的损失因此降下来一部分。${at}时，这个头从第 ${c.at} 个位置放在第 ${c.after} 个位置上的权重是 ${c.induction}，模型给 ${c.next} 的概率是 ${c.p}。${other ? `两层的模型在这里训练到第 ${other.step} 步，归纳分数达到 ${other.induction}，这个头是 ${other.one}。` : "训练两层（L = 2）来比一比。"}表格对重复段里除最后一个以外的每个词元都这样算了一遍（最后一个之后是随机词元）。`,
+            : `只有一层，就没有第一个动作。唯一的头在第 ${c.at} 个位置（词元 ${c.token}），得找到第 ${c.after} 个位置，即上一个 ${c.token} 后面的那个；可是一个键只由它自己位置上的词元和位置算出：第 ${c.after} 个位置上没有任何东西说明它前面是哪个词元。一层还能学到的是：下一个词元多半是前面出现过的；把前面的词元都抄过来，就把它们都抬高了，从 32 个里猜变成从那一段的词元里猜，重复那一半的损失因此降下来一部分。${at}时，这个头从第 ${c.at} 个位置放在第 ${c.after} 个位置上的权重是 ${c.induction}，模型给 ${c.next} 的概率是 ${c.p}。${placeZh(c, c2)}${other ? `两层的模型在这里训练到第 ${other.step} 步，归纳分数达到 ${other.induction}，这个头是 ${other.one}。` : "训练两层（L = 2）来比一比。"}表格对重复段里除最后一个以外的每个词元都这样算了一遍（最后一个之后是随机词元）。`,
       },
     },
     induction: {

@@ -250,7 +250,14 @@ export const inductionLab = {
     const s = trace.scores;
     const last = trace.layers - 1;
     const lnV = Math.log(task.vocab);
-    const c = circuitRows(trace)[0];
+    const [c, c2] = circuitRows(trace);
+    // where the last head puts the most of its weight from a row of the circuit (position from 1)
+    const weights = trace.heads[last].weights;
+    const top = ({ at: i }) => {
+      const row = weights[i - 1].slice(0, i);
+      const j = row.indexOf(Math.max(...row));
+      return { at: j + 1, weight: fmt(row[j], d) };
+    };
     const two = runOf(2);
     return msg.steps[stepId].text({
       vocab: task.vocab,
@@ -273,7 +280,10 @@ export const inductionLab = {
         previous: c.previous === undefined ? undefined : fmt(c.previous, d),
         induction: fmt(c.induction, d),
         p: fmt(c.p, d),
+        top: top(c),
       },
+      // the repeat's second token: whether the head's favourite place is the copy's next there too
+      c2: { ...c2, induction: fmt(c2.induction, d), top: top(c2) },
       both: c.previous >= 0.5 && c.induction >= 0.5,
       // one layer beside two, when two have been trained here
       other:

@@ -252,11 +252,11 @@ export const textWords = {
       tokenName: (t, ch) =>
         t === 0 ? "⏎（行尾）" : t === 1 ? "�（未知）" : ch === " " ? "␣（空格）" : ch,
       levelsLine: (vocab, uniform, unigram, bigram, lambda, rest, targets) =>
-        `什么都不知道的模型把赌注平均押在 ${vocab} 个词元上：−ln(1/${vocab}) = ln ${vocab} = ${uniform} nats。数一数每个词元在训练部分出现多少次（一元模型），得 ${unigram}；数一数哪个词元后面跟哪个词元（二元模型：字对的部分占 ${lambda}，一元模型占 ${rest}，好让没见过的词元对不至于概率为零），得 ${bigram}。每个数都是留出部分第一个之后的 ${targets} 个词元上 −ln p 的平均。`,
+        `什么都不知道的模型把赌注平均押在 ${vocab} 个词元上：−ln(1/${vocab}) = ln ${vocab} = ${uniform} 奈特。数一数每个词元在训练部分出现多少次（一元模型），得 ${unigram}；数一数哪个词元后面跟哪个词元（二元模型：字对的部分占 ${lambda}，一元模型占 ${rest}，好让没见过的词元对不至于概率为零），得 ${bigram}。每个数都是留出部分第一个之后的 ${targets} 个词元上 −ln p 的平均。`,
       levelsTitle: (targets) => `三个更简单的模型在 ${targets} 个留出词元上的损失`,
       unigramCaption:
         "p：一元模型给最常见的十个词元的概率，(次数 + 1) ÷ (训练词元数 + 词表大小)：每个都多算一次，好让没有哪个词元概率为零",
-      lossHead: "损失（nats）",
+      lossHead: "损失（奈特）",
       modelName: { uniform: "均匀", unigram: "一元模型", bigram: "二元模型" },
       textPlot: (name) => `在这里用${name}训练时的损失`,
       samplesIntro: (count, temperature, every) =>

@@ -160,11 +160,21 @@ export function memorising({ losses, heldOut }, w) {
 }
 
 // A file input in the page's words: the browser's own button would speak its language, not the
-// page's; the input stays, out of sight, focusable, and its label is the button.
+// page's; the input stays, out of sight, focusable, and its label is the button. Enter opens
+// the picker as Space does (Chromium's file input answers Space only).
 function filePick(words, input) {
   input.setAttribute("class", "visually-hidden");
+  input.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.altKey || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
+    input.click();
+  });
   return el("label", { class: "file-pick" }, words, input);
 }
+
+// What the learner typed in the text box: it stays there through every redraw of the page, and
+// after "Train on this text" it is the text in use, still in the box.
+let typed = "";
 
 // The presets, a text of one's own (pasted, or a file picked or dropped), and what went wrong.
 function sourcePanel(ctx) {
@@ -187,7 +197,9 @@ function sourcePanel(ctx) {
     rows: 6,
     "aria-label": w.pasteLabel,
     placeholder: w.pastePlaceholder,
+    oninput: () => (typed = area.value),
   });
+  area.value = typed;
   const file = el("input", {
     type: "file",
     id: "text-file",

@@ -67,6 +67,7 @@ export const gptWords = {
     },
     gptLab: {
       where: (l, h) => `layer ${l}, head ${h}`,
+      weightsAt: (where) => `weights, ${where}`,
       layerName: (l) => `Layer ${l}`,
       headName: (h) => `head ${h}`,
       gridTitle: "Every layer's and head's weights on your line",
@@ -85,7 +86,7 @@ export const gptWords = {
       reading: (n) =>
         `Spaces are not read; ASCII punctuation is read as the poems write it (，。？！); only the first ${n} characters are read (the context holds ${n + 1} with ⏎). The model learned simplified characters: a traditional one, such as 盡, is unknown to it.`,
       inStep3: "This head's weights at a glance; step 3 writes out how each is made:",
-      top: "max, the largest of all the logits",
+      top: "max: the largest of all the logits",
       sum: "Σ exp(z − max), over the whole vocabulary",
       again: "Start again",
       trainDone: (n, total, rate, loss, held, left, seconds) =>
@@ -255,7 +256,7 @@ export const gptWords = {
       train: {
         title: "自己训练",
         text: ({ heldOut }) =>
-          `和得到这些权重完全相同的训练，在这个标签页里由同一个核心再做一遍：从随机权重开始，同样的种子，同样的文本。发布的权重在它没见过的唐诗（留出集）上的损失是 ${heldOut} nats：看留出损失怎样朝它下降，看你诗句上的这个头怎样成形。训练损失是在正在学的文本上算的，会降得更低。`,
+          `和得到这些权重完全相同的训练，在这个标签页里由同一个核心再做一遍：从随机权重开始，同样的种子，同样的文本。发布的权重在它没见过的唐诗（留出集）上的损失是 ${heldOut} 奈特：看留出损失怎样朝它下降，看你诗句上的这个头怎样成形。训练损失是在正在学的文本上算的，会降得更低。`,
       },
     },
     scenes: {
@@ -267,6 +268,7 @@ export const gptWords = {
     },
     gptLab: {
       where: (l, h) => `第 ${l} 层第 ${h} 个头`,
+      weightsAt: (where) => `权重，${where}`,
       layerName: (l) => `第 ${l} 层`,
       headName: (h) => `头 ${h}`,
       gridTitle: "每一层、每个头在你的诗句上的权重",
@@ -284,7 +286,7 @@ export const gptWords = {
       reading: (n) =>
         `空格不读；英文标点按诗里的写法读（，。？！）；只读前 ${n} 个字（上下文连 ⏎ 共 ${n + 1} 个）。模型学的是简体字：繁体字（比如“盡”）它不认识。`,
       inStep3: "这个头的权重一览；第 3 步写出每个数是怎么来的：",
-      top: "max，所有 logit 中最大的",
+      top: "max：所有 logit 中最大的",
       sum: "Σ exp(z − max)，整个词表上的和",
       again: "重新开始",
       trainDone: (n, total, rate, loss, held, left, seconds) =>
@@ -336,7 +338,7 @@ export const gptWords = {
         `这里没有构建训练用的诗（${why}）：请在装有 Debian 的 fortunes-zh 的机器上构建页面（make test 会安装它）。`,
       trainPlot: (shipped) => `在这里训练时的损失（发布的权重：${shipped}）`,
       stepAxis: "步",
-      lossAxis: "损失（nats）",
+      lossAxis: "损失（奈特）",
       trainLoss: "训练",
       heldOutLoss: "留出",
       shippedTable: (first, every) =>
@@ -348,7 +350,7 @@ export const gptWords = {
       switchedOff:
         "为什么是这几个头？把一个头关掉（它的输出设为 0，后面各层从它那里什么也读不到），再在留出诗上测一次：变差的，就是这个头原本帮着预测的。这里字和标点分开算；和训练一起给出的留出损失，是所有词元（包括诗的结尾 ⏎）的平均。",
       without: (names, relation, n, chars, marks, oneIns) =>
-        `关掉${names.join("和")}（${relation}）：${n.characters} 个留出的字上的损失从 ${chars[0]} 变成 ${chars[1]} nats，${n.marks} 个标点上的损失从 ${marks[0]} 变成 ${marks[1]}${oneIns[0] === oneIns[1] ? "" : `（给对的标点的概率从大约 ${oneIns[0]} 分之 1 变成 ${oneIns[1]} 分之 1）`}。`,
+        `关掉${names.join("和")}（${relation}）：${n.characters} 个留出的字上的损失从 ${chars[0]} 变成 ${chars[1]} 奈特，${n.marks} 个标点上的损失从 ${marks[0]} 变成 ${marks[1]}${oneIns[0] === oneIns[1] ? "" : `（给对的标点的概率从大约 ${oneIns[0]} 分之 1 变成 ${oneIns[1]} 分之 1）`}。`,
       sentenceGap: "",
       helps: {
         previous:
@@ -357,13 +359,13 @@ export const gptWords = {
           "格律整齐的一句，标点前恰好是 5 个或 7 个字：最近的标点在多远之前，告诉模型现在在一句里的什么位置，也就告诉它下一个标点什么时候来。",
       },
       natLine: (loss, n) =>
-        `损失的单位是 nat（自然对数）：损失为 L，意思是模型平均给真正的下一个字 e^(−L) 的概率（对每个字取几何平均）。发布的权重的 ${loss}，大约是 ${n} 分之 1。`,
+        `损失的单位是奈特（用自然对数算）：损失为 L，意思是模型平均给真正的下一个字 e^(−L) 的概率（对每个字取几何平均）。发布的权重的 ${loss}，大约是 ${n} 分之 1。`,
       lesson4Line: (vocab, targets, poems) =>
         `这还是第 4 课的损失。在那里，L = −ln 权重[书][读]：“书”的 softmax 给“读”的权重，取对数再取负。这里的 softmax 在全部 ${vocab} 个词元上计算，它给一个词元的权重就是概率；损失是它给真正出现的下一个字的概率取 −ln，再对 ${poems} 首留出诗的 ${targets} 个词元（标点和 ⏎ 也算）取平均。损失为 0 意味着每次都有十足把握而且都猜对。`,
       baselinesLine: (vocab, uniform, unigram, bigram, lambda, rest, shipped, back) =>
         `这个数有多好？什么都不知道的模型把概率平均分给 ${vocab} 个词元（均匀）：−ln(1/${vocab}) = ln ${vocab} = ${uniform}。数一数每个字在同样的训练文本里出现多少次（一元模型），得 ${unigram}；数一数哪个字后面跟哪个字（二元模型，按 ${lambda} 比 ${rest} 和一元模型混合，好让没见过的字对不至于概率为零），得 ${bigram}。发布的权重最多能往前读 ${back} 个字，得 ${shipped}。图里的虚线就是这四个数。`,
       baselinesTitle: (poems) => `${poems} 首留出诗上的损失，以及它对应的概率`,
-      lossHead: "损失（nats）",
+      lossHead: "损失（奈特）",
       oneInHead: "平均概率",
       oneIn: (n) => `${n} 分之 1`,
       modelName: {

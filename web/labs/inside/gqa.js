@@ -31,6 +31,12 @@ export const gqaLab = {
   core: "labs",
   words: insideWords,
 
+  // A step's words may name other labs, by their names in the scene list.
+  text(stepId, { msg }) {
+    const words = msg.steps[stepId].text;
+    return typeof words === "function" ? words((id) => msg.scenes[id].name) : words;
+  },
+
   // Three layers, and for each the KV cache after decoding the five tokens.
   compute(core, scene, state) {
     const x = sentenceX(scene, state);

@@ -2,7 +2,7 @@
 // 我在图书馆读书: one finds who does what to what, one the previous token, one the verb and
 // the place, one spreads evenly. Steps: the inputs, the projections, each head's scores and
 // weights, the concatenation, and W_O.
-import { cellRef } from "../../format.js";
+import { cellRef, fmt } from "../../format.js";
 import { plain, derivationOf } from "../../derive.js";
 import { el } from "../../views.js";
 import { sceneLink } from "../../ui/scene-list.js";
@@ -27,6 +27,32 @@ import { insideWords } from "./words.js";
 
 const H = 4;
 
+// Why more than one head, from the weights on the page: the first token that gives more than
+// half of one head's row to one token and more than half of another head's row to another (what
+// one row, which adds up to 1, cannot do), said with its numbers; or, without one, the reason
+// alone.
+function oneHead({ trace, msg, state }) {
+  const w = msg.inside;
+  const d = Math.min(state.digits, 3);
+  const top = (h, i) => {
+    const row = trace.heads[h].weights[i];
+    const j = row.indexOf(Math.max(...row));
+    return { head: h + 1, key: tokens[j], j, weight: row[j] };
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    for (let a = 0; a < H; a++) {
+      for (let b = a + 1; b < H; b++) {
+        const [x, y] = [top(a, i), top(b, i)];
+        if (x.j !== y.j && x.weight > 0.5 && y.weight > 0.5) {
+          const said = (t) => ({ ...t, weight: fmt(t.weight, d) });
+          return w.oneHead(tokens[i], said(x), said(y), H);
+        }
+      }
+    }
+  }
+  return w.oneHeadOnly(H);
+}
+
 export const headsLab = {
   id: "heads",
   styles: [kitStyles],
@@ -45,7 +71,7 @@ export const headsLab = {
     { id: "inputs", panels: [], inStep: ["positionsNote"] },
     { id: "projections", panels: [] },
     { id: "headScores", panels: [] },
-    { id: "headWeights", panels: ["heatmaps"] },
+    { id: "headWeights", panels: ["heatmaps"], inStep: ["oneHead"] },
     { id: "concat", panels: ["heatmaps"] },
     { id: "combine", panels: [] },
   ],
@@ -205,6 +231,7 @@ export const headsLab = {
 
   panels: {
     heatmaps: (ctx) => headHeatmaps(ctx.trace, ctx),
+    oneHead: (ctx) => el("p", { class: "note", "data-one-head": "" }, oneHead(ctx)),
     // The word-order lab by its scene-list name: a link where the walkthrough offers it.
     positionsNote: (ctx) => {
       const [before, after] = ctx.msg.inside.positionsSee;

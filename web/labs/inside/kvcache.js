@@ -1,7 +1,8 @@
-// labs/inside/kvcache.js: lab 3 of "inside a model", "decoding with a KV cache". The grouped-query layer of
-// lab 2 (h = 4, h_kv = 2) decodes 我在图书馆读书 one token per step: the cache grows a row, the
-// new query attends to every cached key, and a counter sets the step's multiply-adds beside a
-// full recompute. The last step sets the cached rows beside the full causal pass.
+// labs/inside/kvcache.js: lab 3 of "inside a model", "decoding with a KV cache". The grouped-query
+// layer of lab 2 (h = 4, h_kv = 2) decodes 我在图书馆读书 one token per step: the cache grows a
+// row, the new query attends to every cached key, and a counter, right after the step's words,
+// sets the step's multiply-adds beside a full recompute's. The last step sets the cached rows
+// beside the full causal pass.
 import { cellRef } from "../../format.js";
 import { plain, derivationOf } from "../../derive.js";
 import { el } from "../../views.js";
@@ -77,6 +78,7 @@ function counter({ trace, step: { token }, msg }) {
       ),
     );
   const n = step.position + 1;
+  // the step's count and a full recompute's, side by side where the column is wide enough
   return el(
     "figure",
     { class: "counter", "data-counter": "" },
@@ -85,10 +87,12 @@ function counter({ trace, step: { token }, msg }) {
       class: "factors",
       text: msg.inside.factors(x[0].length, step.trace.h, step.trace.hKv, step.trace.dHead, n),
     }),
-    el("p", { text: msg.inside.stepCost }),
-    list(lines.step, step.cost),
-    el("p", { text: msg.inside.fullCost(n) }),
-    list(lines.full, step.full),
+    el(
+      "div",
+      { class: "counter-columns" },
+      el("div", {}, el("p", { text: msg.inside.stepCost }), list(lines.step, step.cost)),
+      el("div", {}, el("p", { text: msg.inside.fullCost(n) }), list(lines.full, step.full)),
+    ),
     el("p", { class: "note", text: msg.inside.pairsNote(n) }),
   );
 }
@@ -96,6 +100,7 @@ function counter({ trace, step: { token }, msg }) {
 export const kvcacheLab = {
   id: "kvcache",
   core: "labs",
+  styles: ["labs/inside/style.css"],
   words: insideWords,
 
   // Every step of the decoder, and the full causal pass over the same tokens.
@@ -109,7 +114,8 @@ export const kvcacheLab = {
 
   steps: () => [
     // a step per token, `token` its index from 0; then the causal comparison
-    ...tokens.map((_, t) => ({ id: `token${t + 1}`, token: t, panels: ["counter"] })),
+    // the counter the step's words name comes right after them, before the tables
+    ...tokens.map((_, t) => ({ id: `token${t + 1}`, token: t, panels: [], lead: ["counter"] })),
     { id: "causal", panels: [], inStep: ["padNote"] },
   ],
 

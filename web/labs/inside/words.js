@@ -30,6 +30,10 @@ const en = {
     headLine: (h, g, q1, q2, k1, k2) =>
       `head ${h}: its Q is columns ${q1}–${q2} of Q; its K and V are columns ${k1}–${k2} of K and V (key-value head ${g})`,
     headTitle: (h, g) => `head ${h} (key-value head ${g})`,
+    oneHead: (token, a, b, h) =>
+      `Why more than one head? One head gives each token one row of weights, and a row adds up to 1: the more it gives one token, the less is left for every other, so one head cannot look two ways at once. Here ${token} gives ${a.weight} of head ${a.head}'s weights to ${a.key} and ${b.weight} of head ${b.head}'s to ${b.key}: each more than half, together more than the 1 that one row holds. ${h} heads give each token ${h} rows of weights, so it can look at both at once.`,
+    oneHeadOnly: (h) =>
+      `Why more than one head? One head gives each token one row of weights, and a row adds up to 1: the more it gives one token, the less is left for every other, so one head cannot look two ways at once. ${h} heads give each token ${h} rows of weights.`,
     concatLine: (cell, h, from) => `${cell} = ${from} (head ${h}'s output, put side by side)`,
     positionsNote:
       "Attention itself cannot see word order: the last two columns of X are hand-made position features (a point that turns 60° per token), so that head 2 can find the previous token.",
@@ -42,7 +46,7 @@ const en = {
     cacheCols: ["K (or V) per token", "K after 5 tokens", "V after 5 tokens"],
     poolLine: (name, g, first, last) =>
       `shared head ${g} of ${name} is the mean of heads ${first}–${last} of the four-head ${name}`,
-    counter: "Work done",
+    counter: "The counter: multiply-adds, this step and a full recompute",
     stepCost: "this step, with the cache",
     factors: (d, h, hKv, dh, n) =>
       `The factors: d_model = ${d} features per token (X's columns); h = ${h} query heads and h_kv = ${hKv} key-value heads, the 2× being K and V; d_head = ${dh} numbers per head; n = ${n}, the tokens so far.`,
@@ -65,7 +69,7 @@ const en = {
     cachedAt: (t) =>
       `cached at step ${t}: the K and V rows of token ${t} are kept, not computed again`,
     tokenText: (t, token) =>
-      `Token ${t}, ${token}, arrives. Its row X[${t}] is projected once: its K and V rows join the cache (now ${many(t, "row")}), and its query attends to every cached key, itself included. The counter sets this step's multiply-adds beside those of a full recompute.`,
+      `Token ${t}, ${token}, arrives. Its row X[${t}] is projected once: its K and V rows join the cache (now ${many(t, "row")}), and its query attends to every cached key, itself included. The counter just below compares this step's multiply-adds with those of a full recompute.`,
     newRow: "the new row",
     labels: {
       scores: (h) => `Q·Kᵀ, head ${h}`,
@@ -138,7 +142,8 @@ const en = {
     },
     kv4: {
       title: "h_kv = 4: a key-value head per query head",
-      text: "Multi-head attention as in lab 1: every query head has its own K and V columns.",
+      text: (name) =>
+        `Multi-head attention as in “${name("heads")}”, this lesson's first lab: every query head has its own K and V columns.`,
     },
     kv2: {
       title: "h_kv = 2: pairs share",
@@ -150,7 +155,8 @@ const en = {
     },
     memory: {
       title: "The cache memory saved",
-      text: "While decoding, a model keeps K and V of every token (lab 3). Their size is 2·h_kv·d_head numbers per token, so h_kv = 2 keeps half and h_kv = 1 a quarter. The numbers are the lengths of the caches the core returned after decoding the five tokens.",
+      text: (name) =>
+        `While decoding, a model keeps K and V of every token (the next lab, “${name("kvcache")}”). Their size is 2·h_kv·d_head numbers per token, so h_kv = 2 keeps half and h_kv = 1 a quarter. The numbers are the lengths of the caches the core returned after decoding the five tokens.`,
     },
     ...tokenSteps((t, token) => `Token ${t}: ${token}`),
     causal: {
@@ -231,6 +237,10 @@ const zh = {
     headLine: (h, g, q1, q2, k1, k2) =>
       `第 ${h} 个头：它的 Q 是 Q 的第 ${q1}–${q2} 列；它的 K 和 V 是 K、V 的第 ${k1}–${k2} 列（第 ${g} 个键值头）`,
     headTitle: (h, g) => `头 ${h}（键值头 ${g}）`,
+    oneHead: (token, a, b, h) =>
+      `为什么要不止一个头？一个头给每个词元一行权重，一行加起来是 1：给一个词元越多，留给其他词元的就越少，所以一个头没法同时看向两处。这里“${token}”把头 ${a.head} 的 ${a.weight} 权重给了“${a.key}”，把头 ${b.head} 的 ${b.weight} 给了“${b.key}”：每个都超过一半，合起来超过了一行权重所有的 1。${h} 个头给每个词元 ${h} 行权重，所以它能同时看两处。`,
+    oneHeadOnly: (h) =>
+      `为什么要不止一个头？一个头给每个词元一行权重，一行加起来是 1：给一个词元越多，留给其他词元的就越少，所以一个头没法同时看向两处。${h} 个头给每个词元 ${h} 行权重。`,
     concatLine: (cell, h, from) => `${cell} = ${from}（第 ${h} 个头的输出，并排放好）`,
     positionsNote:
       "注意力本身看不到词序：X 的最后两列是手工做的位置特征（每个词元转 60° 的一个点），头 2 才能找到前一个词元。",
@@ -242,7 +252,7 @@ const zh = {
     cacheCols: ["每个词元的 K（或 V）", "5 个词元后的 K", "5 个词元后的 V"],
     poolLine: (name, g, first, last) =>
       `${name} 的共用头 ${g} 是四头 ${name} 中头 ${first}–${last} 的平均`,
-    counter: "计算量",
+    counter: "计数器：乘加次数，这一步和完整重算",
     stepCost: "这一步（用缓存）",
     factors: (d, h, hKv, dh, n) =>
       `各个因子：d_model = ${d}，每个词元的特征数（X 的列数）；h = ${h} 个查询头，h_kv = ${hKv} 个键值头，“2×”是 K 和 V 各一份；d_head = ${dh}，每个头的维数；n = ${n}，到目前为止的词元数。`,
@@ -256,7 +266,7 @@ const zh = {
     stepRow: (t) => `第 ${t} 行来自第 ${t} 步，那一步词元 ${t} 的查询是唯一的一行：`,
     cachedAt: (t) => `第 ${t} 步存入缓存：词元 ${t} 的 K、V 行被保留，不再重算`,
     tokenText: (t, token) =>
-      `第 ${t} 个词元「${token}」到来。它的行 X[${t}] 只投影一次：它的 K、V 行加入缓存（现在有 ${t} 行），它的查询与每个缓存的键（包括它自己）做注意力。计数器把这一步的乘加次数与完整重算的次数并排比较。`,
+      `第 ${t} 个词元「${token}」到来。它的行 X[${t}] 只投影一次：它的 K、V 行加入缓存（现在有 ${t} 行），它的查询与每个缓存的键（包括它自己）做注意力。紧接着的计数器把这一步的乘加次数和完整重算的次数作比较。`,
     newRow: "新的一行",
     labels: {
       scores: (h) => `Q·Kᵀ，头 ${h}`,
@@ -327,7 +337,8 @@ const zh = {
     },
     kv4: {
       title: "h_kv = 4：每个查询头有自己的键值头",
-      text: "和实验 1 一样的多头注意力：每个查询头都有自己的 K、V 列。",
+      text: (name) =>
+        `和本课第一个实验“${name("heads")}”一样的多头注意力：每个查询头都有自己的 K、V 列。`,
     },
     kv2: {
       title: "h_kv = 2：两两共用",
@@ -339,7 +350,8 @@ const zh = {
     },
     memory: {
       title: "省下的缓存",
-      text: "解码时模型要保存每个词元的 K 和 V（实验 3）。它们的大小是每个词元 2·h_kv·d_head 个数，所以 h_kv = 2 只要一半，h_kv = 1 只要四分之一。表中的数是内核解码这五个词元后返回的缓存长度。",
+      text: (name) =>
+        `解码时模型要保存每个词元的 K 和 V（下一个实验“${name("kvcache")}”）。它们的大小是每个词元 2·h_kv·d_head 个数，所以 h_kv = 2 只要一半，h_kv = 1 只要四分之一。表中的数是内核解码这五个词元后返回的缓存长度。`,
     },
     ...tokenSteps((t, token) => `第 ${t} 个词元：${token}`),
     causal: {

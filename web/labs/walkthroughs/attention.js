@@ -134,7 +134,8 @@ export default {
     const text = typeof words === "function" ? words(d, fmt(trace.scale, state.digits)) : words;
     const more = [];
     if (stepId === "scores" && scene.alpha) more.push(msg.steps.scores.alpha(state.alpha));
-    if (stepId === "masked" && scene.maskFocusRow !== undefined) {
+    // a scene's own word on its mask: the book's row to look at, the apple's two sentences
+    if (stepId === "masked" && msg.scenes[scene.id]?.maskNote) {
       more.push(msg.scenes[scene.id].maskNote);
     }
     return [text, ...more].join(" ");

@@ -44,9 +44,10 @@ function naivePanel({ trace, msg, state }) {
   );
 }
 
-// What the naive way did to these scores: overflow, underflow, or nothing yet.
+// What the naive way did to these scores: overflow (of how many), underflow, or nothing yet.
 function verdict({ exp, sum }, w) {
-  if (exp.some((x) => x === Infinity)) return w.overflow;
+  const over = exp.filter((x) => x === Infinity).length;
+  if (over) return w.overflow(over, exp.length);
   if (sum === Infinity) return w.sumOverflow;
   if (sum === 0) return w.underflow;
   return w.fine;
@@ -214,8 +215,8 @@ export const stabilityLab = {
           `With −∞, row ${row} sees no key: the core reports it blocked, with weights 0, not NaN.`,
         spread: "With −1e9, the same row gets 1/3 on each key it may not see.",
         maskValue: "the mask value: this key is hidden",
-        overflow:
-          "Here: a score above 709.78 made exp Infinity, the sum is Infinity, and Infinity / Infinity is NaN.",
+        overflow: (n, total) =>
+          `Here: ${n === total ? `all ${total} scores are` : `${n} of the ${total} scores ${n === 1 ? "is" : "are"}`} above 709.78, so exp makes ${n === 1 ? "it" : "each"} Infinity; the sum is Infinity, and Infinity / Infinity is NaN.`,
         sumOverflow:
           "Here: each exp is finite, but their sum passes about 1.8e308 and becomes Infinity, so every weight is 0 and the row does not sum to 1.",
         underflow:
@@ -255,8 +256,8 @@ export const stabilityLab = {
           `用 −∞ 时，第 ${row} 行看不到任何键：核心报告它被阻断，权重为 0，而不是 NaN。`,
         spread: "用 −1e9 时，同一行在每个它不该看的键上得到 1/3。",
         maskValue: "掩码值：这个键被遮住了",
-        overflow:
-          "这里：有一个分数超过 709.78，exp 变成 Infinity，和也是 Infinity，而 Infinity / Infinity 是 NaN。",
+        overflow: (n, total) =>
+          `这里：${n === total ? `全部 ${total} 个分数都` : `${total} 个分数中有 ${n} 个`}超过 709.78，exp 把${n === 1 ? "它" : "每一个"}变成 Infinity；和也是 Infinity，而 Infinity / Infinity 是 NaN。`,
         sumOverflow:
           "这里：每个 exp 都是有限的，但它们的和超过约 1.8e308，变成 Infinity，于是每个权重都是 0，这一行的和不再是 1。",
         underflow: "这里：每个分数都小于约 −745，每个 exp 都舍入为 0，和是 0，而 0 / 0 是 NaN。",
