@@ -203,6 +203,10 @@ export const headsLab = {
     return [];
   },
 
+  // "Download as a spreadsheet": every step as a sheet of live formulas (./sheets.js, loaded
+  // with the writer only when asked).
+  sheet: async (ctx, link) => (await import("./sheets.js")).headsSheet(ctx, link),
+
   panels: {
     heatmaps: (ctx) => headHeatmaps(ctx.trace, ctx),
     // The word-order lab by its scene-list name: a link where the walkthrough offers it.
