@@ -105,11 +105,16 @@ export function sceneSheet(ctx, link) {
  * `first` names the input to change, `masked` says there is a mask to try. */
 export function bookOf({ scene, state, msg }, link, sheets, { first, masked = false }) {
   const w = msg.sheet;
+  // the step shown's sheet, or the one before it where that step shows no matrix
+  const active = Math.max(
+    0,
+    sheets.findLastIndex((sheet) => sheet.at <= state.step),
+  );
   const lines = [
     w.heading(msg.scenes[scene.id]?.title ?? scene.id),
     w.from(link),
     w.sheets(sheets.map((s) => s.name)),
-    w.opened(sheets[state.step].name),
+    w.opened(sheets[active].name),
     w.inputs,
     w.tryIt(first, sheets[0].name),
     masked && w.tryMask,
@@ -118,7 +123,7 @@ export function bookOf({ scene, state, msg }, link, sheets, { first, masked = fa
   ].filter(Boolean);
   return book({
     sheets,
-    active: state.step,
+    active,
     note: { name: w.noteName, lines },
     digits: state.digits,
   });
@@ -128,11 +133,11 @@ export function bookOf({ scene, state, msg }, link, sheets, { first, masked = fa
 export const namedAs = (msg, list) =>
   list.map((x) => (msg.gloss(String(x)) ? `${x} ${msg.gloss(String(x))}` : String(x)));
 
-/** A title as a sheet's name: what comes before a colon (a tab's name is short), none of
- * \\ / ? * [ ] (which no program takes in one), at most 31 characters (Excel's most). */
+/** A title as a sheet's name: what comes before a colon, ":" or "：" (a tab's name is short),
+ * none of \\ / ? * [ ] (which no program takes in one), at most 31 characters (Excel's most). */
 export function sheetName(title) {
   const name = title
-    .split(":")[0]
+    .split(/[:：]/)[0]
     .trim()
     .replace(/[\\/?*[\]]/g, "-");
   return name.length > 31 ? `${name.slice(0, 30).trimEnd()}…` : name;
@@ -146,7 +151,7 @@ export function stepSheet(ctx, step, k) {
     lab.text?.(step.id, { ...ctx, step, stepId: step.id }) ??
     msg.steps[step.id].text;
   const title = `${k + 1} ${msg.steps[step.id].title}`;
-  return { name: sheetName(title), title, text: typeof text === "string" ? text : "" };
+  return { name: sheetName(title), title, text: typeof text === "string" ? text : "", at: k };
 }
 
 /**
@@ -155,42 +160,45 @@ export function stepSheet(ctx, step, k) {
  * `before(stepId, m)` may give blocks that come before it (what the page writes in words, or
  * its sum out of sight: a row's max and Σ), or bands of them; those with it stand in a band of
  * their own, after the bands before it.
- * `keyOf(stepId, m)` names a matrix's block where its id is not enough.
+ * `keyOf(stepId, m)` names a matrix's block where its id is not enough. A step that shows no
+ * matrix has no sheet.
  */
 export function labSheets(ctx, { rules, before = () => undefined, keyOf = (stepId, m) => m.id }) {
   const { msg, steps, lab } = ctx;
-  return steps.map((step, k) => {
-    const view = lab.view(step.id, { ...ctx, step, stepId: step.id });
-    const bands = [[]];
-    for (const m of view.matrices) {
-      const key = keyOf(step.id, m);
-      const block = {
-        key,
-        label: m.caption ?? m.label,
-        rowLabels: namedAs(msg, m.rowLabels),
-        colLabels: namedAs(msg, m.colLabels),
-        data: m.data,
-        formula: m.role === "input" ? undefined : rules[key],
-      };
-      const extra = before(step.id, m);
-      if (!extra) {
-        bands.at(-1).push(block);
-        continue;
+  return steps
+    .map((step, k) => {
+      const view = lab.view(step.id, { ...ctx, step, stepId: step.id });
+      const bands = [[]];
+      for (const m of view.matrices) {
+        const key = keyOf(step.id, m);
+        const block = {
+          key,
+          label: m.caption ?? m.label,
+          rowLabels: namedAs(msg, m.rowLabels),
+          colLabels: namedAs(msg, m.colLabels),
+          data: m.data,
+          formula: m.role === "input" ? undefined : rules[key],
+        };
+        const extra = before(step.id, m);
+        if (!extra) {
+          bands.at(-1).push(block);
+          continue;
+        }
+        // blocks, or bands of them: the page's block ends the last
+        const more = (Array.isArray(extra[0]) ? extra : [extra]).map((band) =>
+          band.map((b) => ({
+            formula: rules[b.key],
+            ...b,
+            rowLabels: namedAs(msg, b.rowLabels),
+            colLabels: namedAs(msg, b.colLabels),
+          })),
+        );
+        more.at(-1).push(block);
+        bands.push(...more, []);
       }
-      // blocks, or bands of them: the page's block ends the last
-      const more = (Array.isArray(extra[0]) ? extra : [extra]).map((band) =>
-        band.map((b) => ({
-          formula: rules[b.key],
-          ...b,
-          rowLabels: namedAs(msg, b.rowLabels),
-          colLabels: namedAs(msg, b.colLabels),
-        })),
-      );
-      more.at(-1).push(block);
-      bands.push(...more, []);
-    }
-    return { ...stepSheet(ctx, step, k), bands: bands.filter((b) => b.length) };
-  });
+      return { ...stepSheet(ctx, step, k), bands: bands.filter((b) => b.length) };
+    })
+    .filter((sheet) => sheet.bands.length);
 }
 
 // Whether query i may see key j under the scene's mask.

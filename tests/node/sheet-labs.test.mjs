@@ -13,9 +13,13 @@ import { loadLabs } from "../../web/attention.js";
 import { headsScene } from "../../web/labs/inside/heads.js";
 import { gqaScene } from "../../web/labs/inside/gqa.js";
 import { kvcacheScene } from "../../web/labs/inside/kvcache.js";
+import sharpnessScenes from "../../web/labs/learn/sharpness.js";
+import teachScenes from "../../web/labs/learn/teach.js";
+import { sceneById } from "../../web/scenes.js";
 import { layers } from "../../web/labs/inside/data.js";
 import { labAt } from "./lab-context.mjs";
 import { calc, bytesOf, mismatches, inputCell } from "./calc.mjs";
+import { sheetName } from "../../web/sheet-scene.js";
 
 const core = await loadLabs();
 const dir = mkdtempSync(join(tmpdir(), "attention-sheet-labs-"));
@@ -90,6 +94,85 @@ function kvcacheTruth(x) {
   return truthFrom(of);
 }
 
+// Learn the sharpness: the core's descent step from α (η, the target): every factor of it.
+function sharpnessTruth(alpha, eta, target) {
+  const { q, k, v } = sceneById.age.inputs;
+  const [s] = core.sharpnessDescent(q, k, v, { target, alpha, eta, steps: 1 });
+  const t = s.trace;
+  const g = s.gradients;
+  return truthFrom({
+    alpha: [[s.alpha]],
+    q,
+    k,
+    v,
+    scale: [[t.scale]],
+    scores: t.scores,
+    scaled: t.scaled,
+    rowMax: [[t.rowMax[0]]],
+    exp: t.exp,
+    rowSum: [[t.rowSum[0]]],
+    weights: t.weights,
+    output: t.output,
+    target: [[target]],
+    loss: [[s.loss]],
+    dOutput: [[s.dOutput]],
+    dWeights: g.weights,
+    rowDot: [[g.rowDot[0]]],
+    dScaled: g.scaled,
+    dScores: g.scores,
+    dAlpha: [[s.dAlpha]],
+    eta: [[eta]],
+    next: [[s.next]],
+  });
+}
+const sharpnessScene = sharpnessScenes.find((scene) => scene.id === "sharpness");
+// the α of the step shown: step 3 of a run from α = 1
+const [, , third] = core.sharpnessDescent(
+  sceneById.age.inputs.q,
+  sceneById.age.inputs.k,
+  sceneById.age.inputs.v,
+  { target: 19.2, alpha: 1, eta: 10, steps: 3 },
+);
+
+// Teach 书 to read: the core's descent step from W_Q and W_K (η): the loss, every gradient, the
+// new weights, with 书's row of each matrix that has one.
+function teachTruth(wq, wk, eta) {
+  const { x, wv } = sceneById.book.inputs;
+  const [reader, read] = [10, 4];
+  const run = core.teachDescent(x, wq, wk, wv, { row: reader, key: read, eta, steps: 1 });
+  const [s] = run.steps;
+  const t = s.trace;
+  const g = s.gradients;
+  const row = (m) => [m[reader]];
+  return truthFrom({
+    x,
+    wq,
+    wk,
+    qrow: row(t.q),
+    k: t.k,
+    scores: row(t.scores),
+    scale: [[t.scale]],
+    scaled: row(t.scaled),
+    rowMax: [[t.rowMax[reader]]],
+    exp: row(t.exp),
+    rowSum: [[t.rowSum[reader]]],
+    weights: row(t.weights),
+    loss: [[s.loss]],
+    dscaled: row(g.scaled),
+    dq: row(g.q),
+    dk: g.k,
+    dwq: g.wq,
+    dwk: g.wk,
+    eta: [[eta]],
+    nwq: run.wq,
+    nwk: run.wk,
+  });
+}
+const teachScene = teachScenes.find((scene) => scene.id === "teach");
+// the weights at step 4 of the page's run (η = 20? the lab's own default), from its seeded start
+const teachRun = labAt(core, teachScene, { at: 4 });
+const shownTeach = teachRun.trace.steps[3];
+
 // A lab's book at a state in a language, as the page's button makes it.
 async function labBook(scene, partial, lang) {
   const lab = labAt(core, scene, partial);
@@ -126,7 +209,37 @@ const cases = [
     lang: "zh",
     truth: kvcacheTruth(x),
   },
+  {
+    name: "sharpness-en",
+    scene: sharpnessScene,
+    partial: { step: 1, finite: true, at: 3 },
+    lang: "en",
+    truth: sharpnessTruth(third.alpha, 10, 19.2),
+  },
+  {
+    name: "sharpness-zh",
+    scene: sharpnessScene,
+    partial: { step: 3 },
+    lang: "zh",
+    truth: sharpnessTruth(1, 10, 19),
+  },
+  {
+    name: "teach-en",
+    scene: teachScene,
+    partial: { at: 4, step: 1 },
+    lang: "en",
+    truth: teachTruth(shownTeach.wq, shownTeach.wk, teachRun.state.eta),
+  },
+  {
+    name: "teach-zh",
+    scene: teachScene,
+    partial: { hand: true, step: 2 },
+    lang: "zh",
+    truth: teachTruth(sceneById.book.inputs.wq, sceneById.book.inputs.wk, teachRun.state.eta),
+  },
 ];
+const teachWq = shownTeach.wq.map((row) => [...row]);
+teachWq[3][0] = 0.5;
 // The learner's edits, typed in Calc: [case, [[key, i, j, value]…], the truth after them].
 const typed = x.map((row) => [...row]);
 typed[4][0] = 0.5;
@@ -135,6 +248,24 @@ const edits = [
   ["gqa-en", [["x", 4, 0, 0.5]], gqaTruth(typed)],
   // X's fifth row is the fifth step's own row
   ["kvcache-en", [["token5:x", 0, 0, 0.5]], kvcacheTruth(typed)],
+  // a learner's own α and η: the gradient and the next α are the core's step from them
+  [
+    "sharpness-en",
+    [
+      ["alpha", 0, 0, 2.5],
+      ["eta", 0, 0, 4],
+    ],
+    sharpnessTruth(2.5, 4, 19.2),
+  ],
+  // a number of W_Q and η, typed in: the loss, the gradients and the new weights follow
+  [
+    "teach-en",
+    [
+      ["wq", 3, 0, 0.5],
+      ["eta", 0, 0, 2],
+    ],
+    teachTruth(teachWq, shownTeach.wk, 2),
+  ],
 ];
 
 const jobs = [];
@@ -164,27 +295,30 @@ test(`Calc recalculates every cell of every lab's file to the core's number (${j
   });
 });
 
-test("each lab's sheets are its steps, named in the page's language, opened on the step shown", () => {
+test("each lab's sheets are its steps that show matrices, named in the page's language, opened on the step shown", () => {
   for (const c of cases) {
     const ctx = c.lab.at(c.lang, c.lab.steps[0].id);
+    // the steps that show a matrix (the sharpness lab's plots show none)
+    const shown = c.lab.steps
+      .map((s, k) => ({ id: s.id, k }))
+      .filter(({ id }) => c.lab.at(c.lang, id).view.matrices.length > 0);
     // a tab's name: the title before its colon, cut at 31 characters, with none of \ / ? * [ ]
-    const names = c.lab.steps.map((s, k) => {
-      const name = `${k + 1} ${ctx.msg.steps[s.id].title}`.split(":")[0].trim();
-      return name.length > 31 ? `${name.slice(0, 30).trimEnd()}…` : name;
-    });
-    assert.ok(
-      names.every((n) => !/[\\/?*[\]]/.test(n)),
-      names.join(),
-    );
+    const names = shown.map(({ id, k }) => sheetName(`${k + 1} ${ctx.msg.steps[id].title}`));
     assert.deepEqual(
       c.book.sheets.map((s) => s.name),
       [ctx.msg.sheet.noteName, ...names],
     );
-    assert.equal(c.book.active, c.lab.state.step + 1);
-    if (c.lang === "zh")
-      assert.ok(
-        names.every((n) => /[\u3400-\u9fff]/.test(n)),
-        names.join(),
-      );
+    names.forEach((name, n) => {
+      const title = ctx.msg.steps[shown[n].id].title;
+      assert.ok(name.length <= 31 && !/[:\\/?*[\]]/.test(name), name);
+      assert.ok(title.startsWith(name.replace(/^\d+ /, "").replace(/…$/, "")), `${name}: ${title}`);
+    });
+    // the note: the lab's title, in the page's language
+    const note = c.book.sheets[0].cells.map((cell) => cell.value);
+    assert.ok(note[0].includes(ctx.msg.scenes[c.scene.id].title), note[0]);
+    assert.ok(note.includes(ctx.msg.sheet.functions));
+    // the step shown's sheet, or the one before it when that step shows no matrix
+    const at = shown.findLastIndex(({ k }) => k <= c.lab.state.step);
+    assert.equal(c.book.active, at + 1, c.name);
   }
 });
