@@ -160,10 +160,14 @@ export function stepSheet(ctx, step, k) {
  * `before(stepId, m)` may give blocks that come before it (what the page writes in words, or
  * its sum out of sight: a row's max and Σ), or bands of them; those with it stand in a band of
  * their own, after the bands before it.
- * `keyOf(stepId, m)` names a matrix's block where its id is not enough. A step that shows no
+ * `after(stepId, m)` gives blocks that follow it in its band (what the page shows apart from
+ * its matrices). `keyOf(stepId, m)` names a matrix's block where its id is not enough. A step that shows no
  * matrix has no sheet.
  */
-export function labSheets(ctx, { rules, before = () => undefined, keyOf = (stepId, m) => m.id }) {
+export function labSheets(
+  ctx,
+  { rules, before = () => undefined, after = () => undefined, keyOf = (stepId, m) => m.id },
+) {
   const { msg, steps, lab } = ctx;
   return steps
     .map((step, k) => {
@@ -179,21 +183,21 @@ export function labSheets(ctx, { rules, before = () => undefined, keyOf = (stepI
           data: m.data,
           formula: m.role === "input" ? undefined : rules[key],
         };
+        const named = (b) => ({
+          formula: rules[b.key],
+          ...b,
+          rowLabels: namedAs(msg, b.rowLabels),
+          colLabels: namedAs(msg, b.colLabels),
+        });
         const extra = before(step.id, m);
+        const then = (after(step.id, m) ?? []).map(named);
         if (!extra) {
-          bands.at(-1).push(block);
+          bands.at(-1).push(block, ...then);
           continue;
         }
         // blocks, or bands of them: the page's block ends the last
-        const more = (Array.isArray(extra[0]) ? extra : [extra]).map((band) =>
-          band.map((b) => ({
-            formula: rules[b.key],
-            ...b,
-            rowLabels: namedAs(msg, b.rowLabels),
-            colLabels: namedAs(msg, b.colLabels),
-          })),
-        );
-        more.at(-1).push(block);
+        const more = (Array.isArray(extra[0]) ? extra : [extra]).map((band) => band.map(named));
+        more.at(-1).push(block, ...then);
         bands.push(...more, []);
       }
       return { ...stepSheet(ctx, step, k), bands: bands.filter((b) => b.length) };

@@ -4,9 +4,9 @@
 // its cached value. Pure: no DOM, no core, no file format; web/sheet-xlsx.js writes a book
 // with exceljs, and the labs say what their blocks are (web/sheet-scene.js for the walkthroughs).
 //
-// The formulas use only what LibreOffice, WPS, Excel and Google Sheets share: + − × ÷, EXP,
-// SQRT, MAX, SUM, COUNT, ROWS, COLUMNS, ISNUMBER and IF, cell by cell (no array formula, no dynamic
-// array, no name), so that every cell reads as the page writes its arithmetic.
+// The formulas use only what LibreOffice, WPS, Excel and Google Sheets share: + − × ÷ ^, EXP,
+// LN, SQRT, MAX, SUM, COUNT, ROWS, COLUMNS, ISNUMBER and IF, cell by cell (no array formula, no
+// dynamic array, no name), so that every cell reads as the page writes its arithmetic.
 
 /** A column's letters: 0 → A, 25 → Z, 26 → AA. */
 export function columnName(c) {
@@ -144,7 +144,8 @@ export const sumOfProducts = (n, a, b) =>
 
 /**
  * The formulas of one attention head, by the names of its blocks (`names`: q, k, v, scale, mask,
- * scores, scaled, masked, rowMax, exp, rowSum, weights, output; those it has). Its query and key
+ * scores, scaled, masked, rowMax, exp, rowSum, weights, output; those it has: without scores,
+ * `scaled` names the logits as given, and without v there is no output). Its query and key
  * rows are d columns of q and k from qAt and kAt, its values columns of v from vAt; its keys
  * are nk. A masked cell is the text −∞: MAX, SUM and COUNT skip it, exp is
  * IF(ISNUMBER(x), EXP(x − max), 0), a row with no key to see has the max −∞, Σ 0 and weights
@@ -155,13 +156,16 @@ export function headRules(names, { d, nk, qAt = 0, kAt = 0, vAt = 0 }) {
   const masked = Boolean(n.masked);
   const logits = masked ? n.masked : n.scaled;
   const rules = {};
-  rules[n.scores] = (i, j, r) =>
-    sumOfProducts(
-      d,
-      (c) => r(n.q, i, qAt + c),
-      (c) => r(n.k, j, kAt + c),
-    );
-  rules[n.scaled] = (i, j, r) => `${r(n.scores, i, j)}*${r(n.scale, 0, 0)}`;
+  if (n.scores && n.q && n.k) {
+    rules[n.scores] = (i, j, r) =>
+      sumOfProducts(
+        d,
+        (c) => r(n.q, i, qAt + c),
+        (c) => r(n.k, j, kAt + c),
+      );
+  }
+  if (n.scores && n.scale)
+    rules[n.scaled] = (i, j, r) => `${r(n.scores, i, j)}*${r(n.scale, 0, 0)}`;
   if (masked) {
     rules[n.masked] = (i, j, r) =>
       `IF(${r(n.mask, i, j)}=0,"${minusInfinity}",${r(n.scaled, i, j)})`;
@@ -180,7 +184,7 @@ export function headRules(names, { d, nk, qAt = 0, kAt = 0, vAt = 0 }) {
     const [e, s] = [r(n.exp, i, j), r(n.rowSum, i, 0)];
     return masked ? `IF(${s}>0,${e}/${s},0)` : `${e}/${s}`;
   };
-  if (n.output) {
+  if (n.output && n.v) {
     rules[n.output] = (i, j, r) =>
       sumOfProducts(
         nk,

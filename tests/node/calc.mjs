@@ -48,10 +48,14 @@ export function mismatches(book, read, truth) {
       const want = truth.cell(cell.key, cell.i, cell.j);
       const got = rows[cell.r]?.[cell.c];
       checked++;
+      // Infinity or NaN where the page's own JavaScript overflows: an error in the spreadsheet,
+      // which Calc reads as no value
       const ok =
-        want === -Infinity
-          ? got === "−∞"
-          : typeof got === "number" && Math.abs(got - want) <= 1e-12;
+        !Number.isFinite(want) && want !== -Infinity
+          ? got === null
+          : want === -Infinity
+            ? got === "−∞"
+            : typeof got === "number" && Math.abs(got - want) <= 1e-12;
       if (!ok)
         wrong.push(
           `${sheet.name}!${nameOf(cell)} ${cell.key}[${cell.i + 1}][${cell.j + 1}]: ${got} ≠ ${want}`,

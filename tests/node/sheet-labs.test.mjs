@@ -15,6 +15,7 @@ import { gqaScene } from "../../web/labs/inside/gqa.js";
 import { kvcacheScene } from "../../web/labs/inside/kvcache.js";
 import sharpnessScenes from "../../web/labs/learn/sharpness.js";
 import teachScenes from "../../web/labs/learn/teach.js";
+import stabilityScenes, { naiveSoftmax } from "../../web/labs/why/stability.js";
 import { sceneById } from "../../web/scenes.js";
 import { layers } from "../../web/labs/inside/data.js";
 import { labAt } from "./lab-context.mjs";
@@ -173,6 +174,51 @@ const teachScene = teachScenes.find((scene) => scene.id === "teach");
 const teachRun = labAt(core, teachScene, { at: 4 });
 const shownTeach = teachRun.trace.steps[3];
 
+// Numerical stability: the page's naive softmax of s (its own JavaScript: Infinity and NaN
+// where it overflows), the core's stable one, and the core's masking with −∞ and −1e9.
+const pageMask = [
+  [true, true, false],
+  [false, false, false],
+];
+function stabilityTruth(s, m, mask = pageMask) {
+  const eye = (k) =>
+    Array.from({ length: k }, (_, i) => Array.from({ length: k }, (_, j) => +(i === j)));
+  const stable = core.attention(
+    [[1]],
+    s.map((x) => [x]),
+    eye(s.length),
+    { scale: 1 },
+  );
+  const inf = core.attention(m, eye(3), eye(3), { scale: 1, mask });
+  const big = core.attention(m, eye(3), eye(3), { scale: 1, mask, maskValue: -1e9 });
+  const naive = naiveSoftmax(s);
+  const col = (xs) => xs.map((x) => [x]);
+  return truthFrom({
+    s: [s],
+    nexp: [naive.exp],
+    nsum: [[naive.sum]],
+    nweights: [naive.weights],
+    rowMax: col(stable.rowMax),
+    exp: stable.exp,
+    rowSum: col(stable.rowSum),
+    weights: stable.weights,
+    m,
+    mask: mask.map((row) => row.map(Number)),
+    maskedInf: inf.masked,
+    "inf:rowMax": col(inf.rowMax),
+    "inf:exp": inf.exp,
+    "inf:rowSum": col(inf.rowSum),
+    weightsInf: inf.weights,
+    masked1e9: big.masked,
+    "1e9:rowMax": col(big.rowMax),
+    "1e9:exp": big.exp,
+    "1e9:rowSum": col(big.rowSum),
+    weights1e9: big.weights,
+  });
+}
+const stabilityScene = stabilityScenes.find((scene) => scene.id === "stability");
+const { s: s0, m: m0 } = stabilityScene.inputs;
+
 // A lab's book at a state in a language, as the page's button makes it.
 async function labBook(scene, partial, lang) {
   const lab = labAt(core, scene, partial);
@@ -237,6 +283,20 @@ const cases = [
     lang: "zh",
     truth: teachTruth(sceneById.book.inputs.wq, sceneById.book.inputs.wk, teachRun.state.eta),
   },
+  {
+    name: "stability-en",
+    scene: stabilityScene,
+    partial: { step: 0 },
+    lang: "en",
+    truth: stabilityTruth(s0[0], m0),
+  },
+  {
+    name: "stability-zh",
+    scene: stabilityScene,
+    partial: { step: 2, edits: { s: [[-1000, -1001, -1010]] } },
+    lang: "zh",
+    truth: stabilityTruth([-1000, -1001, -1010], m0),
+  },
 ];
 const teachWq = shownTeach.wq.map((row) => [...row]);
 teachWq[3][0] = 0.5;
@@ -265,6 +325,21 @@ const edits = [
       ["eta", 0, 0, 2],
     ],
     teachTruth(teachWq, shownTeach.wk, 2),
+  ],
+  // small scores: the naive softmax is right again; q1 masked whole under −∞ and −1e9
+  [
+    "stability-en",
+    [
+      ["s", 0, 0, 1],
+      ["s", 0, 1, 2],
+      ["s", 0, 2, 3],
+      ["mask", 0, 0, 0],
+      ["mask", 0, 1, 0],
+    ],
+    stabilityTruth([1, 2, 3], m0, [
+      [false, false, false],
+      [false, false, false],
+    ]),
   ],
 ];
 
@@ -321,4 +396,25 @@ test("each lab's sheets are its steps that show matrices, named in the page's la
     const at = shown.findLastIndex(({ k }) => k <= c.lab.state.step);
     assert.equal(c.book.active, at + 1, c.name);
   }
+});
+
+test("the labs' formulas use only the functions the note names, which the four programs share", () => {
+  const shared = ["EXP", "LN", "SQRT", "MAX", "SUM", "COUNT", "ROWS", "COLUMNS", "ISNUMBER", "IF"];
+  const used = new Set();
+  for (const c of cases) {
+    for (const sheet of c.book.sheets) {
+      for (const cell of sheet.cells) {
+        if (!cell.formula) continue;
+        const text = cell.formula.replace(/"[^"]*"/g, "").replace(/'[^']*'!/g, "");
+        for (const [, name] of text.matchAll(/([A-Z]+)\(/g)) used.add(name);
+      }
+    }
+  }
+  assert.deepEqual(
+    [...used].filter((f) => !shared.includes(f)),
+    [],
+  );
+  const note = cases[0].book.sheets[0].cells.map((cell) => cell.value).join(" ");
+  for (const f of used) assert.ok(note.includes(f), `the note names ${f}`);
+  assert.ok(used.has("LN") && used.has("ROWS"));
 });
