@@ -16,6 +16,7 @@ import { kvcacheScene } from "../../web/labs/inside/kvcache.js";
 import sharpnessScenes from "../../web/labs/learn/sharpness.js";
 import teachScenes from "../../web/labs/learn/teach.js";
 import stabilityScenes, { naiveSoftmax } from "../../web/labs/why/stability.js";
+import tilingScenes from "../../web/labs/why/tiling.js";
 import { sceneById } from "../../web/scenes.js";
 import { layers } from "../../web/labs/inside/data.js";
 import { labAt } from "./lab-context.mjs";
@@ -219,6 +220,32 @@ function stabilityTruth(s, m, mask = pageMask) {
 const stabilityScene = stabilityScenes.find((scene) => scene.id === "stability");
 const { s: s0, m: m0 } = stabilityScene.inputs;
 
+// Online softmax: the core's tiled walk over Q, K, V in blocks of `block`, and the whole rows.
+function tilingTruth(q, k, v, block, causal) {
+  const mask = causal ? "causal" : undefined;
+  const tiled = core.tiledAttention(q, k, v, { block, mask });
+  const whole = core.attention(q, k, v, mask ? { mask } : {});
+  const col = (xs) => xs.map((x) => [x]);
+  const of = { q, k, v, scale: [[tiled.scale]], output: tiled.output, full: tiled.full };
+  for (const m of ["scores", "scaled", "masked", "exp", "weights"]) of[`whole:${m}`] = whole[m];
+  of["whole:rowMax"] = col(whole.rowMax);
+  of["whole:rowSum"] = col(whole.rowSum);
+  if (causal) of["whole:mask"] = q.map((_, i) => q.map((_, j) => +(j <= i)));
+  tiled.blocks.forEach((b, at) => {
+    const p = `b${at + 1}:`;
+    for (const m of ["logits", "p", "acc", "partial"]) of[p + m] = b[m];
+    for (const m of ["m", "rescale", "l"]) of[p + m] = col(b[m]);
+  });
+  return truthFrom(of);
+}
+const tilingScene = tilingScenes.find((scene) => scene.id === "tiling");
+const bookQkv = core.selfAttention(
+  sceneById.book.inputs.x,
+  sceneById.book.inputs.wq,
+  sceneById.book.inputs.wk,
+  sceneById.book.inputs.wv,
+);
+
 // A lab's book at a state in a language, as the page's button makes it.
 async function labBook(scene, partial, lang) {
   const lab = labAt(core, scene, partial);
@@ -297,9 +324,25 @@ const cases = [
     lang: "zh",
     truth: stabilityTruth([-1000, -1001, -1010], m0),
   },
+  {
+    name: "tiling-en",
+    scene: tilingScene,
+    partial: { step: 2, block: 4 },
+    lang: "en",
+    truth: tilingTruth(bookQkv.q, bookQkv.k, bookQkv.v, 4, false),
+  },
+  {
+    name: "tiling-zh",
+    scene: tilingScene,
+    partial: { step: 1, block: 3, causal: true },
+    lang: "zh",
+    truth: tilingTruth(bookQkv.q, bookQkv.k, bookQkv.v, 3, true),
+  },
 ];
 const teachWq = shownTeach.wq.map((row) => [...row]);
 teachWq[3][0] = 0.5;
+const editedK = bookQkv.k.map((row) => [...row]);
+editedK[4][1] = 2;
 // The learner's edits, typed in Calc: [case, [[key, i, j, value]…], the truth after them].
 const typed = x.map((row) => [...row]);
 typed[4][0] = 0.5;
@@ -341,6 +384,8 @@ const edits = [
       [false, false, false],
     ]),
   ],
+  // a number of K: every block's m, ℓ and acc, and the whole rows, follow
+  ["tiling-en", [["k", 4, 1, 2]], tilingTruth(bookQkv.q, editedK, bookQkv.v, 4, false)],
 ];
 
 const jobs = [];

@@ -7,7 +7,7 @@
 // masked gets weights 0 under −∞ and a third on each forbidden key under −1e9. Loaded with the
 // writer, only when the learner asks for a sheet.
 import { bookOf, labSheets } from "../../sheet-scene.js";
-import { headRules } from "../../sheet.js";
+import { headRules, minusInfinity, sumOfProducts } from "../../sheet.js";
 
 // The spreadsheet's error where the page's JavaScript has Infinity or NaN: the cached value of a
 // naive cell (NaN from 0 ÷ 0 is a division by zero there).
@@ -99,4 +99,134 @@ export function stabilitySheet(ctx, link, { mask }) {
   };
   const sheets = labSheets(ctx, { rules, before, after });
   return bookOf(ctx, link, sheets, { first: "s", masked: true });
+}
+
+/**
+ * The online-softmax lab as a book: the setup, a sheet per block of keys, the result. Q, K and V
+ * (the book sentence's projections, as the page gives them) are numbers. A block's logits are
+ * Q·K_blockᵀ/√d_k (the text −∞ above the diagonal under the causal mask); the running max m is
+ * MAX(the previous block's m, the block's logits); the rescale exp(m_old − m) (0 for the first
+ * block, whose m_old is −∞); p = exp(s − m); ℓ and acc are the previous block's times the
+ * rescale, plus this block's sums; O = acc/ℓ. The result sets the last block's O beside the
+ * whole rows' softmax, written out too (scores, max, exp, Σ, weights), so that an edit of Q, K or
+ * V moves both.
+ */
+export function tilingSheet(ctx, link) {
+  const { trace, state, labels } = ctx;
+  const causal = Boolean(state.causal);
+  const d = trace.q[0].length;
+  const nv = trace.v[0].length;
+  const rules = {
+    scale: (i, j, r) => `1/SQRT(COLUMNS(${r.row("q", 0)}))`,
+    output: (i, j, r) => r(`b${trace.blocks.length}:partial`, i, j),
+    ...headRules(
+      {
+        q: "q",
+        k: "k",
+        v: "v",
+        scale: "scale",
+        scores: "whole:scores",
+        scaled: "whole:scaled",
+        ...(causal && { mask: "whole:mask", masked: "whole:masked" }),
+        rowMax: "whole:rowMax",
+        exp: "whole:exp",
+        rowSum: "whole:rowSum",
+        weights: "whole:weights",
+        output: "full",
+      },
+      { d, nk: trace.k.length },
+    ),
+  };
+  trace.blocks.forEach((b, at) => {
+    const p = `b${at + 1}:`;
+    const prev = `b${at}:`;
+    const width = b.end - b.start;
+    rules[`${p}logits`] = (i, j, r) => {
+      const key = b.start + j;
+      if (causal && key > i) return `"${minusInfinity}"`;
+      const dot = sumOfProducts(
+        d,
+        (c) => r("q", i, c),
+        (c) => r("k", key, c),
+      );
+      return `(${dot})*${r("scale", 0, 0)}`;
+    };
+    const row = (i, r) => r.row(`${p}logits`, i);
+    rules[`${p}m`] = (i, j, r) =>
+      at === 0 ? `MAX(${row(i, r)})` : `MAX(${r(`${prev}m`, i, 0)},${row(i, r)})`;
+    rules[`${p}rescale`] = (i, j, r) =>
+      at === 0 ? "0" : `EXP(${r(`${prev}m`, i, 0)}-${r(`${p}m`, i, 0)})`;
+    rules[`${p}p`] = (i, j, r) => {
+      const s = r(`${p}logits`, i, j);
+      const e = `EXP(${s}-${r(`${p}m`, i, 0)})`;
+      return causal ? `IF(ISNUMBER(${s}),${e},0)` : e;
+    };
+    const kept = (key, i, j, r) =>
+      at === 0 ? "" : `${r(`${prev}${key}`, i, j)}*${r(`${p}rescale`, i, 0)}+`;
+    rules[`${p}l`] = (i, j, r) => `${kept("l", i, 0, r)}SUM(${r.row(`${p}p`, i)})`;
+    rules[`${p}acc`] = (i, j, r) =>
+      `${kept("acc", i, j, r)}${sumOfProducts(
+        width,
+        (c) => r(`${p}p`, i, c),
+        (c) => r("v", b.start + c, j),
+      )}`;
+    rules[`${p}partial`] = (i, j, r) => `${r(`${p}acc`, i, j)}/${r(`${p}l`, i, 0)}`;
+  });
+  const keyOf = (stepId, m) => (/^block\d+$/.test(stepId) ? `b${stepId.slice(5)}:${m.id}` : m.id);
+  const square = (key, label, data) => ({
+    key,
+    label,
+    rowLabels: labels.queries,
+    colLabels: labels.keys,
+    data,
+  });
+  const column = (key, label, values) => ({
+    key,
+    label,
+    rowLabels: labels.queries,
+    colLabels: [""],
+    data: values.map((x) => [x]),
+  });
+  const w = trace.whole;
+  const before = (stepId, m) => {
+    if (stepId === "setup" && m.id === "k")
+      return [
+        {
+          key: "q",
+          label: "Q",
+          rowLabels: labels.queries,
+          colLabels: labels.values,
+          data: trace.q,
+        },
+      ];
+    if (stepId === "block1" && m.id === "logits")
+      return [
+        { key: "scale", label: "1/√d_k", rowLabels: [""], colLabels: [""], data: [[trace.scale]] },
+      ];
+    if (stepId === "result" && m.id === "full")
+      return [
+        [square("whole:scores", "Q·Kᵀ", w.scores), square("whole:scaled", "scaled", w.scaled)],
+        ...(causal
+          ? [
+              [
+                square(
+                  "whole:mask",
+                  ctx.msg.sheet.mask,
+                  w.masked.map((row) => row.map((x) => (x === -Infinity ? 0 : 1))),
+                ),
+                square("whole:masked", "masked", w.masked),
+              ],
+            ]
+          : []),
+        [
+          column("whole:rowMax", "max", w.rowMax),
+          square("whole:exp", "exp(x − max)", w.exp),
+          column("whole:rowSum", "Σ", w.rowSum),
+          square("whole:weights", "weights", w.weights),
+        ],
+      ];
+    return undefined;
+  };
+  const sheets = labSheets(ctx, { rules, before, keyOf });
+  return bookOf(ctx, link, sheets, { first: "Q", masked: causal });
 }
