@@ -5,8 +5,8 @@
 // with exceljs, and the labs say what their blocks are (web/sheet-scene.js for the walkthroughs).
 //
 // The formulas use only what LibreOffice, WPS, Excel and Google Sheets share: + − × ÷ ^, EXP,
-// LN, SQRT, MAX, SUM, COUNT, ROWS, COLUMNS, ISNUMBER and IF, cell by cell (no array formula, no
-// dynamic array, no name), so that every cell reads as the page writes its arithmetic.
+// LN, SQRT, SIN, COS, MAX, SUM, COUNT, ROWS, COLUMNS, ISNUMBER and IF, cell by cell (no array
+// formula, no dynamic array, no name), so that every cell reads as the page writes its arithmetic.
 
 /** A column's letters: 0 → A, 25 → Z, 26 → AA. */
 export function columnName(c) {

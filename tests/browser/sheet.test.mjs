@@ -142,3 +142,23 @@ test("on a phone, in Chinese: the button is 44 px tall, and the file's sheets an
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("a lab's step downloads too: the heads lab in Chinese, its sheets its steps", async () => {
+  const page = await openApp(env, "scene=heads&lang=zh&step=4");
+  await page.locator("#export-sheet").waitFor();
+  const { path, suggested } = await download(page, "heads.xlsx");
+  assert.equal(suggested, "heads-4-headWeights.xlsx");
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(path);
+  const names = wb.worksheets.map((s) => s.name);
+  assert.equal(names.length, 7, names.join());
+  assert.equal(names[0], "说明");
+  assert.equal(wb.worksheets[wb.views[0].activeTab].name, names[4]);
+  // the opened sheet: head 1's softmax written out before its weights, as formulas
+  const sheet = wb.worksheets[wb.views[0].activeTab];
+  const formulas = [];
+  sheet.eachRow((row) => row.eachCell((cell) => cell.formula && formulas.push(cell.formula)));
+  assert.ok(formulas.some((f) => /^EXP\(/.test(f)) && formulas.some((f) => /^SUM\(/.test(f)));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -13,6 +13,8 @@ import { loadLabs } from "../../web/attention.js";
 import { headsScene } from "../../web/labs/inside/heads.js";
 import { gqaScene } from "../../web/labs/inside/gqa.js";
 import { kvcacheScene } from "../../web/labs/inside/kvcache.js";
+import { orderScene } from "../../web/labs/inside/order.js";
+import { order as shuffle, xPlain } from "../../web/labs/inside/data.js";
 import sharpnessScenes from "../../web/labs/learn/sharpness.js";
 import teachScenes from "../../web/labs/learn/teach.js";
 import stabilityScenes, { naiveSoftmax } from "../../web/labs/why/stability.js";
@@ -246,6 +248,61 @@ const bookQkv = core.selfAttention(
   sceneById.book.inputs.wv,
 );
 
+// The word-order lab: lab 1's layer on X in order and shuffled, without positions, with
+// sinusoidal PE at a quarter and with RoPE; the distance step's q and k turned to each position.
+function orderTruth(x) {
+  const shuffled = shuffle.map((i) => x[i]);
+  const of = { x, xShuffled: shuffled, positions: x.map((_, i) => [i]) };
+  Object.assign(of, { wq: layers[4].wq, wk: layers[4].wk, wv: layers[4].wv, wo: layers[4].wo });
+  for (const [kind, positions] of Object.entries({
+    plain: "none",
+    sinusoidal: "sinusoidal",
+    rope: "rope",
+  })) {
+    for (const [side, rows] of Object.entries({ a: x, b: shuffled })) {
+      const p = `${kind}:${side}:`;
+      const t = core.multiHeadAttention(rows, layers[4], { heads: 4, positions, peScale: 0.25 });
+      Object.assign(of, layerCells(p, { x }, layers[4], t));
+      if (kind === "sinusoidal") {
+        of[`${p}x`] = t.x;
+        of.pe = t.sinusoidal.encoding;
+      }
+      if (kind === "rope") {
+        of[`${p}qrot`] = t.qRotated.rotated;
+        of[`${p}krot`] = t.kRotated.rotated;
+        if (side === "a") {
+          of["rope:a:qRotated"] = t.heads[0].q;
+          of["rope:a:kRotated"] = t.heads[0].k;
+        }
+      }
+    }
+  }
+  const plain = core.multiHeadAttention(x, layers[4], { heads: 4 });
+  const q = plain.heads[0].q[0];
+  const k = plain.heads[0].k[4];
+  const positions = x.map((_, i) => i);
+  const qm = core.rotary(
+    positions.map(() => q),
+    positions,
+    2,
+  ).rotated;
+  const kn = core.rotary(
+    positions.map(() => k),
+    positions,
+    2,
+  ).rotated;
+  Object.assign(of, {
+    "distance:q": [q],
+    "distance:k": [k],
+    "distance:qAtM": qm,
+    "distance:kAtN": kn,
+    "distance:scores": qm.map((a) => kn.map((b) => a[0] * b[0] + a[1] * b[1])),
+  });
+  return truthFrom(of);
+}
+const editedPlain = xPlain.map((row) => [...row]);
+editedPlain[1][2] = 0.6;
+
 // A lab's book at a state in a language, as the page's button makes it.
 async function labBook(scene, partial, lang) {
   const lab = labAt(core, scene, partial);
@@ -338,6 +395,20 @@ const cases = [
     lang: "zh",
     truth: tilingTruth(bookQkv.q, bookQkv.k, bookQkv.v, 3, true),
   },
+  {
+    name: "order-en",
+    scene: orderScene,
+    partial: { step: 1 },
+    lang: "en",
+    truth: orderTruth(xPlain),
+  },
+  {
+    name: "order-zh",
+    scene: orderScene,
+    partial: { step: 3 },
+    lang: "zh",
+    truth: orderTruth(xPlain),
+  },
 ];
 const teachWq = shownTeach.wq.map((row) => [...row]);
 teachWq[3][0] = 0.5;
@@ -386,6 +457,8 @@ const edits = [
   ],
   // a number of K: every block's m, ℓ and acc, and the whole rows, follow
   ["tiling-en", [["k", 4, 1, 2]], tilingTruth(bookQkv.q, editedK, bookQkv.v, 4, false)],
+  // a number of X: both orders, every kind of position, and the distance table follow
+  ["order-en", [["x", 1, 2, 0.6]], orderTruth(editedPlain)],
 ];
 
 const jobs = [];
@@ -444,7 +517,20 @@ test("each lab's sheets are its steps that show matrices, named in the page's la
 });
 
 test("the labs' formulas use only the functions the note names, which the four programs share", () => {
-  const shared = ["EXP", "LN", "SQRT", "MAX", "SUM", "COUNT", "ROWS", "COLUMNS", "ISNUMBER", "IF"];
+  const shared = [
+    "EXP",
+    "LN",
+    "SQRT",
+    "SIN",
+    "COS",
+    "MAX",
+    "SUM",
+    "COUNT",
+    "ROWS",
+    "COLUMNS",
+    "ISNUMBER",
+    "IF",
+  ];
   const used = new Set();
   for (const c of cases) {
     for (const sheet of c.book.sheets) {
@@ -461,5 +547,5 @@ test("the labs' formulas use only the functions the note names, which the four p
   );
   const note = cases[0].book.sheets[0].cells.map((cell) => cell.value).join(" ");
   for (const f of used) assert.ok(note.includes(f), `the note names ${f}`);
-  assert.ok(used.has("LN") && used.has("ROWS"));
+  assert.ok(used.has("LN") && used.has("ROWS") && used.has("SIN"));
 });

@@ -464,9 +464,10 @@ export default {
       "The mask is 1 where a query may see a key and 0 where it may not (−∞). Set a cell to 0 and its weight becomes 0; set a whole row to 0 and that row's weights and output become 0, with no division by zero.",
     digits: (n) => `Numbers show ${n} decimals, as on the page; every cell keeps all of them.`,
     functions:
-      "The formulas use only EXP, LN, SQRT, MAX, SUM, COUNT, ROWS, COLUMNS, ISNUMBER, IF and + − * / ^, which LibreOffice, WPS, Excel and Google Sheets share. A masked cell holds the text −∞, which MAX, SUM and COUNT skip.",
+      "The formulas use only EXP, LN, SQRT, SIN, COS, MAX, SUM, COUNT, ROWS, COLUMNS, ISNUMBER, IF and + − * / ^, which LibreOffice, WPS, Excel and Google Sheets share. A masked cell holds the text −∞, which MAX, SUM and COUNT skip.",
     mask: "mask (1 = sees, 0 = −∞)",
     head: (h) => `head ${h}`,
+    positions: "position",
   },
   print: {
     button: "Print a worksheet",

@@ -495,9 +495,10 @@ export default {
       "掩码为 1 表示查询能看这个键，为 0 表示不能看（−∞）。把一个格子改成 0，它的权重就变成 0；把一整行都改成 0，这一行的权重和输出都变成 0，不会出现除以零。",
     digits: (n) => `数字显示 ${n} 位小数，和页面上一样；每个格子都保存完整的数。`,
     functions:
-      "公式只用 EXP、LN、SQRT、MAX、SUM、COUNT、ROWS、COLUMNS、ISNUMBER、IF 和 + − * / ^，LibreOffice、WPS、Excel 和 Google 表格都有。被遮住的格子存的是文字 −∞，MAX、SUM 和 COUNT 会跳过它。",
+      "公式只用 EXP、LN、SQRT、SIN、COS、MAX、SUM、COUNT、ROWS、COLUMNS、ISNUMBER、IF 和 + − * / ^，LibreOffice、WPS、Excel 和 Google 表格都有。被遮住的格子存的是文字 −∞，MAX、SUM 和 COUNT 会跳过它。",
     mask: "掩码（1 = 能看，0 = −∞）",
     head: (h) => `头 ${h}`,
+    positions: "位置",
   },
   print: {
     button: "打印练习纸",

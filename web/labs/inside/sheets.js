@@ -26,16 +26,35 @@ const headNames = (p, h, masked = false) => ({
   output: `${p}${headId(h, "output")}`,
 });
 
+// RoPE's rotation of a row of `key`'s block (its row's position from the block "positions"):
+// each pair (2i, 2i+1) of a head's d columns turned by the angle position·θ_i, θ_i =
+// 10000^(−2i/d), as the core rotates it.
+const rotation = (key, d) => (p, c, r) => {
+  const start = c - (c % d) + 2 * Math.floor((c % d) / 2);
+  const [a, b] = [r(key, p, start), r(key, p, start + 1)];
+  const angle = `${r("positions", p, 0)}*10000^(-2*${Math.floor((c % d) / 2)}/${d})`;
+  return c % 2 === 0
+    ? `${a}*COS(${angle})-${b}*SIN(${angle})`
+    : `${a}*SIN(${angle})+${b}*COS(${angle})`;
+};
+
 // The formulas of a multi-head layer (trace: the core's multiHeadAttention), its blocks' keys
 // prefixed by `p`: Q, K, V from X (`${p}x`, or "x") and the layer's W (`${w}wq` …), and every
-// head's, under the layer's mask when `masked`.
-function layerRules(p, trace, features, { x = "x", w = p, masked = false } = {}) {
+// head's, under the layer's mask when `masked`, on Q and K turned by RoPE when `rotated`.
+function layerRules(p, trace, features, { x = "x", w = p, masked = false, rotated = false } = {}) {
   const d = trace.dHead;
   const rules = {};
   for (const m of ["q", "k", "v"]) rules[`${p}${m}`] = productRule(x, `${w}w${m}`, features);
+  if (rotated) {
+    rules[`${p}qrot`] = rotation(`${p}q`, d);
+    rules[`${p}krot`] = rotation(`${p}k`, d);
+  }
   trace.heads.forEach((head, h) => {
     const g = trace.kvHead[h];
-    const names = headNames(p, h, masked);
+    const names = {
+      ...headNames(p, h, masked),
+      ...(rotated && { q: `${p}qrot`, k: `${p}krot` }),
+    };
     Object.assign(
       rules,
       headRules(names, { d, nk: head.weights[0].length, qAt: h * d, kAt: g * d, vAt: g * d }),
@@ -294,4 +313,191 @@ function fullPass(full, inputs, m, msg) {
     ],
     heads[0],
   ];
+}
+
+// The bands of one multi-head pass `t` under the prefix p, rows named `rows`: Q, K and V (and
+// their RoPE rotations), and each head's softmax written out, head 1's last and, when the page
+// shows its weights (`pageWeights`), without them; then the heads' outputs and concat.
+function passBands(p, t, { msg, rows, rotated = false, pageWeights = false }) {
+  const cols = headColumns(t.h, t.dHead);
+  const kvCols = headColumns(t.hKv, t.dHead);
+  const block = (key, label, data, colLabels = cols) => ({
+    key,
+    label,
+    rowLabels: rows,
+    colLabels,
+    data,
+  });
+  const front = [
+    [
+      block(`${p}q`, "Q = X·W_Q", t.q),
+      block(`${p}k`, "K = X·W_K", t.k, kvCols),
+      block(`${p}v`, "V = X·W_V", t.v, kvCols),
+    ],
+  ];
+  if (rotated) {
+    front.push([
+      block(`${p}qrot`, "Q, RoPE", t.qRotated.rotated),
+      block(`${p}krot`, "K, RoPE", t.kRotated.rotated, kvCols),
+    ]);
+  }
+  const m = { rowLabels: rows, colLabels: rows };
+  const heads = t.heads.map((head, h) => {
+    const blocks = softmaxBlocks(p, h, head, m, msg, true);
+    if (h === 0 && pageWeights) return blocks;
+    const label = msg.inside.labels.weights(h + 1);
+    return [...blocks, block(`${p}${headId(h, "weights")}`, label, head.weights, rows)];
+  });
+  const numbered = Array.from({ length: t.dHead }, (_, c) => String(c + 1));
+  const outs = [
+    ...t.heads.map((head, h) =>
+      block(`${p}${headId(h, "output")}`, msg.inside.labels.output(h + 1), head.output, numbered),
+    ),
+    block(`${p}concat`, "concat", t.concat),
+  ];
+  return { front, heads: [...heads.slice(1), heads[0]], outs };
+}
+
+// RoPE's rotation of the one row of `key`'s block to the position of row m of "positions".
+const rotationAt = (key, d) => (m, c, r) => {
+  const start = c - (c % d) + 2 * Math.floor((c % d) / 2);
+  const [a, b] = [r(key, 0, start), r(key, 0, start + 1)];
+  const angle = `${r("positions", m, 0)}*10000^(-2*${Math.floor((c % d) / 2)}/${d})`;
+  return c % 2 === 0
+    ? `${a}*COS(${angle})-${b}*SIN(${angle})`
+    : `${a}*SIN(${angle})+${b}*COS(${angle})`;
+};
+
+/**
+ * The word-order lab as a book. Each step's two passes of lab 1's layer, on X in order (a) and
+ * shuffled (b: X's rows in `shuffle`'s order, as formulas), every head's softmax written out;
+ * sinusoidal PE as SIN and COS of position·10000^(−2i/d_model), added at `peScale`; Q and K
+ * turned by RoPE, position·θ_i, θ_i = 10000^(−2i/d_head); the distance step's q and k (head 1's,
+ * of the plain pass, rows `distanceRows`) turned to every position m and n, and their dot
+ * products. X, the weights and the positions are numbers.
+ */
+export function orderSheet(ctx, link, { shuffle, peScale, distanceRows }) {
+  const { trace, inputs, msg } = ctx;
+  const features = inputs.x[0].length;
+  const d = trace.plain.a.dHead;
+  const sides = { a: "x", b: "xShuffled" };
+  const rules = {
+    xShuffled: (i, j, r) => r("x", shuffle[i], j),
+    pe: (i, j, r) => {
+      const angle = `${r("positions", i, 0)}*10000^(-2*${Math.floor(j / 2)}/${features})`;
+      return j % 2 === 0 ? `SIN(${angle})` : `COS(${angle})`;
+    },
+    "rope:a:qRotated": (i, j, r) => r("rope:a:qrot", i, j),
+    "rope:a:kRotated": (i, j, r) => r("rope:a:krot", i, j),
+    "distance:q": (i, j, r) => r("plain:a:q", distanceRows.q, j),
+    "distance:k": (i, j, r) => r("plain:a:k", distanceRows.k, j),
+    "distance:qAtM": rotationAt("distance:q", d),
+    "distance:kAtN": rotationAt("distance:k", d),
+    "distance:scores": (i, j, r) =>
+      sumOfProducts(
+        d,
+        (c) => r("distance:qAtM", i, c),
+        (c) => r("distance:kAtN", j, c),
+      ),
+  };
+  for (const kind of ["plain", "sinusoidal", "rope"]) {
+    for (const [side, x] of Object.entries(sides)) {
+      const p = `${kind}:${side}:`;
+      const sinusoidal = kind === "sinusoidal";
+      const pass = { x: sinusoidal ? `${p}x` : x, w: "", rotated: kind === "rope" };
+      Object.assign(rules, layerRules(p, trace[kind][side], features, pass));
+      if (sinusoidal) rules[`${p}x`] = (i, j, r) => `${r(x, i, j)}+${peScale}*${r("pe", i, j)}`;
+    }
+  }
+  // the page's matrices by the block each is: which step's pass, which side
+  const pageKeys = {
+    outputOriginal: "a:output",
+    outputShuffled: "b:output",
+    weightsOriginal: `a:${headId(0, "weights")}`,
+    weightsShuffled: `b:${headId(0, "weights")}`,
+    xPlusPe: "a:x",
+    qRotated: "a:qRotated",
+    kRotated: "a:kRotated",
+  };
+  const keyOf = (stepId, m) => (m.id === "pe" ? "pe" : `${stepId}:${pageKeys[m.id] ?? m.id}`);
+
+  const features_ = featureNames(msg);
+  const rows = { a: tokens, b: shuffle.map((i) => tokens[i]) };
+  const cols = headColumns(trace.plain.a.h, d);
+  const kvCols = headColumns(trace.plain.a.hKv, d);
+  const block = (key, label, data, rowLabels, colLabels) => ({
+    key,
+    label,
+    rowLabels,
+    colLabels,
+    data,
+  });
+  const pass = (kind, side, pageWeights) =>
+    passBands(`${kind}:${side}:`, trace[kind][side], {
+      msg,
+      rows: rows[side],
+      rotated: kind === "rope",
+      pageWeights,
+    });
+  const inputsBand = [
+    block("x", "X", inputs.x, rows.a, features_),
+    block("wq", "W_Q", inputs.wq, features_, cols),
+    block("wk", "W_K", inputs.wk, features_, kvCols),
+    block("wv", "W_V", inputs.wv, features_, kvCols),
+    block("wo", "W_O", inputs.wo, cols, features_),
+  ];
+  const sideOf = { Original: "a", Shuffled: "b" };
+  const before = (stepId, m) => {
+    const [, what, which] = /^(output|weights)(Original|Shuffled)$/.exec(m.id) ?? [];
+    const side = sideOf[which];
+    if (stepId === "plain" && side) {
+      const b = pass("plain", side, false);
+      const lead =
+        side === "a" ? inputsBand : [block("xShuffled", "X", trace.plain.b.x, rows.b, features_)];
+      return [lead, ...b.front, ...b.heads, b.outs];
+    }
+    if (stepId === "sinusoidal") {
+      if (m.id === "pe") {
+        const positions = rows.a.map((_, i) => [i]);
+        return [
+          block(
+            "positions",
+            msg.sheet.positions,
+            positions,
+            rows.a.map((_, i) => String(i)),
+            [""],
+          ),
+        ];
+      }
+      if (what === "weights") {
+        const b = pass("sinusoidal", side, true);
+        const x =
+          side === "b"
+            ? [
+                [
+                  block(
+                    "sinusoidal:b:x",
+                    `X + ${peScale}·PE`,
+                    trace.sinusoidal.b.x,
+                    rows.b,
+                    features_,
+                  ),
+                ],
+              ]
+            : [];
+        return [...x, ...b.front, ...b.heads];
+      }
+      if (what === "output") return [pass("sinusoidal", side, true).outs];
+    }
+    if (stepId === "rope") {
+      if (m.id === "qRotated") return pass("rope", "a", true).front;
+      if (what === "weights") {
+        const b = pass("rope", side, true);
+        return side === "a" ? b.heads : [...b.front, ...b.heads];
+      }
+    }
+    return undefined;
+  };
+  const sheets = labSheets(ctx, { rules, before, keyOf });
+  return bookOf(ctx, link, sheets, { first: "X" });
 }
