@@ -161,16 +161,23 @@ export function stepSheet(ctx, step, k) {
  * its sum out of sight: a row's max and Σ), or bands of them; those with it stand in a band of
  * their own, after the bands before it.
  * `after(stepId, m)` gives blocks that follow it in its band (what the page shows apart from
- * its matrices). `keyOf(stepId, m)` names a matrix's block where its id is not enough. A step that shows no
+ * its matrices); the steps in `skip` have no sheet (what no formula of the cells computes). `keyOf(stepId, m)` names a matrix's block where its id is not enough. A step that shows no
  * matrix has no sheet.
  */
 export function labSheets(
   ctx,
-  { rules, before = () => undefined, after = () => undefined, keyOf = (stepId, m) => m.id },
+  {
+    rules,
+    before = () => undefined,
+    after = () => undefined,
+    keyOf = (stepId, m) => m.id,
+    skip = [],
+  },
 ) {
   const { msg, steps, lab } = ctx;
   return steps
     .map((step, k) => {
+      if (skip.includes(step.id)) return { bands: [] };
       const view = lab.view(step.id, { ...ctx, step, stepId: step.id });
       const bands = [[]];
       for (const m of view.matrices) {

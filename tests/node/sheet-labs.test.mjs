@@ -19,6 +19,7 @@ import sharpnessScenes from "../../web/labs/learn/sharpness.js";
 import teachScenes from "../../web/labs/learn/teach.js";
 import stabilityScenes, { naiveSoftmax } from "../../web/labs/why/stability.js";
 import tilingScenes from "../../web/labs/why/tiling.js";
+import dropoutScenes from "../../web/labs/why/dropout.js";
 import { sceneById } from "../../web/scenes.js";
 import { layers } from "../../web/labs/inside/data.js";
 import { labAt } from "./lab-context.mjs";
@@ -303,6 +304,40 @@ function orderTruth(x) {
 const editedPlain = xPlain.map((row) => [...row]);
 editedPlain[1][2] = 0.6;
 
+// Dropout: the core's lookup without dropout and its seeded draw at p; or, for a keep mask and p
+// given, that draw worked out here from the core's weights (w·keep/(1 − p), then times V).
+function dropoutTruth(q, p, seed, given) {
+  const { k, v } = sceneById.age.inputs;
+  const plain = core.attention(q, k, v);
+  const stats = core.dropoutStats(q, k, v, { p, seed, draws: 1 });
+  const keep = given ?? stats.dropped.map((row) => row.map((x) => (x === 0 ? 0 : 1)));
+  const dropped = given
+    ? plain.weights.map((row, i) => row.map((w, j) => (w * keep[i][j]) / (1 - p)))
+    : stats.dropped;
+  const drawOutput = given
+    ? dropped.map((row) => v[0].map((_, j) => row.reduce((sum, w, c) => sum + w * v[c][j], 0)))
+    : stats.drawOutput;
+  const col = (xs) => xs.map((x) => [x]);
+  return truthFrom({
+    q,
+    k,
+    v,
+    scores: plain.scores,
+    scale: [[plain.scale]],
+    scaled: plain.scaled,
+    rowMax: col(plain.rowMax),
+    exp: plain.exp,
+    rowSum: col(plain.rowSum),
+    weights: plain.weights,
+    output: plain.output,
+    p: [[p]],
+    keep,
+    dropped,
+    drawOutput,
+  });
+}
+const dropoutScene = dropoutScenes.find((scene) => scene.id === "dropout");
+
 // A lab's book at a state in a language, as the page's button makes it.
 async function labBook(scene, partial, lang) {
   const lab = labAt(core, scene, partial);
@@ -409,6 +444,20 @@ const cases = [
     lang: "zh",
     truth: orderTruth(xPlain),
   },
+  {
+    name: "dropout-en",
+    scene: dropoutScene,
+    partial: { step: 1, p: 0.3, draw: 7 },
+    lang: "en",
+    truth: dropoutTruth(sceneById.age.inputs.q, 0.3, 7),
+  },
+  {
+    name: "dropout-zh",
+    scene: dropoutScene,
+    partial: { step: 2 },
+    lang: "zh",
+    truth: dropoutTruth(sceneById.age.inputs.q, 0.5, 1),
+  },
 ];
 const teachWq = shownTeach.wq.map((row) => [...row]);
 teachWq[3][0] = 0.5;
@@ -459,6 +508,19 @@ const edits = [
   ["tiling-en", [["k", 4, 1, 2]], tilingTruth(bookQkv.q, editedK, bookQkv.v, 4, false)],
   // a number of X: both orders, every kind of position, and the distance table follow
   ["order-en", [["x", 1, 2, 0.6]], orderTruth(editedPlain)],
+  // the draw changed by hand: every key kept, p = 0.2, and a number of Q
+  [
+    "dropout-en",
+    [
+      ["keep", 0, 0, 1],
+      ["keep", 0, 1, 1],
+      ["keep", 0, 2, 1],
+      ["keep", 0, 3, 1],
+      ["p", 0, 0, 0.2],
+      ["q", 0, 1, 0.5],
+    ],
+    dropoutTruth([[1, 0.5, 0]], 0.2, 7, [[1, 1, 1, 1]]),
+  ],
 ];
 
 const jobs = [];
@@ -488,13 +550,15 @@ test(`Calc recalculates every cell of every lab's file to the core's number (${j
   });
 });
 
-test("each lab's sheets are its steps that show matrices, named in the page's language, opened on the step shown", () => {
+test("each lab's sheets are its steps that show matrices (but a sampled average), named in the page's language, opened on the step shown", () => {
   for (const c of cases) {
     const ctx = c.lab.at(c.lang, c.lab.steps[0].id);
-    // the steps that show a matrix (the sharpness lab's plots show none)
+    // the steps that show a matrix (the sharpness lab's plots show none), but the dropout lab's
+    // average of 10,000 draws, which no formula of the cells computes
     const shown = c.lab.steps
       .map((s, k) => ({ id: s.id, k }))
-      .filter(({ id }) => c.lab.at(c.lang, id).view.matrices.length > 0);
+      .filter(({ id }) => c.lab.at(c.lang, id).view.matrices.length > 0)
+      .filter(({ id }) => !(c.scene.id === "dropout" && id === "average"));
     // a tab's name: the title before its colon, cut at 31 characters, with none of \ / ? * [ ]
     const names = shown.map(({ id, k }) => sheetName(`${k + 1} ${ctx.msg.steps[id].title}`));
     assert.deepEqual(

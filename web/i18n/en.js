@@ -468,6 +468,7 @@ export default {
     mask: "mask (1 = sees, 0 = −∞)",
     head: (h) => `head ${h}`,
     positions: "position",
+    keep: "kept (1) or dropped (0), this draw",
   },
   print: {
     button: "Print a worksheet",

@@ -499,6 +499,7 @@ export default {
     mask: "掩码（1 = 能看，0 = −∞）",
     head: (h) => `头 ${h}`,
     positions: "位置",
+    keep: "这一次抽样：保留 (1) 或丢弃 (0)",
   },
   print: {
     button: "打印练习纸",

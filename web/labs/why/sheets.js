@@ -8,6 +8,7 @@
 // writer, only when the learner asks for a sheet.
 import { bookOf, labSheets } from "../../sheet-scene.js";
 import { headRules, minusInfinity, sumOfProducts } from "../../sheet.js";
+import { sceneById } from "../../scenes.js";
 
 // The spreadsheet's error where the page's JavaScript has Infinity or NaN: the cached value of a
 // naive cell (NaN from 0 ÷ 0 is a division by zero there).
@@ -229,4 +230,84 @@ export function tilingSheet(ctx, link) {
   };
   const sheets = labSheets(ctx, { rules, before, keyOf });
   return bookOf(ctx, link, sheets, { first: "Q", masked: causal });
+}
+
+/**
+ * The dropout lab as a book: the lookup without dropout (q, K and V numbers; its scores, scale
+ * and softmax written out), and one draw: the draw's keep mask (1 kept, 0 dropped, the core's
+ * seeded draw, an input to change) and p are numbers, the dropped weights weights·keep/(1 − p)
+ * and their output are formulas. The average over many draws has no sheet: it is the core's
+ * sampling of 10,000 seeded draws, which no formula of these cells computes (its expectation is
+ * the output without dropout, the first sheet's).
+ */
+export function dropoutSheet(ctx, link) {
+  const { trace, inputs, state, labels } = ctx;
+  const t = trace.plain;
+  const nk = inputs.k.length;
+  const rules = {
+    ...headRules(
+      {
+        q: "q",
+        k: "k",
+        v: "v",
+        scale: "scale",
+        scores: "scores",
+        scaled: "scaled",
+        rowMax: "rowMax",
+        exp: "exp",
+        rowSum: "rowSum",
+        weights: "weights",
+        output: "output",
+      },
+      { d: inputs.q[0].length, nk },
+    ),
+    scale: (i, j, r) => `1/SQRT(COLUMNS(${r.row("q", 0)}))`,
+    dropped: (i, j, r) => `${r("weights", i, j)}*${r("keep", i, j)}/(1-${r("p", 0, 0)})`,
+    drawOutput: (i, j, r) =>
+      sumOfProducts(
+        nk,
+        (c) => r("dropped", i, c),
+        (c) => r("v", c, j),
+      ),
+  };
+  const q = labels.queries;
+  const keys = labels.keys;
+  const dims = sceneById.age.dims.map((d) => ctx.msg.dims[d]);
+  const square = (key, label, data) => ({ key, label, rowLabels: q, colLabels: keys, data });
+  const column = (key, label, values) => ({
+    key,
+    label,
+    rowLabels: q,
+    colLabels: [""],
+    data: values.map((x) => [x]),
+  });
+  const before = (stepId, m) => {
+    if (stepId === "weights" && m.id === "weights") {
+      return [
+        [
+          { key: "q", label: "Q", rowLabels: q, colLabels: dims, data: inputs.q },
+          { key: "k", label: "K", rowLabels: keys, colLabels: dims, data: inputs.k },
+          { key: "v", label: "V", rowLabels: keys, colLabels: labels.values, data: inputs.v },
+        ],
+        [
+          square("scores", "Q·Kᵀ", t.scores),
+          { key: "scale", label: "1/√d_k", rowLabels: [""], colLabels: [""], data: [[t.scale]] },
+          square("scaled", "scaled", t.scaled),
+          column("rowMax", "max", t.rowMax),
+          square("exp", "exp(x − max)", t.exp),
+          column("rowSum", "Σ", t.rowSum),
+        ],
+      ];
+    }
+    if (stepId === "draw" && m.id === "dropped") {
+      const keep = trace.dropped.map((row) => row.map((x) => (x === 0 ? 0 : 1)));
+      return [
+        { key: "p", label: "p", rowLabels: [""], colLabels: [""], data: [[state.p]] },
+        square("keep", ctx.msg.sheet.keep, keep),
+      ];
+    }
+    return undefined;
+  };
+  const sheets = labSheets(ctx, { rules, before, skip: ["average"] });
+  return bookOf(ctx, link, sheets, { first: "Q" });
 }
