@@ -9,6 +9,13 @@
 // are all masked has the max −∞ (COUNT = 0), exp 0, Σ 0, and its weights are IF(Σ > 0, e/Σ, 0):
 // 0, with no division by zero, and so its output is 0, as the core gives.
 import { book, headRules, productRule } from "./sheet.js";
+import { sheetWords } from "./i18n/sheet.js";
+
+/** The context with the file's words (i18n/sheet.js, loaded with it) in msg.sheet. */
+export const withSheetWords = (ctx) => ({
+  ...ctx,
+  msg: { ...ctx.msg, sheet: { ...ctx.msg.sheet, ...sheetWords[ctx.state.lang] } },
+});
 
 // The formulas of each block by key: Q, K and V from X, or Q from α·q; the head's own.
 function formulas({ masked, alpha, self, d, nk }) {
@@ -30,6 +37,7 @@ function formulas({ masked, alpha, self, d, nk }) {
  * state, which the note gives.
  */
 export function sceneSheet(ctx, link) {
+  ctx = withSheetWords(ctx);
   const { scene, state, msg, trace, editable, steps, lab } = ctx;
   const w = msg.sheet;
   const mask = state.causal ? "causal" : scene.mask;

@@ -25,6 +25,7 @@ import { layers } from "../../web/labs/inside/data.js";
 import { labAt } from "./lab-context.mjs";
 import { calc, bytesOf, mismatches, inputCell } from "./calc.mjs";
 import { sheetName } from "../../web/sheet-scene.js";
+import { sheetWords } from "../../web/i18n/sheet.js";
 
 const core = await loadLabs();
 const dir = mkdtempSync(join(tmpdir(), "attention-sheet-labs-"));
@@ -563,7 +564,7 @@ test("each lab's sheets are its steps that show matrices (but a sampled average)
     const names = shown.map(({ id, k }) => sheetName(`${k + 1} ${ctx.msg.steps[id].title}`));
     assert.deepEqual(
       c.book.sheets.map((s) => s.name),
-      [ctx.msg.sheet.noteName, ...names],
+      [sheetWords[c.lang].noteName, ...names],
     );
     names.forEach((name, n) => {
       const title = ctx.msg.steps[shown[n].id].title;
@@ -573,7 +574,7 @@ test("each lab's sheets are its steps that show matrices (but a sampled average)
     // the note: the lab's title, in the page's language
     const note = c.book.sheets[0].cells.map((cell) => cell.value);
     assert.ok(note[0].includes(ctx.msg.scenes[c.scene.id].title), note[0]);
-    assert.ok(note.includes(ctx.msg.sheet.functions));
+    assert.ok(note.includes(sheetWords[c.lang].functions));
     // the step shown's sheet, or the one before it when that step shows no matrix
     const at = shown.findLastIndex(({ k }) => k <= c.lab.state.step);
     assert.equal(c.book.active, at + 1, c.name);

@@ -23,6 +23,7 @@ import { initialState } from "../../web/state.js";
 import { parseScene } from "../../web/custom-scene.js";
 import zh from "../../web/i18n/zh.js";
 import en from "../../web/i18n/en.js";
+import { sheetWords } from "../../web/i18n/sheet.js";
 import { calc, bytesOf, ExcelJS, mismatches, inputCell, stale } from "./calc.mjs";
 
 const core = await loadAttention();
@@ -338,14 +339,14 @@ test("each sheet is a step of the page, named and labelled in the page's languag
     const names = c.steps.map((s, k) => `${k + 1} ${w.steps[s.id].title}`);
     assert.deepEqual(
       c.book.sheets.map((s) => s.name),
-      [w.sheet.noteName, ...names],
+      [sheetWords[lang].noteName, ...names],
       c.name,
     );
     assert.equal(c.book.active, c.state.step + 1, `${c.name} opens on its step`);
     const n = prepared.indexOf(c);
     const read = result.files[n];
     // the note, as Calc reads it: the scene's title and what to try, in the page's language
-    const note = read.sheets[w.sheet.noteName].map((row) => row[0]);
+    const note = read.sheets[sheetWords[lang].noteName].map((row) => row[0]);
     const title = c.scene.text?.[lang]?.title ?? w.scenes[c.scene.id].title;
     assert.ok(note[0].includes(title), `${c.name}: ${note[0]}`);
     assert.ok(

@@ -444,6 +444,7 @@ export default {
     },
     print: (digits) => `The output, at ${digits} decimals as on the page`,
   },
+  // the button; the file's own words are i18n/sheet.js, loaded with it
   sheet: {
     group: "Take it to a spreadsheet",
     button: "Download as a spreadsheet (.xlsx)",
@@ -451,24 +452,6 @@ export default {
     done: (name) =>
       `${name} downloaded: open it in LibreOffice, WPS, Excel or Google Sheets and change a yellow number.`,
     failed: (why) => `The spreadsheet could not be written: ${why}`,
-    noteName: "Read me",
-    heading: (title) => `Attention by hand: ${title}, as a spreadsheet with live formulas`,
-    from: (link) => `Made from the page in this state: ${link}`,
-    sheets: (names) => `One sheet a step, as on the page: ${names.join(", ")}.`,
-    opened: (name) => `It opens on the step you were on: ${name}.`,
-    inputs:
-      "Yellow cells are the inputs, numbers to change. Every other number is a formula over the cells it comes from: click one to read it.",
-    tryIt: (name, sheet) =>
-      `Try it: change a number of ${name} on the sheet “${sheet}” and watch the scores, the weights and the output recompute on the sheets after it.`,
-    tryMask:
-      "The mask is 1 where a query may see a key and 0 where it may not (−∞). Set a cell to 0 and its weight becomes 0; set a whole row to 0 and that row's weights and output become 0, with no division by zero.",
-    digits: (n) => `Numbers show ${n} decimals, as on the page; every cell keeps all of them.`,
-    functions:
-      "The formulas use only EXP, LN, SQRT, SIN, COS, MAX, SUM, COUNT, ROWS, COLUMNS, ISNUMBER, IF and + − * / ^, which LibreOffice, WPS, Excel and Google Sheets share. A masked cell holds the text −∞, which MAX, SUM and COUNT skip.",
-    mask: "mask (1 = sees, 0 = −∞)",
-    head: (h) => `head ${h}`,
-    positions: "position",
-    keep: "kept (1) or dropped (0), this draw",
   },
   print: {
     button: "Print a worksheet",

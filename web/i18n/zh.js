@@ -475,6 +475,7 @@ export default {
     },
     print: (digits) => `输出，和页面上一样保留 ${digits} 位小数`,
   },
+  // the button; the file's own words are i18n/sheet.js, loaded with it
   sheet: {
     group: "带到电子表格里",
     button: "下载为电子表格（.xlsx）",
@@ -482,24 +483,6 @@ export default {
     done: (name) =>
       `已下载 ${name}：用 LibreOffice、WPS、Excel 或 Google 表格打开，改一个黄色的数试试。`,
     failed: (why) => `电子表格没能生成：${why}`,
-    noteName: "说明",
-    heading: (title) => `手算注意力：${title}（带实时公式的电子表格）`,
-    from: (link) => `来自页面的这个状态：${link}`,
-    sheets: (names) => `每一步一张工作表，和页面上一样：${names.join("、")}。`,
-    opened: (name) => `打开时停在你所在的那一步：${name}。`,
-    inputs:
-      "黄色格子是输入，是可以改的数。其余每个数都是一个公式，引用算出它的那些格子：点一下就能看到。",
-    tryIt: (name, sheet) =>
-      `试一试：在工作表“${sheet}”里改 ${name} 的一个数，看后面各表的分数、权重和输出随之重算。`,
-    tryMask:
-      "掩码为 1 表示查询能看这个键，为 0 表示不能看（−∞）。把一个格子改成 0，它的权重就变成 0；把一整行都改成 0，这一行的权重和输出都变成 0，不会出现除以零。",
-    digits: (n) => `数字显示 ${n} 位小数，和页面上一样；每个格子都保存完整的数。`,
-    functions:
-      "公式只用 EXP、LN、SQRT、SIN、COS、MAX、SUM、COUNT、ROWS、COLUMNS、ISNUMBER、IF 和 + − * / ^，LibreOffice、WPS、Excel 和 Google 表格都有。被遮住的格子存的是文字 −∞，MAX、SUM 和 COUNT 会跳过它。",
-    mask: "掩码（1 = 能看，0 = −∞）",
-    head: (h) => `头 ${h}`,
-    positions: "位置",
-    keep: "这一次抽样：保留 (1) 或丢弃 (0)",
   },
   print: {
     button: "打印练习纸",

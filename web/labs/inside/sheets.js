@@ -5,7 +5,7 @@
 // that share a key-value head read the same cells. The page shows a head's weights only; its
 // sheet writes out the scaled scores, the row's max, exp and Σ before them, each head in a band.
 // Loaded with the writer, only when the learner asks for a sheet.
-import { bookOf, labSheets } from "../../sheet-scene.js";
+import { bookOf, labSheets, withSheetWords } from "../../sheet-scene.js";
 import { headRules, productRule, sumOfProducts } from "../../sheet.js";
 import { featureNames, headColumns, headId, tokens } from "./shared.js";
 
@@ -104,6 +104,7 @@ function softmaxBlocks(p, h, head, m, msg, withScores = false) {
 
 /** The heads lab as a book: its six steps. */
 export function headsSheet(ctx, link) {
+  ctx = withSheetWords(ctx);
   const { trace, inputs, msg } = ctx;
   const rules = layerRules("", trace, inputs.x[0].length);
   const before = (stepId, m) => {
@@ -125,6 +126,7 @@ const variants = { kv4: 4, kv2: 2, kv1: 1 };
  * reaches every variant; the query heads of a group read the same columns of K.
  */
 export function gqaSheet(ctx, link) {
+  ctx = withSheetWords(ctx);
   const { trace, inputs, msg } = ctx;
   const features = inputs.x[0].length;
   const rules = {};
@@ -194,6 +196,7 @@ export function gqaSheet(ctx, link) {
  * mask 1 on and below the diagonal, an input) beside the rows the steps made.
  */
 export function kvcacheSheet(ctx, link) {
+  ctx = withSheetWords(ctx);
   const { trace, inputs, msg } = ctx;
   const features = inputs.x[0].length;
   const { full } = trace;
@@ -377,6 +380,7 @@ const rotationAt = (key, d) => (m, c, r) => {
  * products. X, the weights and the positions are numbers.
  */
 export function orderSheet(ctx, link, { shuffle, peScale, distanceRows }) {
+  ctx = withSheetWords(ctx);
   const { trace, inputs, msg } = ctx;
   const features = inputs.x[0].length;
   const d = trace.plain.a.dHead;

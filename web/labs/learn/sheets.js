@@ -5,7 +5,7 @@
 // that gives dL/dα, and the step α − η·dL/dα are formulas. Change α (or η, or the target) and the
 // gradient and the next α follow, as the core's step from that α would give them. Loaded with
 // the writer, only when the learner asks for a sheet.
-import { bookOf, labSheets } from "../../sheet-scene.js";
+import { bookOf, labSheets, withSheetWords } from "../../sheet-scene.js";
 import { headRules, sumOfProducts } from "../../sheet.js";
 import { stepShown } from "./shared.js";
 
@@ -14,6 +14,7 @@ const q = [[1, 0, 0]];
 
 /** The sharpness lab as a book: the task, the chain and the update of the step shown. */
 export function sharpnessSheet(ctx, link) {
+  ctx = withSheetWords(ctx);
   const { trace, state, inputs, labels } = ctx;
   const s = trace.path[stepShown(state)];
   const t = s.trace;
@@ -94,6 +95,7 @@ export function sharpnessSheet(ctx, link) {
  * `read` are 书's and 读's rows.
  */
 export function teachSheet(ctx, link, { reader, read }) {
+  ctx = withSheetWords(ctx);
   const { trace, state, inputs, labels } = ctx;
   const s = trace.steps[stepShown(state)];
   const t = s.trace;

@@ -6,7 +6,7 @@
 // scores with the text −∞ and with −1e9 where the mask (an input) is 0: a row whose keys are all
 // masked gets weights 0 under −∞ and a third on each forbidden key under −1e9. Loaded with the
 // writer, only when the learner asks for a sheet.
-import { bookOf, labSheets } from "../../sheet-scene.js";
+import { bookOf, labSheets, withSheetWords } from "../../sheet-scene.js";
 import { headRules, minusInfinity, sumOfProducts } from "../../sheet.js";
 import { sceneById } from "../../scenes.js";
 
@@ -26,6 +26,7 @@ const softmaxNames = (p, logits, weights, masked) => ({
 /** The stability lab as a book: the naive and the stable softmax, and masking; `mask` is the
  * masking step's (true where a query may see a key). */
 export function stabilitySheet(ctx, link, { mask }) {
+  ctx = withSheetWords(ctx);
   const { trace } = ctx;
   const n = trace.naive.exp.length;
   const rules = {
@@ -113,6 +114,7 @@ export function stabilitySheet(ctx, link, { mask }) {
  * V moves both.
  */
 export function tilingSheet(ctx, link) {
+  ctx = withSheetWords(ctx);
   const { trace, state, labels } = ctx;
   const causal = Boolean(state.causal);
   const d = trace.q[0].length;
@@ -241,6 +243,7 @@ export function tilingSheet(ctx, link) {
  * the output without dropout, the first sheet's).
  */
 export function dropoutSheet(ctx, link) {
+  ctx = withSheetWords(ctx);
   const { trace, inputs, state, labels } = ctx;
   const t = trace.plain;
   const nk = inputs.k.length;
