@@ -35,6 +35,19 @@ const streamingCore = {
     );
   },
 };
+// exceljs, which writes the spreadsheets (web/ui/sheet-download.js), is its browser build: one
+// UMD script, taken in as a module of its own (its module.exports as the default export, and no
+// `require` of its own to look for), so that esbuild needs no CommonJS helpers: it would share
+// them with the first view as a chunk of their own.
+const umdExcel = {
+  name: "umd-exceljs",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]exceljs[\\/]dist[\\/]exceljs\.min\.js$/ }, async (args) => ({
+      contents: `const module = { exports: {} };\n(function (module, exports, define, require) {\n${await readFile(args.path, "utf8")}\n})(module, module.exports, undefined, undefined);\nexport default module.exports;\n`,
+      loader: "js",
+    }));
+  },
+};
 await rm(new URL("chunks/", out), { recursive: true, force: true });
 const page = await build({
   ...common,
@@ -43,7 +56,7 @@ const page = await build({
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
   format: "esm",
-  plugins: [streamingCore],
+  plugins: [streamingCore, umdExcel],
   metafile: true,
   write: false,
   logLevel: "warning",

@@ -36,7 +36,10 @@ apt_test=(g++ googletest libgtest-dev nlohmann-json3-dev clang-format clang libc
   jupyter-nbconvert python3-ipykernel python3-nbclient
   # the real model's corpus (Tang poems, Song poems, classical quotations): the tests and make train;
   # the King James Bible (public domain), whose Genesis is the own-text lab's English preset
-  fortunes-zh bible-kjv bible-kjv-text)
+  fortunes-zh bible-kjv bible-kjv-text
+  # the spreadsheets a learner downloads, opened, edited and recalculated by the real LibreOffice
+  # Calc, headless, through its own UNO bridge (tests/node/calc.py): 60 packages, 270 MB on disk here
+  libreoffice-calc-nogui python3-uno)
 # Installed without their recommended packages: nbconvert recommends pandoc (about 150 MB),
 # which exporting to HTML does not use.
 apt_lean=(jupyter-nbconvert python3-ipykernel python3-nbclient jupyter-notebook)

@@ -50,6 +50,11 @@
 //                                          "pytorch" (web/export.js): "Copy as NumPy" and
 //                                          "Copy as PyTorch" show for labs that have it
 //   scriptKinds?                         → the kinds it writes, when not both
+//   sheet(ctx, link)?                    → a promise of the scene as a book of live formulas
+//                                          (web/sheet.js's book), opened on the step shown;
+//                                          `link` is the page's address for this state:
+//                                          "Download as a spreadsheet" shows for labs that
+//                                          have it (import its module lazily)
 //
 // ctx, handed to everything that draws: { scene, lab, state, msg, steps, step, stepId,
 // trace, inputs, editable, labels, view, focus, focusRow, predicting, host, core, update }

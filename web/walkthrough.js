@@ -73,7 +73,7 @@ function pageLayers(host, scenes, drafts) {
       draw: (c) => host.controls && sceneControls(c),
     },
     {
-      deps: only("scene", "lang", "digits", "edits", "trace"),
+      deps: only("scene", "lang", "step", "digits", "edits", "trace"),
       draw: (c) => host.controls && exportPanel(c),
     },
   ];

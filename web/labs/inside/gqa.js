@@ -168,6 +168,10 @@ export const gqaLab = {
     return [];
   },
 
+  // "Download as a spreadsheet": every step as a sheet of live formulas (./sheets.js, loaded
+  // with the writer only when asked).
+  sheet: async (ctx, link) => (await import("./sheets.js")).gqaSheet(ctx, link),
+
   panels: {
     heatmaps: (ctx) =>
       ctx.stepId === "memory" ? undefined : headHeatmaps(ctx.trace[variants[ctx.stepId]], ctx),

@@ -229,6 +229,10 @@ export const headsLab = {
     return [];
   },
 
+  // "Download as a spreadsheet": every step as a sheet of live formulas (./sheets.js, loaded
+  // with the writer only when asked).
+  sheet: async (ctx, link) => (await import("./sheets.js")).headsSheet(ctx, link),
+
   panels: {
     heatmaps: (ctx) => headHeatmaps(ctx.trace, ctx),
     oneHead: (ctx) => el("p", { class: "note", "data-one-head": "" }, oneHead(ctx)),

@@ -331,6 +331,10 @@ export const kvcacheLab = {
     return [];
   },
 
+  // "Download as a spreadsheet": every step as a sheet of live formulas (./sheets.js, loaded
+  // with the writer only when asked).
+  sheet: async (ctx, link) => (await import("./sheets.js")).kvcacheSheet(ctx, link),
+
   panels: {
     counter,
     padNote: ({ msg }) => el("p", { class: "note", text: msg.inside.cachedPad }),

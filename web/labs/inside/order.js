@@ -425,6 +425,11 @@ export const orderLab = {
     return [];
   },
 
+  // "Download as a spreadsheet": every step's passes as live formulas (./sheets.js, loaded
+  // with the writer only when asked).
+  sheet: async (ctx, link) =>
+    (await import("./sheets.js")).orderSheet(ctx, link, { shuffle, peScale, distanceRows }),
+
   panels: {
     heatmaps: (ctx) => {
       const t = ctx.trace[ctx.stepId];

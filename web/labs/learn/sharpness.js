@@ -375,6 +375,10 @@ export const sharpnessLab = {
       title: msg.scenes.sharpness.title,
     }),
 
+  // "Download as a spreadsheet": the step shown's task, chain and update as live formulas
+  // (./sheets.js, loaded with the writer only when asked).
+  sheet: async (ctx, link) => (await import("./sheets.js")).sharpnessSheet(ctx, link),
+
   panels: {
     trainer: trainerPanel,
     summary: summaryPanel,

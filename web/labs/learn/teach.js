@@ -372,6 +372,10 @@ export const teachLab = {
       title: msg.scenes.teach.title,
     }),
 
+  // "Download as a spreadsheet": the step shown's loss, gradient and update as live formulas
+  // (./sheets.js, loaded with the writer only when asked).
+  sheet: async (ctx, link) => (await import("./sheets.js")).teachSheet(ctx, link, { reader, read }),
+
   panels: {
     trainer: trainerPanel,
     heatmap: heatmapPanel,

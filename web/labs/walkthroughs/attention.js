@@ -198,6 +198,10 @@ export default {
     );
   },
 
+  // "Download as a spreadsheet": every step as a sheet of live formulas (web/sheet-scene.js,
+  // loaded with the writer only when asked).
+  sheet: async (ctx, link) => (await import("../../sheet-scene.js")).sceneSheet(ctx, link),
+
   linkedShapes: {
     x: { rows: [["x", "rows"]], cols: features },
     wq: { rows: features, cols: dK("wq", "wk") },

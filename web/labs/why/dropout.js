@@ -186,6 +186,10 @@ export const dropoutLab = {
     return h;
   },
 
+  // "Download as a spreadsheet": the lookup and one draw as live formulas (./sheets.js,
+  // loaded with the writer only when asked).
+  sheet: async (ctx, link) => (await import("./sheets.js")).dropoutSheet(ctx, link),
+
   panels: { sum: sumPanel, convergence: convergencePanel },
 
   words: {

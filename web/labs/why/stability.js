@@ -180,6 +180,10 @@ export const stabilityLab = {
     return h;
   },
 
+  // "Download as a spreadsheet": the naive and the stable softmax and the masks as live
+  // formulas (./sheets.js, loaded with the writer only when asked).
+  sheet: async (ctx, link) => (await import("./sheets.js")).stabilitySheet(ctx, link, { mask }),
+
   panels: { naive: naivePanel, blocked: blockedPanel },
 
   words: {

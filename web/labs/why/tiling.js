@@ -235,6 +235,10 @@ export const tilingLab = {
     return h;
   },
 
+  // "Download as a spreadsheet": every block of the walk as live formulas (./sheets.js,
+  // loaded with the writer only when asked).
+  sheet: async (ctx, link) => (await import("./sheets.js")).tilingSheet(ctx, link),
+
   panels: { difference: differencePanel, walk: walkPanel },
 
   words: words(),
