@@ -2,7 +2,7 @@
 // element's shadow root. The flow is one-way: scene → its lab's core call → trace → steps →
 // views. The state and its one way of changing are the store's (store.js); the page is a row of
 // layers (the header, the scene list, the intro, the player, the step, "check my numbers", the
-// pictures, the tools, the export), each of which says which parts of the state it shows and is
+// pictures, the tools, the export, the lesson's check, a teacher's class link), each of which says which parts of the state it shows and is
 // drawn again only when one of them changed. Keys are keys.js's, the focus through a redraw
 // focus.js's; the parts of the page are modules in web/ui/, what a scene shows its lab's.
 import { createStore } from "./store.js";
@@ -24,6 +24,8 @@ import { stepPanel } from "./ui/step-panel.js";
 import { checkPanelFor } from "./ui/check-panel.js";
 import { exportPanel } from "./ui/export-panel.js";
 import { createGlossary } from "./ui/glossary.js";
+import { quizPanel } from "./ui/quiz.js";
+import { sharePanel, classNote } from "./ui/share.js";
 
 export { messages, defaultLang, stateFromParams, paramsFromState } from "./state.js";
 
@@ -49,6 +51,7 @@ function pageLayers(host, scenes, drafts) {
       deps: only("scene", "lang"),
       draw: (c) => host.nav && scenes.length > 1 && sceneList(c),
     },
+    { where: "top", deps: only("scene", "lang"), draw: (c) => host.nav && classNote(c) },
     { deps: only("scene", "lang", "edits", "step"), draw: intro },
     {
       deps: only("scene", "lang", "step", "steps", "playing", "predict", "speed"),
@@ -67,6 +70,7 @@ function pageLayers(host, scenes, drafts) {
     },
     { deps: everything(...fixed, "reveal"), draw: besidePanels },
     { deps: only("scene", "lang", "step"), draw: (c) => host.nav && nextUp(c) },
+    { deps: only("scene", "lang", "step"), draw: (c) => host.nav && quizPanel(c) },
     { deps: only("scene", "lang", "step"), draw: (c) => host.nav && recap(c) },
     {
       deps: only("scene", "lang", "seed", "digits", "edits", "trace"),
@@ -74,8 +78,10 @@ function pageLayers(host, scenes, drafts) {
     },
     {
       deps: only("scene", "lang", "digits", "edits", "trace"),
-      draw: (c) => host.controls && exportPanel(c),
+      // a class link may hide the export section, whatever it holds
+      draw: (c) => host.controls && !c.state.hide.includes("export") && exportPanel(c),
     },
+    { deps: only("scene", "lang", "step"), draw: (c) => sharePanel(c, drafts) },
   ];
   return host.compact ? layers.filter((l) => l.slide) : layers;
 }
@@ -101,7 +107,7 @@ function worksheetOf(store, pageParts) {
 
 // What the outside sees: the state, the step's id, the inputs and the output.
 function publicStateOf(store) {
-  const { reveal, notice, revealed, predictFrom, ...rest } = store.state;
+  const { reveal, notice, revealed, predictFrom, refused, ...rest } = store.state;
   const scene = store.byId[rest.scene];
   const steps = store.stepsOf(store.state).map((s) => s.id);
   return {
@@ -122,7 +128,8 @@ function publicStateOf(store) {
  * tools and "check my numbers"; always on a page), compact (a slide's layout: the player and
  * the step alone, see docs/embedding.md; never on a page), keyTarget (where keys are heard),
  * lessons (the curriculum's, from web/catalogue.js: the scene list groups the scenes by them,
- * and a scene's last step names the next one), onChange(state, stepChanged, link) after every
+ * and a scene's last step names the next one), quiz (web/quiz.js's questionsOf and answersOf,
+ * with lessons on a page: the check at the end of each lesson), onChange(state, stepChanged, link) after every
  * render (`link()`: the state as URL parameters, paramsFromState's, of the scene as loaded and
  * the state itself: the public state's `steps` is the list of step ids, not a lab's `steps`).
  */
@@ -136,7 +143,9 @@ export function createWalkthrough(root, options) {
   };
   const store = createStore({ core, scenes, partial: options.state });
   const { update } = store;
-  const drafts = {}; // what the learner typed in "check my numbers", by scene and step
+  // what the learner typed in "check my numbers", by scene and step; what a teacher picked
+  // for a class link (drafts.share)
+  const drafts = {};
   // on the page: each technical word linked where it first appears, and the glossary's panel
   const glossary = page
     ? createGlossary({
@@ -144,6 +153,21 @@ export function createWalkthrough(root, options) {
           update({ scene, step: step - 1, ...params }, { announce: true, arrive: true }),
       })
     : undefined;
+  // the check at the end of each lesson (ui/quiz.js): its questions on the scenes offered, their
+  // answers worked out by the core, what was typed and marked, the name for the summary
+  const entries = Object.fromEntries(
+    (options.lessons ?? []).flatMap((l) => l.scenes).map((s) => [s.id, s]),
+  );
+  const quiz = page &&
+    options.lessons &&
+    options.quiz && {
+      questionsOf: options.quiz.questionsOf,
+      answers: (questions) => options.quiz.answersOf(questions, entries, core),
+      drafts: {},
+      results: {},
+      name: "",
+      url: () => location.href,
+    };
   let focusAfter = null; // a cell { m, i, j } to focus after the next render
   let lastStep;
   let stepCount; // how many steps the scene has: a lab's own control can change it
@@ -160,6 +184,7 @@ export function createWalkthrough(root, options) {
     playback,
     lessons: options.lessons,
     glossary,
+    quiz,
     refocus: (cell) => (focusAfter = cell),
   };
   const contextNow = () => store.derive(store.state, pageParts);

@@ -660,11 +660,19 @@ const path = {
     ["3 Why it is built this way", ["scaling", "tiling", "stability", "dropout", "scale"]],
     ["4 How it learns", ["sharpness", "teach"]],
     ["5 A real model", ["induction", "model", "text"]],
+    ["6 Models you use", ["tokens", "sizes"]],
   ],
-  zh: ["1 一步步算", "2 模型里面", "3 为什么这样设计", "4 它怎么学", "5 真正的模型"],
+  zh: [
+    "1 一步步算",
+    "2 模型里面",
+    "3 为什么这样设计",
+    "4 它怎么学",
+    "5 真正的模型",
+    "6 你用的模型",
+  ],
 };
 
-test("the scene list is the curriculum: five lessons in order, named in zh and en, at 1440 and 390 px", async () => {
+test("the scene list is the curriculum: six lessons in order, named in zh and en, at 1440 and 390 px", async () => {
   for (const [lang, width] of [
     ["en", 1440],
     ["zh", 390],
@@ -736,7 +744,10 @@ test("each scene's last step names the next one in the path, and the link opens 
   const model = await open("scene=model&lang=en&step=99");
   assert.equal(await text(model, ".next-up"), "Next: Your own text");
   await model.close();
-  const end = await open("scene=text&lang=en&step=99");
+  const text5 = await open("scene=text&lang=en&step=99");
+  assert.equal(await text(text5, ".next-up"), "Next, lesson 6 Models you use: Their tokens");
+  await text5.close();
+  const end = await open("scene=sizes&lang=en&step=99");
   assert.match(await text(end, ".next-up"), /end of the path/);
   for (const p of [page, zh, end]) {
     assert.deepEqual(p.errors, []);
