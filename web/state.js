@@ -100,7 +100,7 @@ function onGrid(x, { min = 0, max = Infinity, step, values }) {
 }
 
 /** What a class link can hide, in the order the link writes them (hide=lang.predict). */
-export const hideable = ["lang", "predict", "edit", "export", "share"];
+export const hideable = ["lang", "predict", "edit", "export", "key", "share"];
 
 // A list in a link: its items between dots, each once (hide=lang.edit, path=classroom.age).
 const listOf = (text) => [...new Set(text.split(".").filter(Boolean))];

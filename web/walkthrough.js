@@ -18,13 +18,13 @@ import { intro, aboutBelow } from "./ui/intro.js";
 import { recap } from "./ui/recap.js";
 import { sceneControls, paramControls } from "./ui/controls.js";
 import { markScrollers } from "./ui/scroll-cue.js";
-import { worksheet } from "./ui/worksheet.js";
+import { worksheet, answerKey } from "./ui/worksheet.js";
 import { player } from "./ui/player.js";
 import { stepPanel } from "./ui/step-panel.js";
 import { checkPanelFor } from "./ui/check-panel.js";
 import { exportPanel } from "./ui/export-panel.js";
 import { createGlossary } from "./ui/glossary.js";
-import { quizPanel } from "./ui/quiz.js";
+import { quizPanel, lessonOfScene } from "./ui/quiz.js";
 import { sharePanel, classNote } from "./ui/share.js";
 
 export { messages, defaultLang, stateFromParams, paramsFromState } from "./state.js";
@@ -92,9 +92,9 @@ function besidePanels(ctx) {
   return beside.length ? el("section", { class: "views" }, beside) : undefined;
 }
 
-// The worksheet that printing adds: every step, with its words.
-function worksheetOf(store, pageParts) {
-  const contexts = store.stepsOf(store.state).map((_, k) => {
+// Every step of the scene as the worksheet prints it: its ctx, with its words.
+function stepsToPrint(store, pageParts) {
+  return store.stepsOf(store.state).map((_, k) => {
     const ctx = store.derive({ ...store.state, step: k, focus: null, reveal: Infinity }, pageParts);
     const custom = ctx.scene.text?.[store.state.lang]?.steps?.[ctx.stepId];
     return {
@@ -102,7 +102,6 @@ function worksheetOf(store, pageParts) {
       text: custom ?? ctx.lab.text?.(ctx.stepId, ctx) ?? ctx.msg.steps[ctx.stepId].text,
     };
   });
-  return worksheet(contexts);
 }
 
 // What the outside sees: the state, the step's id, the inputs and the output.
@@ -185,6 +184,7 @@ export function createWalkthrough(root, options) {
     lessons: options.lessons,
     glossary,
     quiz,
+    printKey: () => printKey(),
     refocus: (cell) => (focusAfter = cell),
   };
   const contextNow = () => store.derive(store.state, pageParts);
@@ -258,10 +258,34 @@ export function createWalkthrough(root, options) {
     onChange?.(publicState(), stepChanged, () => paramsFromState(store.state, scene));
   }
 
+  // Printing (the browser's, or "Print a worksheet") prints the worksheet; "Print the answer
+  // key" its key, with the answers of the lesson's check, as a print of its own (the shell's
+  // data-print says which: style.css).
   const printWorksheet = () => {
-    shell.querySelector(":scope > .worksheet")?.remove();
-    shell.append(worksheetOf(store, pageParts));
+    shell.querySelector(":scope > .worksheet.sheet")?.remove();
+    shell.append(worksheet(stepsToPrint(store, pageParts)));
   };
+  const printKey = async () => {
+    const ctx = contextNow();
+    const at = lessonOfScene(ctx);
+    const questions = at && quiz ? quiz.questionsOf(at.lesson.id, ctx.scenes) : [];
+    let check;
+    if (questions.length) {
+      check = { questions, lesson: ctx.msg.ui.lesson(at.number, ctx.msg.ui.lessons[at.lesson.id]) };
+      try {
+        check.answers = await quiz.answers(questions);
+      } catch {
+        check.failed = true;
+      }
+    }
+    shell.querySelector(":scope > .worksheet.key")?.remove();
+    shell.append(answerKey(stepsToPrint(store, pageParts), check));
+    shell.dataset.print = "key";
+    print();
+    // print() returns once the dialog is done with (afterprint says so too)
+    delete shell.dataset.print;
+  };
+  const printed = () => delete shell.dataset.print;
   const publicState = () => publicStateOf(store);
 
   // ---- start ----
@@ -280,6 +304,7 @@ export function createWalkthrough(root, options) {
   });
   keyTarget.addEventListener("keydown", onKey);
   if (page) addEventListener("beforeprint", printWorksheet);
+  if (page) addEventListener("afterprint", printed);
   // A narrower or wider column shows more or less of a table: the scroll cues follow; and
   // other words (a phone's copy of a text, a wide screen's): the glossary's links follow, as
   // they do a details opened or closed.
@@ -296,6 +321,7 @@ export function createWalkthrough(root, options) {
     playback.stop();
     resized.disconnect();
     removeEventListener("beforeprint", printWorksheet);
+    removeEventListener("afterprint", printed);
     keyTarget.removeEventListener("keydown", onKey);
     root.replaceChildren();
   };

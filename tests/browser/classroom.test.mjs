@@ -2,17 +2,19 @@
 // link on the page ("Share with a class"), with the keyboard, on the English page and then the
 // Chinese one; a student opens it on a phone (390 px, touch), works through the path to the
 // check at the end of the lesson, gets one answer wrong, follows its link to the step that
-// explains it, comes back, puts it right, and downloads the summary for the teacher. Then a
-// link with settings the page cannot read. Expected numbers
+// explains it, comes back, puts it right, and downloads the summary for the teacher. Then the
+// answer key as its own print, and a link with settings the page cannot read. Expected numbers
 // come from tests/fixtures/scenes.json (docs/scenes.md), never from the page's own output.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { start, openApp } from "./browser.mjs";
 import { messages } from "../../web/i18n/index.js";
 
 const scenes = JSON.parse(readFileSync(new URL("../fixtures/scenes.json", import.meta.url)));
+const artifacts = new URL("../artifacts/", import.meta.url).pathname;
+mkdirSync(artifacts, { recursive: true });
 const { en, zh } = messages;
 
 let env;
@@ -56,7 +58,7 @@ test("a teacher builds a class link on the page, with the keyboard, in English a
     step: "1",
     lang: "en",
     predict: "1",
-    hide: "predict.share",
+    hide: "predict.key.share",
     path: "classroom.age.dictionary.book.cup",
   });
   // a class in Chinese, the language switch, editing and the export hidden, two scenes of
@@ -71,7 +73,7 @@ test("a teacher builds a class link on the page, with the keyboard, in English a
     step: "1",
     lang: "zh",
     predict: "1",
-    hide: "lang.predict.edit.export.share",
+    hide: "lang.predict.edit.export.key.share",
     path: "classroom.age",
   });
   assert.equal(
@@ -111,7 +113,7 @@ test("a teacher builds a class link on the page, with the keyboard, in English a
   classLink = await link(page);
   assert.equal(
     new URL(classLink).search,
-    "?scene=classroom&step=1&lang=zh&predict=1&hide=lang.predict.edit.export.share&path=classroom.age",
+    "?scene=classroom&step=1&lang=zh&predict=1&hide=lang.predict.edit.export.key.share&path=classroom.age",
   );
   assert.equal(await page.locator("#share-try").getAttribute("href"), new URL(classLink).search);
   assert.equal(await page.locator("#share-try").getAttribute("target"), "_blank");
@@ -137,9 +139,17 @@ test("a student on a phone works through the class link to the lesson's check, a
     assert.ok(width <= 390, `${where}: the page is ${width} px wide`);
   };
   // the class as set: Chinese, no language switch, predict mode on and its button gone, no
-  // editing, no export, no panel; the scene list is the path
+  // editing, no export, no answer key, no panel; the scene list is the path
   assert.equal(await page.evaluate(() => document.documentElement.lang), "zh-CN");
-  for (const id of ["#lang-en", "#lang-zh", "#predict", "#share", "#share-open", ".export"]) {
+  for (const id of [
+    "#lang-en",
+    "#lang-zh",
+    "#predict",
+    "#print-key",
+    "#share",
+    "#share-open",
+    ".export",
+  ]) {
     assert.equal(await page.locator(id).count(), 0, `${id} hidden`);
   }
   assert.deepEqual(await page.locator("nav.path li li button").allTextContents(), [
@@ -261,6 +271,45 @@ test("a student on a phone works through the class link to the lesson's check, a
   }
   await narrow("the summary");
   assert.deepEqual(await axeViolations(page), [], "the check marked, its summary");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("the answer key is a print of its own: every step's results and the check's answers, the core's numbers", async () => {
+  const page = await openApp(env, "scene=classroom&step=3&lang=en", {
+    viewport: { width: 1280, height: 900 },
+  });
+  await page.locator("#print-key").click();
+  const key = page.locator(".worksheet.key");
+  await key.waitFor({ state: "attached" });
+  // the worksheet's own print has no answers in it
+  await page.emulateMedia({ media: "print" });
+  await page.evaluate(() => window.dispatchEvent(new Event("beforeprint")));
+  assert.equal(await page.locator(".worksheet.sheet").isVisible(), true);
+  assert.equal(await key.isVisible(), false, "the worksheet prints without its key");
+  assert.equal((await page.locator(".worksheet.sheet td.blank").count()) > 0, true);
+  assert.doesNotMatch(await text(page, ".worksheet.sheet"), /last page|0\.5512/);
+  // the key's print, as its button makes it
+  await page.evaluate(() => (document.querySelector(".walkthrough").dataset.print = "key"));
+  assert.equal(await key.isVisible(), true);
+  assert.equal(await page.locator(".worksheet.sheet").isVisible(), false);
+  await page.pdf({ path: `${artifacts}answer-key-classroom-en.pdf`, format: "A4" });
+  const numbers = await key.locator("td").allTextContents();
+  for (const v of scenes.classroom.output.flat()) assert.ok(numbers.includes(v.toFixed(4)), `${v}`);
+  for (const v of scenes.classroom.weights.flat())
+    assert.ok(numbers.includes(v.toFixed(4)), `${v}`);
+  assert.equal(await text(page, ".quiz-key h3"), "The check at the end of lesson 1 Walkthroughs");
+  assert.deepEqual(await key.locator(".quiz-key li").allTextContents(), [
+    en.print.quizAnswer(
+      en.quiz.questions.selfWeight.text,
+      scenes.classroom.weights[2][2].toFixed(2),
+    ),
+    en.print.quizAnswer(en.quiz.questions.ageOutput.text, scenes.age.output[0][0].toFixed(2)),
+    en.print.quizAnswer(en.quiz.questions.bookTop.text, "读 (read)"),
+  ]);
+  await page.emulateMedia({ media: "screen" });
+  // print() is over: the next print is the worksheet's again
+  await page.evaluate(() => delete document.querySelector(".walkthrough").dataset.print);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -205,7 +205,7 @@ const classLinks = [
     step: 0,
     lang: "zh",
     predict: true,
-    hide: ["predict", "share"],
+    hide: ["predict", "key", "share"],
     path: lessonScenes("walkthroughs"),
   },
   // two scenes of two lessons, in English, starting on step 4 of the second, everything hidden
@@ -249,7 +249,7 @@ test("a class link gives back its language, predict mode, what it hides, its pat
   }
   assert.equal(
     classParams(classLinks[1]).toString(),
-    "scene=kvcache&step=4&lang=en&predict=1&hide=lang.predict.edit.export.share&path=age.kvcache",
+    "scene=kvcache&step=4&lang=en&predict=1&hide=lang.predict.edit.export.key.share&path=age.kvcache",
   );
   // a link with no class settings writes none
   assert.equal(
@@ -297,7 +297,7 @@ test("the teacher's panel makes the class link from what it picks", () => {
   const draft = (more) => ({
     lang: "zh",
     predict: true,
-    hide: new Set(["share"]),
+    hide: new Set(["key", "share"]),
     picked: new Set(["classroom", "age", "heads"]),
     start: "first",
     ...more,
@@ -308,7 +308,7 @@ test("the teacher's panel makes the class link from what it picks", () => {
     step: "1",
     lang: "zh",
     predict: "1",
-    hide: "share",
+    hide: "key.share",
     path: "classroom.age.heads",
   });
   // "this step": the scene and step on screen, when it is picked

@@ -446,13 +446,21 @@ export default {
   },
   print: {
     button: "Print a worksheet",
+    keyButton: "Print the answer key",
     name: "Name: ______________________    Date: ____________",
     how: (digits) =>
-      `Work out each step from the numbers given, to ${digits} decimals; fill in the empty boxes. Rows and columns count from 1. The answers are on the last page.`,
-    answers: "Answers",
+      `Work out each step from the numbers given, to ${digits} decimals; fill in the empty boxes. Rows and columns count from 1.`,
+    key: (title) => `Answer key: ${title}`,
+    keyHow: (digits) =>
+      `The results of every step of the worksheet, as the core computes them from the same numbers (edits included), to ${digits} decimals.`,
     answersNote:
       "These are the exact results, rounded. An answer worked from your own rounded numbers may differ in the last digit or two, and is still right.",
     from: (names) => `Work from your own ${names.join(", ")} (the step in brackets).`,
+    quiz: (lesson) => `The check at the end of lesson ${lesson}`,
+    quizNote:
+      "Each answer is the core's number; a student's answer is right at the decimals asked when it is this number rounded or cut off.",
+    quizAnswer: (text, answer) => `${text} Answer: ${answer}`,
+    quizFailed: "The check's answers could not be worked out: a lesson's code did not load.",
   },
   // The check at the end of each lesson (web/quiz.js, ui/quiz.js).
   quiz: {
@@ -570,6 +578,7 @@ export default {
       predict: "the Predict first button (predict mode stays as set here)",
       edit: "editing the numbers (the input cells, Reset, Random values)",
       export: "Take it to Python (the export section)",
+      key: "Print the answer key",
       share: "this Share with a class panel",
     },
     lessons: "Lessons and scenes",

@@ -477,13 +477,21 @@ export default {
   },
   print: {
     button: "打印练习纸",
+    keyButton: "打印答案",
     name: "姓名：______________________    日期：____________",
     how: (digits) =>
-      `根据给出的数算出每一步，保留 ${digits} 位小数，填进空格。行和列都从 1 开始数。答案在最后一页。`,
-    answers: "答案",
+      `根据给出的数算出每一步，保留 ${digits} 位小数，填进空格。行和列都从 1 开始数。`,
+    key: (title) => `答案：${title}`,
+    keyHow: (digits) =>
+      `练习纸上每一步的结果，由核心用同样的数（包括改动过的）算出，保留 ${digits} 位小数。`,
     answersNote:
       "这里是精确结果四舍五入后的数值。用你自己四舍五入后的数算出的答案，最后一两位可能不同，仍然算对。",
     from: (names) => `用你自己算出的 ${names.join("、")}（括号里是第几步）。`,
+    quiz: (lesson) => `课后小测：${lesson}`,
+    quizNote:
+      "每个答案都是核心算出的数；学生的答案在要求的小数位上等于这个数四舍五入或截断的结果，就算对。",
+    quizAnswer: (text, answer) => `${text} 答案：${answer}`,
+    quizFailed: "小测的答案没能算出来：有一课的代码没能加载。",
   },
   // 每一课结尾的小测（web/quiz.js、ui/quiz.js）。
   quiz: {
@@ -600,6 +608,7 @@ export default {
       predict: "“先猜后看”按钮（先猜模式保持这里的设置）",
       edit: "改动数值（输入的格子、还原、随机数值）",
       export: "带到 Python 里（导出部分）",
+      key: "打印答案",
       share: "这个“分享给全班”面板",
     },
     lessons: "课和场景",

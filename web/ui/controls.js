@@ -142,7 +142,7 @@ export function paramControls(ctx) {
 
 /**
  * Reset, random values from a set number (for a scene with inputs, unless a class link hides
- * editing), the decimals shown, and the worksheet's print.
+ * editing), the decimals shown, and the two prints: the worksheet and its answer key.
  */
 export function sceneControls(ctx) {
   const { scene, msg, state, editable, update } = ctx;
@@ -187,5 +187,13 @@ export function sceneControls(ctx) {
     choice(ctx, "digits", msg.ui.digits, digitChoices, String),
     ctx.host.page &&
       el("button", { type: "button", id: "print", text: msg.print.button, onclick: () => print() }),
+    ctx.host.page &&
+      !state.hide.includes("key") &&
+      el("button", {
+        type: "button",
+        id: "print-key",
+        text: msg.print.keyButton,
+        onclick: () => ctx.printKey(),
+      }),
   );
 }

@@ -17,7 +17,7 @@ function fresh({ state, lessons, scene }) {
     open: false,
     lang: state.lang,
     predict: true,
-    hide: new Set(["predict", "share"]),
+    hide: new Set(["predict", "key", "share"]),
     picked: new Set(lesson.scenes.map((s) => s.id)),
     start: "first",
   };
