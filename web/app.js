@@ -3,12 +3,15 @@ import { loadAttention } from "./attention.js";
 import { resolveScene } from "./lab.js";
 import { scenes as listed, lessons } from "./catalogue.js";
 import { createWalkthrough, messages, stateFromParams } from "./walkthrough.js";
+import { classFromParams } from "./state.js";
+import { questionsOf, answersOf } from "./quiz.js";
 import { keep } from "./prerendered.js";
 
 const root = document.getElementById("app");
 const params = new URLSearchParams(location.search);
 // A link to a lab loads the lab's code first; if it cannot, the page opens on the first scene.
-const opening = listed.find((s) => s.id === params.get("scene"));
+// (A class link opens its path's first scene when it names none of the path.)
+const opening = listed.find((s) => s.id === classFromParams(params, listed).opening);
 const scenes = opening?.lazy
   ? await resolveScene(opening).then(
       (scene) => listed.map((s) => (s === opening ? scene : s)),
@@ -40,6 +43,7 @@ createWalkthrough(root, {
   core,
   scenes,
   lessons,
+  quiz: { questionsOf, answersOf },
   state,
   page: true,
   keyTarget: window,

@@ -2,13 +2,17 @@
 // Node tests import it. The state is one small object:
 //
 //   { scene, step, lang, edits, digits, speed, seed, focus, predict, notice, playing, reveal,
-//     revealed, ...the scene's own parameters (alpha, causal, … declared by its lab's params()) }
+//     revealed, hide, path, refused, ...the scene's own parameters (alpha, causal, … declared by
+//     its lab's params()) }
 //
 // `step` counts from 0 here and from 1 in the URL; `edits` holds the inputs the learner
 // changed, by input id; `focus` is the picked cell { m, i, j }; `notice` is the inline message
 // after a rejected edit, as data ({ core: message } or { typed: text }), worded when drawn;
 // `predict` hides each step's results until the learner has answered, and `revealed` lists the
 // steps answered (by "scene:stepId"); `predictFrom` is the step where predict mode began.
+// A teacher's class link adds `hide` (the controls a class does not touch, of `hideable`) and
+// `path` (the scenes the class takes, by id; null for all of them); `refused` lists what a
+// link gave that is no such thing ([{ key, value }]), ignored and said on the page.
 import { parseNumber, matrixToText, matrixFromText } from "./format.js";
 import { messages } from "./i18n/index.js";
 import { sceneParams } from "./steps.js";
@@ -60,6 +64,9 @@ export function initialState(scenes, partial = {}) {
     seed: 1,
     focus: null,
     predict: false,
+    hide: [],
+    path: null,
+    refused: [],
     ...partial,
     notice: partial.notice ?? null,
     playing: false,
@@ -92,8 +99,49 @@ function onGrid(x, { min = 0, max = Infinity, step, values }) {
   return Math.min(max, Number(snapped.toFixed(decimals)));
 }
 
+/** What a class link can hide, in the order the link writes them (hide=lang.predict). */
+export const hideable = ["lang", "predict", "edit", "export", "key", "share"];
+
+// A list in a link: its items between dots, each once (hide=lang.edit, path=classroom.age).
+const listOf = (text) => [...new Set(text.split(".").filter(Boolean))];
+
+/**
+ * A class link's settings from URL parameters: { hide, path, opening, refused }. `hide` keeps
+ * the known controls, in hideable's order; `path` the known scenes, in the curriculum's (the
+ * order of `scenes`), or null when the link names none; `opening` is the scene the link opens:
+ * its `scene` if that is in the path, else the path's first. Anything else the link gave is
+ * refused: ignored, and listed so that the page says so.
+ */
+export function classFromParams(p, scenes) {
+  const refused = [];
+  const hide = [];
+  if (p.has("hide")) {
+    const asked = listOf(p.get("hide"));
+    for (const item of asked)
+      if (!hideable.includes(item)) refused.push({ key: "hide", value: item });
+    hide.push(...hideable.filter((item) => asked.includes(item)));
+    if (!asked.length) refused.push({ key: "hide", value: p.get("hide") });
+  }
+  let path = null;
+  if (p.has("path")) {
+    const asked = listOf(p.get("path"));
+    const known = new Set(scenes.map((s) => s.id));
+    for (const id of asked) if (!known.has(id)) refused.push({ key: "path", value: id });
+    const kept = scenes.map((s) => s.id).filter((id) => asked.includes(id));
+    if (kept.length) path = kept;
+    else if (!asked.length) refused.push({ key: "path", value: p.get("path") });
+  }
+  let opening = p.get("scene") ?? undefined;
+  if (path && !path.includes(opening)) {
+    if (opening !== undefined) refused.push({ key: "scene", value: opening });
+    opening = path[0];
+  }
+  return { hide, path, opening, refused };
+}
+
 export function stateFromParams(p, scenes) {
-  const scene = scenes.find((s) => s.id === p.get("scene") && !s.lazy) ?? scenes[0];
+  const settings = classFromParams(p, scenes);
+  const scene = scenes.find((s) => s.id === settings.opening && !s.lazy) ?? scenes[0];
   const edits = {};
   let notice = null;
   for (const id of Object.keys(scene.inputs)) {
@@ -131,6 +179,9 @@ export function stateFromParams(p, scenes) {
     seed: Math.round(number("seed", 1, 0, 2 ** 32 - 1)),
     focus: cell && cell.i !== undefined && cell.j !== undefined ? cell : null,
     predict: p.get("predict") === "1",
+    hide: settings.hide,
+    path: settings.path,
+    refused: settings.refused,
     notice,
   };
 }
@@ -146,9 +197,21 @@ export function paramsFromState(state, scene) {
   if (state.digits !== 4) p.set("digits", state.digits);
   if (state.speed !== 1) p.set("speed", state.speed);
   if (state.predict) p.set("predict", "1");
+  if (state.hide?.length) p.set("hide", state.hide.join("."));
+  if (state.path) p.set("path", state.path.join("."));
   for (const [id, m] of Object.entries(state.edits)) p.set(id, matrixToText(m));
   if (state.focus) p.set("cell", `${state.focus.m}.${state.focus.i}.${state.focus.j}`);
   return p;
+}
+
+/**
+ * A teacher's class link as URL parameters: { scene, step (from 0), lang, predict, hide, path }
+ * (ui/share.js builds it), written as paramsFromState writes any state, so that
+ * stateFromParams gives each setting back.
+ */
+export function classParams({ scene, step = 0, lang, predict, hide = [], path = null }) {
+  const state = { scene, step, lang, digits: 4, speed: 1, predict, hide, path, edits: {} };
+  return paramsFromState(state, { id: scene, inputs: {} });
 }
 
 /**

@@ -129,7 +129,8 @@ function deriveContext({ byId, scenes, core, stepsOf, focusRowOf, good: numbers 
     focus: s.focus,
     focusRow: focusRowOf(s),
     core: coreFor(lab, core),
-    scenes,
+    // a class link's path: the scenes the scene list, the next-up link and → offer
+    scenes: s.path ? scenes.filter((x) => s.path.includes(x.id)) : scenes,
   };
   ctx.panel = (id) => lab.panels?.[id]?.(ctx);
   ctx.labels = lab.labels?.(scene, msg, good.trace, good.inputs) ?? {};

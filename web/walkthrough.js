@@ -2,7 +2,7 @@
 // element's shadow root. The flow is one-way: scene → its lab's core call → trace → steps →
 // views. The state and its one way of changing are the store's (store.js); the page is a row of
 // layers (the header, the scene list, the intro, the player, the step, "check my numbers", the
-// pictures, the tools, the export), each of which says which parts of the state it shows and is
+// pictures, the tools, the export, the lesson's check, a teacher's class link), each of which says which parts of the state it shows and is
 // drawn again only when one of them changed. Keys are keys.js's, the focus through a redraw
 // focus.js's; the parts of the page are modules in web/ui/, what a scene shows its lab's.
 import { createStore } from "./store.js";
@@ -18,12 +18,14 @@ import { intro, aboutBelow } from "./ui/intro.js";
 import { recap } from "./ui/recap.js";
 import { sceneControls, paramControls } from "./ui/controls.js";
 import { markScrollers } from "./ui/scroll-cue.js";
-import { worksheet } from "./ui/worksheet.js";
+import { worksheet, answerKey } from "./ui/worksheet.js";
 import { player } from "./ui/player.js";
 import { stepPanel } from "./ui/step-panel.js";
 import { checkPanelFor } from "./ui/check-panel.js";
 import { exportPanel } from "./ui/export-panel.js";
 import { createGlossary } from "./ui/glossary.js";
+import { quizPanel, lessonOfScene } from "./ui/quiz.js";
+import { sharePanel, classNote } from "./ui/share.js";
 
 export { messages, defaultLang, stateFromParams, paramsFromState } from "./state.js";
 
@@ -49,6 +51,7 @@ function pageLayers(host, scenes, drafts) {
       deps: only("scene", "lang"),
       draw: (c) => host.nav && scenes.length > 1 && sceneList(c),
     },
+    { where: "top", deps: only("scene", "lang"), draw: (c) => host.nav && classNote(c) },
     { deps: only("scene", "lang", "edits", "step"), draw: intro },
     {
       deps: only("scene", "lang", "step", "steps", "playing", "predict", "speed"),
@@ -67,6 +70,7 @@ function pageLayers(host, scenes, drafts) {
     },
     { deps: everything(...fixed, "reveal"), draw: besidePanels },
     { deps: only("scene", "lang", "step"), draw: (c) => host.nav && nextUp(c) },
+    { deps: only("scene", "lang", "step"), draw: (c) => host.nav && quizPanel(c) },
     { deps: only("scene", "lang", "step"), draw: (c) => host.nav && recap(c) },
     {
       deps: only("scene", "lang", "seed", "digits", "edits", "trace"),
@@ -74,8 +78,10 @@ function pageLayers(host, scenes, drafts) {
     },
     {
       deps: only("scene", "lang", "step", "digits", "edits", "trace"),
-      draw: (c) => host.controls && exportPanel(c),
+      // a class link may hide the export section, whatever it holds
+      draw: (c) => host.controls && !c.state.hide.includes("export") && exportPanel(c),
     },
+    { deps: only("scene", "lang", "step"), draw: (c) => sharePanel(c, drafts) },
   ];
   return host.compact ? layers.filter((l) => l.slide) : layers;
 }
@@ -86,9 +92,9 @@ function besidePanels(ctx) {
   return beside.length ? el("section", { class: "views" }, beside) : undefined;
 }
 
-// The worksheet that printing adds: every step, with its words.
-function worksheetOf(store, pageParts) {
-  const contexts = store.stepsOf(store.state).map((_, k) => {
+// Every step of the scene as the worksheet prints it: its ctx, with its words.
+function stepsToPrint(store, pageParts) {
+  return store.stepsOf(store.state).map((_, k) => {
     const ctx = store.derive({ ...store.state, step: k, focus: null, reveal: Infinity }, pageParts);
     const custom = ctx.scene.text?.[store.state.lang]?.steps?.[ctx.stepId];
     return {
@@ -96,12 +102,11 @@ function worksheetOf(store, pageParts) {
       text: custom ?? ctx.lab.text?.(ctx.stepId, ctx) ?? ctx.msg.steps[ctx.stepId].text,
     };
   });
-  return worksheet(contexts);
 }
 
 // What the outside sees: the state, the step's id, the inputs and the output.
 function publicStateOf(store) {
-  const { reveal, notice, revealed, predictFrom, ...rest } = store.state;
+  const { reveal, notice, revealed, predictFrom, refused, ...rest } = store.state;
   const scene = store.byId[rest.scene];
   const steps = store.stepsOf(store.state).map((s) => s.id);
   return {
@@ -122,7 +127,8 @@ function publicStateOf(store) {
  * tools and "check my numbers"; always on a page), compact (a slide's layout: the player and
  * the step alone, see docs/embedding.md; never on a page), keyTarget (where keys are heard),
  * lessons (the curriculum's, from web/catalogue.js: the scene list groups the scenes by them,
- * and a scene's last step names the next one), onChange(state, stepChanged, link) after every
+ * and a scene's last step names the next one), quiz (web/quiz.js's questionsOf and answersOf,
+ * with lessons on a page: the check at the end of each lesson), onChange(state, stepChanged, link) after every
  * render (`link()`: the state as URL parameters, paramsFromState's, of the scene as loaded and
  * the state itself: the public state's `steps` is the list of step ids, not a lab's `steps`).
  */
@@ -136,7 +142,9 @@ export function createWalkthrough(root, options) {
   };
   const store = createStore({ core, scenes, partial: options.state });
   const { update } = store;
-  const drafts = {}; // what the learner typed in "check my numbers", by scene and step
+  // what the learner typed in "check my numbers", by scene and step; what a teacher picked
+  // for a class link (drafts.share)
+  const drafts = {};
   // on the page: each technical word linked where it first appears, and the glossary's panel
   const glossary = page
     ? createGlossary({
@@ -144,6 +152,21 @@ export function createWalkthrough(root, options) {
           update({ scene, step: step - 1, ...params }, { announce: true, arrive: true }),
       })
     : undefined;
+  // the check at the end of each lesson (ui/quiz.js): its questions on the scenes offered, their
+  // answers worked out by the core, what was typed and marked, the name for the summary
+  const entries = Object.fromEntries(
+    (options.lessons ?? []).flatMap((l) => l.scenes).map((s) => [s.id, s]),
+  );
+  const quiz = page &&
+    options.lessons &&
+    options.quiz && {
+      questionsOf: options.quiz.questionsOf,
+      answers: (questions) => options.quiz.answersOf(questions, entries, core),
+      drafts: {},
+      results: {},
+      name: "",
+      url: () => location.href,
+    };
   let focusAfter = null; // a cell { m, i, j } to focus after the next render
   let lastStep;
   let stepCount; // how many steps the scene has: a lab's own control can change it
@@ -160,6 +183,8 @@ export function createWalkthrough(root, options) {
     playback,
     lessons: options.lessons,
     glossary,
+    quiz,
+    printKey: () => printKey(),
     refocus: (cell) => (focusAfter = cell),
   };
   const contextNow = () => store.derive(store.state, pageParts);
@@ -233,10 +258,34 @@ export function createWalkthrough(root, options) {
     onChange?.(publicState(), stepChanged, () => paramsFromState(store.state, scene));
   }
 
+  // Printing (the browser's, or "Print a worksheet") prints the worksheet; "Print the answer
+  // key" its key, with the answers of the lesson's check, as a print of its own (the shell's
+  // data-print says which: style.css).
   const printWorksheet = () => {
-    shell.querySelector(":scope > .worksheet")?.remove();
-    shell.append(worksheetOf(store, pageParts));
+    shell.querySelector(":scope > .worksheet.sheet")?.remove();
+    shell.append(worksheet(stepsToPrint(store, pageParts)));
   };
+  const printKey = async () => {
+    const ctx = contextNow();
+    const at = lessonOfScene(ctx);
+    const questions = at && quiz ? quiz.questionsOf(at.lesson.id, ctx.scenes) : [];
+    let check;
+    if (questions.length) {
+      check = { questions, lesson: ctx.msg.ui.lesson(at.number, ctx.msg.ui.lessons[at.lesson.id]) };
+      try {
+        check.answers = await quiz.answers(questions);
+      } catch {
+        check.failed = true;
+      }
+    }
+    shell.querySelector(":scope > .worksheet.key")?.remove();
+    shell.append(answerKey(stepsToPrint(store, pageParts), check));
+    shell.dataset.print = "key";
+    print();
+    // print() returns once the dialog is done with (afterprint says so too)
+    delete shell.dataset.print;
+  };
+  const printed = () => delete shell.dataset.print;
   const publicState = () => publicStateOf(store);
 
   // ---- start ----
@@ -255,6 +304,7 @@ export function createWalkthrough(root, options) {
   });
   keyTarget.addEventListener("keydown", onKey);
   if (page) addEventListener("beforeprint", printWorksheet);
+  if (page) addEventListener("afterprint", printed);
   // A narrower or wider column shows more or less of a table: the scroll cues follow; and
   // other words (a phone's copy of a text, a wide screen's): the glossary's links follow, as
   // they do a details opened or closed.
@@ -271,6 +321,7 @@ export function createWalkthrough(root, options) {
     playback.stop();
     resized.disconnect();
     removeEventListener("beforeprint", printWorksheet);
+    removeEventListener("afterprint", printed);
     keyTarget.removeEventListener("keydown", onKey);
     root.replaceChildren();
   };

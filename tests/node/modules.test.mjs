@@ -22,7 +22,7 @@ const layerRules = [
   ["core", /^(attention\.(js|cjs)|generated\/.*)$/],
   ["views", /^(views\.js|ui\/.*)$/],
   ["labs", /^labs\/.*$/],
-  ["walkthrough", /^(lab|catalogue|walkthrough|playback|store|keys|focus|prerendered)\.js$/],
+  ["walkthrough", /^(lab|catalogue|quiz|walkthrough|playback|store|keys|focus|prerendered)\.js$/],
   ["entry", /^(app|element|embed|embedding|start|train-worker)\.(js|cjs)$/],
 ];
 const layerOf = (file) => layerRules.find(([, pattern]) => pattern.test(file))?.[0];

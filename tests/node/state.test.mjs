@@ -1,6 +1,8 @@
 // state.test.mjs: the state and its URL (web/state.js), lazy labs (web/lab.js) and the seeded
 // generator (web/random.js), in Node: what the page writes into a link comes back from it, a
-// default is left out, a lab that needs the labs module gets it.
+// default is left out, a lab that needs the labs module gets it; a teacher's class link (its
+// language, predict mode, what it hides, its path and its start) comes back whole, through
+// the page's own rewriting of the URL too, and what a link gets wrong is ignored and listed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadAttention, loadLabs } from "../../web/attention.js";
@@ -9,13 +11,19 @@ import { random } from "../../web/random.js";
 import { sceneById } from "../../web/scenes.js";
 import { scenes as listed } from "../../web/catalogue.js";
 import {
+  classFromParams,
+  classParams,
   defaultLang,
   hasInputs,
+  hideable,
   initialState,
   paramsFromState,
   stateFromParams,
 } from "../../web/state.js";
+import { lessons } from "../../web/catalogue.js";
+import { linkOf } from "../../web/ui/share.js";
 import { tinyScene } from "../fixtures/tiny-lab.js";
+import "./gpt-files.mjs"; // the sizes lab reads the Tang model's description
 
 const scenes = listed.filter((s) => !s.lazy);
 const core = await loadAttention();
@@ -185,4 +193,134 @@ test("a link's slider values land on the slider's grid, as the slider would put 
   assert.equal(read(dropout, "p=-1").p, 0.1);
   const age = stateFromParams(new URLSearchParams("scene=age&alpha=1.3"), listed);
   assert.equal(age.alpha, 1.5);
+});
+
+// ---- a teacher's class link ----
+
+const lessonScenes = (id) => lessons.find((l) => l.id === id).scenes.map((s) => s.id);
+const classLinks = [
+  // the walkthroughs in Chinese, predict first, the usual controls hidden
+  {
+    scene: "classroom",
+    step: 0,
+    lang: "zh",
+    predict: true,
+    hide: ["predict", "key", "share"],
+    path: lessonScenes("walkthroughs"),
+  },
+  // two scenes of two lessons, in English, starting on step 4 of the second, everything hidden
+  {
+    scene: "kvcache",
+    step: 3,
+    lang: "en",
+    predict: true,
+    hide: hideable,
+    path: ["age", "kvcache"],
+  },
+  // no path (every scene), predict off, only editing hidden
+  { scene: "book", step: 2, lang: "en", predict: false, hide: ["edit"], path: null },
+  // one lab alone
+  { scene: "sizes", step: 0, lang: "zh", predict: false, hide: [], path: ["sizes"] },
+];
+
+// A link read as the page reads it (app.js): the lab it opens loaded first.
+async function opened(p) {
+  const entry = listed.find((s) => s.id === classFromParams(p, listed).opening);
+  const scene = entry && (await resolveScene(entry));
+  return stateFromParams(
+    p,
+    listed.map((s) => (s === entry ? scene : s)),
+  );
+}
+
+test("a class link gives back its language, predict mode, what it hides, its path and its start", async () => {
+  for (const link of classLinks) {
+    const p = classParams(link);
+    const back = await opened(new URLSearchParams(p.toString()));
+    for (const key of ["scene", "step", "lang", "predict", "hide", "path"]) {
+      assert.deepEqual(back[key], link[key], `${key} of ${p}`);
+    }
+    assert.deepEqual(back.refused, [], `${p}: nothing refused`);
+    // the page writes the URL again from its state after every change: the settings stay
+    const again = await opened(paramsFromState(back, { id: back.scene, inputs: {} }));
+    for (const key of ["scene", "step", "lang", "predict", "hide", "path"]) {
+      assert.deepEqual(again[key], link[key], `${key} after the page rewrote ${p}`);
+    }
+  }
+  assert.equal(
+    classParams(classLinks[1]).toString(),
+    "scene=kvcache&step=4&lang=en&predict=1&hide=lang.predict.edit.export.key.share&path=age.kvcache",
+  );
+  // a link with no class settings writes none
+  assert.equal(
+    paramsFromState(initialState(scenes, { scene: "age", lang: "en" }), sceneById.age).toString(),
+    "scene=age&step=1&lang=en",
+  );
+});
+
+test("a class link's path is in the curriculum's order, and opens its first scene when it names none of it", () => {
+  const read = (query) => stateFromParams(new URLSearchParams(query), listed);
+  assert.deepEqual(read("path=book.classroom.book").path, ["classroom", "book"]);
+  const first = read("path=book.classroom");
+  assert.equal(first.scene, "classroom", "no scene: the path's first");
+  assert.deepEqual(first.refused, []);
+  const outside = classFromParams(new URLSearchParams("scene=age&path=book.dictionary"), listed);
+  assert.equal(outside.opening, "dictionary");
+  assert.deepEqual(outside.refused, [{ key: "scene", value: "age" }]);
+  // the page opens a lab of the path before it reads the link (app.js), as it does any lab's
+  assert.equal(classFromParams(new URLSearchParams("path=sizes.tokens"), listed).opening, "tokens");
+});
+
+test("what a class link gets wrong is ignored and listed, never wrapped or guessed", () => {
+  const read = (query) => stateFromParams(new URLSearchParams(query), listed);
+  const bad = read("hide=lang.Lang.sound.lang&path=classroom.nowhere&lang=en");
+  assert.deepEqual(bad.hide, ["lang"]);
+  assert.deepEqual(bad.path, ["classroom"]);
+  assert.deepEqual(bad.refused, [
+    { key: "hide", value: "Lang" },
+    { key: "hide", value: "sound" },
+    { key: "path", value: "nowhere" },
+  ]);
+  const none = read("path=nowhere.nothing&hide=");
+  assert.equal(none.path, null, "no scene of the path is known: every scene");
+  assert.deepEqual(none.hide, []);
+  assert.deepEqual(none.refused, [
+    { key: "hide", value: "" },
+    { key: "path", value: "nowhere" },
+    { key: "path", value: "nothing" },
+  ]);
+  assert.deepEqual(read("path=..&lang=en").refused, [{ key: "path", value: ".." }]);
+});
+
+test("the teacher's panel makes the class link from what it picks", () => {
+  const state = { scene: "age", step: 3 };
+  const draft = (more) => ({
+    lang: "zh",
+    predict: true,
+    hide: new Set(["key", "share"]),
+    picked: new Set(["classroom", "age", "heads"]),
+    start: "first",
+    ...more,
+  });
+  const at = (d) => Object.fromEntries(linkOf(d, { lessons, state }));
+  assert.deepEqual(at(draft()), {
+    scene: "classroom",
+    step: "1",
+    lang: "zh",
+    predict: "1",
+    hide: "key.share",
+    path: "classroom.age.heads",
+  });
+  // "this step": the scene and step on screen, when it is picked
+  assert.deepEqual(at(draft({ start: "here" })).scene, "age");
+  assert.deepEqual(at(draft({ start: "here" })).step, "4");
+  assert.equal(at(draft({ start: "here", picked: new Set(["book"]) })).scene, "book");
+  // every scene picked: no path; predict off and nothing hidden: neither is written
+  const all = new Set(lessons.flatMap((l) => l.scenes.map((s) => s.id)));
+  assert.deepEqual(at(draft({ picked: all, predict: false, hide: new Set(), lang: "en" })), {
+    scene: "classroom",
+    step: "1",
+    lang: "en",
+  });
+  assert.equal(linkOf(draft({ picked: new Set() }), { lessons, state }), undefined);
 });

@@ -496,13 +496,159 @@ export default {
   },
   print: {
     button: "Print a worksheet",
+    keyButton: "Print the answer key",
     name: "Name: ______________________    Date: ____________",
     how: (digits) =>
-      `Work out each step from the numbers given, to ${digits} decimals; fill in the empty boxes. Rows and columns count from 1. The answers are on the last page.`,
-    answers: "Answers",
+      `Work out each step from the numbers given, to ${digits} decimals; fill in the empty boxes. Rows and columns count from 1.`,
+    key: (title) => `Answer key: ${title}`,
+    keyHow: (digits) =>
+      `The results of every step of the worksheet, as the core computes them from the same numbers (edits included), to ${digits} decimals.`,
     answersNote:
       "These are the exact results, rounded. An answer worked from your own rounded numbers may differ in the last digit or two, and is still right.",
     from: (names) => `Work from your own ${names.join(", ")} (the step in brackets).`,
+    quiz: (lesson) => `The check at the end of lesson ${lesson}`,
+    quizNote:
+      "Each answer is the core's number; a student's answer is right at the decimals asked when it is this number rounded or cut off.",
+    quizAnswer: (text, answer) => `${text} Answer: ${answer}`,
+    quizFailed: "The check's answers could not be worked out: a lesson's code did not load.",
+  },
+  // The check at the end of each lesson (web/quiz.js, ui/quiz.js).
+  quiz: {
+    title: (lesson) => `Check: lesson ${lesson}`,
+    intro:
+      "A few questions on this lesson, checked here in your browser: nothing is sent anywhere. A wrong answer links to the step that explains it.",
+    number: (decimals) =>
+      decimals === 0 ? "Your answer (a whole number)" : `Your answer (to ${decimals} decimals)`,
+    check: "Check my answers",
+    working: "Working the answers out with the core…",
+    failed:
+      "The answers could not be worked out: a lesson's code did not load. Reloading the page helps.",
+    right: "right",
+    wrong: "not right",
+    empty: "not answered",
+    // a wrong answer's verdict, around the link to the step that explains it
+    review: (why) => [`✗ ${why}. See `, "."],
+    stepRef: (scene, step, title) => `${scene}, step ${step}: ${title}`,
+    score: (right, total) => `${right} of ${total} right.`,
+    summaryTitle: "A summary for your teacher",
+    summaryText:
+      "Copy it or download it, and hand it in as your teacher asks. It lists every lesson checked so far in this tab, with this page's link; it is made here and goes nowhere unless you send it.",
+    name: "Your name (it goes only into the summary)",
+    copy: "Copy the summary",
+    download: "Download it (.txt)",
+    copied: "Summary copied.",
+    copyFailed: "The clipboard is not available: copy the summary from the box below.",
+    downloaded: "Summary saved as a .txt file.",
+    box: "The summary",
+    file: "attention-by-hand-check.txt",
+    sheet: {
+      heading: "Attention by hand: lesson checks",
+      name: (name) => `Name: ${name || "(not given)"}`,
+      date: (date) => `Date: ${date}`,
+      link: (url) => `Link: ${url}`,
+      lesson: (lesson, right, total) => `Lesson ${lesson}: ${right} of ${total} right`,
+      answer: (k, text, typed, mark) => `  ${k}. ${text} Answer: ${typed}. ${mark}`,
+      review: (ref) => `Review ${ref}.`,
+      none: "No lesson has been checked yet.",
+    },
+    questions: {
+      selfWeight: {
+        text: "Classroom: after the softmax, how much weight does 你 give to itself?",
+      },
+      ageOutput: {
+        text: "Average age, at α = 1: what age does attention give for “surname Zhang”?",
+      },
+      bookTop: {
+        text: "What 书 attends to: which word gets the most weight from 书?",
+        options: ["读 (read)", "图书馆 (library)", "有趣 (interesting)", "我 (I)"],
+      },
+      prevHead: {
+        text: "Heads: which head puts the most weight, on average, on the token just before each token?",
+        options: ["head 1", "head 2", "head 3", "head 4"],
+      },
+      cacheK: {
+        text: "Fewer K/V heads: with h_kv = 2, how many numbers does the K cache hold after the 5 tokens?",
+      },
+      cachedStep: {
+        text: "KV cache: when the 5th token, 书, arrives, how many multiply-adds does the step with the cache take?",
+      },
+      stableTop: {
+        text: "Numerical stability: the softmax of the scores 1000, 998 and 990, the stable way: what weight does 1000 get?",
+      },
+      maskedRow: {
+        text: "Numerical stability: masked with −1e9 instead of −∞, a row whose 3 keys are all masked: what weight does each key get?",
+      },
+      unscaledTop: {
+        text: "Why √d_k: at d_k = 512, without dividing by √d_k, how large is a row's largest weight, on average over the 100 rows?",
+        options: [
+          "about 0.125: even over the 8 keys",
+          "between 0.2 and 0.6",
+          "between 0.6 and 0.9",
+          "above 0.9: nearly all on one key",
+        ],
+      },
+      startLoss: {
+        text: "Learn the sharpness: at the start (α = 1, target 19), what is the loss L = (output − 19)²?",
+      },
+      startGradient: {
+        text: "Learn the sharpness: at the start, what is dL/dα?",
+      },
+      firstUpdate: {
+        text: "Learn the sharpness: with η = 10, what is α after the first step, α − η·dL/dα?",
+      },
+      evenGuess: {
+        text: "An induction head forms: where the next token is new, the best guess is even over the 32 tokens. What loss, in nats, does an even guess score?",
+      },
+      nextChar: {
+        text: "A real model: after 举头望明, which character does the Tang model rank first?",
+        options: ["月 (moon)", "， (a comma)", "明 (bright)", "光 (light)"],
+      },
+      gpt2Love: {
+        text: "Their tokens: how many tokens does GPT-2 cut 我爱你 into?",
+      },
+      llamaKv: {
+        text: "Their sizes: how many bytes does Llama 3 8B's KV cache keep per token (16-bit numbers)?",
+      },
+      fewestKv: {
+        text: "Their sizes: which of these keeps the fewest bytes per token in its KV cache?",
+        options: ["Llama 3 8B", "Qwen2.5 7B", "Qwen3 8B"],
+      },
+    },
+  },
+  // A teacher's link for a class (ui/share.js), and what the page says when it opens one.
+  share: {
+    open: "Share with a class",
+    title: "Share with a class",
+    text: "Build a link for your students: it opens this page as you set it here. Nothing is sent anywhere and no account is needed; each student's answers stay in their own tab.",
+    lang: "Language",
+    predict: "Predict first: each step's results stay hidden until the student has answered it",
+    hide: "Hide from the students",
+    hideNames: {
+      lang: "the language switch",
+      predict: "the Predict first button (predict mode stays as set here)",
+      edit: "editing the numbers (the input cells, Reset, Random values)",
+      export: "Take it to Python (the export section)",
+      key: "Print the answer key",
+      share: "this Share with a class panel",
+    },
+    lessons: "Lessons and scenes",
+    start: "Start at",
+    startFirst: "the first step of the first scene picked",
+    startHere: (ref) => `this step: ${ref}`,
+    link: "The class link",
+    copy: "Copy the class link",
+    copied: "Class link copied.",
+    copyFailed: "The clipboard is not available: copy the link from the box above.",
+    try: "Open it in a new tab, as a student would",
+    none: "Pick at least one scene: the link has none yet.",
+    checks: "A check ends each lesson picked.",
+    // a class link's note at the top of the page
+    // lessons: their names, as a list
+    note: (count, lessons) =>
+      `Your teacher's link: ${count === 1 ? "1 scene" : `${count} scenes`} of ${lessons}, in the list below. A short check ends each lesson.`,
+    hidden: "Some controls are hidden for this class.",
+    refused: (items) =>
+      `Not understood in this link, and ignored: ${items.map(({ key, value }) => `${key}=${value}`).join(", ")}.`,
   },
   predict: {
     concealed:

@@ -518,13 +518,156 @@ export default {
   },
   print: {
     button: "打印练习纸",
+    keyButton: "打印答案",
     name: "姓名：______________________    日期：____________",
     how: (digits) =>
-      `根据给出的数算出每一步，保留 ${digits} 位小数，填进空格。行和列都从 1 开始数。答案在最后一页。`,
-    answers: "答案",
+      `根据给出的数算出每一步，保留 ${digits} 位小数，填进空格。行和列都从 1 开始数。`,
+    key: (title) => `答案：${title}`,
+    keyHow: (digits) =>
+      `练习纸上每一步的结果，由核心用同样的数（包括改动过的）算出，保留 ${digits} 位小数。`,
     answersNote:
       "这里是精确结果四舍五入后的数值。用你自己四舍五入后的数算出的答案，最后一两位可能不同，仍然算对。",
     from: (names) => `用你自己算出的 ${names.join("、")}（括号里是第几步）。`,
+    quiz: (lesson) => `课后小测：${lesson}`,
+    quizNote:
+      "每个答案都是核心算出的数；学生的答案在要求的小数位上等于这个数四舍五入或截断的结果，就算对。",
+    quizAnswer: (text, answer) => `${text} 答案：${answer}`,
+    quizFailed: "小测的答案没能算出来：有一课的代码没能加载。",
+  },
+  // 每一课结尾的小测（web/quiz.js、ui/quiz.js）。
+  quiz: {
+    title: (lesson) => `小测：${lesson}`,
+    intro:
+      "关于这一课的几道题，就在你的浏览器里批改，不会发送到任何地方。答错的题会链接到讲解它的那一步。",
+    number: (decimals) =>
+      decimals === 0 ? "你的答案（整数）" : `你的答案（保留 ${decimals} 位小数）`,
+    check: "批改我的答案",
+    working: "正在用核心算出答案……",
+    failed: "答案没能算出来：有一课的代码没能加载。重新加载页面就好。",
+    right: "对",
+    wrong: "不对",
+    empty: "没有作答",
+    // a wrong answer's verdict, around the link to the step that explains it
+    review: (why) => [`✗ ${why}。请看`, "。"],
+    stepRef: (scene, step, title) => `${scene}，第 ${step} 步：${title}`,
+    score: (right, total) => `${total} 题答对 ${right} 题。`,
+    summaryTitle: "交给老师的小结",
+    summaryText:
+      "复制或下载它，按老师的要求交上去。它列出你在这个标签页里到目前为止做过的每一课小测，以及本页的链接；它就在这里生成，除非你自己发出去，否则不会去任何地方。",
+    name: "你的名字（只写进小结）",
+    copy: "复制小结",
+    download: "下载（.txt）",
+    copied: "小结已复制。",
+    copyFailed: "剪贴板不可用：请从下面的框里复制小结。",
+    downloaded: "小结已存为 .txt 文件。",
+    box: "小结",
+    file: "手算注意力-小测.txt",
+    sheet: {
+      heading: "手算注意力：课后小测",
+      name: (name) => `姓名：${name || "（未填写）"}`,
+      date: (date) => `日期：${date}`,
+      link: (url) => `链接：${url}`,
+      lesson: (lesson, right, total) => `${lesson}：${total} 题答对 ${right} 题`,
+      answer: (k, text, typed, mark) => `  ${k}. ${text} 答案：${typed}。${mark}`,
+      review: (ref) => `复习 ${ref}。`,
+      none: "还没有做过任何一课的小测。",
+    },
+    questions: {
+      selfWeight: {
+        text: "教室：softmax 之后，你 给自己的权重是多少？",
+      },
+      ageOutput: {
+        text: "平均年龄，α = 1 时：对“姓张”，注意力给出的年龄是多少？",
+      },
+      bookTop: {
+        text: "书 在注意什么：书 给哪个词的权重最大？",
+        options: ["读", "图书馆", "有趣", "我"],
+      },
+      prevHead: {
+        text: "多头：平均来看，哪个头把最多的权重放在每个词元的前一个词元上？",
+        options: ["头 1", "头 2", "头 3", "头 4"],
+      },
+      cacheK: {
+        text: "更少的键值头：h_kv = 2 时，5 个词元之后 K 缓存里存着多少个数？",
+      },
+      cachedStep: {
+        text: "KV 缓存：第 5 个词元 书 到来时，用缓存的这一步要做多少次乘加？",
+      },
+      stableTop: {
+        text: "数值稳定性：分数 1000、998、990 用稳定的方法做 softmax，1000 得到的权重是多少？",
+      },
+      maskedRow: {
+        text: "数值稳定性：用 −1e9 代替 −∞ 做掩码时，一行的 3 个键全被遮住，每个键得到的权重是多少？",
+      },
+      unscaledTop: {
+        text: "为什么除以 √d_k：d_k = 512、不除以 √d_k 时，一行里最大的权重，在 100 行上平均有多大？",
+        options: [
+          "约 0.125：在 8 个键上平均分",
+          "在 0.2 和 0.6 之间",
+          "在 0.6 和 0.9 之间",
+          "大于 0.9：几乎全在一个键上",
+        ],
+      },
+      startLoss: {
+        text: "学习锐度：开始时（α = 1，目标 19），损失 L = (output − 19)² 是多少？",
+      },
+      startGradient: {
+        text: "学习锐度：开始时，dL/dα 是多少？",
+      },
+      firstUpdate: {
+        text: "学习锐度：η = 10 时，第一步之后的 α，即 α − η·dL/dα，是多少？",
+      },
+      evenGuess: {
+        text: "归纳头的形成：下一个词元是新的时，最好的猜法是在 32 个词元上平均地猜。平均地猜的损失是多少奈特？",
+      },
+      nextChar: {
+        text: "真正的模型：在“举头望明”之后，唐诗模型排第一的字是哪个？",
+        options: ["月", "，（逗号）", "明", "光"],
+      },
+      gpt2Love: {
+        text: "它们的词元：GPT-2 把 我爱你 切成多少个词元？",
+      },
+      llamaKv: {
+        text: "它们的大小：Llama 3 8B 的 KV 缓存每个词元要存多少字节（16 位的数）？",
+      },
+      fewestKv: {
+        text: "它们的大小：下面哪个模型的 KV 缓存每个词元存的字节最少？",
+        options: ["Llama 3 8B", "Qwen2.5 7B", "Qwen3 8B"],
+      },
+    },
+  },
+  // 老师给全班的链接（ui/share.js），以及打开这种链接时页面说的话。
+  share: {
+    open: "分享给全班",
+    title: "分享给全班",
+    text: "为你的学生生成一个链接：它会按你在这里的设置打开本页。不会发送任何东西，也不需要账号；每个学生的答案只留在他们自己的标签页里。",
+    lang: "语言",
+    predict: "先猜后看：每一步的结果先藏起来，学生回答之后才显示",
+    hide: "对学生隐藏",
+    hideNames: {
+      lang: "语言切换",
+      predict: "“先猜后看”按钮（先猜模式保持这里的设置）",
+      edit: "改动数值（输入的格子、还原、随机数值）",
+      export: "带到 Python 里（导出部分）",
+      key: "打印答案",
+      share: "这个“分享给全班”面板",
+    },
+    lessons: "课和场景",
+    start: "从哪里开始",
+    startFirst: "所选第一个场景的第 1 步",
+    startHere: (ref) => `当前这一步：${ref}`,
+    link: "全班用的链接",
+    copy: "复制全班用的链接",
+    copied: "全班用的链接已复制。",
+    copyFailed: "剪贴板不可用：请从上面的框里复制链接。",
+    try: "在新标签页里打开，像学生那样试一试",
+    none: "请至少选一个场景：这个链接现在一个场景也没有。",
+    checks: "所选的每一课结尾都有一个小测。",
+    note: (count, lessons) =>
+      `老师给的链接：${lessons}中的 ${count} 个场景，列在下面。每一课结尾有一个小测。`,
+    hidden: "为这个班隐藏了一些控件。",
+    refused: (items) =>
+      `这个链接里有看不懂的设置，已忽略：${items.map(({ key, value }) => `${key}=${value}`).join("，")}。`,
   },
   predict: {
     concealed: "这里有些数是前面某一步的结果，而那一步你还没有回答：回答之前它们保持隐藏。",

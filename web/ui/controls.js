@@ -140,11 +140,15 @@ export function paramControls(ctx) {
     : undefined;
 }
 
-/** Reset, random values from a set number (for a scene with inputs), and the decimals shown. */
+/**
+ * Reset, random values from a set number (for a scene with inputs, unless a class link hides
+ * editing), the decimals shown, and the two prints: the worksheet and its answer key.
+ */
 export function sceneControls(ctx) {
   const { scene, msg, state, editable, update } = ctx;
   // a lab with nothing to edit changes only how its numbers are shown
-  const title = hasInputs(scene) ? msg.ui.tools : msg.ui.shownTools;
+  const edits = hasInputs(scene) && !state.hide.includes("edit");
+  const title = edits ? msg.ui.tools : msg.ui.shownTools;
   const seedInput = el("input", {
     type: "number",
     id: "seed",
@@ -164,7 +168,7 @@ export function sceneControls(ctx) {
     "section",
     { class: "scene-controls tools", "aria-labelledby": "tools-title" },
     el("h3", { id: "tools-title", text: title }),
-    hasInputs(scene) && [
+    edits && [
       el("button", {
         type: "button",
         id: "reset",
@@ -183,5 +187,13 @@ export function sceneControls(ctx) {
     choice(ctx, "digits", msg.ui.digits, digitChoices, String),
     ctx.host.page &&
       el("button", { type: "button", id: "print", text: msg.print.button, onclick: () => print() }),
+    ctx.host.page &&
+      !state.hide.includes("key") &&
+      el("button", {
+        type: "button",
+        id: "print-key",
+        text: msg.print.keyButton,
+        onclick: () => ctx.printKey(),
+      }),
   );
 }

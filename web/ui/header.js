@@ -1,6 +1,6 @@
 // ui/header.js: on the page, links that skip to the player and to the step (the first Tab
-// stops, shown when focused); the title, the language switch, and on the page the glossary, the
-// embedding link and "copy link".
+// stops, shown when focused); the title, the language switch (unless a class link hides it),
+// and on the page the glossary, the embedding link, "share with a class" and "copy link".
 import { el } from "../views.js";
 import { messages } from "../i18n/index.js";
 
@@ -36,16 +36,17 @@ export function header({ msg, state, host, update, root, glossary }) {
     el(
       "div",
       { class: "tools", role: "group", "aria-label": msg.ui.language },
-      Object.values(messages).map((m) =>
-        el("button", {
-          type: "button",
-          id: `lang-${m.lang}`,
-          lang: m.htmlLang,
-          "aria-pressed": String(m.lang === state.lang),
-          text: m.languageName,
-          onclick: () => update({ lang: m.lang }, { announce: true }),
-        }),
-      ),
+      !state.hide.includes("lang") &&
+        Object.values(messages).map((m) =>
+          el("button", {
+            type: "button",
+            id: `lang-${m.lang}`,
+            lang: m.htmlLang,
+            "aria-pressed": String(m.lang === state.lang),
+            text: m.languageName,
+            onclick: () => update({ lang: m.lang }, { announce: true }),
+          }),
+        ),
       glossary &&
         el("button", {
           type: "button",
@@ -56,6 +57,23 @@ export function header({ msg, state, host, update, root, glossary }) {
           onclick: (event) => glossary.openIndex(event.currentTarget),
         }),
       host.page && el("a", { href: "embedding.html", text: msg.ui.embed }),
+      // the teacher's panel at the foot of the page, opened there
+      host.page &&
+        !state.hide.includes("share") &&
+        el("a", {
+          href: "#share",
+          id: "share-open",
+          text: msg.share.open,
+          onclick: (event) => {
+            const panel = root.querySelector("#share");
+            if (!panel) return;
+            event.preventDefault();
+            panel.open = true;
+            const summary = panel.querySelector("summary");
+            summary.focus({ preventScroll: true });
+            summary.scrollIntoView({ block: "start" });
+          },
+        }),
       host.page &&
         el("button", {
           type: "button",

@@ -51,6 +51,7 @@ export function player(ctx) {
     // A slide has no "check my numbers" to answer in: no predict mode there.
     !ctx.host.compact &&
       (hasInputs(ctx.scene) || !!ctx.lab.question) &&
+      !state.hide.includes("predict") &&
       el("button", {
         type: "button",
         id: "predict",

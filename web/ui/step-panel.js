@@ -170,6 +170,8 @@ function slideBody(matrices, derivation, after) {
 /** The step, with the scene's own controls (`params`) above its matrices. */
 export function stepPanel(ctx, params) {
   const { lab, scene, msg, state, steps, stepId, view, focus, host, update } = ctx;
+  // inputs are edited where there are controls, unless a class link hides editing
+  const editing = host.controls && !state.hide.includes("edit");
   const custom = scene.text?.[state.lang]?.steps?.[stepId];
   const text = custom ?? lab.text?.(stepId, ctx) ?? msg.steps[stepId].text;
   const words = msg.steps[stepId];
@@ -200,7 +202,7 @@ export function stepPanel(ctx, params) {
   // has its place in the row (CSS order), so that on a phone the derivation can follow the
   // matrix of the picked cell instead of coming after them all.
   const matrices = view.matrices.map((m, k) => {
-    const shown = m.role === "input" && !host.controls ? { ...m, role: "operand" } : m;
+    const shown = m.role === "input" && !editing ? { ...m, role: "operand" } : m;
     const figure = matrixView(shown, {
       lit: lit[shown.id],
       hidden: hidden(shown),
@@ -235,7 +237,7 @@ export function stepPanel(ctx, params) {
     state.notice && noticeView(state.notice, msg),
     params,
     steps[state.step].lead?.map((id) => ctx.panel(id)),
-    stepId === "inputs" && host.controls && el("p", { class: "hint", text: msg.ui.edit }),
+    stepId === "inputs" && editing && el("p", { class: "hint", text: msg.ui.edit }),
     view.matrices.some((m) => ctx.concealed?.has(m.id)) &&
       el("p", { class: "hint concealed", text: msg.predict.concealed }),
     host.compact

@@ -1,8 +1,9 @@
-// ui/worksheet.js: what the page prints. Every step of the current scene: the given numbers
-// filled in, the step's results left blank, and the results of earlier steps named, not
-// printed (they are the learner's own answers by then); then an answer key on a page of its
-// own. Built from the same step views as the screen, so it holds the learner's edits and
-// decimals.
+// ui/worksheet.js: what the page prints. The worksheet: every step of the current scene, the
+// given numbers filled in, the step's results left blank, and the results of earlier steps
+// named, not printed (they are the learner's own answers by then). Its answer key, a print of
+// its own ("Print the answer key"): every step's results, the core's numbers, and the answers
+// of the lesson's check. Built from the same step views as the screen, so both hold the
+// learner's edits and decimals.
 import { el, label } from "../views.js";
 import { fmtColumns } from "../format.js";
 
@@ -78,6 +79,52 @@ export function worksheet(contexts) {
       ),
     );
   });
+  return el(
+    "div",
+    { class: "worksheet sheet" },
+    el("h2", { text: `${msg.title}: ${msg.scenes[scene.id].title}` }),
+    el("p", { class: "name", text: msg.print.name }),
+    el("p", { text: msg.scenes[scene.id].analogy }),
+    el("p", { text: msg.print.how(digits) }),
+    steps,
+  );
+}
+
+// The lesson's check in the key: each question and the core's answer (a number at the
+// question's decimals, or its choice's words).
+function checkKey({ questions, lesson, answers, failed }, msg) {
+  return el(
+    "section",
+    { class: "quiz-key" },
+    el("h3", { text: msg.print.quiz(lesson) }),
+    failed
+      ? el("p", { text: msg.print.quizFailed })
+      : [
+          el("p", { text: msg.print.quizNote }),
+          el(
+            "ol",
+            {},
+            questions.map((q, k) => {
+              const words = msg.quiz.questions[q.id];
+              const answer = q.choices
+                ? words.options[answers[k].choice]
+                : answers[k].value.toFixed(q.decimals);
+              return el("li", {
+                "data-question": q.id,
+                text: msg.print.quizAnswer(words.text, answer),
+              });
+            }),
+          ),
+        ],
+  );
+}
+
+/**
+ * The answer key for the state's scene (contexts as for worksheet), and `check`, the lesson's
+ * check if it has one: { questions, lesson (its name), answers (web/quiz.js's) or failed }.
+ */
+export function answerKey(contexts, check) {
+  const { msg, scene, state } = contexts[0];
   const answers = contexts
     .filter((ctx) => ctx.view.focusMatrix !== null)
     .map((ctx) =>
@@ -88,24 +135,16 @@ export function worksheet(contexts) {
         el(
           "div",
           { class: "matrices" },
-          ctx.view.matrices.filter(isResult).map((m) => table(m, digits, false, msg)),
+          ctx.view.matrices.filter(isResult).map((m) => table(m, state.digits, false, msg)),
         ),
       ),
     );
   return el(
     "div",
-    { class: "worksheet" },
-    el("h2", { text: `${msg.title}: ${msg.scenes[scene.id].title}` }),
-    el("p", { class: "name", text: msg.print.name }),
-    el("p", { text: msg.scenes[scene.id].analogy }),
-    el("p", { text: msg.print.how(digits) }),
-    steps,
-    el(
-      "div",
-      { class: "answers" },
-      el("h2", { text: msg.print.answers }),
-      el("p", { text: msg.print.answersNote }),
-      answers,
-    ),
+    { class: "worksheet key" },
+    el("h2", { text: msg.print.key(`${msg.title}: ${msg.scenes[scene.id].title}`) }),
+    el("p", { text: msg.print.keyHow(state.digits) }),
+    el("div", { class: "answers" }, el("p", { text: msg.print.answersNote }), answers),
+    check && checkKey(check, msg),
   );
 }
