@@ -8,7 +8,7 @@
 // row's max is over the keys it sees; exp is IF(ISNUMBER(x), EXP(x − max), 0); a row whose keys
 // are all masked has the max −∞ (COUNT = 0), exp 0, Σ 0, and its weights are IF(Σ > 0, e/Σ, 0):
 // 0, with no division by zero, and so its output is 0, as the core gives.
-import { book, headRules, productRule } from "./sheet.js";
+import { book, headKeys, headRules, ownNames, productRule } from "./sheet.js";
 import { sheetWords } from "./i18n/sheet.js";
 
 /** The context with the file's words (i18n/sheet.js, loaded with it) in msg.sheet. */
@@ -19,12 +19,10 @@ export const withSheetWords = (ctx) => ({
 
 // The formulas of each block by key: Q, K and V from X, or Q from α·q; the head's own.
 function formulas({ masked, alpha, self, d, nk }) {
-  const names = ["scale", "scores", "scaled", "rowMax", "exp", "rowSum", "weights", "output"];
-  const own = Object.fromEntries(names.map((x) => [x, x]));
-  const rules = headRules(
-    { ...own, q: "q", k: "k", v: "v", ...(masked && { mask: "mask", masked: "masked" }) },
-    { d: d.k, nk },
-  );
+  const rules = headRules(ownNames([...headKeys, ...(masked ? ["mask", "masked"] : [])]), {
+    d: d.k,
+    nk,
+  });
   rules.scale = (i, j, r) => `1/SQRT(COLUMNS(${r.row("q", 0)}))`;
   if (self) for (const m of ["q", "k", "v"]) rules[m] = productRule("x", `w${m}`, d.x);
   if (alpha) rules.q = (i, j, r) => `${r("alpha", 0, 0)}*${r("q0", i, j)}`;

@@ -142,6 +142,24 @@ export function book(spec) {
 export const sumOfProducts = (n, a, b) =>
   Array.from({ length: n }, (_, c) => `${a(c)}*${b(c)}`).join("+");
 
+/** The blocks of one head in order, from its inputs to its output: headRules's names. */
+export const headKeys = [
+  "q",
+  "k",
+  "v",
+  "scale",
+  "scores",
+  "scaled",
+  "rowMax",
+  "exp",
+  "rowSum",
+  "weights",
+  "output",
+];
+
+/** Blocks named by their own keys, `prefix` before each: (["exp"], "whole:") → { exp: "whole:exp" }. */
+export const ownNames = (keys, prefix = "") => Object.fromEntries(keys.map((k) => [k, prefix + k]));
+
 /**
  * The formulas of one attention head, by the names of its blocks (`names`: q, k, v, scale, mask,
  * scores, scaled, masked, rowMax, exp, rowSum, weights, output; those it has: without scores,

@@ -6,7 +6,7 @@
 // gradient and the next α follow, as the core's step from that α would give them. Loaded with
 // the writer, only when the learner asks for a sheet.
 import { bookOf, labSheets, withSheetWords } from "../../sheet-scene.js";
-import { headRules, sumOfProducts } from "../../sheet.js";
+import { headKeys, headRules, ownNames, sumOfProducts } from "../../sheet.js";
 import { stepShown } from "./shared.js";
 
 // The age lookup's query: its α multiplies it.
@@ -27,21 +27,8 @@ export function sharpnessSheet(ctx, link) {
       (c) => r("q", 0, c),
       (c) => r("k", j, c),
     )})`;
-  const rules = headRules(
-    {
-      k: "k",
-      v: "v",
-      scale: "scale",
-      scores: "scores",
-      scaled: "scaled",
-      rowMax: "rowMax",
-      exp: "exp",
-      rowSum: "rowSum",
-      weights: "weights",
-      output: "output",
-    },
-    { d, nk },
-  );
+  // the scores are α·q·K[j], written below
+  const rules = headRules(ownNames(headKeys.filter((k) => k !== "q")), { d, nk });
   Object.assign(rules, {
     scores: (i, j, r) => `${r("alpha", 0, 0)}*${qk(j, r)}`,
     scale: (i, j, r) => `1/SQRT(COLUMNS(${r.row("k", 0)}))`,
@@ -102,17 +89,8 @@ export function teachSheet(ctx, link, { reader, read }) {
   const n = inputs.x.length;
   const f = inputs.x[0].length;
   const d = s.wq[0].length;
-  const names = {
-    q: "qrow",
-    k: "k",
-    scale: "scale",
-    scores: "scores",
-    scaled: "scaled",
-    rowMax: "rowMax",
-    exp: "exp",
-    rowSum: "rowSum",
-    weights: "weights",
-  };
+  // no V and no output: the step's loss is on the weights
+  const names = { ...ownNames(headKeys.filter((k) => !["v", "output"].includes(k))), q: "qrow" };
   const rules = headRules(names, { d, nk: n });
   const scale = (r) => r("scale", 0, 0);
   Object.assign(rules, {

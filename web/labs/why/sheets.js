@@ -7,7 +7,7 @@
 // masked gets weights 0 under −∞ and a third on each forbidden key under −1e9. Loaded with the
 // writer, only when the learner asks for a sheet.
 import { bookOf, labSheets, withSheetWords } from "../../sheet-scene.js";
-import { headRules, minusInfinity, sumOfProducts } from "../../sheet.js";
+import { headKeys, headRules, minusInfinity, ownNames, sumOfProducts } from "../../sheet.js";
 import { sceneById } from "../../scenes.js";
 
 // The spreadsheet's error where the page's JavaScript has Infinity or NaN: the cached value of a
@@ -124,17 +124,9 @@ export function tilingSheet(ctx, link) {
     output: (i, j, r) => r(`b${trace.blocks.length}:partial`, i, j),
     ...headRules(
       {
-        q: "q",
-        k: "k",
-        v: "v",
-        scale: "scale",
-        scores: "whole:scores",
-        scaled: "whole:scaled",
-        ...(causal && { mask: "whole:mask", masked: "whole:masked" }),
-        rowMax: "whole:rowMax",
-        exp: "whole:exp",
-        rowSum: "whole:rowSum",
-        weights: "whole:weights",
+        ...ownNames(headKeys, "whole:"),
+        ...ownNames(["q", "k", "v", "scale"]),
+        ...(causal && ownNames(["mask", "masked"], "whole:")),
         output: "full",
       },
       { d, nk: trace.k.length },
@@ -248,22 +240,7 @@ export function dropoutSheet(ctx, link) {
   const t = trace.plain;
   const nk = inputs.k.length;
   const rules = {
-    ...headRules(
-      {
-        q: "q",
-        k: "k",
-        v: "v",
-        scale: "scale",
-        scores: "scores",
-        scaled: "scaled",
-        rowMax: "rowMax",
-        exp: "exp",
-        rowSum: "rowSum",
-        weights: "weights",
-        output: "output",
-      },
-      { d: inputs.q[0].length, nk },
-    ),
+    ...headRules(ownNames(headKeys), { d: inputs.q[0].length, nk }),
     scale: (i, j, r) => `1/SQRT(COLUMNS(${r.row("q", 0)}))`,
     dropped: (i, j, r) => `${r("weights", i, j)}*${r("keep", i, j)}/(1-${r("p", 0, 0)})`,
     drawOutput: (i, j, r) =>
