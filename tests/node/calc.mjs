@@ -85,3 +85,25 @@ export const stale = (book) => ({
     cells: s.cells.map((c) => (c.formula ? { ...c, value: 999 } : c)),
   })),
 });
+
+/**
+ * The functions the four programs (LibreOffice, WPS, Excel, Google Sheets) share that the books
+ * may use, and those `books` use: read from every formula, quoted text and sheet names left out.
+ */
+export const sharedFunctions = [
+  ...["EXP", "LN", "SQRT", "SIN", "COS", "MAX", "SUM", "COUNT"],
+  ...["ROWS", "COLUMNS", "ISNUMBER", "IF"],
+];
+export function functionsUsed(books) {
+  const used = new Set();
+  for (const book of books) {
+    for (const sheet of book.sheets) {
+      for (const cell of sheet.cells) {
+        if (!cell.formula) continue;
+        const text = cell.formula.replace(/"[^"]*"/g, "").replace(/'[^']*'!/g, "");
+        for (const [, name] of text.matchAll(/([A-Z]+)\(/g)) used.add(name);
+      }
+    }
+  }
+  return used;
+}

@@ -23,7 +23,7 @@ import dropoutScenes from "../../web/labs/why/dropout.js";
 import { sceneById } from "../../web/scenes.js";
 import { layers } from "../../web/labs/inside/data.js";
 import { labAt } from "./lab-context.mjs";
-import { calc, bytesOf, mismatches, inputCell } from "./calc.mjs";
+import { calc, bytesOf, functionsUsed, mismatches, inputCell, sharedFunctions } from "./calc.mjs";
 import { sheetName } from "../../web/sheet-scene.js";
 import { sheetWords } from "../../web/i18n/sheet.js";
 
@@ -582,32 +582,9 @@ test("each lab's sheets are its steps that show matrices (but a sampled average)
 });
 
 test("the labs' formulas use only the functions the note names, which the four programs share", () => {
-  const shared = [
-    "EXP",
-    "LN",
-    "SQRT",
-    "SIN",
-    "COS",
-    "MAX",
-    "SUM",
-    "COUNT",
-    "ROWS",
-    "COLUMNS",
-    "ISNUMBER",
-    "IF",
-  ];
-  const used = new Set();
-  for (const c of cases) {
-    for (const sheet of c.book.sheets) {
-      for (const cell of sheet.cells) {
-        if (!cell.formula) continue;
-        const text = cell.formula.replace(/"[^"]*"/g, "").replace(/'[^']*'!/g, "");
-        for (const [, name] of text.matchAll(/([A-Z]+)\(/g)) used.add(name);
-      }
-    }
-  }
+  const used = functionsUsed(cases.map((c) => c.book));
   assert.deepEqual(
-    [...used].filter((f) => !shared.includes(f)),
+    [...used].filter((f) => !sharedFunctions.includes(f)),
     [],
   );
   const note = cases[0].book.sheets[0].cells.map((cell) => cell.value).join(" ");

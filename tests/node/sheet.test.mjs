@@ -24,7 +24,16 @@ import { parseScene } from "../../web/custom-scene.js";
 import zh from "../../web/i18n/zh.js";
 import en from "../../web/i18n/en.js";
 import { sheetWords } from "../../web/i18n/sheet.js";
-import { calc, bytesOf, ExcelJS, mismatches, inputCell, stale } from "./calc.mjs";
+import {
+  calc,
+  bytesOf,
+  ExcelJS,
+  functionsUsed,
+  mismatches,
+  inputCell,
+  sharedFunctions,
+  stale,
+} from "./calc.mjs";
 
 const core = await loadAttention();
 const dir = mkdtempSync(join(tmpdir(), "attention-sheet-"));
@@ -368,30 +377,9 @@ test("each sheet is a step of the page, named and labelled in the page's languag
 });
 
 test("the formulas use only functions that LibreOffice, WPS, Excel and Google Sheets share", () => {
-  const shared = new Set([
-    "EXP",
-    "LN",
-    "SQRT",
-    "MAX",
-    "SUM",
-    "COUNT",
-    "ROWS",
-    "COLUMNS",
-    "ISNUMBER",
-    "IF",
-  ]);
-  const used = new Set();
-  for (const c of prepared) {
-    for (const sheet of c.book.sheets) {
-      for (const cell of sheet.cells) {
-        if (!cell.formula) continue;
-        for (const [, name] of cell.formula.replace(/"[^"]*"/g, "").matchAll(/([A-Z]+)\(/g))
-          used.add(name);
-      }
-    }
-  }
+  const used = functionsUsed(prepared.map((c) => c.book));
   assert.deepEqual(
-    [...used].filter((f) => !shared.has(f)),
+    [...used].filter((f) => !sharedFunctions.includes(f)),
     [],
   );
   assert.ok(used.has("EXP") && used.has("IF"));

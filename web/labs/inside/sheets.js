@@ -259,6 +259,18 @@ export function kvcacheSheet(ctx, link) {
   return bookOf(ctx, link, sheets, { first: "X", masked: true });
 }
 
+// A block maker for bands whose rows are `rows`: (key, label, data, its column labels, by
+// default `cols`) → the block.
+const blocks =
+  (rows, cols) =>
+  (key, label, data, colLabels = cols) => ({
+    key,
+    label,
+    rowLabels: rows,
+    colLabels,
+    data,
+  });
+
 // The full causal pass's bands, before its head 1's weights: X from the steps' rows, Q, K, V;
 // the mask; heads 2 to 4 (scores to weights); the heads' outputs and concat; head 1's own.
 function fullPass(full, inputs, m, msg) {
@@ -266,13 +278,7 @@ function fullPass(full, inputs, m, msg) {
   const features = featureNames(msg);
   const cols = headColumns(full.h, full.dHead);
   const kvCols = headColumns(full.hKv, full.dHead);
-  const block = (key, label, data, colLabels = cols) => ({
-    key,
-    label,
-    rowLabels: rows,
-    colLabels,
-    data,
-  });
+  const block = blocks(rows, cols);
   const heads = full.heads.map((head, h) => {
     const blocks = softmaxBlocks("full:", h, head, m, msg, true);
     return h === 0
@@ -324,13 +330,7 @@ function fullPass(full, inputs, m, msg) {
 function passBands(p, t, { msg, rows, rotated = false, pageWeights = false }) {
   const cols = headColumns(t.h, t.dHead);
   const kvCols = headColumns(t.hKv, t.dHead);
-  const block = (key, label, data, colLabels = cols) => ({
-    key,
-    label,
-    rowLabels: rows,
-    colLabels,
-    data,
-  });
+  const block = blocks(rows, cols);
   const front = [
     [
       block(`${p}q`, "Q = X·W_Q", t.q),
