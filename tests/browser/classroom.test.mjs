@@ -59,7 +59,7 @@ test("a teacher builds a class link on the page, with the keyboard, in English a
     lang: "en",
     predict: "1",
     hide: "predict.key.share",
-    path: "classroom.age.dictionary.book.cup",
+    path: "classroom.apple.age.dictionary.book.cup",
   });
   // a class in Chinese, the language switch, editing and the export hidden, two scenes of
   // lesson 1
@@ -67,7 +67,7 @@ test("a teacher builds a class link on the page, with the keyboard, in English a
   await press(page, "#share-hide-lang");
   await press(page, "#share-hide-edit");
   await press(page, "#share-hide-export");
-  for (const id of ["dictionary", "book", "cup"]) await press(page, `#share-scene-${id}`);
+  for (const id of ["apple", "dictionary", "book", "cup"]) await press(page, `#share-scene-${id}`);
   assert.deepEqual(await paramsOf(page), {
     scene: "classroom",
     step: "1",

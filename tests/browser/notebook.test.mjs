@@ -16,9 +16,11 @@ after(() => env.close());
 
 // Runs Python with the package installed from the wheel (make venv); prints JSON.
 function python(code) {
+  // show()'s HTML holds the element with its core inlined: past the default 1 MB of output
   const out = execFileSync(`${root}build/venv/bin/python`, ["-c", code], {
     cwd: root,
     encoding: "utf8",
+    maxBuffer: 64 << 20,
   });
   return JSON.parse(out);
 }

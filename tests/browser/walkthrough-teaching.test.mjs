@@ -271,7 +271,9 @@ test("→ on a scene's last step opens the next scene of the path; without one i
   assert.equal(await forward.getAttribute("aria-label"), await text(page, ".next-up"));
   await forward.click();
   assert.equal(await page.locator("#scene-classroom").getAttribute("aria-current"), null);
-  assert.equal(await text(page, "#counter"), "Step 1 of 6");
+  // the path's next scene is the apple scene (its mask step makes 7)
+  assert.equal(await page.locator("#scene-apple").getAttribute("aria-current"), "page");
+  assert.equal(await text(page, "#counter"), "Step 1 of 7");
   assert.equal(await page.evaluate(() => document.activeElement.id), "scene-title");
   const zh = await open("scene=cup&lang=zh&step=7");
   assert.equal(await zh.locator("#forward").getAttribute("aria-label"), "下一课 2 模型里面：多头");
@@ -798,7 +800,7 @@ const path = {
     ["3 Why it is built this way", ["scaling", "tiling", "stability", "dropout", "scale"]],
     ["4 How it learns", ["sharpness", "teach"]],
     ["5 A real model", ["induction", "model", "text"]],
-    ["6 Models you use", ["tokens", "sizes"]],
+    ["6 Models you use", ["tokens", "bpe", "sizes"]],
   ],
   zh: [
     "1 一步步算",

@@ -10,7 +10,7 @@ window.walk = createWalkthrough(root, {
   core: await loadAttention(),
   scenes: [
     tinyScene,
-    scenes[2],
+    scenes.find((s) => s.id === "dictionary"),
     // Lazy: its module and the labs module load when it opens. Its name is there before.
     {
       id: "tiny-lazy",
