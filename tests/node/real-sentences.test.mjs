@@ -17,6 +17,7 @@ const counts = {
   qwen3: (t) => qwen.encode(t, { add_special_tokens: false }).length,
 };
 const n = (x) => x.toLocaleString("en");
+const names = { gpt2: "GPT-2", gpt4o: "GPT-4o", qwen3: "Qwen3" };
 const chars = (t) => [...t].length;
 const bytes = (t) => new TextEncoder().encode(t).length;
 const fit = (context, t, count) => Math.floor((context * chars(t)) / count);
@@ -24,11 +25,17 @@ const fit = (context, t, count) => Math.floor((context * chars(t)) / count);
 const NUMS = String.raw`[\d,]+`;
 const RATIO = String.raw`\d+(?:\.\d+)?`;
 const modelLine = {
-  en: String.raw`vocabulary of (?<learned>${NUMS}) pieces and (?<special>\d+) special tokens?.*Your (?<chars>${NUMS}) characters(?: \((?<bytes>${NUMS}) bytes\))? are (?<count>${NUMS}) tokens?, (?<ratio>${RATIO}) per character\. (?:(?<split>\d+) of the characters are cut across tokens; (?<pieces>\d+) tokens are not whole|No character is cut)`,
-  zh: String.raw`词表有 (?<learned>${NUMS}) 个片段和 (?<special>\d+) 个特殊词元.*你的 (?<chars>${NUMS}) 个字符(?:（(?<bytes>${NUMS}) 个字节）)?是 (?<count>${NUMS}) 个词元，每字 (?<ratio>${RATIO}) 个。(?:其中 (?<split>\d+) 个字被切到了不同的词元里；(?<pieces>\d+) 个词元不是完整的字|没有一个字被切开)`,
+  en: String.raw`vocabulary of (?<learned>${NUMS}) pieces and (?<special>\d+) special tokens?.*Your (?<chars>${NUMS}) characters(?: \((?<bytes>${NUMS}) bytes\))? are (?<count>${NUMS}) tokens?, (?<ratio>${RATIO}) per character\. (?:(?<split>\d+) characters? (?:is|are) cut across tokens; (?<pieces>\d+) tokens? (?:is|are) not whole characters, and one printed alone shows � for each broken piece, which is why (?<name>[\w.-]+)'s tokens|No character is cut)`,
+  zh: String.raw`词表有 (?<learned>${NUMS}) 个片段和 (?<special>\d+) 个特殊词元.*你的 (?<chars>${NUMS}) 个字符(?:（(?<bytes>${NUMS}) 个字节）)?是 (?<count>${NUMS}) 个词元，每字 (?<ratio>${RATIO}) 个。(?:其中 (?<split>\d+) 个字被切到了不同的词元里；(?<pieces>\d+) 个词元不是完整的字，单独打印时每个残缺的片段显示为 �，所以 (?<name>[\w.-]+) 的这种词元|没有一个字被切开)`,
 };
 
-for (const text of ["我爱你", "我爱 attention，123 😀！", "Attention is all you need."]) {
+// the last: Qwen3 cuts 都 (" 都" is "␣�" + "��"), so its own step says the garbled tokens are its own
+for (const text of [
+  "我爱你",
+  "我爱 attention，123 😀！",
+  "Attention is all you need.",
+  "ChatGPT 和 Qwen 都很强",
+]) {
   test(`tokens, «${text}»: each model's sentence says its own counts, in both languages`, () => {
     const L = lab("tokens", { text });
     const reading = (id) => L.trace.models.find((m) => m.id === id);
@@ -61,6 +68,9 @@ for (const text of ["我爱你", "我爱 attention，123 😀！", "Attention is
           if (said.split !== undefined) throw new Error(`${id} ${lang}: cut characters said`);
         } else if (Number(said.pieces) !== pieces) {
           throw new Error(`${id} ${lang}: ${said.pieces} pieces said, ${pieces} counted`);
+        } else if (said.name !== names[id]) {
+          // the garbled tokens are this step's model's (Qwen3's step once blamed GPT-2)
+          throw new Error(`${id} ${lang}: the cut tokens said to be ${said.name}'s`);
         }
       }
     }

@@ -116,3 +116,20 @@ test("the glossary's numbers are the core's and the configurations'", () => {
   const c = numbers(entryOf("context").en.formula);
   assert.ok(c.includes(shape("gpt2").context) && c.includes(tang.config.context), c.join(" "));
 });
+
+test("the timed head's longest n is the core's: 8,192 keys are timed, 8,193 refused by name", async () => {
+  const { timedLongest, contexts } = await import("../../web/labs/real/sizes.js");
+  const d = 128;
+  const head = (n) =>
+    core.attentionBatched(
+      new Float32Array(d),
+      new Float32Array(n * d),
+      new Float32Array(n * d),
+      { batch: 1, heads: 1, nQ: 1, nK: n, dK: d, dV: d },
+      { weights: false, causal: false },
+    );
+  assert.equal(head(timedLongest).output.length, d);
+  assert.throws(() => head(timedLongest + 1), /nK is 8193; it must be from 1 to 8192/);
+  // the slider reaches past it, where the button says why it cannot time
+  assert.ok(contexts.some((n) => n > timedLongest) && contexts.includes(timedLongest));
+});

@@ -33,6 +33,8 @@ export default {
   tagline: "softmax(Q·Kᵀ/√d_k)·V, one number at a time. Every number is computed by the WASM core.",
   loading: "Loading the attention core…",
   ui: {
+    // under a text box: when what is typed there is read
+    textHow: "Press Enter, or leave the box, to read what you typed.",
     handMade: [
       "The weights here were chosen by hand, so that the point shows; a real model learns its weights from data, as in ",
       ".",

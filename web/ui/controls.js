@@ -59,7 +59,9 @@ function paramControl({ msg, state, update }, param) {
     );
   }
   if (param.kind === "text") {
-    // the text is taken when the learner is done with it (Enter, or leaving the field)
+    // the text is taken when the learner is done with it (Enter, or leaving the field), and
+    // the hint under it says so, marked while what is typed is not yet read
+    const hint = el("span", { class: "hint", id: `${param.id}-how`, text: msg.ui.textHow });
     return el(
       "label",
       { class: `text-param ${param.id}` },
@@ -71,11 +73,14 @@ function paramControl({ msg, state, update }, param) {
         maxLength: param.maxLength,
         lang: param.lang,
         autocomplete: "off",
+        "aria-describedby": hint.id,
+        oninput: (e) => hint.toggleAttribute("data-unread", e.target.value !== state[param.id]),
         onchange: (e) => {
           const value = e.target.value.slice(0, param.maxLength);
           afterPress(() => update({ [param.id]: value }));
         },
       }),
+      hint,
     );
   }
   // a range may stop short of its max where the state says so (a lab's step shown, say)

@@ -224,8 +224,11 @@ const en = {
     notTimed: "Press the button: the times are measured on this machine, now.",
     headTime: (at, t) =>
       `One head, one query against ${n(at)} keys: ${t} ms (the median of 15 calls)`,
-    tokenTime: (name, layers, heads, calls, t) =>
-      `The same head ${layers} × ${heads} = ${calls} times, as ${name} does for one token: ${t} ms`,
+    tokenTime: (name, layers, heads, calls, t, each) =>
+      `The same head ${layers} × ${heads} = ${calls} times, as ${name} does for one token: ${t} ms in all, timed as the ${calls} calls ran, ${each} ms a call on average (not ${calls} × the median: a machine's load changes from call to call)`,
+    tooLong: (at, longest) =>
+      `n = ${n(at)} is past what this page's core times: one head takes at most ${n(longest)} keys. Pick n of ${n(longest)} or less to time it; the tables above count any n.`,
+    failed: (why) => `The timing stopped: ${why}`,
     assumptions: (name, kvHeads) =>
       `Measured here, not estimated: one thread of this tab, float32, the core's SIMD kernel. Only the scores, the softmax and the weighted sum: not the projections, the MLP or the logits (the table above counts those). The same K and V each time, warm in the cache; ${name} reads ${kvHeads} different K/V heads per layer from memory, and a server runs many tokens and many processors at once.`,
   },
@@ -295,8 +298,11 @@ const zh = {
     measuring: "正在测量…",
     notTimed: "请按这个按钮：时间是此刻在这台设备上测得的。",
     headTime: (at, t) => `一个头，一个查询对 ${n(at)} 个键：${t} 毫秒（15 次调用的中位数）`,
-    tokenTime: (name, layers, heads, calls, t) =>
-      `同一个头算 ${layers} × ${heads} = ${calls} 次，就像 ${name} 写一个词元：${t} 毫秒`,
+    tokenTime: (name, layers, heads, calls, t, each) =>
+      `同一个头算 ${layers} × ${heads} = ${calls} 次，就像 ${name} 写一个词元：一共 ${t} 毫秒，是这 ${calls} 次调用边算边测的，平均每次 ${each} 毫秒（不是 ${calls} × 中位数：设备的负载每次都在变）`,
+    tooLong: (at, longest) =>
+      `n = ${n(at)} 超出了本页核心能计时的范围：一个头最多 ${n(longest)} 个键。把 n 选在 ${n(longest)} 或以下才能计时；上面的表对任何 n 都能算。`,
+    failed: (why) => `计时停止了：${why}`,
     assumptions: (name, kvHeads) =>
       `这是测出来的，不是估算：这个标签页的一个线程，float32，核心的 SIMD 内核。只算分数、softmax 和加权和，不算投影、MLP 和 logits（上面的表数过它们）。每次用同样的 K 和 V，已在缓存里；${name} 每层要从内存读 ${kvHeads} 个不同的键值头，而服务器会同时用很多处理器算很多词元。`,
   },

@@ -67,6 +67,8 @@ const tableOf = (trace, columns, of = cell) =>
 /** The 7B model whose heads the timing multiplies out to: Qwen2.5 7B. */
 const seven = published.find((m) => m.id === "qwen25");
 const dHead = 128;
+/** The most keys the core's attentionBatched takes (its kMaxDim, a matrix's longest side). */
+export const timedLongest = 8192;
 let run = null; // the measurement in progress: { n, ctx }
 
 const pause = () => new Promise((done) => setTimeout(done));
@@ -108,15 +110,18 @@ function timedPanel(ctx) {
   const w = msg.sizesLab;
   if (run) run.ctx = ctx;
   const timed = state.timed?.n === state.n ? state.timed : null;
+  const tooLong = state.n > timedLongest;
   const start = () => {
     const mine = { ctx };
     run = mine;
     update({ timed: null });
-    measure(ctx.core, state.n, mine).then((result) => {
-      if (run !== mine) return;
-      run = null;
-      mine.ctx.update({ timed: result });
-    });
+    measure(ctx.core, state.n, mine)
+      .catch((error) => ({ n: state.n, error: String(error.message ?? error) }))
+      .then((result) => {
+        if (run !== mine) return;
+        run = null;
+        mine.ctx.update({ timed: result });
+      });
   };
   return el(
     "section",
@@ -128,28 +133,39 @@ function timedPanel(ctx) {
         type: "button",
         id: "sizes-measure",
         text: run ? w.stop : w.measure(state.n),
+        disabled: tooLong && !run,
         onclick: () => (run ? ((run = null), update({ timed: null })) : start()),
       }),
       " ",
       el("span", { "aria-live": "polite", text: run ? w.measuring : "" }),
     ),
-    timed
-      ? el(
-          "ul",
-          { id: "sizes-times" },
-          el("li", { id: "sizes-head-time", text: w.headTime(timed.n, ms(timed.head)) }),
-          el("li", {
-            id: "sizes-token-time",
-            text: w.tokenTime(
-              seven.name,
-              seven.shape.layers,
-              seven.shape.heads,
-              timed.calls,
-              ms(timed.token),
-            ),
-          }),
-        )
-      : el("p", { class: "hint", text: w.notTimed }),
+    tooLong && !run
+      ? el("p", { class: "hint", id: "sizes-too-long", text: w.tooLong(state.n, timedLongest) })
+      : timed?.error
+        ? el("p", {
+            class: "inline-error",
+            role: "alert",
+            id: "sizes-timed-error",
+            text: w.failed(timed.error),
+          })
+        : timed
+          ? el(
+              "ul",
+              { id: "sizes-times" },
+              el("li", { id: "sizes-head-time", text: w.headTime(timed.n, ms(timed.head)) }),
+              el("li", {
+                id: "sizes-token-time",
+                text: w.tokenTime(
+                  seven.name,
+                  seven.shape.layers,
+                  seven.shape.heads,
+                  timed.calls,
+                  ms(timed.token),
+                  ms(timed.token / timed.calls),
+                ),
+              }),
+            )
+          : el("p", { class: "hint", text: w.notTimed }),
     el("p", { class: "note", text: w.assumptions(seven.name, seven.shape.kvHeads) }),
   );
 }

@@ -42,11 +42,11 @@ const en = {
     ours: (r, vocab) =>
       `A model never reads letters or characters: it reads numbers, one per token, each token's place in its vocabulary. The Tang model of lesson 5 has the simplest vocabulary: one token for each character it learned, ${n(vocab)} tokens in all with ⏎ and �. Your ${n(r.characters)} characters are ${tokens(r.count)} to it, each with its id under it (#); a character it never saw it reads as � (id 1). Under each character: its bytes in UTF-8, as computers store text: a Latin letter is 1 byte, 我 is 3 (E6 88 91). Real models start from these bytes.`,
     gpt2: (r) =>
-      `GPT-2 (2019) reads bytes, merged into pieces by BPE from a vocabulary of ${n(r.vocabulary.learned)} pieces and ${special(r.vocabulary.special)}, learned mostly from English web pages. Any text can be written in bytes, but a character it rarely saw stays in pieces. Your ${n(r.characters)} characters (${n(r.bytes)} bytes) are ${tokens(r.count)}, ${ratio(r.tokensPerChar)} per character. ${cuts(r)}`,
+      `GPT-2 (2019) reads bytes, merged into pieces by BPE from a vocabulary of ${n(r.vocabulary.learned)} pieces and ${special(r.vocabulary.special)}, learned mostly from English web pages. Any text can be written in bytes, but a character it rarely saw stays in pieces. Your ${n(r.characters)} characters (${n(r.bytes)} bytes) are ${tokens(r.count)}, ${ratio(r.tokensPerChar)} per character. ${cuts(r, "GPT-2")}`,
     gpt4o: (r) =>
-      `GPT-4o (2024) reads the same bytes with a vocabulary of ${n(r.vocabulary.learned)} pieces and ${special(r.vocabulary.special)}, learned from text in many languages: common Chinese characters, and many words, are one token each. Your ${n(r.characters)} characters are ${tokens(r.count)}, ${ratio(r.tokensPerChar)} per character. ${cuts(r)}`,
+      `GPT-4o (2024) reads the same bytes with a vocabulary of ${n(r.vocabulary.learned)} pieces and ${special(r.vocabulary.special)}, learned from text in many languages: common Chinese characters, and many words, are one token each. Your ${n(r.characters)} characters are ${tokens(r.count)}, ${ratio(r.tokensPerChar)} per character. ${cuts(r, "GPT-4o")}`,
     qwen3: (r) =>
-      `Qwen3 (2025, from Alibaba) was trained on a great deal of Chinese: its vocabulary of ${n(r.vocabulary.learned)} pieces and ${special(r.vocabulary.special)} holds many Chinese words whole. Your ${n(r.characters)} characters are ${tokens(r.count)}, ${ratio(r.tokensPerChar)} per character. ${cuts(r)}`,
+      `Qwen3 (2025, from Alibaba) was trained on a great deal of Chinese: its vocabulary of ${n(r.vocabulary.learned)} pieces and ${special(r.vocabulary.special)} holds many Chinese words whole. Your ${n(r.characters)} characters are ${tokens(r.count)}, ${ratio(r.tokensPerChar)} per character. ${cuts(r, "Qwen3")}`,
     context: (gpt2, couplet, english, ours) =>
       `A model reads a limited number of tokens at once, its context. At your text's rate, GPT-2's ${n(gpt2.context)} tokens hold ${n(gpt2.fit)} characters of it (⌊${gpt2.context} × ${gpt2.characters} / ${gpt2.count}⌋); of the Tang couplet ${n(couplet)} characters, of the English sentence ${n(english)}. The Tang model's context is ${n(ours.context)} tokens, ${n(ours.context)} characters. Every token is a row of Q, K and V: attention compares each with all the others before it, so a text that costs more tokens fills the context sooner and costs more to attend over.`,
     fitLine: (r) => `⌊${r.context} × ${r.characters} / ${r.count}⌋ = ${r.fit}`,
@@ -73,16 +73,17 @@ const en = {
   },
 };
 
-// what the tokens do to the characters, in English
-function cuts(r) {
+// what the tokens of the model `name` do to the characters, in English
+function cuts(r, name) {
   if (!r.splitChars) return "No character is cut: every token is whole characters.";
-  return `${n(r.splitChars)} of the characters are cut across tokens; ${n(r.pieces)} tokens are not whole characters, and one printed alone shows � for each broken piece, which is why GPT-2's Chinese looks garbled token by token.`;
+  const split = r.splitChars === 1 ? "1 character is" : `${n(r.splitChars)} characters are`;
+  return `${split} cut across tokens; ${n(r.pieces)} ${r.pieces === 1 ? "token is" : "tokens are"} not whole characters, and one printed alone shows � for each broken piece, which is why ${name}'s tokens of such a text look garbled one by one.`;
 }
 
-// what the tokens do to the characters, in Chinese
-function cutsZh(r) {
+// what the tokens of the model `name` do to the characters, in Chinese
+function cutsZh(r, name) {
   if (!r.splitChars) return "没有一个字被切开：每个词元都是完整的字。";
-  return `其中 ${n(r.splitChars)} 个字被切到了不同的词元里；${n(r.pieces)} 个词元不是完整的字，单独打印时每个残缺的片段显示为 �，所以 GPT-2 的中文逐个词元看是乱码。`;
+  return `其中 ${n(r.splitChars)} 个字被切到了不同的词元里；${n(r.pieces)} 个词元不是完整的字，单独打印时每个残缺的片段显示为 �，所以 ${name} 的这种词元逐个看是乱码。`;
 }
 
 const zh = {
@@ -124,11 +125,11 @@ const zh = {
     ours: (r, vocab) =>
       `模型从来不读字母或汉字：它读的是数，每个词元一个数，就是这个词元在词表中的位置。第 5 课的唐诗模型词表最简单：它学过的每个字一个词元，连同 ⏎ 和 � 共 ${n(vocab)} 个。你的 ${n(r.characters)} 个字符对它来说是 ${n(r.count)} 个词元，每个下面写着编号（#）；没见过的字读成 �（编号 1）。每个字下面还有它的 UTF-8 字节，也就是计算机存文字的方式：一个拉丁字母 1 个字节，“我”3 个（E6 88 91）。真实的模型就从这些字节读起。`,
     gpt2: (r) =>
-      `GPT-2（2019 年）读的是字节，用 BPE 把字节合并成片段，词表有 ${n(r.vocabulary.learned)} 个片段和 ${n(r.vocabulary.special)} 个特殊词元，主要从英文网页中学来。任何文字都能写成字节，但它很少见到的字就只能留在碎片里。你的 ${n(r.characters)} 个字符（${n(r.bytes)} 个字节）是 ${n(r.count)} 个词元，每字 ${ratio(r.tokensPerChar)} 个。${cutsZh(r)}`,
+      `GPT-2（2019 年）读的是字节，用 BPE 把字节合并成片段，词表有 ${n(r.vocabulary.learned)} 个片段和 ${n(r.vocabulary.special)} 个特殊词元，主要从英文网页中学来。任何文字都能写成字节，但它很少见到的字就只能留在碎片里。你的 ${n(r.characters)} 个字符（${n(r.bytes)} 个字节）是 ${n(r.count)} 个词元，每字 ${ratio(r.tokensPerChar)} 个。${cutsZh(r, "GPT-2")}`,
     gpt4o: (r) =>
-      `GPT-4o（2024 年）读同样的字节，词表有 ${n(r.vocabulary.learned)} 个片段和 ${n(r.vocabulary.special)} 个特殊词元，从多种语言的文字中学来：常用汉字和许多词各是一个词元。你的 ${n(r.characters)} 个字符是 ${n(r.count)} 个词元，每字 ${ratio(r.tokensPerChar)} 个。${cutsZh(r)}`,
+      `GPT-4o（2024 年）读同样的字节，词表有 ${n(r.vocabulary.learned)} 个片段和 ${n(r.vocabulary.special)} 个特殊词元，从多种语言的文字中学来：常用汉字和许多词各是一个词元。你的 ${n(r.characters)} 个字符是 ${n(r.count)} 个词元，每字 ${ratio(r.tokensPerChar)} 个。${cutsZh(r, "GPT-4o")}`,
     qwen3: (r) =>
-      `Qwen3（2025 年，阿里巴巴）用大量中文训练：它的词表有 ${n(r.vocabulary.learned)} 个片段和 ${n(r.vocabulary.special)} 个特殊词元，许多中文词整个就是一个词元。你的 ${n(r.characters)} 个字符是 ${n(r.count)} 个词元，每字 ${ratio(r.tokensPerChar)} 个。${cutsZh(r)}`,
+      `Qwen3（2025 年，阿里巴巴）用大量中文训练：它的词表有 ${n(r.vocabulary.learned)} 个片段和 ${n(r.vocabulary.special)} 个特殊词元，许多中文词整个就是一个词元。你的 ${n(r.characters)} 个字符是 ${n(r.count)} 个词元，每字 ${ratio(r.tokensPerChar)} 个。${cutsZh(r, "Qwen3")}`,
     context: (gpt2, couplet, english, ours) =>
       `模型一次能读的词元数是有限的，叫作上下文。按你这段文字的比例，GPT-2 的 ${n(gpt2.context)} 个词元能装下 ${n(gpt2.fit)} 个字（⌊${gpt2.context} × ${gpt2.characters} / ${gpt2.count}⌋）；换成那联唐诗是 ${n(couplet)} 个字，换成那句英文是 ${n(english)} 个字符。唐诗模型的上下文是 ${n(ours.context)} 个词元，也就是 ${n(ours.context)} 个字。每个词元都是 Q、K、V 的一行：注意力要把每个词元和它前面的所有词元比一遍，所以一段文字占的词元越多，上下文就越快被填满，算注意力也越贵。`,
     fitLine: (r) => `⌊${r.context} × ${r.characters} / ${r.count}⌋ = ${r.fit}`,
