@@ -39,7 +39,7 @@ function writeUrl() {
 const core = await loadAttention();
 const again = prerendered ? keep(root) : () => {};
 delete root.dataset.firstView;
-createWalkthrough(root, {
+const walkthrough = createWalkthrough(root, {
   core,
   scenes,
   lessons,
@@ -56,4 +56,10 @@ createWalkthrough(root, {
   },
 });
 again();
+// Back (or Forward) to an entry the page pushed (the check, left for the step a wrong answer
+// links to): the scene and step of that URL
+addEventListener("popstate", () => {
+  const back = new URLSearchParams(location.search);
+  walkthrough.show(back.get("scene"), Number(back.get("step") ?? 1) - 1);
+});
 root.dataset.ready = "true";

@@ -353,6 +353,13 @@ function controller(store, playback, publicState, destroy) {
       Object.hasOwn(store.byId, id) &&
       id !== store.state.scene &&
       update({ scene: id }, { announce: true }),
+    /** A scene's step at once (from 0; the page's Back after a review link): said and focused. */
+    show(id, step) {
+      if (!Object.hasOwn(store.byId, id) || !Number.isInteger(step)) return;
+      if (id !== store.state.scene || step !== store.state.step) {
+        update({ scene: id, step }, { announce: true, arrive: true });
+      }
+    },
     /** Replaces inputs ({ x, wq, … } as arrays of rows); throws the core's error if rejected. */
     setInputs(edits) {
       const scene = store.byId[store.state.scene];

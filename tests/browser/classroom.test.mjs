@@ -105,6 +105,11 @@ test("a teacher builds a class link on the page, with the keyboard, in English a
   assert.equal(await page.locator("#share").getAttribute("open"), "");
   assert.equal(await text(page, ".share-lang legend"), "语言");
   assert.equal(await text(page, "label:has(#share-hide-edit)"), zh.share.hideNames.edit);
+  // its own punctuation (it read "张姓平均年龄, 第 3 步，共 6 步")
+  assert.equal(
+    await text(page, "label:has(#share-start-here)"),
+    "当前这一步：张姓平均年龄，第 3 步，共 6 步",
+  );
   assert.equal((await paramsOf(page)).path, "classroom.age");
   // the same class in English, then back to Chinese
   await press(page, "#share-lang-en");
@@ -220,13 +225,23 @@ test("a student on a phone works through the class link to the lesson's check, a
     await text(page, '[data-question="selfWeight"] .verdict'),
     `${before}${ref}${after_}`,
   );
-  // the wrong answer's link: the step that explains it, its title in focus
+  // the wrong answer's link keeps the class (opened in a new tab, it is the class's step)
+  const href = new URLSearchParams(
+    await page.locator('[data-review="selfWeight"]').getAttribute("href"),
+  );
+  assert.deepEqual(
+    ["scene", "step", "lang", "predict", "hide", "path"].map((k) => href.get(k)),
+    ["classroom", "5", "zh", "1", "lang.predict.edit.export.key.share", "classroom.age"],
+  );
+  const check = page.url();
+  // followed: the step that explains it, its title in focus
   await page.locator('[data-review="selfWeight"]').tap();
   assert.equal(await text(page, "#counter"), "第 5 步，共 7 步");
   assert.equal(await page.evaluate(() => document.activeElement.id), "scene-title");
-  // back to the check: the answers are still there, marked
-  await page.locator("#scene-age").tap();
-  for (let k = 0; k < 5; k++) await page.locator("#forward").tap();
+  // Back returns to the check (it left the site): the answers are still there, marked
+  await page.goBack();
+  await page.locator("#quiz-selfWeight").waitFor();
+  assert.equal(page.url(), check);
   assert.equal(await page.locator("#quiz-selfWeight").inputValue(), (self + 0.01).toFixed(2));
   await page.waitForFunction(() => document.querySelector(".quiz-score").textContent.includes("1"));
   await page.locator("#quiz-selfWeight").fill(self.toFixed(2));
@@ -250,14 +265,10 @@ test("a student on a phone works through the class link to the lesson's check, a
   assert.equal(lines[3], zh.quiz.sheet.link(page.url()));
   assert.match(lines[3], /path=classroom\.age/);
   assert.equal(lines[5], zh.quiz.sheet.lesson(zh.ui.lesson(1, zh.ui.lessons.walkthroughs), 2, 2));
+  // read as the teacher reads it: Chinese punctuation, no stray space (it ended '。对.')
   assert.equal(
     lines[6],
-    zh.quiz.sheet.answer(
-      1,
-      zh.quiz.questions.selfWeight.text,
-      self.toFixed(2),
-      `${zh.quiz.right}.`,
-    ),
+    `  1. 教室：softmax 之后，你给自己的权重是多少？ 答案：${self.toFixed(2)}。对。`,
   );
   assert.equal(await text(page, ".quiz-summary [role=status]"), zh.quiz.downloaded);
   // copied, or where the clipboard is refused, shown to copy by hand: the same text

@@ -770,6 +770,8 @@ test("printing gives a worksheet: every step with blanks, its answer key a print
     await heads.first().evaluate((h) => getComputedStyle(h).display),
     "table-header-group",
   );
+  // its title in Chinese punctuation (it read '手算注意力: …')
+  assert.match(await zh.locator(".worksheet.sheet h2").textContent(), /^手算注意力：[^:]+$/);
   assert.deepEqual([...page.errors, ...zh.errors], []);
   await page.close();
   await zh.close();

@@ -236,18 +236,10 @@ test("the summary for the teacher: each lesson checked, each answer right or wro
     assert.equal(lines[2], msg.quiz.sheet.date("2026-12-03 14:05"));
     assert.equal(lines[3], msg.quiz.sheet.link(url));
     assert.equal(lines[5], msg.quiz.sheet.lesson(results[0].lesson, 1, 2));
-    assert.equal(
-      lines[6],
-      msg.quiz.sheet.answer(1, w.ageOutput.text, "19.47", `${msg.quiz.right}.`),
-    );
+    assert.equal(lines[6], msg.quiz.sheet.answer(1, w.ageOutput.text, "19.47", msg.quiz.right));
     assert.equal(
       lines[7],
-      msg.quiz.sheet.answer(
-        2,
-        w.bookTop.text,
-        w.bookTop.options[1],
-        `${msg.quiz.wrong}. ${msg.quiz.sheet.review("X, 5")}`,
-      ),
+      msg.quiz.sheet.answer(2, w.bookTop.text, w.bookTop.options[1], msg.quiz.wrong, "X, 5"),
     );
     assert.ok(text.endsWith("\n") && !text.endsWith("\n\n"));
     const empty = summaryText({ msg, results: [], name: "", url, date });
@@ -271,4 +263,23 @@ test("the summary for the teacher: each lesson checked, each answer right or wro
   });
   assert.match(en, /Lesson 1 Walkthroughs: 0 of 1 right/);
   assert.match(en, / {2}1\. Q\? Answer: 3\. not right\. Review Classroom, step 5: Softmax\./);
+  // in Chinese, with its own punctuation (it ended '。对.' and '。不对. 复习')
+  const zh = summaryText({
+    msg: messages.zh,
+    results: [
+      {
+        lesson: "1 一步步算",
+        answers: [
+          { text: "问？", typed: "3", status: "wrong", review: "教室找人，第 5 步：Softmax" },
+          { text: "问二？", typed: "0.36", status: "right" },
+        ],
+      },
+    ],
+    name: "",
+    url,
+    date,
+  });
+  assert.match(zh, /1 一步步算：共 2 题，答对 1 题\n/);
+  assert.match(zh, / {2}1\. 问？ 答案：3。不对。复习 教室找人，第 5 步：Softmax。\n/);
+  assert.match(zh, / {2}2\. 问二？ 答案：0\.36。对。\n/);
 });

@@ -498,6 +498,7 @@ export default {
   },
   print: {
     button: "Print a worksheet",
+    title: (page, scene) => `${page}: ${scene}`,
     keyButton: "Print the answer key",
     name: "Name: ______________________    Date: ____________",
     how: (digits) =>
@@ -549,8 +550,9 @@ export default {
       date: (date) => `Date: ${date}`,
       link: (url) => `Link: ${url}`,
       lesson: (lesson, right, total) => `Lesson ${lesson}: ${right} of ${total} right`,
-      answer: (k, text, typed, mark) => `  ${k}. ${text} Answer: ${typed}. ${mark}`,
-      review: (ref) => `Review ${ref}.`,
+      // an answer, right or wrong, and for a wrong one the step to review
+      answer: (k, text, typed, mark, review) =>
+        `  ${k}. ${text} Answer: ${typed}. ${mark}.${review ? ` Review ${review}.` : ""}`,
       none: "No lesson has been checked yet.",
     },
     questions: {
@@ -636,7 +638,7 @@ export default {
     lessons: "Lessons and scenes",
     start: "Start at",
     startFirst: "the first step of the first scene picked",
-    startHere: (ref) => `this step: ${ref}`,
+    startHere: (scene, step) => `this step: ${scene}, ${step}`,
     link: "The class link",
     copy: "Copy the class link",
     copied: "Class link copied.",

@@ -520,6 +520,7 @@ export default {
   },
   print: {
     button: "打印练习纸",
+    title: (page, scene) => `${page}：${scene}`,
     keyButton: "打印答案",
     name: "姓名：______________________    日期：____________",
     how: (digits) =>
@@ -552,7 +553,7 @@ export default {
     // a wrong answer's verdict, around the link to the step that explains it
     review: (why) => [`✗ ${why}。请看`, "。"],
     stepRef: (scene, step, title) => `${scene}，第 ${step} 步：${title}`,
-    score: (right, total) => `${total} 题答对 ${right} 题。`,
+    score: (right, total) => `共 ${total} 题，答对 ${right} 题。`,
     summaryTitle: "交给老师的小结",
     summaryText:
       "复制或下载它，按老师的要求交上去。它列出你在这个标签页里到目前为止做过的每一课小测，以及本页的链接；它就在这里生成，除非你自己发出去，否则不会去任何地方。",
@@ -569,20 +570,21 @@ export default {
       name: (name) => `姓名：${name || "（未填写）"}`,
       date: (date) => `日期：${date}`,
       link: (url) => `链接：${url}`,
-      lesson: (lesson, right, total) => `${lesson}：${total} 题答对 ${right} 题`,
-      answer: (k, text, typed, mark) => `  ${k}. ${text} 答案：${typed}。${mark}`,
-      review: (ref) => `复习 ${ref}。`,
+      lesson: (lesson, right, total) => `${lesson}：共 ${total} 题，答对 ${right} 题`,
+      // 一题的答案，对或不对；不对的，附上要复习的那一步
+      answer: (k, text, typed, mark, review) =>
+        `  ${k}. ${text} 答案：${typed}。${mark}。${review ? `复习 ${review}。` : ""}`,
       none: "还没有做过任何一课的小测。",
     },
     questions: {
       selfWeight: {
-        text: "教室：softmax 之后，你 给自己的权重是多少？",
+        text: "教室：softmax 之后，你给自己的权重是多少？",
       },
       ageOutput: {
         text: "平均年龄，α = 1 时：对“姓张”，注意力给出的年龄是多少？",
       },
       bookTop: {
-        text: "书 在注意什么：书 给哪个词的权重最大？",
+        text: "书在注意什么：书给哪个词的权重最大？",
         options: ["读", "图书馆", "有趣", "我"],
       },
       prevHead: {
@@ -657,7 +659,7 @@ export default {
     lessons: "课和场景",
     start: "从哪里开始",
     startFirst: "所选第一个场景的第 1 步",
-    startHere: (ref) => `当前这一步：${ref}`,
+    startHere: (scene, step) => `当前这一步：${scene}，${step}`,
     link: "全班用的链接",
     copy: "复制全班用的链接",
     copied: "全班用的链接已复制。",

@@ -8,6 +8,7 @@ import { el, label } from "../views.js";
 import { checkValue } from "../check.js";
 import { wordsFor } from "../words.js";
 import { groupsOf } from "./scene-list.js";
+import { classParams } from "../state.js";
 
 /**
  * The lesson of the scene on screen among the lessons offered: { lesson, number (as the scene
@@ -73,8 +74,8 @@ export function summaryText({ msg, results, name, url, date }) {
     lines.push(w.lesson(lesson, right, answers.length));
     answers.forEach((a, k) => {
       const mark = a.status === "right" ? msg.quiz.right : msg.quiz.wrong;
-      const review = a.status === "right" || !a.review ? "" : ` ${w.review(a.review)}`;
-      lines.push(w.answer(k + 1, a.text, a.typed, `${mark}.${review}`));
+      const review = a.status === "right" ? undefined : a.review;
+      lines.push(w.answer(k + 1, a.text, a.typed, mark, review));
     });
     lines.push("");
   }
@@ -169,10 +170,16 @@ export function quizPanel(ctx) {
     const scene = msg.scenes[question.scene].name;
     const title = wordsFor(state.lang, answer.scene).steps[question.step].title;
     const ref = msg.quiz.stepRef(scene, answer.step + 1, title);
-    const params = new URLSearchParams({
+    // the link keeps the class's settings (opened in a new tab too); followed on the page, it
+    // leaves the check in the history first, so that Back returns to it (app.js)
+    const { lang, predict, hide, path } = state;
+    const params = classParams({
       scene: question.scene,
-      step: answer.step + 1,
-      lang: state.lang,
+      step: answer.step,
+      lang,
+      predict,
+      hide,
+      path,
     });
     const link = el("a", {
       href: `?${params}`,
@@ -180,6 +187,7 @@ export function quizPanel(ctx) {
       text: ref,
       onclick: (event) => {
         event.preventDefault();
+        if (ctx.host.page) history.pushState(null, "", location.href);
         update({ scene: question.scene, step: answer.step }, { announce: true, arrive: true });
       },
     });

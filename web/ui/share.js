@@ -201,9 +201,7 @@ export function sharePanel(ctx, drafts) {
       "label",
       { class: "toggle" },
       hereBox,
-      w.startHere(
-        `${msg.scenes[state.scene].name}, ${msg.ui.stepOf(state.step + 1, steps.length)}`,
-      ),
+      w.startHere(msg.scenes[state.scene].name, msg.ui.stepOf(state.step + 1, steps.length)),
     ),
   );
   const panel = el(

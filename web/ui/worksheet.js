@@ -82,7 +82,7 @@ export function worksheet(contexts) {
   return el(
     "div",
     { class: "worksheet sheet" },
-    el("h2", { text: `${msg.title}: ${msg.scenes[scene.id].title}` }),
+    el("h2", { text: msg.print.title(msg.title, msg.scenes[scene.id].title) }),
     el("p", { class: "name", text: msg.print.name }),
     el("p", { text: msg.scenes[scene.id].analogy }),
     el("p", { text: msg.print.how(digits) }),
@@ -142,7 +142,7 @@ export function answerKey(contexts, check) {
   return el(
     "div",
     { class: "worksheet key" },
-    el("h2", { text: msg.print.key(`${msg.title}: ${msg.scenes[scene.id].title}`) }),
+    el("h2", { text: msg.print.key(msg.print.title(msg.title, msg.scenes[scene.id].title)) }),
     el("p", { text: msg.print.keyHow(state.digits) }),
     el("div", { class: "answers" }, el("p", { text: msg.print.answersNote }), answers),
     check && checkKey(check, msg),
