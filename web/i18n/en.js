@@ -443,7 +443,9 @@ export default {
     invalid: "not a number",
     short: (had, asked) => `right to ${had} decimals; this check asks for ${asked}`,
     summary: (right, total) => `${right} of ${total} right.`,
-    which: (name, shape) => `You check ${name} (${shape}).`,
+    // a name that is a caption ("The counts, model by model") is read inside the sentence
+    which: (name, shape) =>
+      `You check ${name.replace(/^(The|Their|Each|A|An) /, (w) => w.toLowerCase())} (${shape}).`,
     pick: "Matrix to check",
     oneRow: (row) =>
       `This matrix is large, so only row ${row} is offered: pick a cell in another row to check that one.`,
