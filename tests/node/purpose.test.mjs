@@ -118,8 +118,8 @@ test("why more than one head: the heads lab's note names two heads' weights one 
   const g = says(
     note,
     {
-      en: String.raw`^Why more than one head\? One head gives each token one row of weights, and a row adds up to 1: .*cannot look two ways at once\. Here (?<token>\S+) gives (?<wa>NUM) of head (?<a>\d)'s weights to (?<ka>\S+) and (?<wb>NUM) of head (?<b>\d)'s to (?<kb>\S+): each more than half, together more than the 1 that one row holds\.`,
-      zh: String.raw`^为什么要不止一个头？一个头给每个词元一行权重，一行加起来是 1：.*所以一个头没法同时看向两处。这里“(?<token>[^”]+)”把头 (?<a>\d) 的 (?<wa>NUM) 权重给了“(?<ka>[^”]+)”，把头 (?<b>\d) 的 (?<wb>NUM) 给了“(?<kb>[^”]+)”：每个都超过一半`,
+      en: String.raw`^Why more than one head\? One head gives each token one row of weights, and a row adds up to 1: .*cannot give both of them most of it\. Here (?<token>\S+) gives (?<wa>NUM) of head (?<a>\d)'s weights to (?<ka>\S+) and (?<wb>NUM) of head (?<b>\d)'s to (?<kb>\S+): each more than half, together more than the 1 that one row holds\.`,
+      zh: String.raw`^为什么要不止一个头？一个头给每个词元一行权重，一行加起来是 1：.*所以一个头可以把一行分给两个词元，却没法把大部分同时给它们俩。这里“(?<token>[^”]+)”把头 (?<a>\d) 的 (?<wa>NUM) 权重给了“(?<ka>[^”]+)”，把头 (?<b>\d) 的 (?<wb>NUM) 给了“(?<kb>[^”]+)”：每个都超过一半`,
     },
     {},
     "one head",

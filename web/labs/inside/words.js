@@ -31,9 +31,9 @@ const en = {
       `head ${h}: its Q is columns ${q1}–${q2} of Q; its K and V are columns ${k1}–${k2} of K and V (key-value head ${g})`,
     headTitle: (h, g) => `head ${h} (key-value head ${g})`,
     oneHead: (token, a, b, h) =>
-      `Why more than one head? One head gives each token one row of weights, and a row adds up to 1: the more it gives one token, the less is left for every other, so one head cannot look two ways at once. Here ${token} gives ${a.weight} of head ${a.head}'s weights to ${a.key} and ${b.weight} of head ${b.head}'s to ${b.key}: each more than half, together more than the 1 that one row holds. ${h} heads give each token ${h} rows of weights, so it can look at both at once.`,
+      `Why more than one head? One head gives each token one row of weights, and a row adds up to 1: the more it gives one token, the less is left for every other, so one head can split its row between two tokens but cannot give both of them most of it. Here ${token} gives ${a.weight} of head ${a.head}'s weights to ${a.key} and ${b.weight} of head ${b.head}'s to ${b.key}: each more than half, together more than the 1 that one row holds. ${h} heads give each token ${h} rows of weights, so it can give most of one row to each.`,
     oneHeadOnly: (h) =>
-      `Why more than one head? One head gives each token one row of weights, and a row adds up to 1: the more it gives one token, the less is left for every other, so one head cannot look two ways at once. ${h} heads give each token ${h} rows of weights.`,
+      `Why more than one head? One head gives each token one row of weights, and a row adds up to 1: the more it gives one token, the less is left for every other, so one head can split its row between two tokens but cannot give both of them most of it. ${h} heads give each token ${h} rows of weights.`,
     concatLine: (cell, h, from) => `${cell} = ${from} (head ${h}'s output, put side by side)`,
     positionsNote:
       "Attention itself cannot see word order: the last two columns of X are hand-made position features (a point that turns 60° per token), so that head 2 can find the previous token.",
@@ -238,9 +238,9 @@ const zh = {
       `第 ${h} 个头：它的 Q 是 Q 的第 ${q1}–${q2} 列；它的 K 和 V 是 K、V 的第 ${k1}–${k2} 列（第 ${g} 个键值头）`,
     headTitle: (h, g) => `头 ${h}（键值头 ${g}）`,
     oneHead: (token, a, b, h) =>
-      `为什么要不止一个头？一个头给每个词元一行权重，一行加起来是 1：给一个词元越多，留给其他词元的就越少，所以一个头没法同时看向两处。这里“${token}”把头 ${a.head} 的 ${a.weight} 权重给了“${a.key}”，把头 ${b.head} 的 ${b.weight} 给了“${b.key}”：每个都超过一半，合起来超过了一行权重所有的 1。${h} 个头给每个词元 ${h} 行权重，所以它能同时看两处。`,
+      `为什么要不止一个头？一个头给每个词元一行权重，一行加起来是 1：给一个词元越多，留给其他词元的就越少，所以一个头可以把一行分给两个词元，却没法把大部分同时给它们俩。这里“${token}”把头 ${a.head} 的 ${a.weight} 权重给了“${a.key}”，把头 ${b.head} 的 ${b.weight} 给了“${b.key}”：每个都超过一半，合起来超过了一行权重所有的 1。${h} 个头给每个词元 ${h} 行权重，所以它能把每一行的大部分各给一个。`,
     oneHeadOnly: (h) =>
-      `为什么要不止一个头？一个头给每个词元一行权重，一行加起来是 1：给一个词元越多，留给其他词元的就越少，所以一个头没法同时看向两处。${h} 个头给每个词元 ${h} 行权重。`,
+      `为什么要不止一个头？一个头给每个词元一行权重，一行加起来是 1：给一个词元越多，留给其他词元的就越少，所以一个头可以把一行分给两个词元，却没法把大部分同时给它们俩。${h} 个头给每个词元 ${h} 行权重。`,
     concatLine: (cell, h, from) => `${cell} = ${from}（第 ${h} 个头的输出，并排放好）`,
     positionsNote:
       "注意力本身看不到词序：X 的最后两列是手工做的位置特征（每个词元转 60° 的一个点），头 2 才能找到前一个词元。",
