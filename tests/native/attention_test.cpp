@@ -504,6 +504,21 @@ TEST(Overflow, ScaledOutputAndProjections) {
         << result.error;
   }
   EXPECT_GT(overflowed, 0) << "some seed keeps two of the three 1.5e308s, doubled";
+
+  // Off the diagonal, the message names output[row][column]: two queries, V's third column
+  // overflowing (a swap of row and column would say output[3][…]).
+  Mat wide = Mat::Zero(3, 3);
+  wide.col(2).setConstant(1.5e308);
+  int named = 0;
+  for (dropout.seed = 0; dropout.seed < 8; ++dropout.seed) {
+    const auto result = attention::attend<double>(Mat::Zero(2, 2), K, wide, dropout);
+    if (result.ok()) continue;
+    ++named;
+    EXPECT_TRUE(result.error.rfind("output[1][3] = Σ dropped[1][k]·V[k][3] overflows", 0) == 0 ||
+                result.error.rfind("output[2][3] = Σ dropped[2][k]·V[k][3] overflows", 0) == 0)
+        << result.error;
+  }
+  EXPECT_GT(named, 0) << "some seed keeps two of a row's three 1.5e308s";
   EXPECT_TRUE(attention::attend<double>(Mat::Zero(1, 2), K, big).ok())
       << "without dropout the output is an average of V, so it stays finite";
 
