@@ -148,6 +148,11 @@ test("check my numbers: right at the chosen precision, or the first wrong decima
   assert.equal(checkValue("0,551", value, 4).status, "short", "a decimal comma");
   assert.equal(checkValue("−0.551", -value, 4).status, "short");
   assert.equal(checkValue("1", 0.9999, 4).status, "wrong", "no decimals typed: not short");
+  // short of the decimals and right at them as the worked value from the shown numbers, not
+  // the core's (0.5449 worked, 0.5512 exact): short, never wrong (42 §1)
+  assert.equal(checkValue("0.54", value, 4, [0.5449]).status, "short");
+  assert.equal(checkValue("0.544", value, 4, [0.5449]).status, "short");
+  assert.equal(checkValue("0.54", value, 4).status, "wrong", "without the worked value");
   // Negative numbers are cut off toward zero.
   assert.equal(checkValue("−0.5512", -value, 4).status, "right");
   assert.equal(checkValue("-0.5511", -value, 4).status, "right");
