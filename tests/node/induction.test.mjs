@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadLabs } from "../../web/attention.js";
 import { splitmix64 } from "./reference.mjs";
+import { entryOf } from "../../web/i18n/glossary.js";
 
 const core = await loadLabs();
 const task = { vocab: 32, context: 20, minSegment: 3, maxSegment: 10 };
@@ -93,6 +94,33 @@ test("the scores are the forward pass's weights and probabilities, averaged as d
     }
   }
   assert.notEqual(got.previous[0][0].toFixed(4), got.previous[1][1].toFixed(4));
+});
+
+test("the glossary's formulas for the two scores name the positions the core averages", () => {
+  // each language's formula read for its positions (i − 1; i = m … 2m − 1 on i − m + 1), then
+  // evaluated on the task's sequences against where the token after the earlier copy is
+  const entry = entryOf("induction-head");
+  const read = {
+    en: /position i on (?<prev>[^;]+); induction score = the mean weight from a token of the repeat \(i = (?<from>[^…]+) … (?<to>[^)]+)\) on (?<on>[^,]+),/,
+    zh: /从位置 i 放在 (?<prev>\S+ − \S+) 上的平均权重；归纳分数 = 从重复段的词元（i = (?<from>[^…]+) … (?<to>[^）]+)）放在 (?<on>[^（]+)（/,
+  };
+  const value = (expr, i, m) =>
+    Function("i", "m", `return ${expr.replace(/−/g, "-").replace(/(\d)m/g, "$1*m")};`)(i, m);
+  const batch = core.inductionBatch(task, { batch: 20, seed: 4 });
+  for (const lang of ["en", "zh"]) {
+    const g = read[lang].exec(entry[lang].formula)?.groups;
+    assert.ok(g, `${lang}: ${entry[lang].formula}`);
+    assert.equal(value(g.prev.trim(), 5, 3), 4, `${lang}: previous-token`);
+    batch.segments.forEach((m, s) => {
+      const tokens = batch.tokens.slice(s * task.context, (s + 1) * task.context);
+      const from = value(g.from.trim(), 0, m);
+      const to = value(g.to.trim(), 0, m);
+      assert.deepEqual([from, to], [m, 2 * m - 1], `${lang}: the repeat's positions`);
+      for (let i = from; i <= to; i++) {
+        assert.equal(value(g.on.trim(), i, m), tokens.indexOf(tokens[i]) + 1, `${lang}: i = ${i}`);
+      }
+    });
+  }
 });
 
 test("mlp: false has no MLP tensors; the flag must be true or false", () => {
