@@ -322,3 +322,66 @@ test("the Tang preset is the package's text, its one misprint corrected: 樵人�
   assert.ok(bodies[9].includes("樵人归尽欲，烟鸟栖初定。"), "the package's misprint");
   assert.equal(preset[9], bodies[9].replace("樵人归尽欲", "樵人归欲尽"));
 });
+
+test("read by meaning: each baseline's name beside its own loss, the split's counts each named", () => {
+  // the names a learner reads, written here (not read from the lab's words), and the sentences'
+  // numbers taken by what each says, so that rows carrying each other's names, or two counts
+  // swapped in one language, fail (42 §1)
+  const names = { en: ["uniform", "unigram", "bigram"], zh: ["均匀", "一元模型", "二元模型"] };
+  const levels = {
+    en: /= ln \d+ = (?<uniform>[\d.]+) nats\. .*\(a unigram model\) scores (?<unigram>[\d.]+); .*\(a bigram model, .*\) scores (?<bigram>[\d.]+)\./,
+    zh: /= ln \d+ = (?<uniform>[\d.]+) 奈特。.*（一元模型），得 (?<unigram>[\d.]+)；.*（二元模型：.*），得 (?<bigram>[\d.]+)。/,
+  };
+  const split = {
+    en: /8 in 10 train the model \((?<train>\d+) tokens\); 1 in 10 is held out to measure it \((?<heldOut>\d+) tokens\); 1 in 10 \((?<validation>\d+) tokens\) chooses the bigram's mix/,
+    zh: /十分之八用来训练（(?<train>\d+) 个词元）；十分之一留出，用来衡量模型（(?<heldOut>\d+) 个词元）；另外十分之一（(?<validation>\d+) 个词元）用来选二元模型的混合比例/,
+  };
+  for (const source of [1, 2]) {
+    const lab = labAt(core, scene, { source });
+    const { corpus } = lab.trace.shipped;
+    const b = corpus.baselines;
+    for (const lang of ["en", "zh"]) {
+      const panel = scene.lab.panels.baselines(lab.at(lang, "levels"));
+      const rows = panel
+        .querySelectorAll("tr")
+        .map((tr) => tr.childNodes.filter((c) => c.nodeType === 1).map((c) => c.textContent.trim()))
+        .filter((cells) => cells.length === 2 && /^\d/.test(cells[1]));
+      assert.deepEqual(
+        rows,
+        ["uniform", "unigram", "bigram"].map((k, i) => [names[lang][i], b[k].toFixed(3)]),
+        `${lang} ${source}: the table's rows`,
+      );
+      const said = levels[lang].exec(panel.querySelector("#text-levels").textContent)?.groups;
+      assert.ok(said, `${lang}: ${panel.querySelector("#text-levels").textContent}`);
+      for (const k of ["uniform", "unigram", "bigram"]) assert.equal(said[k], b[k].toFixed(2), k);
+      const text = scene.lab.panels
+        .corpus(lab.at(lang, "text"))
+        .querySelectorAll("p")
+        .map((p) => p.textContent)
+        .join(" ");
+      // the share read as �: of all the text's tokens, counted here from the three streams
+      const all = [...corpus.train, ...corpus.validation, ...corpus.heldOut];
+      const unknown = all.filter((t) => t === 1).length;
+      if (unknown > 0) {
+        const share = (
+          lang === "en"
+            ? /(\d+) characters of the text are read as � \(([\d.]+)% of its tokens\)/
+            : /有 (\d+) 个字符读作 �（占词元的 ([\d.]+)%）/
+        ).exec(text);
+        assert.ok(share, `${lang}: ${text}`);
+        assert.deepEqual(
+          [Number(share[1]), share[2]],
+          [unknown, ((100 * unknown) / all.length).toFixed(1)],
+          `${lang} ${source}: the share read as �`,
+        );
+      }
+      const counts = split[lang].exec(text)?.groups;
+      assert.ok(counts, `${lang}: ${text}`);
+      assert.deepEqual(
+        [counts.train, counts.heldOut, counts.validation].map(Number),
+        [corpus.train.length, corpus.heldOut.length, corpus.validation.length],
+        `${lang} ${source}: the split's counts`,
+      );
+    }
+  }
+});
