@@ -190,6 +190,24 @@ test("the sentences say the tables' numbers at the step shown, in both languages
       { previous, induction },
       `stripes at ${at}`,
     );
+    // where the stripe is, read by meaning and checked on the sequence itself (42 §1: m columns
+    // once, where it is m − 1): each row of the repeat, counted from 1, and the column of the
+    // token after its earlier copy
+    const where = {
+      en: /in the repeat \(rows (\d+) to (\d+)\) for a stripe (\d+) columns? left of the diagonal/,
+      zh: /在重复段（第 (\d+) 到 (\d+) 行）里找对角线左边第 (\d+) 列的一条斜纹/,
+    };
+    for (const lang of ["en", "zh"]) {
+      const [, from, to, left] = where[lang].exec(text("stripes")[lang]).map(Number);
+      const tokens = L.trace.tokens;
+      const rows = [];
+      for (let row = from; row <= to; row++) {
+        const i = row - 1;
+        if (tokens.indexOf(tokens[i]) < i) rows.push(row - (tokens.indexOf(tokens[i]) + 2));
+      }
+      assert.equal(to - from + 1, rows.length, `${lang}: every row named is in the repeat`);
+      assert.deepEqual(new Set(rows), new Set([left]), `${lang}: the stripe ${left} left`);
+    }
     const copies = tableRows(lab.panels.copies(L.at("en", "circuit")));
     const [name, [copy, after, next, w1, w2, p]] = Object.entries(copies)[0];
     const token = name.split(": ")[1];
