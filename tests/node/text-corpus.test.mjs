@@ -385,3 +385,19 @@ test("read by meaning: each baseline's name beside its own loss, the split's cou
     }
   }
 });
+
+test("the held-out table keeps the row the memorising sentence cites, wherever the lowest falls", async () => {
+  const { memorising } = await import("../../web/labs/gpt/text.js");
+  const { heldOutRows, evalEvery } = await import("../../web/labs/gpt/train.js");
+  const w = wordsFor("en", scene).textLab;
+  // measures every evalEvery steps to 1,000; the lowest at 350, a step the table would skip
+  const held = [[1, 4]];
+  for (let s = evalEvery; s <= 1000; s += evalEvery) held.push([s, s === 350 ? 1.5 : 2 + s / 1e4]);
+  const said = memorising({ losses: [1.2], heldOut: held }, w).textContent;
+  const cited = Number(/lowest, [\d.]+, at step (\d+)/.exec(said)[1]);
+  assert.equal(cited, 350);
+  const rows = heldOutRows(held).map(([s]) => s);
+  assert.ok(rows.includes(cited), `${rows}`);
+  // and the rows it keeps otherwise: the first two, every 250th, the latest
+  assert.deepEqual(rows, [1, 50, 250, 350, 500, 750, 1000]);
+});

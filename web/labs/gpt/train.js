@@ -28,6 +28,17 @@ const tableEvery = 250; // the held-out table: steps 1 and evalEvery, every tabl
 const shippedEvery = 500; // the shipped run's table: its first measure, then every shippedEvery-th
 
 /**
+ * The held-out measures ([[step, loss]]) the table keeps: steps up to evalEvery, every
+ * tableEvery-th, the latest, and the lowest (a sentence may cite it: text.js, memorising).
+ */
+export function heldOutRows(held) {
+  const lowest = Math.min(...held.map(([, y]) => y));
+  return held.filter(
+    ([s, y], k) => s <= evalEvery || s % tableEvery === 0 || k === held.length - 1 || y === lowest,
+  );
+}
+
+/**
  * One sequence of a run's step, as the worker and the page take it: { step, loss? (when the
  * step ended), measure?: [step, held-out loss] (at step 1 and every evalEvery steps) }; or
  * { failed: { step, error? } } when the core refuses it or a loss is not a finite number: a run
@@ -276,8 +287,6 @@ export function makeTrainer(source) {
     const w = msg.gptLab;
     const train = run.losses.map((y, t) => [t + 1, y]).filter(([t]) => t % 10 === 0 || t === 1);
     const held = run.heldOut;
-    // the lowest held-out loss has its row too: a sentence may cite it (text.js, memorising)
-    const lowest = Math.min(...held.map(([, y]) => y));
     return lossPlot({
       id: ids("plot"),
       title: source.title(shipped, msg),
@@ -296,12 +305,7 @@ export function makeTrainer(source) {
         "why-numbers",
         w.heldOutTable(evalEvery, tableEvery),
         [w.heldOutLoss],
-        held
-          .filter(
-            ([s, y], k) =>
-              s <= evalEvery || s % tableEvery === 0 || k === held.length - 1 || y === lowest,
-          )
-          .map(([s, y]) => [w.stepName(s), fmt(y, digits)]),
+        heldOutRows(held).map(([s, y]) => [w.stepName(s), fmt(y, digits)]),
       ),
     });
   }
