@@ -401,3 +401,12 @@ test("the held-out table keeps the row the memorising sentence cites, wherever t
   // and the rows it keeps otherwise: the first two, every 250th, the latest
   assert.deepEqual(rows, [1, 50, 250, 350, 500, 750, 1000]);
 });
+
+test("the samples shown are the latest three up to the step shown, not the first three", async () => {
+  const { latestSamples } = await import("../../web/labs/gpt/text.js");
+  const samples = new Map([1, 250, 500, 750, 1000].map((s) => [s, [s]]));
+  const steps = (at) => latestSamples(samples, at).map(([s]) => s);
+  assert.deepEqual(steps(1000), [500, 750, 1000]);
+  assert.deepEqual(steps(800), [250, 500, 750], "a step moved back: none drawn after it");
+  assert.deepEqual(steps(250), [1, 250]);
+});

@@ -110,6 +110,9 @@ const trainer = makeTrainer({
   after: samplesPanel,
 });
 
+/** The samples shown at step `at` (samples: step → ids, in the order drawn): the latest three. */
+export const latestSamples = (samples, at) => [...samples].filter(([step]) => step <= at).slice(-3);
+
 // What the model writes from a line's start at the step shown: drawn once a step, at step 1,
 // every sampling.every steps and at the end; the latest three.
 function samplesPanel(ctx, shipped, model, at, run) {
@@ -123,7 +126,7 @@ function samplesPanel(ctx, shipped, model, at, run) {
     shipped.samples.set(at, core.gptGenerate(model, [0], { count, temperature, seed }));
   }
   const chars = [...shipped.json.chars];
-  const kept = [...shipped.samples].filter(([step]) => step <= at).slice(-3);
+  const kept = latestSamples(shipped.samples, at);
   return el(
     "div",
     { class: "why-note", id: "text-samples" },
