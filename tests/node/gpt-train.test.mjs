@@ -72,3 +72,23 @@ test("the roles table: a row for each head the model has, layer by layer, with i
     });
   }
 });
+
+test("a run's stopwatch counts every stretch it trained, and none while stopped or hidden", async () => {
+  const { stopwatch } = await import("../../web/labs/gpt/stopwatch.js");
+  let t = 1000;
+  const clock = stopwatch(() => t);
+  clock.run();
+  t += 300; // trains 300 ms
+  clock.pause(); // Stop
+  assert.equal(clock.read(), 300);
+  t += 5000; // stopped: not counted
+  clock.run(); // Start again
+  clock.run(); // a second run() while running changes nothing
+  t += 200;
+  assert.equal(clock.read(), 500, "both stretches, the current one up to now");
+  assert.equal(clock.running(), true);
+  clock.pause();
+  clock.pause();
+  t += 100;
+  assert.deepEqual([clock.read(), clock.running()], [500, false]);
+});

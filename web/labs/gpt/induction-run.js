@@ -9,6 +9,7 @@
 // induction head", whose native test holds what it learns.
 
 import { listen, tell, trainWorker } from "../worker.js";
+import { stopwatch } from "./stopwatch.js";
 
 /** The task: V = 32 tokens, sequences of 20, a segment of 3 to 10 tokens repeated once. */
 export const task = { vocab: 32, context: 20, minSegment: 3, maxSegment: 10 };
@@ -37,8 +38,8 @@ const sliceSequences = 8; // a quarter of a step at a time
 const sliceMs = 12; // the work done between two frames, when the steps are taken here
 
 // by layers: { layers, trainer (here) , kept: Map step → params, scores: Map step → the held-out
-// scores, losses: the training loss of every step, last: the last step kept, running, wall: the
-// ms on the clock while it ran before `since`, since: when it last started running, drop }
+// scores, losses: the training loss of every step, last: the last step kept, running, clock:
+// the stopwatch of the time it trained, drop }
 const runs = {};
 let heldBatch; // the held-out sequences, drawn once
 let listener; // (run, kept) => void: told as the run goes, and when it stops
@@ -60,8 +61,7 @@ export const trainedTo = (layers) => runs[layers]?.last ?? 0;
 export const shownStep = (state) => Math.min(state.at, trainedTo(state.layers));
 
 /** The ms on the clock while the run ran. */
-export const wallOf = (run) =>
-  run.wall + (run.since === undefined ? 0 : performance.now() - run.since);
+export const wallOf = (run) => run.clock.read();
 
 // A run at step 0: its trainer, with the seeded random weights kept and measured.
 function open(core, layers) {
@@ -69,7 +69,7 @@ function open(core, layers) {
   const trainer = core.inductionTrainer(config, task, training);
   const run = { layers, trainer, kept: new Map(), scores: new Map(), losses: [], last: 0 };
   run.running = false;
-  run.wall = 0;
+  run.clock = stopwatch();
   keep(core, run, 0, trainer.params());
   return run;
 }
@@ -136,14 +136,13 @@ function heard(core, data) {
 }
 
 function pause(run) {
-  if (run.since !== undefined) run.wall += performance.now() - run.since;
-  run.since = undefined;
+  run.clock.pause();
   run.running = false;
 }
 
 // The run goes on where its steps are taken: in the worker, or here between frames.
 function resume(core, run) {
-  run.since ??= performance.now();
+  run.clock.run();
   if (workerFor(core)) {
     tell("induction", { run: run.layers });
     return;
@@ -160,8 +159,7 @@ function hidden(core) {
   for (const run of Object.values(runs)) {
     if (!run?.running) continue;
     if (document.hidden) {
-      if (run.since !== undefined) run.wall += performance.now() - run.since;
-      run.since = undefined;
+      run.clock.pause();
       tell("induction", { stop: true });
     } else resume(core, run);
   }
@@ -198,7 +196,7 @@ export const follow = (onChange) => (listener = onChange);
 // kept step is reached; a kept step's measure gets a frame of its own. `loop` is the Start it
 // serves.
 function work(core, run, loop) {
-  if (!run.running || run.loop !== loop || run.since === undefined) return;
+  if (!run.running || run.loop !== loop || !run.clock.running()) return;
   const began = performance.now();
   let due = false;
   while (performance.now() - began < sliceMs && run.losses.length < training.total) {

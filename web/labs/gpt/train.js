@@ -18,6 +18,7 @@ import { readStreams } from "./files.js";
 import { levels } from "./meaning.js";
 import { lossPlot } from "./plot.js";
 import { listen, tell, trainWorker } from "../worker.js";
+import { stopwatch } from "./stopwatch.js";
 
 const sliceMs = 14; // the work done between two frames
 const drawMs = 250; // the panel is drawn again at most this often while it trains
@@ -82,9 +83,9 @@ export function makeTrainer(source) {
   // { shipped: the model it trains, trainer (on the page, where there is no worker), worker:
   // whether the worker trains it, streams, losses, heldOut: [[step, loss]], params and at: the
   // weights the worker last sent and their step, running, stopping: Stop pressed, the worker
-  // not yet stopped, hiding: paused while the tab is hidden, looping, redraw, wall: the ms on
-  // the clock while it ran, tick: when the running clock last read it, announced: the moment last
-  // said to a screen reader (see moment) }
+  // not yet stopped, hiding: paused while the tab is hidden, looping, redraw, clock: the
+  // stopwatch of the time it trained, announced: the moment last said to a screen reader (see
+  // moment) }
   let run;
 
   function start(core, shipped) {
@@ -101,7 +102,7 @@ export function makeTrainer(source) {
         losses: [],
         heldOut: [],
         running: false,
-        wall: 0,
+        clock: stopwatch(),
         drawn: 0,
       };
       if (worker) {
@@ -148,7 +149,7 @@ export function makeTrainer(source) {
       at,
       losses: [],
       heldOut: [[at, heldOut]],
-      wall: 0,
+      clock: stopwatch(),
       drawn: 0,
     };
   }
@@ -211,29 +212,27 @@ export function makeTrainer(source) {
       if (!run?.worker || !run.running) return;
       if (document.hidden) {
         run.hiding = true;
-        tickClock();
-        run.tick = undefined;
+        run.clock.pause();
         tell(lab, { stop: true });
       } else {
         run.hiding = false;
-        run.tick = performance.now();
+        run.clock.run();
         tell(lab, { run: true });
       }
     });
   }
 
-  // The clock while the worker trains: the time since it last read it.
+  // The clock while the worker trains: running while the run is, paused when it stops or hides.
   function tickClock() {
-    const now = performance.now();
-    if (run.tick !== undefined) run.wall += now - run.tick;
-    run.tick = run.running && !run.hiding ? now : undefined;
+    if (run.running && !run.hiding) run.clock.run();
+    else run.clock.pause();
   }
 
   // The run goes on: in the worker, or here between frames.
   function resume(core) {
     run.running = true;
     if (run.worker) {
-      run.tick = performance.now();
+      run.clock.run();
       tell(lab, { run: true });
     } else loop(core);
     run.redraw?.();
@@ -245,11 +244,13 @@ export function makeTrainer(source) {
     if (!run.running || !document.getElementById(ids("model"))) {
       run.running = false;
       run.looping = false;
-      run.tick = undefined;
+      run.clock.pause();
       return;
     }
     const { json } = run.shipped;
     const began = performance.now();
+    // the time on the clock while it runs, frames and all: what the learner waits
+    run.clock.run();
     let stepped = false;
     while (performance.now() - began < sliceMs && run.losses.length < json.training.steps) {
       const r = sliceOf(core, run.trainer, json.config, run.streams.heldOut, run.losses.length);
@@ -263,11 +264,8 @@ export function makeTrainer(source) {
       stepped = true;
       if (r.measure) run.heldOut.push(r.measure);
     }
-    // the time on the clock while it runs, frames and all: what the learner waits
-    const now = performance.now();
-    run.wall += now - (run.tick ?? began);
-    run.tick = now;
     if (run.losses.length >= json.training.steps) run.running = false;
+    if (!run.running) run.clock.pause();
     if ((stepped && performance.now() - run.drawn > drawMs) || !run.running) {
       run.drawn = performance.now();
       run.redraw();
@@ -346,7 +344,8 @@ export function makeTrainer(source) {
     const n = run.losses.length;
     // steps per second of the clock while it ran, and the minutes left at that rate (timings,
     // not numbers of the model's)
-    const rate = run.wall > 0 ? (n / run.wall) * 1000 : 0;
+    const wall = run.clock.read();
+    const rate = wall > 0 ? (n / wall) * 1000 : 0;
     const last = run.heldOut.at(-1);
     const left = rate > 0 ? Math.ceil((json.training.steps - n) / rate / 60) : 0;
     const said =
@@ -358,7 +357,7 @@ export function makeTrainer(source) {
       n ? fmt(run.losses[n - 1], 3) : "—",
       last ? w.heldAt(fmt(last[1], 3), last[0]) : "—",
       left,
-      Math.round(run.wall / 1000),
+      Math.round(wall / 1000),
     );
   }
 
