@@ -481,6 +481,26 @@ test("a downloaded model loads back and gives the same numbers; bad files are re
     await text(again, "#text-train-status"),
     `Loaded from your-text-model.json: weights trained ${description.trainedSteps} steps; held-out loss ${fmt(description.heldOutInt8, 3)} on this text.`,
   );
+  // trained again from there: the keep step says the weights now, no longer the file's (a
+  // planted bug kept 'Loaded from …' there after training; 42 §1)
+  await again.locator("#text-train-start").click();
+  await again.waitForFunction(
+    () => {
+      const status = document.querySelector("#text-train-status").textContent;
+      return !/^Loaded from/.test(status) && Number((/(\d+)/.exec(status) ?? [])[1]) >= 3;
+    },
+    null,
+    { timeout: 120000 },
+  );
+  await again.locator("#text-train-stop").click();
+  await again.waitForFunction(() => !document.querySelector("#text-train-start").disabled);
+  for (let k = 0; k < 2; k++) await again.locator("#forward").click();
+  await again.waitForSelector("#text-kept");
+  await again.waitForFunction(() => !document.querySelector("#text-download").disabled);
+  assert.match(
+    await text(again, "#text-kept"),
+    /^The weights now: after \d+ of 2000 training steps\.$/,
+  );
   // another text's model: its vocabulary is not this one's
   await again
     .locator("#text-preset-genesis")
