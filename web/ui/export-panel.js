@@ -5,6 +5,7 @@
 import { el } from "../views.js";
 import { exportKinds, exportNames } from "../export.js";
 import { paramsFromState } from "../state.js";
+import { copyOrShow } from "./copy.js";
 
 export function exportPanel(ctx) {
   const { lab, msg } = ctx;
@@ -12,24 +13,15 @@ export function exportPanel(ctx) {
   const status = el("p", { class: "status", role: "status" });
   const box = el("div", { class: "export-box" });
   const copy = async (kind) => {
-    const script = lab.script(kind, ctx);
-    box.replaceChildren();
-    try {
-      await navigator.clipboard.writeText(script);
-      status.textContent = msg.export.copied(exportNames[kind]);
-    } catch {
-      status.textContent = msg.export.copyFailed;
-      const area = el("textarea", {
-        id: "export-script",
-        readonly: true,
-        rows: 16,
-        spellcheck: false,
-        "aria-label": msg.export.script,
-        text: script,
-      });
-      box.append(area);
-      area.select();
-    }
+    await copyOrShow(lab.script(kind, ctx), {
+      status,
+      box,
+      copied: msg.export.copied(exportNames[kind]),
+      failed: msg.export.copyFailed,
+      id: "export-script",
+      label: msg.export.script,
+      rows: 16,
+    });
     status.dataset.kind = kind;
   };
   const sheet = async () => {

@@ -9,6 +9,7 @@ import { checkValue } from "../check.js";
 import { wordsFor } from "../words.js";
 import { groupsOf } from "./scene-list.js";
 import { classParams } from "../state.js";
+import { copyOrShow } from "./copy.js";
 
 /**
  * The lesson of the scene on screen among the lessons offered: { lesson, number (as the scene
@@ -276,26 +277,16 @@ function summaryBox(ctx) {
       .map(([, r]) => r);
     return summaryText({ msg, results, name: quiz.name, url: quiz.url(), date: new Date() });
   };
-  const copy = async () => {
-    const summary = text();
-    box.replaceChildren();
-    try {
-      await navigator.clipboard.writeText(summary);
-      status.textContent = msg.quiz.copied;
-    } catch {
-      status.textContent = msg.quiz.copyFailed;
-      const area = el("textarea", {
-        id: "quiz-summary-text",
-        readonly: true,
-        rows: 12,
-        spellcheck: false,
-        "aria-label": msg.quiz.box,
-        text: summary,
-      });
-      box.append(area);
-      area.select();
-    }
-  };
+  const copy = () =>
+    copyOrShow(text(), {
+      status,
+      box,
+      copied: msg.quiz.copied,
+      failed: msg.quiz.copyFailed,
+      id: "quiz-summary-text",
+      label: msg.quiz.box,
+      rows: 12,
+    });
   const download = () => {
     const url = URL.createObjectURL(new Blob([text()], { type: "text/plain;charset=utf-8" }));
     const a = el("a", { href: url, download: msg.quiz.file, hidden: true });
