@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -106,8 +107,17 @@ def _finite(name: str, a: np.ndarray) -> np.ndarray:
     return a
 
 
+def _numbers(name: str, a: np.ndarray) -> np.ndarray:
+    """a, or a TypeError for booleans: an input of numbers is not read as 0 and 1 (a mask is
+    the one input that takes booleans)."""
+    if a.dtype == np.bool_:
+        raise TypeError(f"{name} holds booleans (True and False), not numbers; give numbers "
+                        "(a mask, which keys each query may see, is mask=)")
+    return a
+
+
 def _matrix(name: str, x: MatrixLike) -> np.ndarray:
-    a = _array(name, x)
+    a = _numbers(name, _array(name, x))
     if a.ndim != 2:
         raise ValueError(f"{name} must be 2-D (rows × columns), not {a.ndim}-D of shape {a.shape}")
     return _finite(name, np.ascontiguousarray(a, dtype=np.float64))
@@ -198,7 +208,7 @@ def attention_batched(
     "weights": (b, h, n_q, n_k)} as float32 arrays. reference: Eigen, head by head."""
     arrays = []
     for name, x in (("Q", q), ("K", k), ("V", v)):
-        a = _array(name, x)
+        a = _numbers(name, _array(name, x))
         if a.ndim != 4:
             raise ValueError(f"{name} must be 4-D [batch, heads, seq, dim], not {a.ndim}-D of shape {a.shape}")
         arrays.append(_finite(name, np.ascontiguousarray(a, dtype=np.float32)))
@@ -209,13 +219,24 @@ def attention_batched(
         if a.shape != want:
             raise ValueError(f"{name} has shape {a.shape} but Q's [batch, heads, ·, d_k] needs {want}")
     options = _options(None, causal, scale, None, None)
-    raw = _wrap(_core.attend_batched(Q.ravel(), K.ravel(), V.ravel(), [b, h, n_q, n_k, d_k, d_v], options,
-                                     _flag("weights", weights), _flag("reference", reference)))
+    try:
+        raw = _wrap(_core.attend_batched(Q.ravel(), K.ravel(), V.ravel(), [b, h, n_q, n_k, d_k, d_v], options,
+                                         _flag("weights", weights), _flag("reference", reference)))
+    except ValueError as e:
+        # the core names the JS API's shape fields; in Python, the arrays' own axes
+        said = re.fullmatch(r"shape\.(\w+) (is .*)", str(e))
+        if said is None or said[1] not in _batched_axes:
+            raise
+        raise ValueError(f"{_batched_axes[said[1]]} {said[2]}") from None
     out = Result(output=raw["output"].reshape(b, h, n_q, d_v))
     if weights:
         out["weights"] = raw["weights"].reshape(b, h, n_q, n_k)
     return out
 
+
+# the core's names of the batched shape's fields, as Python's arrays hold them
+_batched_axes = {"batch": "Q.shape[0] (batch)", "heads": "Q.shape[1] (heads)", "nQ": "Q.shape[2] (n_q)",
+                 "nK": "K.shape[2] (n_k)", "dK": "Q.shape[3] (d_k)", "dV": "V.shape[3] (d_v)"}
 
 _positions = {"none": 0, "sinusoidal": 1, "rope": 2}
 

@@ -104,6 +104,12 @@ def show(
         "title": title or ("你的注意力" if lang == "zh" else "Your attention"),
         "inputs": {name.lower(): m.tolist() for name, m in matrices.items()},
     }
+    # a string is one text, not its characters: labels come as a list, one a row (or column)
+    for name, labels, one in (("tokens", tokens, "row"), ("queries", queries, "row of Q"),
+                              ("keys", keys, "row of K"), ("values", values, "column of V")):
+        if isinstance(labels, str):
+            raise ValueError(f"{name} must be a list of labels, one a {one}, not the string {labels!r}: "
+                             f"write list({labels!r}) for one label a character")
     if tokens is not None:
         if queries is not None or keys is not None:
             raise ValueError("give tokens (self-attention) or queries and keys, not both")
@@ -113,8 +119,8 @@ def show(
     for name, labels in (("queries", queries), ("keys", keys), ("values", values)):
         if labels is not None:
             what, n = wanted[name]
-            if isinstance(labels, str) or len(labels) != n:
-                given = "tokens" if tokens is not None and name != "values" else name
+            given = "tokens" if tokens is not None and name != "values" else name
+            if len(labels) != n:
                 raise ValueError(f"{given} has {len(labels)} label{'' if len(labels) == 1 else 's'} but there are {n} {what}")
             custom[name] = [str(label) for label in labels]
     if mask is not None:

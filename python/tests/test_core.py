@@ -152,6 +152,21 @@ BAD = [
     (lambda: abh.attention_batched(np.zeros((1, 1, 2)), np.zeros((1, 1, 2, 2)), np.zeros((1, 1, 2, 1))), ValueError, "Q must be 4-D"),
     (lambda: abh.multi_head_attention([[1, 2]], {"wq": [[1], [1]]}, heads=1), ValueError, "W_K"),
     (lambda: abh.multi_head_attention([[1, 2]], [], heads=1), TypeError, "weights must be a dict"),
+    # a string of labels is one text, never its characters without a word (it said "queries has 3
+    # labels but there are 3 rows of Q")
+    (lambda: abh.show(q=np.eye(3), k=np.eye(3), v=np.eye(3), queries="abc"), ValueError,
+     "queries must be a list of labels, one a row of Q, not the string 'abc': write list('abc')"),
+    (lambda: abh.show(q=np.eye(3), k=np.eye(3), v=np.eye(3), tokens="abc"), ValueError,
+     "tokens must be a list of labels, one a row, not the string 'abc'"),
+    # booleans are a mask's, never numbers read as 0 and 1
+    (lambda: abh.attention([[True, False]], [[1, 2]], [[1]]), TypeError,
+     "Q holds booleans (True and False), not numbers"),
+    (lambda: abh.self_attention([[1, 2]], np.eye(2, dtype=bool), np.eye(2), np.eye(2)), TypeError,
+     "W_Q holds booleans"),
+    # the batched path's limits name the arrays' axes, not the JS API's shape fields
+    (lambda: abh.attention_batched(np.zeros((1, 1, 1, 4), np.float32), np.zeros((1, 1, 9000, 4), np.float32),
+                                   np.zeros((1, 1, 9000, 4), np.float32)), ValueError,
+     "K.shape[2] (n_k) is 9000; it must be from 1 to 8192"),
 ]
 
 
