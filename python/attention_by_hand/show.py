@@ -4,8 +4,10 @@ output: nothing is fetched, so it works offline, in JupyterLab, classic Notebook
 in HTML exported with nbconvert. Every number it shows is the WASM core's, the same core as
 this package's.
 
-The script is about 240 KB (110 KB gzipped) and is written into each output that shows a
-walkthrough; several on one page register the element once and share one WASM instance."""
+The script is about 344 KB (140 KB gzipped) and is written into each output that shows a
+walkthrough; several on one page register the element once and share one WASM instance. A
+walkthrough also saves itself as one HTML file that needs nothing else (save(), to_html()), and
+reads as a few lines of text in a console (repr)."""
 
 from __future__ import annotations
 
@@ -36,10 +38,41 @@ _untrusted = {
 
 
 class Walkthrough:
-    """A walkthrough to display: Jupyter calls _repr_html_()."""
+    """A walkthrough to display: Jupyter calls _repr_html_(); save(path) writes it as one HTML
+    file that opens offline; repr() says what it shows in a few lines."""
 
-    def __init__(self, attributes: dict, scene: Optional[dict]) -> None:
-        self.attributes, self.scene = attributes, scene
+    def __init__(self, attributes: dict, scene: Optional[dict], output: Any = None) -> None:
+        # output: the core's output for your own q, k and v (None for a built-in scene)
+        self.attributes, self.scene, self.output = attributes, scene, output
+
+    def __repr__(self) -> str:
+        a = self.attributes
+        where = f"lang {a['lang']}, step {a['step'] or 1}"
+        if self.scene is None:
+            return f"<Walkthrough of the scene {a['scene']!r} ({where}): display it in a notebook, or save() it>"
+        inputs = self.scene["inputs"]
+        shapes = ", ".join(f"{name.upper()} {len(m)}×{len(m[0])}" for name, m in inputs.items())
+        mask = self.scene.get("mask")
+        lines = [f"<Walkthrough {self.scene['title']!r} ({where}): {shapes}"
+                 + (f", mask {mask!r}" if isinstance(mask, str) else ", a mask" if mask else "")]
+        lines.append("output (the core's, to 4 decimals):")
+        lines += ["  " + "  ".join(f"{x:.4f}" for x in row) for row in self.output]
+        return "\n".join(lines) + ">"
+
+    def to_html(self) -> str:
+        """The walkthrough as one HTML document with its script and WASM core in it: opened from
+        a file, offline, it shows what the notebook shows."""
+        title = self.scene["title"] if self.scene else f"attention-by-hand: {self.attributes['scene']}"
+        lang = "zh-CN" if self.attributes["lang"] == "zh" else "en"
+        return (f'<!doctype html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
+                '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+                f"<title>{html.escape(title)}</title>\n</head>\n<body>\n{self._repr_html_()}\n</body>\n</html>\n")
+
+    def save(self, path: "str | pathlib.Path") -> pathlib.Path:
+        """Writes to_html() to path (UTF-8) and returns it: a file to send, opened offline."""
+        target = pathlib.Path(path)
+        target.write_text(self.to_html(), encoding="utf-8")
+        return target
 
     def _repr_html_(self) -> str:
         attrs = " ".join(
@@ -99,7 +132,7 @@ def show(
         if max(m.shape) > 16:
             raise ValueError(f"{name} is {m.shape[0]}×{m.shape[1]}; a walkthrough to work by hand "
                              "has at most 16 rows and 16 columns")
-    attention(*matrices.values(), mask=mask)
+    trace = attention(*matrices.values(), mask=mask)
     custom: dict = {
         "title": title or ("你的注意力" if lang == "zh" else "Your attention"),
         "inputs": {name.lower(): m.tolist() for name, m in matrices.items()},
@@ -127,4 +160,4 @@ def show(
         from . import _array
 
         custom["mask"] = mask if isinstance(mask, str) else _array("mask", mask).astype(bool).tolist()
-    return Walkthrough(attributes, custom)
+    return Walkthrough(attributes, custom, trace.output.tolist())

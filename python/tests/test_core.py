@@ -254,3 +254,19 @@ def test_the_small_model_shipped_weights():
         abh.gpt_forward(model, [0, 2**32 + 2])
     with pytest.raises(ValueError, match="too short"):
         abh.gpt_model(config["config"], (ROOT / "web/labs/gpt/tang.bin").read_bytes()[:-1])
+
+
+def test_a_walkthrough_reads_as_text_and_saves_as_one_file(tmp_path):
+    q, k, v = [[1, 0.5], [0, 2]], [[1, 0], [0.5, 1], [2, -1]], [[1], [2], [3]]
+    w = abh.show(q=q, k=k, v=v, queries=["a", "b"], keys=["x", "y", "z"], mask="causal", lang="en", step=3)
+    out = abh.attention(q, k, v, mask="causal").output
+    said = repr(w)
+    # the shapes, the mask and the output, each row at 4 decimals (not <… object at 0x…>)
+    assert said.startswith("<Walkthrough 'Your attention' (lang en, step 3): Q 2×2, K 3×2, V 3×1, mask 'causal'")
+    assert [line.strip() for line in said.splitlines()[2:]] == [f"{row[0]:.4f}" + (">" if i == 1 else "")
+                                                               for i, row in enumerate(out)]
+    assert repr(abh.show("age")).startswith("<Walkthrough of the scene 'age' (lang zh, step 1)")
+    path = w.save(tmp_path / "mine.html")
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith('<!doctype html>\n<html lang="en">') and text == w.to_html()
+    assert w._repr_html_() in text and "<title>Your attention</title>" in text

@@ -6,7 +6,10 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { start, openPage } from "./browser.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -70,6 +73,42 @@ test("show() displays offline: a scene and your own q, k, v, each with the core'
   );
   assert.deepEqual(requests, [], "nothing fetched");
   assert.deepEqual(page.errors, []);
+});
+
+test("a walkthrough saved as one file opens from file:// with the network cut, the core's numbers in it", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "abh-saved-"));
+  const saved = python(`
+import json, attention_by_hand as abh
+w = abh.show(q=${JSON.stringify([
+    [1, 0.5],
+    [0, 2],
+  ])}, k=${JSON.stringify([
+    [1, 0],
+    [0.5, 1],
+    [2, -1],
+  ])},
+             v=[[1], [2], [3]], queries=["a", "b"], keys=["x", "y", "z"], lang="zh", step=6)
+print(json.dumps({"path": str(w.save(${JSON.stringify(join(dir, "mine.html"))}))}))
+`);
+  const page = await openPage(env.browser, "about:blank");
+  const requests = [];
+  const file = pathToFileURL(saved.path).href;
+  await page.route("**/*", (route) => {
+    if (route.request().url() === file) return route.continue();
+    requests.push(route.request().url());
+    return route.abort();
+  });
+  await page.goto(file);
+  const cells = page.locator('attention-walkthrough [data-matrix="output"] button.cell');
+  await cells.first().waitFor();
+  assert.deepEqual(
+    (await cells.allTextContents()).map(Number),
+    output.flat().map((x) => Number(x.toFixed(4))),
+  );
+  assert.equal(await page.evaluate(() => document.documentElement.lang), "zh-CN");
+  assert.deepEqual(requests, [], "nothing fetched");
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 test("where a notebook runs no script (untrusted), each walkthrough says how to show it, in its language", async () => {
