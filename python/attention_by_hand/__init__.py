@@ -271,6 +271,60 @@ def multi_head_attention(
     return _wrap(_core.multi_head_attention(_matrix("X", x), *w, options))
 
 
+def _tensor(name: str, t: Any) -> np.ndarray:
+    """A module's parameter (a tensor) as float64 numbers."""
+    return _finite(name, np.asarray(t.detach().cpu().double().numpy(), dtype=np.float64))
+
+
+def from_torch(module: Any, x: Any, *, causal: bool = False) -> Result:
+    """Your own torch.nn.MultiheadAttention on one sequence x (n × embed_dim; or 1 × n × embed_dim
+    with batch_first, n × 1 × embed_dim without), as self-attention (query = key = value = x),
+    computed by the core: {"trace": multi_head_attention()'s trace, every head's weights;
+    "output": the module's output, n × embed_dim}. Its biases, when it has them, are a last row of
+    W_Q, W_K and W_V (the trace's x then ends in a column of 1s: x·W + b is [x 1]·[W; b], and W_O
+    a column of 0s, the trace's output's last column); the output projection's bias is added to
+    the trace's output. causal: each token sees itself and those
+    before it (the module's attn_mask of the upper triangle). PyTorch is needed only to pass the
+    module in. Dropout is not applied: the module as in eval()."""
+    for attr in ("in_proj_weight", "out_proj", "num_heads", "embed_dim"):
+        if not hasattr(module, attr):
+            raise TypeError(f"module must be a torch.nn.MultiheadAttention (it has no {attr})")
+    if module.in_proj_weight is None:
+        raise ValueError("module has separate kdim or vdim (q_proj_weight, k_proj_weight, v_proj_weight): "
+                         "only a module whose query, key and value share embed_dim is read here")
+    if getattr(module, "bias_k", None) is not None or getattr(module, "add_zero_attn", False):
+        raise ValueError("module adds a bias to the keys and values (add_bias_kv) or a zero attention "
+                         "(add_zero_attn): neither is read here")
+    e, h = int(module.embed_dim), int(module.num_heads)
+    a = _array("x", x)
+    if a.ndim == 3:
+        batch_first = bool(getattr(module, "batch_first", False))
+        sequences = a.shape[0] if batch_first else a.shape[1]
+        if sequences != 1:
+            axis = "x.shape[0]" if batch_first else "x.shape[1]"
+            raise ValueError(f"x holds {sequences} sequences ({axis}, batch_first={batch_first}); give one")
+        a = a[0] if batch_first else a[:, 0]
+    x2 = _matrix("x", a)
+    if x2.shape[1] != e:
+        raise ValueError(f"x has {x2.shape[1]} columns but the module's embed_dim is {e}")
+    w = _tensor("in_proj_weight", module.in_proj_weight)  # 3e × e: q, k, v's rows, x·Wᵀ
+    b = None if module.in_proj_bias is None else _tensor("in_proj_bias", module.in_proj_bias)
+    weights = {}
+    for j, name in enumerate(("wq", "wk", "wv")):
+        m = w[j * e:(j + 1) * e].T  # e × e, as the core's X·W takes it
+        weights[name] = m if b is None else np.vstack([m, b[j * e:(j + 1) * e]])
+    weights["wo"] = _tensor("out_proj.weight", module.out_proj.weight).T
+    if b is not None:
+        # x's column of 1s goes through W_O as a column of 0s: the output's last column, 0
+        x2 = np.hstack([x2, np.ones((len(x2), 1))])
+        weights["wo"] = np.hstack([weights["wo"], np.zeros((e, 1))])
+    trace = multi_head_attention(x2, weights, heads=h, causal=causal)
+    output = np.asarray(trace.output)[:, :e]
+    if module.out_proj.bias is not None:
+        output = output + _tensor("out_proj.bias", module.out_proj.bias)
+    return Result(trace=trace, output=output)
+
+
 def decode_step(cache: Optional[Result], x: Any, weights: dict, **layer: Any) -> Result:
     """One step of the KV cache: x is the next token's row (d_model); cache is the last step's
     result, or None for the first token. Returns position, k_cache, v_cache, trace, cost, full."""
