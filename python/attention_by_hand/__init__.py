@@ -26,6 +26,7 @@ __all__ = [
     "self_attention",
     "attention_batched",
     "multi_head_attention",
+    "from_torch",
     "decode_step",
     "Decoder",
     "attention_backward",
