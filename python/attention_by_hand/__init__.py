@@ -281,15 +281,24 @@ def from_torch(module: Any, x: Any, *, causal: bool = False) -> Result:
     """Your own torch.nn.MultiheadAttention on one sequence x (n × embed_dim; or 1 × n × embed_dim
     with batch_first, n × 1 × embed_dim without), as self-attention (query = key = value = x),
     computed by the core: {"trace": multi_head_attention()'s trace, every head's weights;
-    "output": the module's output, n × embed_dim}. Its biases, when it has them, are a last row of
+    "output": the module's output, n × embed_dim}. Or a plain function of x that returns one
+    head's (q, k, v): {"trace": attention(q, k, v)'s, "output"}, with the same causal. Its biases, when it has them, are a last row of
     W_Q, W_K and W_V (the trace's x then ends in a column of 1s: x·W + b is [x 1]·[W; b], and W_O
     a column of 0s, the trace's output's last column); the output projection's bias is added to
     the trace's output. causal: each token sees itself and those
     before it (the module's attn_mask of the upper triangle). PyTorch is needed only to pass the
     module in. Dropout is not applied: the module as in eval()."""
+    if callable(module) and not hasattr(module, "in_proj_weight") and not hasattr(module, "parameters"):
+        got = module(x)
+        if not isinstance(got, (tuple, list)) or len(got) != 3:
+            raise TypeError("a function given to from_torch must return (q, k, v), one head's, "
+                            f"not {type(got).__name__}")
+        trace = attention(*got, causal=causal)
+        return Result(trace=trace, output=trace.output)
     for attr in ("in_proj_weight", "out_proj", "num_heads", "embed_dim"):
         if not hasattr(module, attr):
-            raise TypeError(f"module must be a torch.nn.MultiheadAttention (it has no {attr})")
+            raise TypeError(f"module must be a torch.nn.MultiheadAttention, or a function that returns "
+                            f"(q, k, v) (it has no {attr})")
     if module.in_proj_weight is None:
         raise ValueError("module has separate kdim or vdim (q_proj_weight, k_proj_weight, v_proj_weight): "
                          "only a module whose query, key and value share embed_dim is read here")

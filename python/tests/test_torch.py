@@ -54,3 +54,25 @@ def test_what_it_cannot_read_is_refused_with_why():
         abh.from_torch(torch.nn.MultiheadAttention(8, 2, add_bias_kv=True), np.zeros((5, 8)))
     with pytest.raises(ValueError, match="kdim or vdim"):
         abh.from_torch(torch.nn.MultiheadAttention(8, 2, kdim=4, vdim=4), np.zeros((5, 8)))
+
+
+def test_a_function_of_x_that_returns_q_k_v():
+    torch.manual_seed(5)
+    wq, wk, wv = (torch.randn(8, 4, dtype=torch.float64) for _ in range(3))
+
+    def head(x):
+        x = torch.as_tensor(x)
+        return x @ wq, x @ wk, x @ wv
+
+    x = torch.randn(6, 8, dtype=torch.float64)
+    q, k, v = head(x)
+    for causal in (False, True):
+        s = q @ k.T / 2.0  # √d_k = 2
+        if causal:
+            s = s.masked_fill(torch.triu(torch.ones(6, 6, dtype=torch.bool), 1), float("-inf"))
+        w = torch.softmax(s, dim=1)
+        r = abh.from_torch(head, x, causal=causal)
+        np.testing.assert_allclose(r.trace.weights, w.numpy(), rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(r.output, (w @ v).numpy(), rtol=1e-12, atol=1e-12)
+    with pytest.raises(TypeError, match=r"must return \(q, k, v\), one head's, not Tensor"):
+        abh.from_torch(lambda x: torch.as_tensor(x), x)
