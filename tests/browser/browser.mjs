@@ -1,6 +1,8 @@
 // browser.mjs: Debian's Chromium (its headless shell) through playwright-core, and web/ served on
 // a free port. The pages a file opens share one browser context, kept warm by a page left open on
 // the server.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 import { policy, serve } from "../../tools/serve.mjs";
 
@@ -84,4 +86,15 @@ export async function openPage(browser, url, options = {}) {
   page.on("pageerror", (e) => page.errors.push(e.message));
   await page.goto(url);
   return page;
+}
+
+const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** Serious or critical axe-core violations on the page (inside open shadow roots too). */
+export async function axeViolations(page) {
+  await page.evaluate(readFileSync(axePath, "utf8"));
+  const result = await page.evaluate(() => window.axe.run(document));
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.length} × ${v.nodes[0].target})`);
 }

@@ -8,8 +8,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { start, openApp } from "./browser.mjs";
+import { start, openApp, axeViolations } from "./browser.mjs";
 import { messages } from "../../web/i18n/index.js";
 
 const scenes = JSON.parse(readFileSync(new URL("../fixtures/scenes.json", import.meta.url)));
@@ -29,16 +28,6 @@ const press = async (page, selector, key = "Space") => {
   await page.locator(selector).focus();
   await page.keyboard.press(key);
 };
-
-// Serious or critical axe-core violations on the page.
-const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-async function axeViolations(page) {
-  await page.evaluate(readFileSync(axePath, "utf8"));
-  const result = await page.evaluate(() => window.axe.run(document));
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes[0].target}`);
-}
 
 let classLink; // what the teacher built, for the student
 

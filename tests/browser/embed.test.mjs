@@ -5,8 +5,7 @@ import { readFileSync } from "node:fs";
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
-import { start, openPage } from "./browser.mjs";
+import { start, openPage, axeViolations } from "./browser.mjs";
 import { serve } from "../../tools/serve.mjs";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
@@ -24,16 +23,6 @@ const waitForEvents = (page, count, type) =>
     [count, type],
   );
 const inside = (page, id) => page.locator(`#${id}`);
-const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-
-// Serious or critical axe-core violations, inside the elements' shadow roots too.
-async function axeViolations(page) {
-  await page.evaluate(readFileSync(axePath, "utf8"));
-  const result = await page.evaluate(() => window.axe.run(document));
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0].target}`);
-}
 
 test("element: two scenes on a hostile page, one WASM instance, styles sealed both ways", async () => {
   const page = await openPage(env.browser, `${env.url}${pages}hostile.html`);
