@@ -41,6 +41,12 @@ __all__ = [
     "induction_batch",
     "text_corpus",
     "induction_scores",
+    "Trainer",
+    "gpt_trainer",
+    "induction_trainer",
+    "text_trainer",
+    "gpt_stream_loss",
+    "read_streams",
     "bpe_learn",
     "bpe_encode",
     "Result",
@@ -739,3 +745,6 @@ def bpe_encode(learned: dict, text: str) -> Result:
         merges.append(pair)
     return _wrap(_core.bpe_encode({"start": start, "presplit": presplit, "alphabet": alphabet}, merges,
                                   _text("text", text)))
+
+
+from .train import Trainer, gpt_stream_loss, gpt_trainer, induction_trainer, read_streams, text_trainer  # noqa: E402

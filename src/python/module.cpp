@@ -207,6 +207,42 @@ py::object induction_scores(const py::dict& config, const Floats& params, const 
   return to_py(attention::induction_scores<float>(read_config(config), numbers(params), b));
 }
 
+// A training session (gpt.hpp's GptTrainer, float32 as the page's): Python owns it, and it is freed
+// with its Python object.
+struct Session {
+  attention::GptTrainer<float> trainer;
+};
+
+template <typename T>
+py::object session(attention::Result<T> r) {
+  if (!r.ok()) return error(r.error);
+  return py::cast(Session{std::move(r.value)});
+}
+
+py::object gpt_trainer(const py::dict& config, const Ids& data, Index batch, double lr,
+                       std::int64_t total, std::uint64_t seed) {
+  return session(
+      attention::gpt_trainer<float>(read_config(config), numbers(data), batch, lr, total, seed));
+}
+
+py::object induction_trainer(const py::dict& config, const py::dict& task, Index batch, double lr,
+                             std::int64_t total, std::uint64_t seed) {
+  return session(attention::induction_trainer<float>(read_config(config), read_task(task), batch,
+                                                     lr, total, seed));
+}
+
+// The next `sequences` of the step under way: the batch's loss when they end it, else None.
+py::object train_slice(Session& s, Index sequences) {
+  const auto r = attention::gpt_train_slice(s.trainer, sequences);
+  if (!r.ok()) return error(r.error);
+  return r.value ? py::object(py::float_(*r.value)) : py::object(py::none());
+}
+
+py::object gpt_stream_loss(const py::dict& config, const Floats& params, const Ids& stream) {
+  return to_py(
+      attention::gpt_stream_loss<float>(read_config(config), numbers(params), numbers(stream)));
+}
+
 // A learner's own text, as bytes: its streams, vocabulary and baselines (text.hpp).
 py::object text_corpus(const py::bytes& text) {
   return to_py(attention::text_corpus(std::string(text)));
@@ -256,6 +292,14 @@ PYBIND11_MODULE(_core, m) {
   m.def("induction_batch", &induction_batch);
   m.def("induction_scores", &induction_scores);
   m.def("text_corpus", &text_corpus);
+  m.def("gpt_trainer", &gpt_trainer);
+  m.def("induction_trainer", &induction_trainer);
+  m.def("gpt_stream_loss", &gpt_stream_loss);
+  py::class_<Session>(m, "Session")
+      .def("slice", &train_slice)
+      .def("params", [](const Session& s) { return to_py(s.trainer.params); })
+      .def_property_readonly("steps", [](const Session& s) { return s.trainer.steps; })
+      .def_property_readonly("done", [](const Session& s) { return s.trainer.done; });
   m.def("bpe_learn", &bpe_learn);
   m.def("bpe_encode", &bpe_encode);
 }
