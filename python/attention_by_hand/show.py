@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import pathlib
 from typing import Any, Optional, Sequence
 
 SCENES = ("classroom", "apple", "age", "dictionary", "book", "cup")
+
+# A walkthrough to work by hand: at most this many rows and columns in each matrix (web/custom-scene.js's maxSide).
+MAX_SIDE = 16
 
 _here = pathlib.Path(__file__).resolve().parent
 # The element's script: beside this file in an installed package, in web/generated/ in the tree.
@@ -28,6 +32,24 @@ def _script() -> str:
         if path.exists():
             return path.read_text(encoding="utf-8")
     raise FileNotFoundError("the walkthrough's script is not built: run make bundle")
+
+
+def _inline_script(element: str) -> str:
+    """The script, run only where it has not defined the element yet (several outputs, one page)."""
+    return f"<script>if (!customElements.get('{element}')) {{\n{_script()}\n}}</script>"
+
+
+def _document(title: str, lang: str, body: str) -> str:
+    """One HTML document around an output: opened from a file, offline, it shows what it shows."""
+    code = "zh-CN" if lang == "zh" else "en"
+    return (f'<!doctype html>\n<html lang="{code}">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{html.escape(title)}</title>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
+
+
+def _is_default_scale(scale: float, d_k: int) -> bool:
+    """Whether scale is 1/√d_k (to 1e-12), the one scale the walkthrough computes and explains."""
+    return abs(scale * math.sqrt(d_k) - 1) <= 1e-12
 
 
 _untrusted = {
@@ -63,10 +85,7 @@ class Walkthrough:
         """The walkthrough as one HTML document with its script and WASM core in it: opened from
         a file, offline, it shows what the notebook shows."""
         title = self.scene["title"] if self.scene else f"attention-by-hand: {self.attributes['scene']}"
-        lang = "zh-CN" if self.attributes["lang"] == "zh" else "en"
-        return (f'<!doctype html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
-                '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-                f"<title>{html.escape(title)}</title>\n</head>\n<body>\n{self._repr_html_()}\n</body>\n</html>\n")
+        return _document(title, self.attributes["lang"], self._repr_html_())
 
     def save(self, path: "str | pathlib.Path") -> pathlib.Path:
         """Writes to_html() to path (UTF-8) and returns it: a file to send, opened offline."""
@@ -84,11 +103,11 @@ class Walkthrough:
         if self.scene is not None:
             text = json.dumps(self.scene, ensure_ascii=False).replace("</", "<\\/")
             inline = f'<script type="application/json">{text}</script>'
-        guard = "if (!customElements.get('attention-walkthrough')) {\n" + _script() + "\n}"
         # Shown only where the script may not run (an untrusted notebook): the element, once
         # defined, draws in its shadow root and hides its children.
         fallback = f"<p>{html.escape(_untrusted[self.attributes['lang']])}</p>"
-        return f"<script>{guard}</script>\n<attention-walkthrough {attrs}>{inline}{fallback}</attention-walkthrough>"
+        element = f"<attention-walkthrough {attrs}>{inline}{fallback}</attention-walkthrough>"
+        return f"{_inline_script('attention-walkthrough')}\n{element}"
 
 
 def show(
@@ -102,6 +121,7 @@ def show(
     keys: Optional[Sequence[str]] = None,
     values: Optional[Sequence[str]] = None,
     mask: Any = None,
+    scale: Optional[float] = None,
     title: Optional[str] = None,
     lang: str = "zh",
     step: Optional[int] = None,
@@ -110,7 +130,9 @@ def show(
     """A walkthrough: one of the page's scenes ("classroom", "apple", "age", "dictionary", "book",
     "cup"),
     or your own q, k and v (at most 16×16), with labels for the queries, keys and value columns
-    (or tokens, one per row of a self-attention's q, k and v). lang "zh" or "en"; step from 1."""
+    (or tokens, one per row of a self-attention's q, k and v). lang "zh" or "en"; step from 1.
+    scale: only 1/√d_k, the one the walkthrough computes and explains at every step; for another,
+    a ValueError says how to show it (q multiplied by scale·√d_k)."""
     if lang not in ("zh", "en"):
         raise ValueError(f"lang must be 'zh' or 'en', not {lang!r}")
     if step is not None and (isinstance(step, bool) or not isinstance(step, int) or step < 1):
@@ -121,18 +143,29 @@ def show(
             raise ValueError(f"scene must be one of {', '.join(SCENES)}, not {scene!r}")
         if q is not None or k is not None or v is not None:
             raise ValueError("give a scene or q, k and v, not both")
+        if scale is not None:
+            raise ValueError(f"scale is for your own q, k and v; the scene {scene!r} has its own")
         return Walkthrough({"scene": scene, **attributes}, None)
     if q is None or k is None or v is None:
         raise ValueError("give a scene, or q, k and v")
-    from . import _matrix, attention
+    from . import _matrix, _number, attention
 
     # Checked here, with the core's own messages, rather than in the output (in English there)
     matrices = {"Q": _matrix("Q", q), "K": _matrix("K", k), "V": _matrix("V", v)}
     for name, m in matrices.items():
-        if max(m.shape) > 16:
+        if max(m.shape) > MAX_SIDE:
             raise ValueError(f"{name} is {m.shape[0]}×{m.shape[1]}; a walkthrough to work by hand "
-                             "has at most 16 rows and 16 columns")
-    trace = attention(*matrices.values(), mask=mask)
+                             f"has at most {MAX_SIDE} rows and {MAX_SIDE} columns")
+    if scale is not None:
+        d_k = matrices["Q"].shape[1]
+        given = _number("scale", scale)
+        if not _is_default_scale(given, d_k):
+            raise ValueError(
+                f"scale is {given:g}, but the walkthrough scales by 1/√d_k = 1/√{d_k} = {1 / math.sqrt(d_k):.6g} "
+                f"and says so at every step, so it cannot show another: attention(q, k, v, scale={given:g}) "
+                f"computes it, and show(q=q * {given * math.sqrt(d_k):.6g}, …) shows the same weights "
+                f"(q·kᵀ·scale = (q·scale·√d_k)·kᵀ/√d_k)")
+    trace = attention(*matrices.values(), mask=mask, scale=scale)
     custom: dict = {
         "title": title or ("你的注意力" if lang == "zh" else "Your attention"),
         "inputs": {name.lower(): m.tolist() for name, m in matrices.items()},

@@ -3,6 +3,7 @@ PyTorch (its softmax, its multi-head attention, its autograd), hand values from 
 and the page's own WASM core through Node (the same numbers: one core)."""
 
 import json
+import math
 import pathlib
 import subprocess
 
@@ -270,3 +271,23 @@ def test_a_walkthrough_reads_as_text_and_saves_as_one_file(tmp_path):
     text = path.read_text(encoding="utf-8")
     assert text.startswith('<!doctype html>\n<html lang="en">') and text == w.to_html()
     assert w._repr_html_() in text and "<title>Your attention</title>" in text
+
+
+# show(scale=): the walkthrough computes and explains 1/√d_k at every step (its words, the
+# exported script, the spreadsheet's formulas), so that scale is shown and any other refused
+def test_show_takes_the_scale_it_shows_and_refuses_another_with_why():
+    q, k, v = [[1, 0.5], [0, 2]], [[1, 0], [0.5, 1], [2, -1]], [[1], [2], [3]]
+    same = abh.show(q=q, k=k, v=v, scale=1 / math.sqrt(2), lang="en")
+    assert same.output == abh.attention(q, k, v).output.tolist()
+    with pytest.raises(ValueError) as e:
+        abh.show(q=q, k=k, v=v, scale=1)
+    said = str(e.value)
+    assert said.startswith("scale is 1, but the walkthrough scales by 1/√d_k = 1/√2 = 0.707107")
+    assert "show(q=q * 1.41421, …)" in said
+    # what it says to do shows the scaled weights
+    shown = abh.attention(np.array(q) * math.sqrt(2), k, v).weights
+    np.testing.assert_allclose(shown, abh.attention(q, k, v, scale=1).weights, rtol=1e-14)
+    with pytest.raises(TypeError, match="scale must be a number, not str"):
+        abh.show(q=q, k=k, v=v, scale="1")
+    with pytest.raises(ValueError, match="scale is for your own q, k and v; the scene 'age' has its own"):
+        abh.show("age", scale=1)
