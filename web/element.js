@@ -24,6 +24,8 @@ import { maxSceneLength, parseScene } from "./custom-scene.js";
 import hostCss from "./element.css";
 import css from "./style.css";
 import compactCss from "./compact.css";
+// <attention-heads>, every head at once (show_heads in Python), opens this element for a head
+import "./heads.js";
 
 const teaching = scenes.filter((s) => !s.lazy);
 

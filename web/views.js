@@ -194,7 +194,7 @@ function moveInGrid(event, table, i, j, rows, cols, pick) {
 // the root keeps small weights visible), and the text dark or light, whichever contrasts more.
 const pale = [244, 248, 255];
 const dark = [11, 58, 128];
-function shade(w) {
+export function shade(w) {
   const t = Math.sqrt(Math.min(1, Math.max(0, w)));
   const rgb = pale.map((a, c) => Math.round(a + (dark[c] - a) * t));
   const linear = rgb.map((v) =>

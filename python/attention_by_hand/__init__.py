@@ -51,6 +51,7 @@ __all__ = [
     "bpe_encode",
     "Result",
     "show",
+    "show_heads",
 ]
 
 MatrixLike = Any  # a 2-D array, nested lists, or anything with __array__
@@ -748,3 +749,4 @@ def bpe_encode(learned: dict, text: str) -> Result:
 
 
 from .train import Trainer, gpt_stream_loss, gpt_trainer, induction_trainer, read_streams, text_trainer  # noqa: E402
+from .heads import show_heads  # noqa: E402

@@ -23,7 +23,7 @@ const layerRules = [
   ["views", /^(views\.js|ui\/.*)$/],
   ["labs", /^labs\/.*$/],
   ["walkthrough", /^(lab|catalogue|quiz|walkthrough|playback|store|keys|focus|prerendered)\.js$/],
-  ["entry", /^(app|element|embed|embedding|start|train-worker)\.(js|cjs)$/],
+  ["entry", /^(app|element|embed|embedding|heads|start|train-worker)\.(js|cjs)$/],
 ];
 const layerOf = (file) => layerRules.find(([, pattern]) => pattern.test(file))?.[0];
 
