@@ -4,7 +4,7 @@ output: nothing is fetched, so it works offline, in JupyterLab, classic Notebook
 in HTML exported with nbconvert. Every number it shows is the WASM core's, the same core as
 this package's.
 
-The script is about 344 KB (140 KB gzipped) and is written into each output that shows a
+The script is about 353 KB (144 KB gzipped) and is written into each output that shows a
 walkthrough; several on one page register the element once and share one WASM instance. A
 walkthrough also saves itself as one HTML file that needs nothing else (save(), to_html()), and
 reads as a few lines of text in a console (repr)."""

@@ -87,3 +87,59 @@ export function drawn(page, timeout = 20000) {
     { timeout },
   );
 }
+
+/**
+ * Checks every <attention-heads> grid on the page (show_heads): each head's weights as the grid
+ * holds them (its cells' data-weight) are the weights its output was given, to the last bit, and
+ * a float64 softmax of the head's own q, k and v, worked out here, to 1e-12; then the first head,
+ * opened by a click, shows that softmax's output. Returns how many heads.
+ */
+export async function checkHeads(page, count) {
+  const grids = await page.$$eval("attention-heads", (elements) =>
+    elements.map((e) => ({
+      data: JSON.parse(e.querySelector('script[type="application/json"]').textContent),
+      shown: [...e.shadowRoot.querySelectorAll("li.head")].map((head) => {
+        const m = [];
+        for (const r of head.querySelectorAll("rect"))
+          (m[Number(r.dataset.i)] ??= [])[Number(r.dataset.j)] = Number(r.dataset.weight);
+        return { layer: Number(head.dataset.layer), head: Number(head.dataset.head), weights: m };
+      }),
+    })),
+  );
+  assert.equal(grids.length, count, `${count} grids of heads on the page`);
+  let heads = 0;
+  for (const [g, { data, shown }] of grids.entries()) {
+    const given = data.layers.flatMap((layer) =>
+      layer.heads.map((head, h) => ({
+        layer: layer.layer,
+        head: h + 1,
+        mask: layer.mask,
+        ...head,
+      })),
+    );
+    assert.deepEqual(
+      shown.map((s) => [s.layer, s.head]),
+      given.map((h) => [h.layer, h.head]),
+      "every head of every layer, in order",
+    );
+    for (const [i, head] of given.entries()) {
+      assert.deepEqual(shown[i].weights, head.weights, `layer ${head.layer} head ${head.head}`);
+      const { weights } = reference(head);
+      head.weights.flat().forEach((w, j) => assert.ok(Math.abs(w - weights.flat()[j]) < 1e-12));
+      heads++;
+    }
+    const grid = page.locator("attention-heads").nth(g);
+    await grid.locator("li.head button").first().click();
+    const walk = grid.locator("attention-walkthrough");
+    await walk.locator("[data-matrix] button.cell").first().waitFor();
+    await walk.evaluate((w) => w.goTo(w.state.steps.indexOf("output") + 1));
+    const cells = walk.locator('[data-matrix="output"] button.cell');
+    await cells.first().waitFor();
+    assert.deepEqual(
+      (await cells.allTextContents()).map(number),
+      rounded(reference(given[0]).output),
+      "the first head, opened, shows its output",
+    );
+  }
+  return heads;
+}

@@ -3,14 +3,14 @@
 // exported to HTML, and opened from file:// in Chromium with every network request refused.
 // Every walkthrough in them must show its numbers (notebook-views.mjs: a scene's from
 // tests/fixtures/scenes.json, a custom one's from a float64 softmax of the matrices written into
-// its output).
+// its output), and every head of the grid that ends each (show_heads) its weights.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { start, openPage } from "./browser.mjs";
-import { checkWalkthroughs, drawn } from "./notebook-views.mjs";
+import { checkHeads, checkWalkthroughs, drawn } from "./notebook-views.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const python = `${root}build/venv/bin/python`;
@@ -61,6 +61,8 @@ for (const [lang, name] of Object.entries(notebooks)) {
     await drawn(page);
     const checked = await checkWalkthroughs(page, 4);
     assert.ok(checked >= 20, `checked ${checked} numbers`);
+    // the last cell's grid of an nn.MultiheadAttention's two heads, one opened
+    assert.equal(await checkHeads(page, 1), 2);
     assert.deepEqual(
       requested.filter((url) => !url.startsWith("file:")),
       [],
