@@ -183,3 +183,35 @@ test("heads that cannot open say why, in Chinese and English: more than 16 token
     await page.close();
   }
 });
+
+test("where no script runs (an untrusted notebook) the grid says how to show it, in its language; a data it cannot draw is an alert naming the field", async () => {
+  const { html } = python(`
+import json, numpy as np, attention_by_hand as abh
+t = abh.multi_head_attention(np.eye(3), {n: np.eye(3) for n in ("wq", "wk", "wv", "wo")})
+print(json.dumps({"html": abh.show_heads(t, lang="zh")._repr_html_() + abh.show_heads(t, lang="en")._repr_html_()}))
+`);
+  const page = await openPage(env.browser, "about:blank");
+  await page.route("**/*", (route) => route.abort());
+  // Jupyter's sanitizer drops an untrusted output's scripts
+  await page.setContent(
+    `<!doctype html><meta charset="utf-8"><body>${html.replace(/<script>[\s\S]*?<\/script>/g, "")}</body>`,
+  );
+  const notes = await page.locator("attention-heads > p").allInnerTexts();
+  assert.equal(notes.length, 2);
+  assert.match(notes[0], /请信任这个笔记本/);
+  assert.match(notes[1], /trust this notebook .* or run this cell again/);
+  // with its script, the grid hides the note; a grid whose weights are not n × n says so
+  const broken = html.replace('"weights": [[', '"weights": [[0.5, 0.5, 0.5], [');
+  assert.ok(broken !== html, "one grid's first head given a fourth row");
+  await page.setContent(`<!doctype html><meta charset="utf-8"><body>${broken}</body>`);
+  await page.locator("attention-heads li.head rect").first().waitFor();
+  const visible = await page.evaluate(() =>
+    [...document.querySelectorAll("attention-heads > p")].map((p) => p.getClientRects().length > 0),
+  );
+  assert.deepEqual(visible, [false, false]);
+  assert.equal(
+    await page.locator("attention-heads").first().locator('[role="alert"]').innerText(),
+    "attention-heads：数据不对: layers[0].heads[0].weights: must be 3×3 numbers",
+  );
+  await page.close();
+});
