@@ -1,5 +1,6 @@
 // element.d.ts: types for <attention-walkthrough>, from "attention-by-hand/element" (the ES
-// module, the CommonJS entry and the classic script alike): its state, methods and events.
+// module, the CommonJS entry and the classic script alike): its state, methods and events; and
+// for <attention-heads>, every head at once, which the same script defines (web/heads.js).
 import type { Matrix } from "./attention.js";
 
 export interface WalkthroughState {
@@ -68,8 +69,33 @@ export interface AttentionWalkthroughElement extends HTMLElement {
   ): void;
 }
 
+/** What `<attention-heads>` draws (Python's show_heads writes it): each head's weights as the core
+ * computed them; the q, k and v of heads that open step by step, or `why` (zh and en) they do not. */
+export interface HeadsData {
+  title: string;
+  /** One label a row of x. */
+  tokens: string[];
+  why: { zh: string; en: string } | null;
+  layers: {
+    /** From 1, as the grid says it. */
+    layer: number;
+    d_head: number;
+    scale: number;
+    mask: "causal" | null;
+    heads: { weights: Matrix; q?: Matrix; k?: Matrix; v?: Matrix }[];
+  }[];
+}
+
+export interface AttentionHeadsElement extends HTMLElement {
+  /** The data drawn (null before it is, or when it could not be); set it to draw another. */
+  data: HeadsData | null;
+  /** Opens a head's walkthrough below the grid, layer and head from 1; false if it has none. */
+  open(layer: number, head: number): boolean;
+}
+
 declare global {
   interface HTMLElementTagNameMap {
     "attention-walkthrough": AttentionWalkthroughElement;
+    "attention-heads": AttentionHeadsElement;
   }
 }

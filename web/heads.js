@@ -9,8 +9,9 @@
 //
 // data: { title, tokens: [n labels], why: null or { zh, en }, layers: [{ layer (from 1),
 // d_head, scale, mask: "causal" or null, heads: [{ weights (n × n), q, k, v (n × d_head; absent
-// when `why`) }] }] }. The data property takes the same object. Event: headopen { layer, head }
-// (from 1). Nothing it does throws into the page: a bad data is shown as an error.
+// when `why`) }] }] }. The data property takes the same object (types: element.d.ts). Method:
+// open(layer, head), from 1, as a click on it. Event: headopen { layer, head } (from 1). Nothing it
+// does throws into the page: a data it cannot draw is shown as an alert naming the field.
 import { el, svg, shade } from "./views.js";
 import { fmt } from "./format.js";
 import css from "./heads.css";

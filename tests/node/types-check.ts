@@ -80,4 +80,9 @@ const moved: boolean = element.goTo(2) && element.setInputs({ q: [[1]] });
 element.addEventListener("ready", (e) => e.detail.step);
 // @ts-expect-error: the element's error event is a CustomEvent, not an ErrorEvent
 element.addEventListener("error", (e) => e.filename);
-export { first, at, moved, cached, learned, vocab };
+const heads = document.createElement("attention-heads");
+const opened: boolean = heads.open(1, 2) && heads.data?.layers[0].heads[0].weights[0][0] === 0.5;
+const future = { layer: 1, d_head: 1, scale: 1, mask: "future", heads: [] };
+// @ts-expect-error: a head's mask is "causal" or null
+heads.data = { title: "", tokens: ["a"], why: null, layers: [future] };
+export { first, at, moved, cached, learned, vocab, opened };
