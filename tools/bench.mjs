@@ -10,7 +10,9 @@
 //   5. the induction lab's training in the page: the seconds to the step in its loss, its
 //      frame times (induction-bench.mjs);
 //   6. lesson 6's tokens lab: the bytes it fetches when it opens, and the first view before it
-//      (real-bench.mjs).
+//      (real-bench.mjs);
+//   7. a tab that trains for LONG_RUN_MINUTES (30): tests/browser/long-run.test.mjs's rounds,
+//      its memory at the start and the end (the test's own line, and its verdict).
 // Writes a table to stdout and everything to build/bench.json.
 //
 // Part 1's table and the kernel's targets are printed, and written to build/bench-kernel.json,
@@ -499,6 +501,25 @@ lines.push(...firstView.lines);
 lines.push(...model.lines);
 lines.push(...induction.lines);
 lines.push(...real.lines);
+
+// ---- 7. the long run ----
+
+const minutes = process.env.LONG_RUN_MINUTES ?? "30";
+let longRun;
+try {
+  longRun = execFileSync(process.execPath, ["--test", "tests/browser/long-run.test.mjs"], {
+    cwd: new URL("..", import.meta.url),
+    env: { ...process.env, LONG_RUN_MINUTES: minutes },
+    encoding: "utf8",
+  });
+} catch (failed) {
+  longRun = `${failed.stdout}\nnot ok: the long run failed`;
+}
+const said = /# long run: (.*)/.exec(longRun)?.[1] ?? "no measure (see the test's output)";
+report.longRun = { minutes: Number(minutes), said, passed: !/^not ok/m.test(longRun) };
+lines.push(
+  `a tab trained for ${minutes} minutes (long-run.test.mjs): ${said}; ${report.longRun.passed ? "flat, its numbers the trainer's apart" : "FAILED"}`,
+);
 const table = lines.join("\n");
 console.log(lines.slice(printed).join("\n"));
 mkdirSync(new URL("../build/", import.meta.url), { recursive: true });

@@ -14,6 +14,8 @@
 //     held-out loss at step 1 and every evalEvery steps, as train.js), { params, at: step } with
 //     each measure and when it stops, { stopped: true }, { done: true }, { failed: { step, error? } }
 //     when the core refused a step or a loss was not finite (train.js's sliceOf).
+//   memory: in {} asks; out { inUse, heapTop, heapBytes, handles }, the worker's core.memory(): its
+//     WASM heap and live embind handles, which a long run must leave flat (long-run.test.mjs).
 import { loadLabs } from "./attention.js";
 import { configOf, every, held, task, training } from "./labs/gpt/induction-run.js";
 import { sliceOf } from "./labs/gpt/train.js";
@@ -169,4 +171,5 @@ onmessage = async ({ data }) => {
   const core = await ready;
   if (data.lab === "induction") induction(core, data);
   if (data.lab === "gpt" || data.lab === "text") model(core, data);
+  if (data.lab === "memory") post({ lab: "memory", ...core.memory() });
 };

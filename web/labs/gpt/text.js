@@ -239,6 +239,15 @@ function sourcePanel(ctx) {
           onclick: () => update({ source: Number(n), line: "" }),
         }),
       ),
+      // the learner's own text, once there is one: back to it (and its run) after another lab
+      ownSource !== undefined &&
+        el("button", {
+          type: "button",
+          id: "text-own",
+          "aria-pressed": String(state.source === ownSource),
+          text: w.nameOf(texts.get(ownSource).name),
+          onclick: () => update({ source: ownSource, line: "" }),
+        }),
     ),
     el("label", { for: "text-input", text: w.pasteLabel }),
     area,
