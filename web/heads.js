@@ -261,13 +261,17 @@ function heatmap(weights, tokens) {
       const middle = margin + (i + 0.5) * cell;
       picture.append(
         svg("text", { x: margin - 2, y: middle, class: "row", text: short(t) }),
-        svg("text", {
-          x: middle,
-          y: margin - 2,
-          class: "col",
-          transform: `rotate(-90 ${middle} ${margin - 2})`,
-          text: short(t),
-        }),
+        // one character stands upright over its column (a Chinese character is not laid on
+        // its side); a longer label is turned to read upwards
+        [...t].length === 1
+          ? svg("text", { x: middle, y: margin - 2, class: "col", text: t })
+          : svg("text", {
+              x: middle,
+              y: margin - 2,
+              class: "col turned",
+              transform: `rotate(-90 ${middle} ${margin - 2})`,
+              text: short(t),
+            }),
       );
     });
   }

@@ -52,6 +52,9 @@ __all__ = [
     "Result",
     "show",
     "show_heads",
+    "gpt_encode",
+    "gpt_decode",
+    "text_encode",
 ]
 
 MatrixLike = Any  # a 2-D array, nested lists, or anything with __array__
@@ -66,6 +69,27 @@ class Result(dict):
             return self[name]
         except KeyError:
             raise AttributeError(name) from None
+
+    def __repr__(self) -> str:
+        """Its fields and their shapes, one line each, not every number (a trace is screens long):
+        read a field (trace.weights) for its numbers."""
+        return "\n".join(["<Result"] + [f"  {k}: {_shape_of(v)}" for k, v in self.items()]) + ">"
+
+
+def _shape_of(value: Any, depth: int = 0) -> str:
+    """A field in a few words: an array's shape and dtype, a list's length and first item, a number."""
+    if isinstance(value, np.ndarray):
+        return f"array {'×'.join(map(str, value.shape)) or 'scalar'} {value.dtype}"
+    if isinstance(value, Result):
+        if depth >= 1:
+            return f"Result of {', '.join(value)}"
+        return "Result: " + "; ".join(f"{k} {_shape_of(v, depth + 1)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        return f"{len(value)} × ({_shape_of(value[0], depth + 1)})"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "…"
 
 
 def _wrap(value: Any) -> Any:
@@ -750,3 +774,4 @@ def bpe_encode(learned: dict, text: str) -> Result:
 
 from .train import Trainer, gpt_stream_loss, gpt_trainer, induction_trainer, read_streams, text_trainer  # noqa: E402
 from .heads import show_heads  # noqa: E402
+from .tokens import gpt_decode, gpt_encode, text_encode  # noqa: E402

@@ -161,10 +161,10 @@ def show(
         given = _number("scale", scale)
         if not _is_default_scale(given, d_k):
             raise ValueError(
-                f"scale is {given:g}, but the walkthrough scales by 1/√d_k = 1/√{d_k} = {1 / math.sqrt(d_k):.6g} "
-                f"and says so at every step, so it cannot show another: attention(q, k, v, scale={given:g}) "
-                f"computes it, and show(q=q * {given * math.sqrt(d_k):.6g}, …) shows the same weights "
-                f"(q·kᵀ·scale = (q·scale·√d_k)·kᵀ/√d_k)")
+                f"scale is {given!r}, but the walkthrough scales by 1/√d_k = 1/√{d_k} = {1 / math.sqrt(d_k)!r} "
+                f"and says so at every step, so it cannot show another: leave scale out for 1/√d_k; "
+                f"attention(q, k, v, scale={given!r}) computes yours, and show(q=q * {given * math.sqrt(d_k)!r}, …) "
+                f"shows the same weights (q·kᵀ·scale = (q·scale·√d_k)·kᵀ/√d_k)")
     trace = attention(*matrices.values(), mask=mask, scale=scale)
     custom: dict = {
         "title": title or ("你的注意力" if lang == "zh" else "Your attention"),

@@ -282,8 +282,13 @@ def test_show_takes_the_scale_it_shows_and_refuses_another_with_why():
     with pytest.raises(ValueError) as e:
         abh.show(q=q, k=k, v=v, scale=1)
     said = str(e.value)
-    assert said.startswith("scale is 1, but the walkthrough scales by 1/√d_k = 1/√2 = 0.707107")
-    assert "show(q=q * 1.41421, …)" in said
+    assert said.startswith("scale is 1.0, but the walkthrough scales by 1/√d_k = 1/√2 = 0.7071067811865475 "
+                           "and says so at every step, so it cannot show another: leave scale out for 1/√d_k;")
+    # the factor to the last digit: a rounded one (1.41421) moved a shown weight's 4th decimal
+    assert "show(q=q * 1.4142135623730951, …)" in said
+    # a teacher's rounded 1/√2 is not 1/√2: refused, and told to leave it out
+    with pytest.raises(ValueError, match="scale is 0.7071, .* leave scale out for 1/√d_k"):
+        abh.show(q=q, k=k, v=v, scale=0.7071)
     # what it says to do shows the scaled weights
     shown = abh.attention(np.array(q) * math.sqrt(2), k, v).weights
     np.testing.assert_allclose(shown, abh.attention(q, k, v, scale=1).weights, rtol=1e-14)
@@ -291,3 +296,13 @@ def test_show_takes_the_scale_it_shows_and_refuses_another_with_why():
         abh.show(q=q, k=k, v=v, scale="1")
     with pytest.raises(ValueError, match="scale is for your own q, k and v; the scene 'age' has its own"):
         abh.show("age", scale=1)
+
+
+def test_a_result_reads_in_a_console_as_its_fields_and_shapes_not_every_number():
+    x = np.random.default_rng(3).normal(size=(40, 8))
+    w = {n: np.eye(8) for n in ("wq", "wk", "wv", "wo")}
+    said = repr(abh.multi_head_attention(x, w, heads=2))
+    assert said.startswith("<Result\n  h: 2\n  h_kv: 2\n  d_head: 4\n  kv_head: array 2 int64\n  x: array 40×8 float64\n")
+    assert "  heads: 2 × (Result of q, k, v, scores, scaled, row_max, exp, row_sum, weights, output" in said
+    assert len(said.splitlines()) == len(abh.multi_head_attention(x, w, heads=2)) + 1 and len(said) < 1200
+    assert repr(abh.attention([[1, 0]], [[1, 0]], [[2]])).endswith("  scale: 0.7071067811865475>")

@@ -143,6 +143,14 @@ test("the Tang model's heads in Chinese on a 390 px phone: every layer's weights
     "第 1 层",
     "第 2 层",
   ]);
+  // the columns' labels are the line's characters, each upright over its column
+  const columns = await page
+    .locator('attention-heads li[data-layer="1"][data-head="1"] text.col')
+    .evaluateAll((texts) => texts.map((t) => [t.textContent, t.getAttribute("transform")]));
+  assert.deepEqual(
+    columns,
+    [..."床前明月光疑是地上霜"].map((c) => [c, null]),
+  );
   // Tab to layer 2's head 3, then Enter
   const target = page.locator('attention-heads li[data-layer="2"][data-head="3"] button');
   let tabs = 0;
