@@ -714,7 +714,7 @@ test("at 390 px: the step on the first screen, the player sticky, 44 px targets,
         .first()
         .evaluate((tr) => tr.getBoundingClientRect().bottom);
       // The path's first step opens on what attention is for, which fills that first screen
-      // (meaning.test.mjs measures it and the first matrix after it).
+      // (purpose.test.mjs measures it and the first matrix after it).
       if (id !== "classroom") {
         assert.ok(firstRow < 844, `${id} ${lang}: the first matrix row ends at ${firstRow} px`);
       }

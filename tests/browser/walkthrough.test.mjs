@@ -491,7 +491,7 @@ test("check my numbers: the article's printed step-5 output is caught, its summa
   const edited = await open("scene=classroom&lang=en&step=6&wq=1,0;0,1");
   assert.equal(await edited.locator(".check-grid").count(), 1);
   assert.equal(await edited.locator("#check-seed").count(), 0);
-  // a phone opens its decimal keypad for the answers; ± gives the sign (defects.test.mjs)
+  // a phone opens its decimal keypad for the answers; ± gives the sign (page-controls.test.mjs)
   assert.equal(
     await edited.locator(".check-grid input").first().getAttribute("inputmode"),
     "decimal",

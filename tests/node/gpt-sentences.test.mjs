@@ -127,7 +127,7 @@ test("a real model: the words name the layer and head shown, the head's width, t
       const en = read(said.en, String.raw`^(?<n>One|\d+) characters? (?:is|are) unknown`, where).n;
       assert.equal(en, unknown === 1 ? "One" : String(unknown), said.en);
       assert.equal(
-        // é and è are letters, not 字 (tests/node/defects.test.mjs counts the two apart)
+        // é and è are letters, not 字 (tests/node/lab-wording.test.mjs counts the two apart)
         Number(
           read(
             said.zh,

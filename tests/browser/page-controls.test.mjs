@@ -1,4 +1,4 @@
-// defects.test.mjs: the defects a learner's pass found (issue 26 §5), each pinned in Chromium:
+// page-controls.test.mjs: the page's controls as a learner's pass found them (issue 26 §5), in Chromium:
 // the training's redraws keep the keyboard's place, and its figures are the clock's; every lab
 // control reaches the URL however the lab was opened; "check my numbers" quotes the step's own
 // summary, asks for another try before it shows a number, opens a decimal keypad with a sign

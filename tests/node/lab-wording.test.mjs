@@ -1,4 +1,4 @@
-// defects.test.mjs: the wording defects a learner's pass found (issue 26 §5), each pinned against
+// lab-wording.test.mjs: the labs' wording a learner's pass found wrong (issue 26 §5), each pinned against
 // the core's numbers or a hand rule: the heads lab's circle is the one X's position columns draw,
 // the GQA rule counts heads from 1 as its sentence does, the teach lab's zh derivation is
 // Chinese, and Latin letters are not 字.

@@ -1,4 +1,4 @@
-// meaning.test.mjs: what the page says attention is for before its first matrix, measured in
+// purpose.test.mjs: what the page says attention is for before its first matrix, measured in
 // Chromium: on the path's first step, a few sentences and one picture (the classroom analogy)
 // fit the first screen at 390×844 in Chinese and at 1440×900 in English, and the first matrix
 // follows them; a later step or another scene goes straight to its numbers. Step 1 of each

@@ -1,10 +1,10 @@
-// meaning.test.mjs: the sentences that say what the learning labs' numbers mean, read in English
+// learning-labs-sentences.test.mjs: the sentences that say what the learning labs' numbers mean, read in English
 // and in Chinese and compared with values worked out here. "Learn the sharpness" plots α itself,
 // and at target 19.2 says when α went past the minimum (from a descent written again here, with
 // output(α) = 19 + 3/(3e^{α/√3} + 1)); "Teach 书 to read" says, at the step shown, what is true
 // there (before training at step 1, after t − 1 updates later) and why the softmax's gradient has
 // its form, with 书's weights at that step. The first view's words are in
-// tests/browser/meaning.test.mjs.
+// tests/browser/purpose.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { installTextDom, textOf } from "./text-dom.mjs";
