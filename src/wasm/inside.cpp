@@ -8,7 +8,7 @@
 namespace attention::wasm {
 
 // { heads, kvHeads, causal, positions: 0 none | 1 sinusoidal | 2 rotary, base, peScale, scale? }
-MultiHeadOptions read_model_options(const val& js) {
+MultiHeadOptions read_multi_head_options(const val& js) {
   MultiHeadOptions o;
   o.heads = js["heads"].as<Index>();
   o.kv_heads = js["kvHeads"].as<Index>();
@@ -35,13 +35,13 @@ using namespace attention::wasm;
 val multi_head_attention(val x, val weights, val options) {
   const JsMatrix X = read_matrix(x);
   return to_js(attention::multi_head_attention(X.view(), read_weights(weights),
-                                               read_model_options(options)));
+                                               read_multi_head_options(options)));
 }
 
 val decode_step(val x, val k_cache, val v_cache, val weights, val options) {
   const JsMatrix X = read_matrix(x), K = read_matrix(k_cache), V = read_matrix(v_cache);
   return to_js(attention::decode_step(X.view(), K.view(), V.view(), read_weights(weights),
-                                      read_model_options(options)));
+                                      read_multi_head_options(options)));
 }
 
 val sinusoidal_positions(val positions, int d_model, double base) {

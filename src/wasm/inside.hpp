@@ -7,7 +7,7 @@
 
 namespace attention::wasm {
 
-MultiHeadOptions read_model_options(const val& js);
+MultiHeadOptions read_multi_head_options(const val& js);
 MultiHeadWeights read_weights(const val& w);
 
 }  // namespace attention::wasm

@@ -34,7 +34,7 @@ val self_attention_backward(val x, val w_q, val w_k, val w_v, val loss, val opti
 val multi_head_backward(val x, val weights, val d_output, val options) {
   const JsMatrix X = read_matrix(x), D = read_matrix(d_output);
   return to_js(attention::multi_head_backward(X.view(), read_weights(weights), D.view(),
-                                              read_model_options(options)));
+                                              read_multi_head_options(options)));
 }
 
 val sharpness_descent(val q, val k, val v, double target, double alpha, double eta, double steps) {

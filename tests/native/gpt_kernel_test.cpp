@@ -133,7 +133,7 @@ TEST(Gemm, NoTermsGivesZerosOrLeavesC) {
   EXPECT_EQ(c, (std::vector<float>{0, 0, 0, 0}));
 }
 
-TEST(ModelKernel, ExpShiftedIsWithinAFewUlpAndZeroFarBelowTheTop) {
+TEST(GptKernel, ExpShiftedIsWithinAFewUlpAndZeroFarBelowTheTop) {
   std::vector<float> x;
   for (float v = -100; v <= 3; v += 0.0137f) x.push_back(v);
   x.push_back(3);  // the top itself: exactly 1
@@ -156,7 +156,7 @@ TEST(ModelKernel, ExpShiftedIsWithinAFewUlpAndZeroFarBelowTheTop) {
   EXPECT_EQ(out.back(), 1.0f);
 }
 
-TEST(ModelKernel, TanhIsWithinAbout1e7AndOdd) {
+TEST(GptKernel, TanhIsWithinAbout1e7AndOdd) {
   std::vector<float> x;
   for (float v = -12; v <= 12; v += 0.00731f) x.push_back(v);
   x.push_back(0);
@@ -180,7 +180,7 @@ std::vector<float> uniform(std::mt19937& gen, std::ptrdiff_t n, float low, float
   return x;
 }
 
-TEST(ModelKernel, MaxFiniteAndDivideAreExact) {
+TEST(GptKernel, MaxFiniteAndDivideAreExact) {
   std::mt19937 gen(3);
   for (const std::ptrdiff_t n : kLengths) {
     std::vector<float> x = uniform(gen, n, -50, 50);
@@ -201,7 +201,7 @@ TEST(ModelKernel, MaxFiniteAndDivideAreExact) {
   }
 }
 
-TEST(ModelKernel, AddScaledFiniteIsYPlusAXAndStopsAtANumberNotFinite) {
+TEST(GptKernel, AddScaledFiniteIsYPlusAXAndStopsAtANumberNotFinite) {
   std::mt19937 gen(13);
   for (const std::ptrdiff_t n : kLengths) {
     const std::vector<float> x = uniform(gen, n, -5, 5), y = uniform(gen, n, -5, 5);
@@ -221,7 +221,7 @@ TEST(ModelKernel, AddScaledFiniteIsYPlusAXAndStopsAtANumberNotFinite) {
 
 // A causal head's softmax and its backward: gpt.cpp's float steps written out (the whole row's
 // products and sum, as Eigen takes them; a zero's sign aside, == here), and float64 nearby.
-TEST(ModelKernel, CausalSoftmaxIsGpt_cppsStepsAndNearFloat64) {
+TEST(GptKernel, CausalSoftmaxIsGpt_cppsStepsAndNearFloat64) {
   std::mt19937 gen(29);
   for (const std::ptrdiff_t t : {1, 2, 3, 4, 5, 8, 9, 63, 64, 65}) {
     const float scale = 1 / std::sqrt(12.0f);  // not a power of 2: the order shows
@@ -263,7 +263,7 @@ TEST(ModelKernel, CausalSoftmaxIsGpt_cppsStepsAndNearFloat64) {
 
 // LayerNorm, forward and backward: gpt.cpp's float steps written out row by row (each sum term
 // by term from its first), to the bit, and float64's LayerNorm and gradient nearby.
-TEST(ModelKernel, LayerNormIsGpt_cppsStepsAndNearFloat64) {
+TEST(GptKernel, LayerNormIsGpt_cppsStepsAndNearFloat64) {
   std::mt19937 gen(19);
   const float eps = float(1e-5);
   int checked = 0;
@@ -335,7 +335,7 @@ TEST(ModelKernel, LayerNormIsGpt_cppsStepsAndNearFloat64) {
 
 // AdamW two parameters at a time in double: gpt.cpp's adamw_step, written out here per
 // parameter, to the bit.
-TEST(ModelKernel, AdamWIsGpt_cppsStepInDouble) {
+TEST(GptKernel, AdamWIsGpt_cppsStepInDouble) {
   std::mt19937 gen(17);
   const AdamWStep s{0.9, 0.95, 1 - std::pow(0.9, 3), 1 - std::pow(0.95, 3), 3e-3, 1e-8, 0.1};
   for (const std::ptrdiff_t n : kLengths) {
@@ -358,7 +358,7 @@ TEST(ModelKernel, AdamWIsGpt_cppsStepInDouble) {
   }
 }
 
-TEST(ModelKernel, GeluForwardAndBackwardAreGpt_cppsFloatExpressionsAndNearFloat64) {
+TEST(GptKernel, GeluForwardAndBackwardAreGpt_cppsFloatExpressionsAndNearFloat64) {
   std::mt19937 gen(5);
   const float s = float(0.7978845608028654), c = float(0.044715), c3 = float(3 * 0.044715);
   for (const std::ptrdiff_t n : kLengths) {
@@ -389,7 +389,7 @@ TEST(ModelKernel, GeluForwardAndBackwardAreGpt_cppsFloatExpressionsAndNearFloat6
 // The logits' softmax and cross-entropy: the bits of gpt.cpp's float steps, written out here
 // one row at a time (max, e^x through exp_shifted, the sum term by term, the division, the
 // target's −1, the division by the rows counted), and float64's softmax and loss nearby.
-TEST(ModelKernel, SoftmaxCrossEntropyIsGpt_cppsStepsAndNearFloat64) {
+TEST(GptKernel, SoftmaxCrossEntropyIsGpt_cppsStepsAndNearFloat64) {
   std::mt19937 gen(11);
   int checked = 0;
   for (const std::ptrdiff_t rows : {1, 3, 4, 5, 9})
@@ -444,7 +444,7 @@ TEST(ModelKernel, SoftmaxCrossEntropyIsGpt_cppsStepsAndNearFloat64) {
   EXPECT_EQ(checked, 5 * 12 * 2 * 3);
 }
 
-TEST(ModelKernel, SoftmaxCrossEntropyRefusesALogitThatIsNotFinite) {
+TEST(GptKernel, SoftmaxCrossEntropyRefusesALogitThatIsNotFinite) {
   for (const std::ptrdiff_t n : kLengths)
     for (const float bad : {INFINITY, -INFINITY, NAN}) {
       std::vector<float> x(size_t(3 * n), 0.5f), out(x.size()), top(3), s(3);

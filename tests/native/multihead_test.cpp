@@ -385,7 +385,7 @@ TEST(Positions, PeScaleAddsThatMuchOfTheEncodings) {
 
 // ---- errors ----
 
-TEST(ModelErrors, EveryMessageNamesTheArgumentAndTheShapes) {
+TEST(MultiHeadErrors, EveryMessageNamesTheArgumentAndTheShapes) {
   std::mt19937 gen(16);
   const Mat X = random_matrix(gen, 3, 4);
   const MultiHeadWeights w = random_weights(gen, 4, 4, 2, 2);
@@ -424,7 +424,7 @@ TEST(ModelErrors, EveryMessageNamesTheArgumentAndTheShapes) {
   EXPECT_EQ(error(bad, options(4, 2)).rfind("head 1: scores[1][1] = Q[1]·K[1] overflows", 0), 0u);
 }
 
-TEST(ModelErrors, DecodeStepCacheShapes) {
+TEST(MultiHeadErrors, DecodeStepCacheShapes) {
   std::mt19937 gen(17);
   const MultiHeadWeights w = random_weights(gen, 4, 4, 2, 2);
   const Mat x = random_matrix(gen, 1, 4);
