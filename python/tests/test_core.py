@@ -253,6 +253,12 @@ def test_the_small_model_shipped_weights():
     assert greedy[0] == int(np.argmax(np.where(np.arange(len(f.logits[-1])) == 1, -np.inf, f.logits[-1])))
     with pytest.raises(ValueError, match=r"tokens\[1\] is 4294967298, not an id"):
         abh.gpt_forward(model, [0, 2**32 + 2])
+    # the range it names is the vocabulary's, from 0 to vocab − 1 (the last id taken, the next refused)
+    last = model["config"]["vocab"] - 1
+    abh.gpt_forward(model, [0, last])
+    with pytest.raises(ValueError) as e:
+        abh.gpt_forward(model, [0, last + 1])
+    assert str(e.value) == f"tokens[1] is {last + 1}, not an id from 0 to {last}"
     with pytest.raises(ValueError, match="too short"):
         abh.gpt_model(config["config"], (ROOT / "web/labs/gpt/tang.bin").read_bytes()[:-1])
 

@@ -175,7 +175,20 @@ def test_the_loss_falls_and_the_trainer_says_where_it_is():
     losses = trainer.step(40)
     assert trainer.steps == 40 and len(losses) == 40
     assert np.mean(losses[-5:]) < np.mean(losses[:5])
-    assert "step 40 of 40" in repr(trainer) and "1 layer(s) of 1 head(s)" in repr(trainer)
+    # each number beside its own name
+    assert repr(trainer) == ("<Trainer: 1 layer(s) of 1 head(s), d_model 64, vocab 32, context 20; "
+                             "step 40 of 40>")
+
+
+def test_the_streams_file_is_read_into_its_three_streams_whole():
+    # the file's own three lengths, and its ids in order: every stream from its first id
+    data = STREAMS.read_bytes()
+    lengths = np.frombuffer(data, dtype="<u4", count=3)
+    ids = np.frombuffer(data, dtype="<u2", offset=12)
+    streams = abh.read_streams(STREAMS)
+    parts = [streams.train, streams.validation, streams.held_out]
+    assert [len(p) for p in parts] == lengths.tolist()
+    np.testing.assert_array_equal(np.concatenate(parts), ids)
 
 
 @pytest.mark.parametrize("call, error, words", [
