@@ -1,0 +1,135 @@
+// sentence-arguments.test.mjs: each number of a sentence beside its own name, in English and in
+// Chinese. A sentence of the labs' words is a function of its numbers; called with a different,
+// recognisable value for each argument, every value must come right after the words that name
+// it (the training loss after "training loss", 训练损失), so that two arguments swapped in one
+// language's template, the planted bugs that got through most, fail here.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import en from "../../web/i18n/en.js";
+import zh from "../../web/i18n/zh.js";
+import { gptWords } from "../../web/labs/gpt/words.js";
+import { textWords } from "../../web/labs/gpt/text-words.js";
+
+// The one function called `name` in a words object, at any depth.
+function find(words, name) {
+  if (typeof words?.[name] === "function") return words[name];
+  for (const value of Object.values(words ?? {})) {
+    if (value && typeof value === "object") {
+      const found = find(value, name);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+// [words by language, the function's name, its arguments, { en: [...], zh: [...] }: each a
+// name followed by its value, as the sentence must read]
+const sentences = [
+  [
+    gptWords,
+    "trainStatus",
+    [101, 2000, "33.3", "1.1111", "2.2222", 7, 44],
+    {
+      en: [
+        "step 101 of 2000",
+        "after 44 s",
+        "33.3 steps per second",
+        "training loss 1.1111",
+        "held-out loss 2.2222",
+        "About 7 min",
+      ],
+      zh: [
+        "第 101 个训练步，共 2000 个",
+        "已用 44 秒",
+        "每秒 33.3 步",
+        "训练损失 1.1111",
+        "留出损失 2.2222",
+        "还要 7 分钟",
+      ],
+    },
+  ],
+  [
+    gptWords,
+    "trainPaused",
+    [101, 2000, "33.3", "1.1111", "2.2222"],
+    {
+      en: ["step 101 of 2000", "training loss 1.1111", "held-out loss 2.2222"],
+      zh: ["第 101 个训练步，共 2000 个", "训练损失 1.1111", "留出损失 2.2222"],
+    },
+  ],
+  [
+    gptWords,
+    "loadedStatus",
+    ["m.json", 345, "2.2222"],
+    {
+      en: ["Loaded from m.json", "trained 345 steps", "held-out loss 2.2222"],
+      zh: ["已从 m.json 载入", "训练了 345 步", "留出损失 2.2222"],
+    },
+  ],
+  [
+    textWords,
+    "levelsLine",
+    [57, "4.0431", "3.1111", "2.2222", "0.7000", "0.3000", 999],
+    {
+      en: [
+        "over the 57 tokens",
+        "= 4.0431 nats",
+        "(a unigram model) scores 3.1111",
+        "its pairs' share 0.7000",
+        "the unigram's 0.3000",
+        "not impossible) scores 2.2222",
+        "of the 999 held-out tokens",
+      ],
+      zh: [
+        "押在 57 个词元上",
+        "= 4.0431 奈特",
+        "（一元模型），得 3.1111",
+        "字对的部分占 0.7000",
+        "一元模型占 0.3000",
+        "概率为零），得 2.2222",
+        "的 999 个词元",
+      ],
+    },
+  ],
+  [
+    textWords,
+    "splitLine",
+    [10, 8000, 1001, 999],
+    {
+      en: [
+        "10 pieces",
+        "train the model (8000 tokens)",
+        "measure it (999 tokens)",
+        "1 in 10 (1001 tokens) chooses",
+      ],
+      zh: [
+        "共 10 个片段",
+        "用来训练（8000 个词元）",
+        "衡量模型（999 个词元）",
+        "另外十分之一（1001 个词元）",
+      ],
+    },
+  ],
+  [
+    { en, zh },
+    "text",
+    [4, "0.5"],
+    {
+      en: ["√d_k = √4", "multiply it by 0.5", "here 4"],
+      zh: ["√d_k = √4", "乘以 0.5", "这里是 4"],
+    },
+    (words) => words.steps.scaled,
+  ],
+];
+
+for (const [words, name, args, expected, at] of sentences) {
+  for (const lang of ["en", "zh"]) {
+    if (!expected[lang]) continue;
+    test(`${name} (${lang}): each number beside its own name`, () => {
+      const f = find(at ? at(words[lang]) : words[lang], name);
+      assert.equal(typeof f, "function", `${name} in ${lang}`);
+      const said = f(...args);
+      for (const part of expected[lang]) assert.ok(said.includes(part), `"${part}" in: ${said}`);
+    });
+  }
+}
