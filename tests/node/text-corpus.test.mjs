@@ -148,8 +148,30 @@ test("the lab's sentences say the corpus's numbers, in both languages", () => {
         ["p", "td"]
           .flatMap((tag) => node.querySelectorAll(tag).map((p) => p.textContent))
           .join(" ");
-      const text = said(scene.lab.panels.corpus(ctx));
+      const panel = scene.lab.panels.corpus(ctx);
+      const text = said(panel);
       const vocab = [...corpus.chars].length + 2;
+      // the ten most frequent tokens: each count's share is of the training tokens, the counts
+      // the training stream's own, largest first
+      const rows = panel
+        .querySelectorAll("tr")
+        .map((tr) => tr.querySelectorAll("td").map((td) => td.textContent))
+        .filter((cells) => cells.length === 2);
+      const counts = new Map();
+      for (const t of corpus.train) counts.set(t, (counts.get(t) ?? 0) + 1);
+      const top = [...counts.values()].sort((a, b) => b - a).slice(0, 10);
+      assert.deepEqual(
+        rows.map(([count]) => Number(count)),
+        top,
+        `${lang} ${source}: the counts`,
+      );
+      for (const [count, share] of rows) {
+        assert.equal(
+          share,
+          `${fmt((100 * Number(count)) / corpus.train.length, 1)}%`,
+          `${lang} ${source}`,
+        );
+      }
       for (const n of [
         corpus.characters,
         corpus.lines,
