@@ -80,18 +80,31 @@ async function trainFor(page, lab, more) {
     (selector) => !/^(Done|Not started)/.test(document.querySelector(selector).textContent),
     status,
   );
-  await page.waitForFunction(
-    ([selector, n]) => {
-      const said = document.querySelector(selector).textContent;
-      return /^Done/.test(said) || Number(/(\d+)/.exec(said)[1]) >= n;
-    },
-    [status, (before.done ? 0 : before.step) + more],
-    { timeout: 120000 },
-  );
-  if (!(await statusOf(page, status)).done) {
-    await page.locator(`${button}stop`).click();
-    await page.waitForFunction((id) => !document.querySelector(id).disabled, `${button}start`);
-  }
+  const wanted = (before.done ? 0 : before.step) + more;
+  await page
+    .waitForFunction(
+      ([selector, n]) => {
+        const said = document.querySelector(selector).textContent;
+        return /^Done/.test(said) || Number(/(\d+)/.exec(said)[1]) >= n;
+      },
+      [status, wanted],
+      { timeout: 120000 },
+    )
+    .catch(async (error) => {
+      const said = await page.locator(status).textContent();
+      throw new Error(
+        `${lab}: waited for step ${wanted} from ${JSON.stringify(before)}; it says "${said}"`,
+        { cause: error },
+      );
+    });
+  // the run may end between the status read and the click: then Stop is disabled, and it is done
+  await page
+    .locator(`${button}stop`)
+    .click()
+    .catch(async (error) => {
+      if (!(await statusOf(page, status)).done) throw error;
+    });
+  await page.waitForFunction((id) => !document.querySelector(id).disabled, `${button}start`);
   return (await statusOf(page, status)).step;
 }
 

@@ -124,7 +124,9 @@ export function trainerPanel(ctx) {
       const focused = panel.getRootNode().activeElement;
       if (!run.running && focused === stopButton) startButton.focus();
       const began = performance.now();
-      update({ at: run.last, focus: state.focus });
+      // t already at that step (its first place is the end, 1000) is no change to the state:
+      // then the whole page is asked for again, or the status would stay "Training" at the end
+      update(state.at === run.last ? {} : { at: run.last, focus: state.focus });
       // a slow device draws less often: the page busy a quarter of the time at most
       nextFollow = performance.now() + Math.max(followMs, 3 * (performance.now() - began));
       return;
