@@ -1,6 +1,7 @@
 // browser.mjs: Debian's Chromium (its headless shell) through playwright-core, and web/ served on
 // a free port. The pages a file opens share one browser context, kept warm by a page left open on
 // the server.
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
@@ -97,4 +98,34 @@ export async function axeViolations(page) {
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.help} (${v.nodes.length} × ${v.nodes[0].target})`);
+}
+
+/**
+ * Runs Python code with the package installed from the wheel (build/venv, make venv); returns
+ * the JSON it prints. A view's HTML holds its script and core inlined: past the default 1 MB.
+ */
+export function venvPython(code) {
+  const root = new URL("../../", import.meta.url).pathname;
+  const out = execFileSync(`${root}build/venv/bin/python`, ["-c", code], {
+    cwd: root,
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
+  return JSON.parse(out);
+}
+
+/**
+ * The page's own memory after a real collection, through the DevTools protocol (`cdp`, with
+ * Performance enabled): its JS heap, its DOM nodes and its event listeners.
+ */
+export async function pageMemory(page, cdp) {
+  await cdp.send("HeapProfiler.collectGarbage");
+  await cdp.send("HeapProfiler.collectGarbage");
+  const { metrics } = await cdp.send("Performance.getMetrics");
+  const metric = (name) => metrics.find((m) => m.name === name).value;
+  return {
+    jsHeap: metric("JSHeapUsedSize"),
+    domNodes: await page.evaluate(() => document.getElementsByTagName("*").length),
+    listeners: metric("JSEventListeners"),
+  };
 }

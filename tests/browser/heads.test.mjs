@@ -6,33 +6,21 @@
 // checked by axe-core); heads that cannot open say why, in both languages.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { start, openPage, axeViolations } from "./browser.mjs";
+import { pathToFileURL } from "node:url";
+import { start, openPage, axeViolations, venvPython } from "./browser.mjs";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "abh-heads-"));
 let env;
 before(async () => (env = await start()));
 after(() => env.close());
 
-// Runs Python with the package installed from the wheel (make venv); prints JSON.
-function python(code) {
-  const out = execFileSync(`${root}build/venv/bin/python`, ["-c", code], {
-    cwd: root,
-    encoding: "utf8",
-    maxBuffer: 64 << 20,
-  });
-  return JSON.parse(out);
-}
-
 // Saves views in Python; returns, for each, its path and every head's weights and output: the
 // trace's, and (`opened`) the output of attention() on the head's own q, k and v in float64, what
 // its walkthrough computes.
-const saved = python(`
+const saved = venvPython(`
 import json, pathlib, numpy as np, torch, attention_by_hand as abh
 out = {}
 torch.manual_seed(2)
@@ -193,7 +181,7 @@ test("heads that cannot open say why, in Chinese and English: more than 16 token
 });
 
 test("where no script runs (an untrusted notebook) the grid says how to show it, in its language; a data it cannot draw is an alert naming the field", async () => {
-  const { html } = python(`
+  const { html } = venvPython(`
 import json, numpy as np, attention_by_hand as abh
 t = abh.multi_head_attention(np.eye(3), {n: np.eye(3) for n in ("wq", "wk", "wv", "wo")})
 print(json.dumps({"html": abh.show_heads(t, lang="zh")._repr_html_() + abh.show_heads(t, lang="en")._repr_html_()}))

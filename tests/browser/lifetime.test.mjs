@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { start, openPage } from "./browser.mjs";
+import { start, openPage, pageMemory } from "./browser.mjs";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 let env;
@@ -65,15 +65,9 @@ test(`${actions} steps, edits and scene switches leave every heap flat`, async (
     );
 
   async function measure() {
-    await cdp.send("HeapProfiler.collectGarbage");
-    await cdp.send("HeapProfiler.collectGarbage");
-    const { metrics } = await cdp.send("Performance.getMetrics");
-    const metric = (name) => metrics.find((m) => m.name === name).value;
     return {
       ...(await page.evaluate(() => window.core.memory())),
-      jsHeap: metric("JSHeapUsedSize"),
-      domNodes: await page.evaluate(() => document.getElementsByTagName("*").length),
-      listeners: metric("JSEventListeners"),
+      ...(await pageMemory(page, cdp)),
     };
   }
 

@@ -15,7 +15,7 @@
 // target; what it keeps is the trainers, in its WASM heap, which is.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { start, openApp } from "./browser.mjs";
+import { start, openApp, pageMemory } from "./browser.mjs";
 import { loadLabs } from "../../web/attention.js";
 import { fmt } from "../../web/format.js";
 import { configOf, held, task, training } from "../../web/labs/gpt/induction-run.js";
@@ -202,15 +202,9 @@ test(`a tab trained round after round (${minutes ? `${minutes} minutes` : `${rou
   }
 
   async function measure() {
-    await cdp.send("HeapProfiler.collectGarbage");
-    await cdp.send("HeapProfiler.collectGarbage");
-    const { metrics } = await cdp.send("Performance.getMetrics");
-    const metric = (name) => metrics.find((m) => m.name === name).value;
     return {
       ...(await workerMemory(page)),
-      jsHeap: metric("JSHeapUsedSize"),
-      domNodes: await page.evaluate(() => document.getElementsByTagName("*").length),
-      listeners: metric("JSEventListeners"),
+      ...(await pageMemory(page, cdp)),
       kept: { 1: Math.floor(steps[1] / 25), 2: Math.floor(steps[2] / 25) },
     };
   }

@@ -5,30 +5,17 @@
 // registration for both.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { start, openPage } from "./browser.mjs";
+import { pathToFileURL } from "node:url";
+import { start, openPage, venvPython } from "./browser.mjs";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
 let env;
 before(async () => (env = await start()));
 after(() => env.close());
 
-// Runs Python with the package installed from the wheel (make venv); prints JSON.
-function python(code) {
-  // show()'s HTML holds the element with its core inlined: past the default 1 MB of output
-  const out = execFileSync(`${root}build/venv/bin/python`, ["-c", code], {
-    cwd: root,
-    encoding: "utf8",
-    maxBuffer: 64 << 20,
-  });
-  return JSON.parse(out);
-}
-
-const { html, output, weights } = python(`
+const { html, output, weights } = venvPython(`
 import json, attention_by_hand as abh
 q = [[1, 0.5], [0, 2]]
 k = [[1, 0], [0.5, 1], [2, -1]]
@@ -77,7 +64,7 @@ test("show() displays offline: a scene and your own q, k, v, each with the core'
 
 test("a walkthrough saved as one file opens from file:// with the network cut, the core's numbers in it", async () => {
   const dir = mkdtempSync(join(tmpdir(), "abh-saved-"));
-  const saved = python(`
+  const saved = venvPython(`
 import json, attention_by_hand as abh
 w = abh.show(q=${JSON.stringify([
     [1, 0.5],
@@ -120,7 +107,7 @@ test("where a notebook runs no script (untrusted), each walkthrough says how to 
   const notes = await page.locator("attention-walkthrough > p").allInnerTexts();
   assert.equal(notes.length, 3);
   for (const note of notes) assert.match(note, /trust this notebook .* or run this cell again/);
-  const zh = python(`
+  const zh = venvPython(`
 import json, attention_by_hand as abh
 print(json.dumps({"html": abh.show(scene="age", lang="zh")._repr_html_()}))
 `).html.replace(/<script[^>]*>[\s\S]*?<\/script>/g, "");
