@@ -155,7 +155,11 @@ export function trainerPanel(ctx) {
   return panel;
 }
 
-function status(run, w) {
+/**
+ * The sentence of where an induction run is (`run` as induction-run.js keeps it): its step, its
+ * clock and rate, and when the repeated half's loss first fell (the clock then, not now).
+ */
+export function status(run, w) {
   if (!run?.losses.length) return w.notStarted;
   const n = run.losses.length;
   const said = finished(run.layers) ? w.done : run.running ? w.training : w.paused;

@@ -29,6 +29,37 @@ const tableEvery = 250; // the held-out table: steps 1 and evalEvery, every tabl
 const shippedEvery = 500; // the shipped run's table: its first measure, then every shippedEvery-th
 
 /**
+ * The sentence of where a run is (`run` as makeTrainer keeps it, undefined before a start): its
+ * step of json.training.steps, its steps per second and the minutes left at that rate on its
+ * clock, its last training loss and its latest held-out measure; or loaded, or failed.
+ */
+export function runStatus(run, json, msg) {
+  const w = msg.gptLab;
+  if (!run) return w.notStarted;
+  const { failed, loaded } = run;
+  if (loaded) return w.loadedStatus(loaded, run.at, fmt(run.heldOut[0][1], 3));
+  if (failed)
+    return w.trainFailed(failed.step, failed.error ? msg.coreError(failed.error) : w.notFinite);
+  const n = run.losses.length;
+  // steps per second of the clock while it ran, and the minutes left at that rate (timings,
+  // not numbers of the model's)
+  const wall = run.clock.read();
+  const rate = wall > 0 ? (n / wall) * 1000 : 0;
+  const last = run.heldOut.at(-1);
+  const left = rate > 0 ? Math.ceil((json.training.steps - n) / rate / 60) : 0;
+  const said = n >= json.training.steps ? w.trainDone : run.running ? w.trainStatus : w.trainPaused;
+  return said(
+    n,
+    json.training.steps,
+    fmt(rate, 1),
+    n ? fmt(run.losses[n - 1], 3) : "—",
+    last ? w.heldAt(fmt(last[1], 3), last[0]) : "—",
+    left,
+    Math.round(wall / 1000),
+  );
+}
+
+/**
  * The held-out measures ([[step, loss]]) the table keeps: steps up to evalEvery, every
  * tableEvery-th, the latest, and the lowest (a sentence may cite it: text.js, memorising).
  */
@@ -334,32 +365,7 @@ export function makeTrainer(source) {
     return figure;
   }
 
-  function status(json, msg) {
-    const w = msg.gptLab;
-    if (!run) return w.notStarted;
-    const { failed, loaded } = run;
-    if (loaded) return w.loadedStatus(loaded, run.at, fmt(run.heldOut[0][1], 3));
-    if (failed)
-      return w.trainFailed(failed.step, failed.error ? msg.coreError(failed.error) : w.notFinite);
-    const n = run.losses.length;
-    // steps per second of the clock while it ran, and the minutes left at that rate (timings,
-    // not numbers of the model's)
-    const wall = run.clock.read();
-    const rate = wall > 0 ? (n / wall) * 1000 : 0;
-    const last = run.heldOut.at(-1);
-    const left = rate > 0 ? Math.ceil((json.training.steps - n) / rate / 60) : 0;
-    const said =
-      n >= json.training.steps ? w.trainDone : run.running ? w.trainStatus : w.trainPaused;
-    return said(
-      n,
-      json.training.steps,
-      fmt(rate, 1),
-      n ? fmt(run.losses[n - 1], 3) : "—",
-      last ? w.heldAt(fmt(last[1], 3), last[0]) : "—",
-      left,
-      Math.round(wall / 1000),
-    );
-  }
+  const status = (json, msg) => runStatus(run, json, msg);
 
   // The moment of the run a screen reader hears about: started or resumed, every announceEvery
   // steps while it runs, paused, done. The status on screen changes four times a second; the

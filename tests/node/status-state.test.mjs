@@ -1,0 +1,136 @@
+// status-state.test.mjs: the labs' status sentences tied to the state they describe, in English
+// and Chinese. sentence-arguments.test.mjs checks each template puts each argument beside its
+// name; here a run's state (its losses, its held-out measures, its clock, the induction run's
+// drop) goes through the labs' own status functions, and each number the learner reads is the
+// one the state holds: the latest held-out measure (not the first), the minutes left from the
+// steps still to go (not all of them), the seconds at the drop (not now). The glossary's split
+// of the poems is read against the core's own split of a text.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { loadLabs } from "../../web/attention.js";
+import { glossary } from "../../web/i18n/glossary.js";
+import { runStatus } from "../../web/labs/gpt/train.js";
+import { gptWords } from "../../web/labs/gpt/words.js";
+import { status as inductionStatus } from "../../web/labs/gpt/induction-panels.js";
+import { inductionWords } from "../../web/labs/gpt/induction-words.js";
+
+// A clock stopped at `ms` (the stopwatch's read()).
+const clockAt = (ms) => ({ read: () => ms, running: () => false });
+
+// 150 steps in 60 s of a 2,000-step run, two held-out measures: at step 1 and at step 100.
+const losses = Array.from({ length: 150 }, (_, i) => 6.0003 - i / 100); // the last 4.513
+const json = { training: { steps: 2000 } };
+const run = (more) => ({
+  losses,
+  heldOut: [
+    [1, 5.5312],
+    [100, 3.2468],
+  ],
+  clock: clockAt(60000),
+  ...more,
+});
+// read apart: 2.5 steps per second; 1,850 steps left at that rate are 740 s, 12.3 min: 13
+const expected = {
+  en: {
+    running: [
+      "step 150 of 2000",
+      "after 60 s",
+      "2.5 steps per second",
+      "training loss 4.51",
+      "held-out loss 3.247 (measured at step 100)",
+      "About 13 min",
+    ],
+    paused: [
+      "step 150 of 2000",
+      "training loss 4.51",
+      "held-out loss 3.247 (measured at step 100)",
+    ],
+  },
+  zh: {
+    running: [
+      "第 150 个训练步，共 2000 个",
+      "已用 60 秒",
+      "每秒 2.5 步",
+      "训练损失 4.51",
+      "留出损失 3.247（第 100 步测得）",
+      "还要 13 分钟",
+    ],
+    paused: ["第 150 个训练步，共 2000 个", "训练损失 4.51", "留出损失 3.247（第 100 步测得）"],
+  },
+};
+
+for (const lang of ["en", "zh"]) {
+  const msg = { ...gptWords[lang], coreError: (e) => e };
+
+  test(`${lang}: a model lab's status while it trains and paused says the latest held-out measure and the minutes left from the steps to go`, () => {
+    for (const [state, running] of [
+      ["running", true],
+      ["paused", false],
+    ]) {
+      const said = runStatus(run({ running }), json, msg);
+      for (const part of expected[lang][state])
+        assert.ok(said.includes(part), `${state}: "${part}" in "${said}"`);
+    }
+  });
+
+  test(`${lang}: the minutes left follow the steps to go: the same rate near the end says 1`, () => {
+    // 1,990 steps in 60 s: 10 left at 33.2 a second is under a minute
+    const near = { ...run({ running: true }), losses: Array(1990).fill(2) };
+    const said = runStatus(near, json, msg);
+    assert.ok(said.includes(lang === "en" ? "About 1 min" : "还要 1 分钟"), said);
+  });
+
+  const w = inductionWords[lang].induction;
+  test(`${lang}: the induction status gives the drop's step and its seconds on the clock then, not now`, () => {
+    const said = inductionStatus(
+      {
+        layers: 7, // no such run: not finished
+        running: false,
+        losses: Array(400).fill(1),
+        clock: clockAt(90000),
+        drop: { step: 175, wall: 21400 },
+      },
+      w,
+    );
+    const parts = {
+      en: ["step 400 of 1000", "after 90 s", "at step 175, 21 s after Start"],
+      zh: ["暂停在第 400 步", "已用时 90 秒", "在第 175 步第一次降到", "开始后 21 秒"],
+    }[lang];
+    for (const part of parts) assert.ok(said.includes(part), `"${part}" in "${said}"`);
+  });
+}
+
+test("the glossary's held-out and validation residues are the core's split of a text's pieces", async () => {
+  const core = await loadLabs();
+  // 20 lines, line p of length p + 2 (a and b alternating): each split's stream is its lines
+  // and an end token each, so its length names the lines in it
+  const lines = Array.from({ length: 20 }, (_, p) => "ab".repeat(20).slice(0, p + 2));
+  const corpus = core.textCorpus(lines.join("\n"));
+  // the residue r whose two lines (r and r + 10, each with its end token) make the stream
+  const residue = (stream) => {
+    for (let r = 0; r < 10; r++) if (stream.length === r + 3 + (r + 10) + 3) return r;
+    return undefined;
+  };
+  const heldOut = residue(corpus.heldOut);
+  const validation = residue(corpus.validation);
+  assert.ok(heldOut !== undefined && validation !== undefined, "each stream is two lines");
+  const split = glossary.find((g) => g.id === "held-out");
+  const en =
+    /index mod 10 = (\d)\); another tenth \(mod 10 = (\d)\) picks the best training step/.exec(
+      split.en.formula,
+    );
+  const zh = /第十首（编号 mod 10 = (\d)）；另有十分之一（mod 10 = (\d)）用来挑最好的训练步/.exec(
+    split.zh.formula,
+  );
+  for (const [lang, found] of [
+    ["en", en],
+    ["zh", zh],
+  ]) {
+    assert.ok(found, `${lang}: the formula names both residues`);
+    assert.deepEqual(
+      [Number(found[1]), Number(found[2])],
+      [heldOut, validation],
+      `${lang}: held-out and validation`,
+    );
+  }
+});
