@@ -73,8 +73,12 @@ export function restore(root, node, kept, cell) {
     if (found) inView(found);
   } else if (kept.inside) {
     // A control that is gone (a shape tool of another step), or that has no id, hands the
-    // focus to the step's title.
+    // focus to the step's title; one drawn again disabled (Stop, once a run has ended) to the
+    // first enabled control of its group (Start again), as the keyboard would expect.
     const again = kept.id ? root.querySelector(`#${CSS.escape(kept.id)}`) : null;
-    (again ?? root.querySelector("#step-title"))?.focus({ preventScroll: true });
+    const usable = again?.disabled
+      ? again.closest("[role=group]")?.querySelector("button:not(:disabled)")
+      : again;
+    (usable ?? root.querySelector("#step-title"))?.focus({ preventScroll: true });
   }
 }

@@ -78,3 +78,50 @@ test("an open explanation stays open when the learner picks a cell", async () =>
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// A keyboard learner's run ended and the focus fell to the page (about 50 Tabs back to "Start
+// again"): the page was drawn again as the run ended, with the focus on Stop, and Stop came back
+// disabled. focus.js hands it to the first enabled control of the group.
+test("a control drawn again disabled hands the focus to its group's enabled one: a run's end, Stop to Start again", async () => {
+  const page = await openApp("scene=classroom&lang=en");
+  const after = await page.evaluate(async (url) => {
+    const { remember, restore } = await import(url);
+    const root = document.body.appendChild(document.createElement("div"));
+    const layer = (running) => {
+      const node = document.createElement("div");
+      const group = node.appendChild(document.createElement("div"));
+      group.setAttribute("role", "group");
+      for (const [id, disabled] of [
+        ["t-start", running],
+        ["t-stop", !running],
+      ]) {
+        const button = group.appendChild(document.createElement("button"));
+        Object.assign(button, { id, disabled, textContent: id });
+      }
+      return node;
+    };
+    const before = root.appendChild(layer(true));
+    before.querySelector("#t-stop").focus();
+    const kept = remember(root, before);
+    const redrawn = layer(false);
+    before.replaceWith(redrawn);
+    restore(root, redrawn, kept);
+    return document.activeElement.id;
+  }, `${env.url}web/focus.js`);
+  assert.equal(after, "t-start");
+  await page.close();
+  // the real thing: the induction lab's run, started and left to end from the keyboard
+  const lab = await openApp("scene=induction&lang=en&step=2&layers=1");
+  await lab.locator("#induction-start").focus();
+  await lab.keyboard.press("Enter");
+  await lab.waitForFunction(
+    () => /^Done/.test(document.querySelector("#induction-status").textContent),
+    null,
+    { timeout: 120000 },
+  );
+  await lab.waitForTimeout(500);
+  assert.equal(await focused(lab), "button#induction-start");
+  assert.equal(await lab.locator("#induction-start").textContent(), "Start again");
+  assert.deepEqual(lab.errors, []);
+  await lab.close();
+});

@@ -230,3 +230,47 @@ test("on a phone (zh, touch): Stop and Start at once keep one run, the next step
   assert.equal(page.errors.length, 0, page.errors.join("\n"));
   await page.close();
 });
+
+// A learner trained one layer, read another lesson and came back: the lab opens at L = 2, whose
+// run has not started. The status says the one-layer run is kept, at its step, and how to see it.
+test("back at the lab after another scene: L = 2 not started says the one-layer run is kept at its step (en, zh)", async () => {
+  for (const [lang, kept, paused] of [
+    ["en", (n) => `The one-layer run is kept at step ${n}: set L = 1 to see it.`, "Paused at step"],
+    ["zh", (n) => `一层的那次训练还在，停在第 ${n} 步：把 L 设为 1 就能看到。`, "暂停在第"],
+  ]) {
+    const page = await openApp(env, `scene=induction&lang=${lang}&step=2&layers=1`);
+    await page.locator("#induction-start").click();
+    // a few steps taken (the status counts them), then Stop
+    await page.waitForFunction(
+      (n) => Number(/(\d+)/.exec(document.querySelector("#induction-status").textContent)[1]) >= n,
+      5,
+    );
+    await page.locator("#induction-stop").click();
+    await page.waitForFunction(() => !document.querySelector("#induction-start").disabled);
+    // the worker's steps in flight when Stop was pressed still arrive: the status settles
+    let status = await page.locator("#induction-status").textContent();
+    for (let again = ""; again !== status;) {
+      again = status;
+      await page.waitForTimeout(400);
+      status = await page.locator("#induction-status").textContent();
+    }
+    const step = Number(/(\d+)/.exec(status)[1]);
+    assert.ok(status.startsWith(paused) && step > 0, status);
+    await page.locator("#scene-classroom").click();
+    await page.locator("#scene-induction").click();
+    await page.locator("#forward").click();
+    await page.waitForFunction(() =>
+      /L = 2/.test(document.querySelector("output[for=layers]").textContent),
+    );
+    const back = await page.locator("#induction-status").textContent();
+    assert.ok(back.endsWith(kept(step)), back);
+    await page.locator("#layers").focus();
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction(() =>
+      /L = 1/.test(document.querySelector("output[for=layers]").textContent),
+    );
+    assert.ok((await page.locator("#induction-status").textContent()).startsWith(`${paused}`));
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});

@@ -216,15 +216,32 @@ test(`a tab trained round after round (${minutes ? `${minutes} minutes` : `${rou
   while (done < rounds && (minutes === 0 || Date.now() - began < minutes * 60000)) {
     await round();
     done += 1;
+    // a long run says where the worker's memory stands after each round, to date any change
+    if (minutes > 0) {
+      const now = await workerMemory(page);
+      console.log(
+        `# round ${done}: in use ${now.inUse}, heap ${now.heapBytes}, handles ${now.handles}; induction steps ${steps[2]} and ${steps[1]}`,
+      );
+    }
   }
   const last = await measure();
   const took = ((Date.now() - began) / 60000).toFixed(1);
   console.log(
     `# long run: ${done} rounds in ${took} min; from round ${warmUp} to ${done}: worker WASM heap ${first.heapBytes} → ${last.heapBytes} bytes (in use ${first.inUse} → ${last.inUse}), embind handles ${first.handles} → ${last.handles}, page JS heap ${first.jsHeap} → ${last.jsHeap} bytes, DOM ${first.domNodes} → ${last.domNodes}, listeners ${first.listeners} → ${last.listeners}; the induction runs at steps ${steps[2]} (2 layers) and ${steps[1]} (1 layer)`,
   );
-  for (const key of ["inUse", "heapTop", "heapBytes", "handles"]) {
+  for (const key of ["heapTop", "heapBytes", "handles"]) {
     assert.equal(last[key], first[key], `the worker's ${key}: ${first[key]} → ${last[key]}`);
   }
+  // bytes in use: exact over a few rounds; over a long one, where a run ends and starts again
+  // and its trainer is opened elsewhere in the heap, within the allocator's slack (emmalloc gives
+  // a region whole when the rest would be smaller than a header: tests/node/gpt-sessions.test.mjs
+  // shows the bytes wander within 512 and come back exactly with every trainer closed). Measured
+  // over 10 minutes: +16 to +64 after each restart, then level.
+  const slack = minutes > 0 ? 512 : 0;
+  assert.ok(
+    Math.abs(last.inUse - first.inUse) <= slack,
+    `the worker's bytes in use: ${first.inUse} → ${last.inUse} (allowed ±${slack})`,
+  );
   assert.equal(last.domNodes, first.domNodes, "DOM nodes");
   assert.equal(last.listeners, first.listeners, "listeners");
   const kept = [1, 2].reduce(

@@ -138,6 +138,33 @@ test("predict mode marks 0.35 wrong for the classroom's exact 0.34, and says the
   }
 });
 
+// A learner cut 0.28079 to 0.2807 where the page shows 0.2808 and read "right" as "the same":
+// a right answer that is not the core's number rounded says the rounded one beside it.
+test("a right answer cut off, not rounded, is right and says what rounding gives", async () => {
+  // scenes.md, the age scene's weights: 0.2807897223 ×3 and 0.1576308332
+  const [heavy, , light] = scenes.age.weights[0];
+  const four = (x) => x.toFixed(4);
+  const cut = (x) => (Math.floor(x * 1e4) / 1e4).toFixed(4);
+  assert.notEqual(cut(heavy), four(heavy), "the fixture's weight rounds up at 4 decimals");
+  for (const [lang, rounded] of [
+    ["en", (x) => `✓ right; rounded, the core's number is ${x}`],
+    ["zh", (x) => `✓ 正确；四舍五入的话，核心算出的是 ${x}`],
+  ]) {
+    const page = await open(`scene=age&lang=${lang}&step=4`);
+    assert.equal(await page.locator("#check-decimals").inputValue(), "4");
+    const typed = [cut(heavy), four(heavy), four(light), cut(heavy - 1e-4)];
+    for (const [j, value] of typed.entries()) {
+      await page.locator(`.check-grid input[data-i="0"][data-j="${j}"]`).fill(value);
+    }
+    await page.locator("#check").click();
+    const verdicts = await page.locator(".check-grid .verdict").allTextContents();
+    const right = lang === "en" ? "✓ right" : "✓ 正确";
+    assert.deepEqual(verdicts.slice(0, 3), [rounded(four(heavy)), right, right], lang);
+    assert.match(verdicts[3], /^✗/, `${lang}: one unit below the cut is wrong`);
+    await page.close();
+  }
+});
+
 // ---- the learner's second pass, §3: predict mode cannot be skipped by accident ----
 
 test("predict mode: a step not answered keeps its results hidden in the steps after it", async () => {

@@ -100,7 +100,7 @@ const sentences = [
         "10 pieces",
         "train the model (8000 tokens)",
         "measure it (999 tokens)",
-        "1 in 10 (1001 tokens) chooses",
+        "1 in 10 (1001 tokens) is kept for choosing",
       ],
       zh: [
         "共 10 个片段",

@@ -355,8 +355,8 @@ test("read by meaning: each baseline's name beside its own loss, the split's cou
     zh: /= ln \d+ = (?<uniform>[\d.]+) 奈特。.*（一元模型），得 (?<unigram>[\d.]+)；.*（二元模型：.*），得 (?<bigram>[\d.]+)。/,
   };
   const split = {
-    en: /8 in 10 train the model \((?<train>\d+) tokens\); 1 in 10 is held out to measure it \((?<heldOut>\d+) tokens\); 1 in 10 \((?<validation>\d+) tokens\) chooses the bigram's mix/,
-    zh: /十分之八用来训练（(?<train>\d+) 个词元）；十分之一留出，用来衡量模型（(?<heldOut>\d+) 个词元）；另外十分之一（(?<validation>\d+) 个词元）用来选二元模型的混合比例/,
+    en: /8 in 10 train the model \((?<train>\d+) tokens\); 1 in 10 is held out to measure it \((?<heldOut>\d+) tokens\); 1 in 10 \((?<validation>\d+) tokens\) is kept for choosing/,
+    zh: /十分之八用来训练（(?<train>\d+) 个词元）；十分之一留出，用来衡量模型（(?<heldOut>\d+) 个词元）；另外十分之一（(?<validation>\d+) 个词元）留着做选择/,
   };
   for (const source of [1, 2]) {
     const lab = labAt(core, scene, { source });
@@ -431,4 +431,60 @@ test("the samples shown are the latest three up to the step shown, not the first
   assert.deepEqual(steps(1000), [500, 750, 1000]);
   assert.deepEqual(steps(800), [250, 500, 750], "a step moved back: none drawn after it");
   assert.deepEqual(steps(250), [1, 250]);
+});
+
+// A learner's text whose held-out part is unlike its training part: counting characters scores
+// worse than knowing nothing, and the lab says so with the two numbers of its table; a text of
+// 4 tokens has no ten most frequent: its table's title says it lists them all.
+test("a counting model worse than the simpler one is said so, with the table's numbers; a small vocabulary's table is all of it", async () => {
+  const { addText } = await import("../../web/labs/gpt/text.js");
+  const lines = [..."aaaaaaab ".repeat(8).trim().split(" "), "ab", "bbbbbbbb"];
+  const lopsided = addText(
+    core,
+    "lopsided",
+    new TextEncoder().encode([...lines, ...lines].join("\n")),
+  );
+  const worse = {
+    en: (k, than, a, b) => `Here the ${k} model scores worse than the ${than} model (${a} > ${b})`,
+    zh: (k, than, a, b) =>
+      `这里${{ uniform: "均匀模型", unigram: "一元模型", bigram: "二元模型" }[k]}比${{ uniform: "均匀模型", unigram: "一元模型" }[than]}还差（${a} > ${b}）`,
+  };
+  const title = {
+    en: (n, rows) =>
+      rows === 10
+        ? `The ten most frequent tokens of the ${n} training tokens`
+        : `All ${rows} tokens of the vocabulary, by their counts in the ${n} training tokens`,
+    zh: (n, rows) =>
+      rows === 10
+        ? `${n} 个训练词元里最常见的十个`
+        : `词表的全部 ${rows} 个词元，按在 ${n} 个训练词元里出现的次数排列`,
+  };
+  let seen = 0;
+  for (const source of [1, 2, lopsided]) {
+    const lab = labAt(core, scene, { source });
+    const { corpus } = lab.trace.shipped;
+    const b = corpus.baselines;
+    if (source === lopsided) assert.ok(b.unigram > b.uniform, "the text is made for it");
+    for (const lang of ["en", "zh"]) {
+      const levels = scene.lab.panels
+        .baselines(lab.at(lang, "levels"))
+        .querySelector("#text-levels").textContent;
+      for (const [k, than] of [
+        ["unigram", "uniform"],
+        ["bigram", "unigram"],
+      ]) {
+        const [a, c] = [b[k].toFixed(2), b[than].toFixed(2)];
+        const says = levels.includes(worse[lang](k, than, a, c));
+        assert.equal(says, Number(a) > Number(c), `${lang} ${source} ${k}: ${levels}`);
+        seen += says;
+      }
+      const rows = Math.min(10, [...corpus.chars].length + 2);
+      const panel = scene.lab.panels.corpus(lab.at(lang, "text"));
+      assert.ok(
+        panel.textContent.includes(title[lang](corpus.train.length, rows)),
+        `${lang} ${source}`,
+      );
+    }
+  }
+  assert.ok(seen >= 2, "the sentence was met, in both languages");
 });

@@ -199,7 +199,7 @@ export default {
       weight: "Weight",
       masked: "masked: the key is hidden, weight 0",
       dense:
-        "Too many columns for their numbers here: the shades alone show the weights (a wider screen shows the numbers too).",
+        "Too many columns to print their numbers in this width: the shades show the weights. A wider window shows the numbers, and so does a pointer resting on a cell; a screen reader reads them all.",
     },
     uniform: (low, high, logitLow, logitHigh) =>
       `The weights are nearly equal (${low} to ${high}), so the heatmap and the lines show little. Why: after scaling, the scores are small and close together (${logitLow} to ${logitHigh}), and the softmax of numbers that close is close to uniform. A sharper query would tell the keys apart.`,
@@ -434,6 +434,7 @@ export default {
     button: "Check",
     clear: "Clear",
     right: "right",
+    rightRounded: (expected) => `right; rounded, the core's number is ${expected}`,
     wrong: (expected) => `not quite: the core gives ${expected}`,
     tryAgain: "not quite: try again",
     show: "Show",

@@ -227,7 +227,8 @@ export default {
     legend: {
       weight: "权重",
       masked: "被掩盖：这个键看不到，权重为 0",
-      dense: "这里列太多，放不下数字：只用深浅表示权重（屏幕宽一些也能看到数字）。",
+      dense:
+        "列太多，这个宽度放不下数字：用深浅表示权重。窗口宽一些就能看到数字，把指针停在格子上也能看到；读屏软件会读出全部的数。",
     },
     uniform: (low, high, logitLow, logitHigh) =>
       `各个权重几乎相等（${low} 到 ${high}），所以热力图和连线几乎看不出差别。原因：缩放之后，分数都很小而且彼此接近（${logitLow} 到 ${logitHigh}），这么接近的数取 softmax，结果接近平均分配。更“尖锐”的查询才能把各个键区分开。`,
@@ -457,6 +458,7 @@ export default {
     button: "核对",
     clear: "清空",
     right: "正确",
+    rightRounded: (expected) => `正确；四舍五入的话，核心算出的是 ${expected}`,
     wrong: (expected) => `不太对：核心算出 ${expected}`,
     tryAgain: "不太对：再试一次",
     show: "显示答案",

@@ -7,7 +7,7 @@
 // key gets the most weight?") can be answered instead of, or beside, the numbers, and counts
 // in the summary as one more answer.
 import { checkValue } from "../check.js";
-import { cellRef, fmt, rowRef } from "../format.js";
+import { cellRef, fmt, parseNumber, rowRef } from "../format.js";
 import { el, label } from "../views.js";
 
 /** The step's key in what has been revealed and what was typed. */
@@ -299,8 +299,13 @@ function mark(input, options, decimals) {
   const result = checkValue(input.value, m.data[i][j], decimals, worked);
   input.className = result.status;
   verdict.replaceChildren();
-  if (result.status === "right") verdict.textContent = `✓ ${msg.check.right}`;
-  else if (result.status === "invalid") verdict.textContent = `✗ ${msg.check.invalid}`;
+  if (result.status === "right") {
+    // right but not the core's number rounded (cut off, or worked from the shown numbers): say
+    // that one, so that a learner sees what rounding gives
+    const typed = parseNumber(input.value);
+    const same = !Number.isFinite(typed) || typed.toFixed(decimals) === result.expected;
+    verdict.textContent = `✓ ${same ? msg.check.right : msg.check.rightRounded(result.expected)}`;
+  } else if (result.status === "invalid") verdict.textContent = `✗ ${msg.check.invalid}`;
   else if (result.status === "short")
     verdict.textContent = `✗ ${msg.check.short(result.had, decimals)}`;
   else if (result.status === "wrong") {

@@ -88,7 +88,7 @@ export function trainerPanel(ctx) {
   const followed = Math.min(state.at, runOf(layers)?.last ?? 0);
   const redraw = () => {
     const run = runOf(layers);
-    said.textContent = status(run, w);
+    said.textContent = status(run, w, runOf(3 - layers));
     const moment = momentOf(run);
     if (run && moment !== run.announced) {
       run.announced = moment;
@@ -157,10 +157,16 @@ export function trainerPanel(ctx) {
 
 /**
  * The sentence of where an induction run is (`run` as induction-run.js keeps it): its step, its
- * clock and rate, and when the repeated half's loss first fell (the clock then, not now).
+ * clock and rate, and when the repeated half's loss first fell (the clock then, not now);
+ * before it starts, where the other layers' run (`other`) is.
  */
-export function status(run, w) {
-  if (!run?.losses.length) return w.notStarted;
+export function status(run, w, other) {
+  // before a run, the other number of layers' run, if any, is said to be kept (the lab opens
+  // at L = 2 whatever the learner trained last)
+  if (!run?.losses.length) {
+    const kept = other?.losses.length;
+    return kept ? `${w.notStarted}${w.otherKept(other.layers, kept)}` : w.notStarted;
+  }
   const n = run.losses.length;
   const said = finished(run.layers) ? w.done : run.running ? w.training : w.paused;
   const seconds = Math.round(wallOf(run) / 1000);

@@ -89,6 +89,9 @@ const refusals = [
 const endEn = (why) => (/[.?!]$/.test(why) ? why : `${why}.`);
 const endZh = (why) => (/[。？！.?!]$/.test(why) ? why : `${why}。`);
 
+// the three simpler models by their keys, as a zh sentence names them
+const zhModel = { uniform: "均匀模型", unigram: "一元模型", bigram: "二元模型" };
+
 export const textWords = {
   en: {
     gloss: () => undefined,
@@ -148,8 +151,11 @@ export const textWords = {
           ? "Every character of the text is in the vocabulary: none is read as �."
           : `${n} characters of the text are read as � (${share}% of its tokens): too rare to learn one by one.`,
       splitLine: (pieces, train, validation, heldOut) =>
-        `${pieces} pieces: 8 in 10 train the model (${train} tokens); 1 in 10 is held out to measure it (${heldOut} tokens); 1 in 10 (${validation} tokens) chooses the bigram's mix, as it chose the real model's training step.`,
-      countsTitle: (n) => `The ten most frequent tokens of the ${n} training tokens`,
+        `${pieces} pieces: 8 in 10 train the model (${train} tokens); 1 in 10 is held out to measure it (${heldOut} tokens); 1 in 10 (${validation} tokens) is kept for choosing: step 2 sets one number of its pair-counting model on it, as the real model's was used to choose its training step.`,
+      countsTitle: (n, rows) =>
+        rows === 10
+          ? `The ten most frequent tokens of the ${n} training tokens`
+          : `All ${rows} tokens of the vocabulary, by their counts in the ${n} training tokens`,
       countHead: "count",
       shareHead: "share",
       tokenName: (t, ch) =>
@@ -158,8 +164,10 @@ export const textWords = {
         `Knowing nothing, a model spreads its bets evenly over the ${vocab} tokens: −ln(1/${vocab}) = ln ${vocab} = ${uniform} nats. Counting how often each token comes in the training part (a unigram model) scores ${unigram}; counting which token follows which (a bigram model, its pairs' share ${lambda} and the unigram's ${rest}, so that a pair never seen is not impossible) scores ${bigram}. Each is the mean −ln p of the ${targets} held-out tokens after the first.`,
       levelsTitle: (targets) =>
         `The loss of three simpler models on the ${targets} held-out tokens`,
-      unigramCaption:
-        "p: the unigram model's probability for the ten most frequent tokens, (count + 1) ÷ (training tokens + vocabulary): one more each, so that no token is impossible",
+      worse: (model, than, loss, thanLoss) =>
+        ` Here the ${model} model scores worse than the ${than} model (${loss} > ${thanLoss}): what it counted in the training part holds less well in the held-out part than the simpler guess. The model must still beat the best of the three.`,
+      unigramCaption: (rows) =>
+        `p: the unigram model's probability for ${rows === 10 ? "the ten most frequent tokens" : `all ${rows} tokens`}, (count + 1) ÷ (training tokens + vocabulary): one more each, so that no token is impossible`,
       lossHead: "loss (nats)",
       modelName: { uniform: "uniform", unigram: "unigram", bigram: "bigram" },
       textPlot: (name) => `The loss while training here on ${name}`,
@@ -245,8 +253,11 @@ export const textWords = {
           ? "这段文字的每个字符都在词表里：没有一个读作 �。"
           : `这段文字有 ${n} 个字符读作 �（占词元的 ${share}%）：太少见，没法一个一个地学。`,
       splitLine: (pieces, train, validation, heldOut) =>
-        `共 ${pieces} 个片段：十分之八用来训练（${train} 个词元）；十分之一留出，用来衡量模型（${heldOut} 个词元）；另外十分之一（${validation} 个词元）用来选二元模型的混合比例，就像它为真正的模型选训练步一样。`,
-      countsTitle: (n) => `${n} 个训练词元里最常见的十个`,
+        `共 ${pieces} 个片段：十分之八用来训练（${train} 个词元）；十分之一留出，用来衡量模型（${heldOut} 个词元）；另外十分之一（${validation} 个词元）留着做选择：第 2 步用它定下数字对模型里的一个数，就像真正的模型用它选训练步一样。`,
+      countsTitle: (n, rows) =>
+        rows === 10
+          ? `${n} 个训练词元里最常见的十个`
+          : `词表的全部 ${rows} 个词元，按在 ${n} 个训练词元里出现的次数排列`,
       countHead: "次数",
       shareHead: "占比",
       tokenName: (t, ch) =>
@@ -254,8 +265,10 @@ export const textWords = {
       levelsLine: (vocab, uniform, unigram, bigram, lambda, rest, targets) =>
         `什么都不知道的模型把赌注平均押在 ${vocab} 个词元上：−ln(1/${vocab}) = ln ${vocab} = ${uniform} 奈特。数一数每个词元在训练部分出现多少次（一元模型），得 ${unigram}；数一数哪个词元后面跟哪个词元（二元模型：字对的部分占 ${lambda}，一元模型占 ${rest}，好让没见过的词元对不至于概率为零），得 ${bigram}。每个数都是留出部分第一个之后的 ${targets} 个词元上 −ln p 的平均。`,
       levelsTitle: (targets) => `三个更简单的模型在 ${targets} 个留出词元上的损失`,
-      unigramCaption:
-        "p：一元模型给最常见的十个词元的概率，(次数 + 1) ÷ (训练词元数 + 词表大小)：每个都多算一次，好让没有哪个词元概率为零",
+      worse: (model, than, loss, thanLoss) =>
+        `这里${zhModel[model]}比${zhModel[than]}还差（${loss} > ${thanLoss}）：它在训练部分数出来的规律，到了留出部分还不如更简单的猜法。模型仍然要胜过三个里最好的那个。`,
+      unigramCaption: (rows) =>
+        `p：一元模型给${rows === 10 ? "最常见的十个词元" : `全部 ${rows} 个词元`}的概率，(次数 + 1) ÷ (训练词元数 + 词表大小)：每个都多算一次，好让没有哪个词元概率为零`,
       lossHead: "损失（奈特）",
       modelName: { uniform: "均匀", unigram: "一元模型", bigram: "二元模型" },
       textPlot: (name) => `在这里用${name}训练时的损失`,

@@ -310,7 +310,7 @@ function corpusPanel({ trace, msg }) {
     }),
     numbers(
       "why-numbers",
-      w.countsTitle(corpus.train.length),
+      w.countsTitle(corpus.train.length, order.length),
       [w.countHead, w.shareHead],
       order.map(([t, n]) => [
         w.tokenName(t, charOf(t, chars)),
@@ -333,15 +333,24 @@ function baselinesPanel({ trace, msg }) {
     { class: "why-note", id: "text-baselines" },
     el("p", {
       id: "text-levels",
-      text: w.levelsLine(
-        vocab,
-        at2(b.uniform),
-        at2(b.unigram),
-        at2(b.bigram),
-        fmt(b.lambda, 2),
-        fmt(1 - b.lambda, 2),
-        corpus.heldOut.length - 1,
-      ),
+      text: [
+        w.levelsLine(
+          vocab,
+          at2(b.uniform),
+          at2(b.unigram),
+          at2(b.bigram),
+          fmt(b.lambda, 2),
+          fmt(1 - b.lambda, 2),
+          corpus.heldOut.length - 1,
+        ),
+        // a counting model worse than the simpler one before it, at the decimals shown
+        ...[
+          ["unigram", "uniform"],
+          ["bigram", "unigram"],
+        ]
+          .filter(([k, than]) => Number(at2(b[k])) > Number(at2(b[than])))
+          .map(([k, than]) => w.worse(k, than, at2(b[k]), at2(b[than]))),
+      ].join(""),
     }),
     numbers(
       "why-numbers",
@@ -575,7 +584,8 @@ export const textLab = {
 
   labels: (scene, msg, trace) => ({ queries: trace.rows, keys: trace.rows }),
 
-  // the unigram model's p for the ten most frequent tokens: each made from two counts
+  // the unigram model's p for the ten most frequent tokens (all, in a smaller vocabulary): each
+  // made from two counts
   view(stepId, { trace, msg }) {
     if (stepId !== "levels" || !trace.shipped) return { focusMatrix: null, matrices: [] };
     const { corpus } = trace.shipped;
@@ -586,7 +596,9 @@ export const textLab = {
     const p = [top.map((t) => corpus.unigram[t])];
     return {
       focusMatrix: "unigram",
-      matrices: [matrix("unigram", "p", p, ["p"], names, "result", msg.textLab.unigramCaption)],
+      matrices: [
+        matrix("unigram", "p", p, ["p"], names, "result", msg.textLab.unigramCaption(top.length)),
+      ],
     };
   },
 
