@@ -309,7 +309,12 @@ export function createWalkthrough(root, options) {
   // other words (a phone's copy of a text, a wide screen's): the glossary's links follow, as
   // they do a details opened or closed.
   const wordsNow = () => wordsFor(store.state.lang, store.byId[store.state.scene]);
-  const resized = new ResizeObserver(() => {
+  // The observer's first call comes at the width the first render measured: nothing to follow.
+  let width;
+  const resized = new ResizeObserver(([entry]) => {
+    const was = width;
+    width = entry.contentRect.width;
+    if (was === undefined || was === width) return;
     markScrollers(root, wordsNow().ui.scrollHint);
     glossary?.link(main, wordsNow());
   });

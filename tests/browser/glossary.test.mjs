@@ -198,16 +198,20 @@ test("every scene and lab, every step, both languages: each word linked where it
           assert.equal(b.controls, "glossary-panel", where);
           assert.equal(b.expanded, "false", where);
         }
-        // every technical word the prose uses is one of an entry's words
+        // every technical word the prose uses is one of an entry's words: inside a match of
+        // an entry's pattern (the entries' matches found once a step)
+        const entries = patterns.flatMap((p) =>
+          [...seen.text.matchAll(new RegExp(p.source, `g${flags}`))].map((e) => [
+            e.index,
+            e.index + e[0].length,
+          ]),
+        );
         for (const [word, source] of Object.entries(words)) {
           const re = new RegExp(source, `g${flags}`);
           for (const m of seen.text.matchAll(re)) {
             const around = seen.text.slice(Math.max(0, m.index - 12), m.index + m[0].length + 12);
-            const covered = patterns.some((p) =>
-              [...seen.text.matchAll(new RegExp(p.source, `g${flags}`))].some(
-                (e) => e.index <= m.index && e.index + e[0].length >= m.index + m[0].length,
-              ),
-            );
+            const end = m.index + m[0].length;
+            const covered = entries.some(([from, to]) => from <= m.index && to >= end);
             assert.ok(covered, `${where}: “${word}” has no entry, in “…${around}…”`);
           }
         }

@@ -76,9 +76,13 @@ async function trainFor(page, lab, more) {
     lab === "text" ? ["#text-train-status", "#text-train-"] : ["#induction-status", "#induction-"];
   const before = await statusOf(page, status);
   await page.locator(`${button}start`).click();
+  // started: a run resumed a few steps from its end may be done before the first look
   await page.waitForFunction(
-    (selector) => !/^(Done|Not started)/.test(document.querySelector(selector).textContent),
-    status,
+    ([selector, wasDone]) => {
+      const said = document.querySelector(selector).textContent;
+      return !/^Not started/.test(said) && !(wasDone && /^Done/.test(said));
+    },
+    [status, before.done],
   );
   const wanted = (before.done ? 0 : before.step) + more;
   await page

@@ -3,11 +3,18 @@
 // that does not fit with its numbers is drawn dense first.
 import { el } from "../views.js";
 
-// Marks one scroller: data-more while its right part is out of sight, and the hint under it.
-function mark(scroller, hint) {
+// What one scroller's marks must be, read from its layout: whether it is wider than its column,
+// and whether its right part is out of sight.
+function measure(scroller) {
   const wide = scroller.scrollWidth > scroller.clientWidth + 1;
   const atEnd = scroller.scrollLeft + scroller.clientWidth >= scroller.scrollWidth - 1;
-  scroller.toggleAttribute("data-more", wide && !atEnd);
+  return { wide, more: wide && !atEnd };
+}
+
+// Marks one scroller from its measure: data-more while its right part is out of sight, and the
+// hint under it.
+function mark(scroller, { wide, more }, hint) {
+  scroller.toggleAttribute("data-more", more);
   const next = scroller.nextElementSibling;
   const has = next?.classList.contains("scroll-hint");
   if (scroller.hasAttribute("data-no-hint")) return;
@@ -22,19 +29,24 @@ function mark(scroller, hint) {
  * width changes. Returns nothing; reads each heatmap's width once, or twice when it is dense.
  */
 export function fitHeatmaps(root) {
-  for (const figure of root.querySelectorAll("figure.heatmap")) {
-    const scroller = figure.querySelector(":scope > .scroll");
-    if (!scroller) continue;
-    figure.removeAttribute("data-dense");
-    if (scroller.scrollWidth > scroller.clientWidth + 1) figure.setAttribute("data-dense", "");
-  }
+  // every write, then every read, then every write: the page is laid out once, not once a
+  // heatmap (a long lab step has dozens)
+  const scrollers = [...root.querySelectorAll("figure.heatmap")]
+    .map((figure) => [figure, figure.querySelector(":scope > .scroll")])
+    .filter(([, scroller]) => scroller);
+  for (const [figure] of scrollers) figure.removeAttribute("data-dense");
+  const dense = scrollers.map(([, s]) => s.scrollWidth > s.clientWidth + 1);
+  scrollers.forEach(([figure], k) => dense[k] && figure.setAttribute("data-dense", ""));
 }
 
 /** Marks every scroller under root; call after drawing, and when the width changes. */
 export function markScrollers(root, hint) {
   fitHeatmaps(root);
-  for (const scroller of root.querySelectorAll(".scroll")) {
-    mark(scroller, hint);
-    scroller.onscroll = () => mark(scroller, hint);
-  }
+  // all read, then all marked: one layout for the lot
+  const scrollers = [...root.querySelectorAll(".scroll")];
+  const measures = scrollers.map(measure);
+  scrollers.forEach((scroller, k) => {
+    mark(scroller, measures[k], hint);
+    scroller.onscroll = () => mark(scroller, measure(scroller), hint);
+  });
 }
