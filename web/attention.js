@@ -6,7 +6,6 @@
 // model-files.js, a model's two files) and real, which labs.js gathers.
 import createAttentionCore from "./generated/attention-core.mjs";
 import { wrap } from "./wasm/core.js";
-import { labsOf } from "./wasm/labs.js";
 
 // The small model's tokenizer, the one its lab reads a line with (pure; no core needed).
 export { gptEncode, gptDecode } from "./tokens.js";
@@ -21,10 +20,14 @@ export function loadAttention() {
 
 /**
  * Loads the labs module once: a second instance with the core's functions and the labs' (the
- * first view does not load it). Its own memory: its results never mix with the core's.
+ * first view does not load it, nor the labs' wrappers). Its own memory: its results never mix
+ * with the core's.
  */
 export function loadLabs() {
-  loadingLabs ??= import("./generated/attention-labs.mjs").then(async (labs) => {
+  loadingLabs ??= Promise.all([
+    import("./generated/attention-labs.mjs"),
+    import("./wasm/labs.js"),
+  ]).then(async ([labs, { labsOf }]) => {
     const core = await labs.default();
     // the core's functions, then each lesson's
     return { ...wrap(core), ...labsOf(core) };

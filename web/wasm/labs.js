@@ -1,5 +1,6 @@
 // wasm/labs.js: the labs module's functions, lesson by lesson as src/wasm/ binds them (the core's
-// own come from core.js's wrap), for attention.js's loadLabs.
+// own come from core.js's wrap). attention.js's loadLabs imports this file when a lab opens, with
+// the labs module itself, so that the page's first view carries none of it.
 import { insideLabs } from "./inside.js";
 import { whyLabs } from "./why.js";
 import { learnLabs } from "./learn.js";
