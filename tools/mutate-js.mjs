@@ -7,18 +7,17 @@ import { Stryker } from "@stryker-mutator/core";
 
 const node = (...files) =>
   `node --test --test-concurrency=1 ${files.map((f) => `tests/node/${f}.test.mjs`).join(" ")}`;
-// web/attention.js: the core's API (lines 1-240), and the labs' (multi-head, decoding,
-// positions, tiling, statistics), each against the suites that call it (the 10,000-step heap
-// test, decode-heap, guards WASM memory, which no line of JS here frees).
-const labsApi = "web/attention.js:241-525";
-
+// The JS wrapper: the core's API (web/attention.js, web/wasm/core.js), and the labs' of lessons
+// 2 and 3 (web/wasm/inside.js, why.js: multi-head, decoding, positions, tiling, statistics),
+// each against the suites that call it (the 10,000-step heap test, decode-heap, guards WASM
+// memory, which no line of JS here frees).
 const groups = {
   wrapper: {
-    mutate: ["web/attention.js:1-240"],
+    mutate: ["web/attention.js", "web/wasm/core.js"],
     command: node("attention", "batched", "steps"),
   },
   labs: {
-    mutate: [labsApi],
+    mutate: ["web/wasm/inside.js", "web/wasm/why.js"],
     command: node("multihead", "why"),
   },
   format: {

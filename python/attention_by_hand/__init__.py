@@ -462,7 +462,7 @@ def gpt_model(config: dict, weights: Union[bytes, str]) -> Result:
 
 # ---- a model's two files: its weights and its description, the JSON of {format, version, config,
 # chars, …} (src/gpt_file.hpp). What the description says about the model is checked in the core,
-# with the JS API's words; its JSON's shape here, as web/attention.js checks it. ----
+# with the JS API's words; its JSON's shape here, as web/wasm/model-files.js checks it. ----
 
 _model_format = "attention-by-hand model"
 _model_version = 1

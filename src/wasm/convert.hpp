@@ -22,7 +22,7 @@ namespace attention::wasm {
 
 using emscripten::val;
 
-// ---- in: what web/attention.js packs ----
+// ---- in: what web/wasm/ packs ----
 
 // A matrix that arrived from JS: its numbers, owned here, and a row-major view of them.
 struct JsMatrix {
@@ -78,7 +78,7 @@ inline std::string camel(const char* name) {
 }
 
 // An input struct that declares its fields (src/fields.hpp), read by the same walk: each field
-// from the JS property of its camelCase name, when present (web/attention.js has checked its
+// from the JS property of its camelCase name, when present (web/wasm/ has checked its
 // kind); numbers, booleans and strings.
 template <typename T>
 T read_fields(const val& js) {
@@ -150,7 +150,7 @@ val to_js(const Result<T>& result) {
 
 // ---- the results' fields, for the tests: { Trace: { scores: "Matrix", … }, … } ----
 
-// The TypeScript type a member becomes in JS, before web/attention.js unpacks it.
+// The TypeScript type a member becomes in JS, before web/wasm/core.js unpacks it.
 template <typename T>
 std::string ts_type() {
   if constexpr (std::is_same_v<T, bool>) {

@@ -30,7 +30,7 @@ val self_attention(val x, val w_q, val w_k, val w_v, val options) {
 }
 
 // ---- the batched path: plain exports, so that a small call costs little ----
-// web/attention.js writes a call's request into one block of doubles, field by field, by the
+// web/wasm/core.js writes a call's request into one block of doubles, field by field, by the
 // names below (it reads them with batchLayout()); batch_plan checks and plans it and allocates
 // one block for all its buffers; JS copies the inputs in with HEAPF32.set, batch_run runs it,
 // and JS reads the results out of the same block: no std::vector, no copy inside the core. The

@@ -6,7 +6,7 @@
 // The one exception to the boundary's rule that JS owns every state: a training session lives
 // here, by number, between the page's frames (its parameters, AdamW's moments and the step
 // under way, 2.3 MB for the shipped model, would otherwise cross the boundary a few times a
-// frame). web/attention.js closes it on close(), and when its JS object is collected without
+// frame). web/wasm/gpt.js closes it on close(), and when its JS object is collected without
 // close() (a FinalizationRegistry); tests/node/gpt-sessions.test.mjs checks that both free it.
 #include "../gpt.hpp"
 
@@ -84,7 +84,8 @@ val gpt_quantize(val config, val params) {
   return to_js(attention::gpt_quantize(read_gpt_config(config), read_numbers<float>(params)));
 }
 
-// chars (UTF-8 here; web/attention.js has refused lone surrogates) against the configuration.
+// chars (UTF-8 here; web/wasm/model-files.js has refused lone surrogates) against the
+// configuration.
 val gpt_check_chars(val config, std::string chars) {
   const std::string e = attention::check_gpt_chars(read_gpt_config(config), chars);
   return e.empty() ? val::undefined() : error(e);

@@ -1,5 +1,5 @@
 // inside.hpp: what lesson 2's bindings read that learn.cpp reads too: a multi-head layer's
-// options and weights, as web/attention.js packs them.
+// options and weights, as web/wasm/inside.js packs them.
 #pragma once
 
 #include "../multihead.hpp"

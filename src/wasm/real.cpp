@@ -30,7 +30,7 @@ val bpe_learn(std::string text, val options) {
 }
 
 // { start, presplit, alphabet }, the merges' token ids (left, right, left, right …: whole numbers
-// that web/attention.js has checked), the text
+// that web/wasm/real.js has checked), the text
 val bpe_encode(val learned, val merges, std::string text) {
   attention::BpeModel model;
   model.start = learned["start"].as<std::string>();

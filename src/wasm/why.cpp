@@ -1,6 +1,6 @@
 // why.cpp: lesson 3's bindings, why attention is built this way (why.hpp): the tiled online
 // softmax, the 1/√d_k statistics and dropout over many draws. Counts arrive as doubles that
-// web/attention.js has checked to be whole numbers.
+// web/wasm/why.js has checked to be whole numbers.
 #include "../why.hpp"
 
 #include "convert.hpp"

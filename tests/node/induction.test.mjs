@@ -1,4 +1,4 @@
-// induction.test.mjs: the induction task's bindings (src/wasm/gpt.cpp, web/attention.js). Its
+// induction.test.mjs: the induction task's bindings (src/wasm/gpt.cpp, web/wasm/gpt.js). Its
 // sequences against a generator written here from docs/model.md's description (splitmix64, a
 // partial Fisher–Yates shuffle), its scores against the model's forward pass read here cell by
 // cell, the `mlp` flag, a trainer on the task, and errors.

@@ -19,7 +19,7 @@ const layerRules = [
     "logic",
     /^(format|random|derive|steps|state|words|check|custom-scene|export|tokens|sheet|sheet-scene|sheet-xlsx)\.js$/,
   ],
-  ["core", /^(attention\.(js|cjs)|generated\/.*)$/],
+  ["core", /^(attention\.(js|cjs)|wasm\/.*|generated\/.*)$/],
   ["views", /^(views\.js|ui\/.*)$/],
   ["labs", /^labs\/.*$/],
   ["walkthrough", /^(lab|catalogue|quiz|walkthrough|playback|store|keys|focus|prerendered)\.js$/],

@@ -10,8 +10,8 @@ import createLabs from "../../web/generated/attention-labs.mjs";
 const read = (path) => readFileSync(new URL(path, import.meta.url), "utf8");
 const declared = (await createLabs()).resultFields();
 
-// What web/attention.js makes of a result beyond unpack(), by type: the fields it adds and the
-// ones it takes, and the types it consumes itself (never handed to the caller).
+// What the JS wrapper (web/wasm/) makes of a result beyond unpack(), by type: the fields it adds
+// and the ones it takes, and the types it consumes itself (never handed to the caller).
 const reshaped = {
   DecodeStep: { adds: ["cache", "output"], takes: ["kCache", "vCache"] },
 };
@@ -19,7 +19,7 @@ const internal = {
   GptTrainerOpened: "gptTrainer() keeps the session's id",
   GptStreamLoss: "gptStreamLoss() returns its loss as a number",
 };
-// Fields that stay typed arrays after unpack() (web/attention.js's staysTyped).
+// Fields that stay typed arrays after unpack() (web/wasm/core.js's staysTyped).
 const typedArray = /^(Float32Array|Float64Array|Int32Array)( \| (Float32Array|Float64Array))?$/;
 
 /** The interfaces of a .d.ts: name → { extends: [names], props: Map(name → type text) }. */

@@ -13,6 +13,7 @@ const read = (name) => readFileSync(new URL(name, web), "utf8");
 const modules = [
   ...readdirSync(web).filter((f) => f.endsWith(".js")),
   ...readdirSync(new URL("i18n/", web)).map((f) => `i18n/${f}`),
+  ...readdirSync(new URL("wasm/", web)).map((f) => `wasm/${f}`),
 ];
 
 // Each way a string can become markup or code in a page.
