@@ -144,7 +144,7 @@ export function makeTrainer(source) {
           heldOut: streams.heldOut,
           options,
         };
-        tell(lab, { open });
+        tell(lab, "open", { open });
       }
     });
   }
@@ -188,7 +188,7 @@ export function makeTrainer(source) {
   // A run of another model (the own-text lab's text changed) is forgotten.
   function forget() {
     run.trainer?.close();
-    if (run.worker) tell(lab, { reset: true });
+    if (run.worker) tell(lab, "reset", { reset: true });
     run = undefined;
   }
 
@@ -199,17 +199,18 @@ export function makeTrainer(source) {
     if (heard) return;
     heard = true;
     listen(lab, {
-      message(data) {
+      // a message of `kind` (train-messages.js)
+      message(data, kind) {
         if (!run?.worker) return;
         // the panel gone (another step, another lab): the run stops there, as on the page
         if (run.running && !run.stopping && !document.getElementById(ids("model"))) {
           run.stopping = true;
-          tell(lab, { stop: true });
+          tell(lab, "stop", { stop: true });
         }
-        if (data.losses) run.losses.push(...data.losses);
-        if (data.measures) run.heldOut.push(...data.measures);
-        if (data.params) [run.params, run.at] = [data.params, data.at];
-        if (data.stopped) {
+        if (kind === "progress") run.losses.push(...data.losses);
+        if (kind === "progress") run.heldOut.push(...data.measures);
+        if (kind === "weights") [run.params, run.at] = [data.params, data.at];
+        if (kind === "stopped") {
           run.stopping = false;
           if (!run.hiding) run.running = false;
           tickClock();
@@ -217,7 +218,7 @@ export function makeTrainer(source) {
           settle();
           return;
         }
-        if (data.done || data.failed) {
+        if (kind === "done" || kind === "failed") {
           run.failed = data.failed;
           run.running = false;
           tickClock();
@@ -244,11 +245,11 @@ export function makeTrainer(source) {
       if (document.hidden) {
         run.hiding = true;
         run.clock.pause();
-        tell(lab, { stop: true });
+        tell(lab, "stop", { stop: true });
       } else {
         run.hiding = false;
         run.clock.run();
-        tell(lab, { run: true });
+        tell(lab, "run", { run: true });
       }
     });
   }
@@ -264,7 +265,7 @@ export function makeTrainer(source) {
     run.running = true;
     if (run.worker) {
       run.clock.run();
-      tell(lab, { run: true });
+      tell(lab, "run", { run: true });
     } else loop(core);
     run.redraw?.();
   }
@@ -452,7 +453,7 @@ export function makeTrainer(source) {
         // the worker stops, sends its weights, then says so: the run is paused then
         if (run?.worker && run.running) {
           run.stopping = true;
-          tell(lab, { stop: true });
+          tell(lab, "stop", { stop: true });
         } else if (run) run.running = false;
         redraw();
       },
