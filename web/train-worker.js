@@ -4,10 +4,10 @@
 // same numbers to the last bit; off the page's thread, so that its frames stay smooth. Its
 // messages, in and out, are declared in labs/train-messages.js: the induction lab's (8 sequences
 // a slice, as induction-run.js), the real model's "Train it yourself" and the own-text lab's (a
-// sequence a slice, train.js's sliceOf), and the memory asked for by long-run.test.mjs.
+// sequence a slice, train-state.js's sliceOf), and the memory asked for by long-run.test.mjs.
 import { loadLabs } from "./attention.js";
 import { configOf, every, held, task, training } from "./labs/gpt/induction-run.js";
-import { sliceOf } from "./labs/gpt/train.js";
+import { sliceOf } from "./labs/gpt/train-state.js";
 import { kindOf, messageOf } from "./labs/train-messages.js";
 
 const ready = loadLabs();

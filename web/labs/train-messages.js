@@ -14,7 +14,7 @@ const model = {
   },
   out: {
     // as it goes: a sequence a slice, the held-out loss ([[step, loss]]) at step 1 and every
-    // evalEvery steps (train.js's sliceOf)
+    // evalEvery steps (train-state.js's sliceOf)
     progress: ["losses", "step", "measures"],
     weights: ["params", "at"], // with each measure, when it stops and when it fails: at step `at`
     stopped: ["stopped"], // { stopped: true }
