@@ -40,7 +40,7 @@ function inductionLoop(core, id) {
       break;
     }
   }
-  post("induction", "progress", { layers, losses, step: t.steps });
+  post("induction", "slice", { layers, losses, step: t.steps });
   if (kept) {
     const params = t.trainer.params();
     const scores = core.inductionScores({ config: configOf(layers), params }, batch);
@@ -106,7 +106,7 @@ function modelLoop(core, lab, id) {
       break;
     }
   }
-  post(lab, "progress", { losses, step: m.steps, measures });
+  post(lab, "slice", { losses, step: m.steps, measures });
   if (failed) {
     m.running = false;
     // the weights now, as on the page: after the step whose loss was not finite (its update

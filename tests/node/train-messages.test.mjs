@@ -37,9 +37,9 @@ test("the own-text lab's run: every message the worker sends is of a declared ki
   await toWorker(messageOf("in", "text", "stop", { stop: true }));
   await toWorker(messageOf("in", "text", "reset", { reset: true }));
   const kinds = new Set(sent.map((m) => kindOf("out", m)));
-  assert.deepEqual([...kinds].sort(), ["done", "progress", "stopped", "weights"]);
+  assert.deepEqual([...kinds].sort(), ["done", "slice", "stopped", "weights"]);
   assert.ok(sent.every((m) => m.lab === "text"));
-  const steps = sent.filter((m) => kindOf("out", m) === "progress").flatMap((m) => m.losses);
+  const steps = sent.filter((m) => kindOf("out", m) === "slice").flatMap((m) => m.losses);
   assert.equal(steps.length, 60, "every step's loss");
 });
 
@@ -54,7 +54,7 @@ test("the induction lab's run and the memory asked for: declared kinds", async (
   const memory = sent.filter((m) => m.lab === "memory");
   assert.equal(memory.length, 1);
   assert.equal(kindOf("out", memory[0]), "memory");
-  assert.ok(sent.some((m) => m.lab === "induction" && kindOf("out", m) === "progress"));
+  assert.ok(sent.some((m) => m.lab === "induction" && kindOf("out", m) === "slice"));
 });
 
 test("a message of a kind not declared is refused loudly: by the worker, the page and its reading", async () => {

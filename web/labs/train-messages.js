@@ -13,9 +13,9 @@ const model = {
     reset: ["reset"], // { reset: true } forgets it
   },
   out: {
-    // as it goes: a sequence a slice, the held-out loss ([[step, loss]]) at step 1 and every
-    // evalEvery steps (train-state.js's sliceOf)
-    progress: ["losses", "step", "measures"],
+    // a slice's result as it goes (a sequence a slice): its losses, the step reached, and the
+    // held-out losses ([[step, loss]]) at step 1 and every evalEvery steps (train-state.js)
+    slice: ["losses", "step", "measures"],
     weights: ["params", "at"], // with each measure, when it stops and when it fails: at step `at`
     stopped: ["stopped"], // { stopped: true }
     done: ["done"], // { done: true }
@@ -34,7 +34,7 @@ export const messages = {
       reset: ["reset"], // { reset: layers } forgets it
     },
     out: {
-      progress: ["layers", "losses", "step"], // as it goes, 8 sequences a slice
+      slice: ["layers", "losses", "step"], // a slice's result as it goes, 8 sequences a slice
       kept: ["layers", "kept", "params", "scores"], // at every kept step (kept: the step)
       done: ["layers", "done"], // { layers, done: true }
     },

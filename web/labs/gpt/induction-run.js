@@ -130,7 +130,7 @@ function workerFor(core) {
 function heard(core, data, kind) {
   const run = runs[data.layers];
   if (!run) return;
-  if (kind === "progress") run.losses.push(...data.losses);
+  if (kind === "slice") run.losses.push(...data.losses);
   if (kind === "kept") keep(core, run, data.kept, data.params, data.scores);
   if (kind === "done") pause(run);
   listener?.(run, kind === "kept");

@@ -111,7 +111,7 @@ export function curves(run, source, shipped, msg, digits) {
   });
 }
 
-/** The chosen head on the line, with the weights shown (`now`: { model, at }, train.js's current). */
+/** The chosen head on the line, with the weights shown: `now` is { model, at } (train.js). */
 export function headNow(core, now, { trace, state, msg }) {
   const { model, at } = now;
   if (!model.params) return el("p", { text: msg.gptLab.notStarted });

@@ -132,11 +132,11 @@ function heard(lab, data, kind) {
   if (run.running && !run.stopping && gone && stopPressed(run)) {
     tell(lab.source.lab, "stop", { stop: true });
   }
-  if (kind === "progress") sliced(run, data.losses, data.measures);
+  if (kind === "slice") sliced(run, data.losses, data.measures);
   if (kind === "weights") weighed(run, data.params, data.at);
   if (kind === "stopped") stopped(run);
   if (kind === "done" || kind === "failed") ended(run, data.failed);
-  if (kind === "progress" || kind === "weights") {
+  if (kind === "slice" || kind === "weights") {
     if (performance.now() - run.drawn > drawMs) {
       run.drawn = performance.now();
       lab.redraw?.();
