@@ -1,9 +1,9 @@
 // gpt-step-bench.mjs: the lab's training step in Node, on the real WASM core (web/attention.js)
 // with the shipped configuration (web/labs/gpt/tang.json: its config, its training block's batch,
 // lr and seed) on the token streams of web/generated/tang-streams.bin. The step is taken as the
-// tab takes it, one sequence at a time (trainer.slice(1), web/labs/gpt/train.js). After a
-// warm-up, the median, fastest and slowest ms of a step. `make bench` prints it (gpt-bench.mjs);
-// alone: node tools/gpt-step-bench.mjs [steps] [warm-up], which prints JSON.
+// tab takes it, one sequence at a time (trainer.slice(1), web/labs/gpt/train-state.js's
+// sliceOf). After a warm-up, the median, fastest and slowest ms of a step. `make bench` prints
+// it (gpt-bench.mjs); alone: node tools/gpt-step-bench.mjs [steps] [warm-up], which prints JSON.
 // Also the step's fingerprint: the loss of each of the first steps and an FNV-1a hash of every
 // weight's float32 bits after them, which tests/node/gpt-step.test.mjs holds to
 // tests/fixtures/gpt-step-fingerprint.json (node tools/gpt-step-bench.mjs --fingerprint writes

@@ -1,27 +1,19 @@
 // train-worker.js: the labs' training in a Web Worker, where the page is served over http(s)
 // (web/labs/worker.js starts it; the bundle builds it into generated/train-worker.js). The same
 // core, the same seeded trainers and the same slices as the labs' own loops on the page, so the
-// same numbers to the last bit; off the page's thread, so that its frames stay smooth. Every
-// message names its lab.
-//   induction: in { run: layers } starts or resumes that run, { stop: true } pauses it,
-//     { reset: layers } forgets it; out { layers, losses, step } as it goes, { layers, kept: step,
-//     params, scores } at every kept step (8 sequences a slice, as induction-run.js), { layers,
-//     done: true }.
-//   gpt (the real model's "Train it yourself") and text (the own-text lab), each its own run: in
-//     { open: { config, train, heldOut, options } } opens its trainer,
-//     { run: true } starts or resumes it, { stop: true } pauses it, { reset: true } forgets it;
-//     out { losses, step, measures: [[step, held-out loss]] } as it goes (a sequence a slice, the
-//     held-out loss at step 1 and every evalEvery steps, as train.js), { params, at: step } with
-//     each measure and when it stops, { stopped: true }, { done: true }, { failed: { step, error? } }
-//     when the core refused a step or a loss was not finite (train.js's sliceOf).
-//   memory: in {} asks; out { inUse, heapTop, heapBytes, handles }, the worker's core.memory(): its
-//     WASM heap and live embind handles, which a long run must leave flat (long-run.test.mjs).
+// same numbers to the last bit; off the page's thread, so that its frames stay smooth. Its
+// messages, in and out, are declared in labs/train-messages.js: the induction lab's (8 sequences
+// a slice, as induction-run.js), the real model's "Train it yourself" and the own-text lab's (a
+// sequence a slice, train-state.js's sliceOf), and the memory asked for by long-run.test.mjs.
 import { loadLabs } from "./attention.js";
 import { configOf, every, held, task, training } from "./labs/gpt/induction-run.js";
-import { sliceOf } from "./labs/gpt/train.js";
+import { sliceOf } from "./labs/gpt/train-state.js";
+import { kindOf, messageOf } from "./labs/train-messages.js";
 
 const ready = loadLabs();
-const post = (message, transfer) => postMessage(message, transfer);
+// A message of `kind` to the page for `lab`, with `fields`: refused unless declared.
+const post = (lab, kind, fields, transfer) =>
+  postMessage(messageOf("out", lab, kind, fields), transfer);
 const budgetMs = 50; // the steps taken between two looks at the messages
 
 // ---- the induction lab ----
@@ -48,31 +40,32 @@ function inductionLoop(core, id) {
       break;
     }
   }
-  post({ lab: "induction", layers, losses, step: t.steps });
+  post("induction", "slice", { layers, losses, step: t.steps });
   if (kept) {
     const params = t.trainer.params();
     const scores = core.inductionScores({ config: configOf(layers), params }, batch);
-    post({ lab: "induction", layers, kept: t.steps, params, scores }, [params.buffer]);
+    post("induction", "kept", { layers, kept: t.steps, params, scores }, [params.buffer]);
   }
   if (t.steps >= training.total) {
     running = undefined;
-    post({ lab: "induction", layers, done: true });
+    post("induction", "done", { layers, done: true });
     return;
   }
   setTimeout(() => inductionLoop(core, id), 0);
 }
 
-function induction(core, data) {
+// A message of `kind` from the induction lab.
+function induction(core, data, kind) {
   batch ??= core.inductionBatch(task, { batch: held.batch, seed: held.seed });
-  if (data.stop) {
+  if (kind === "stop") {
     running = undefined;
     current += 1;
   }
-  if (data.reset !== undefined) {
+  if (kind === "reset") {
     trainers[data.reset]?.trainer.close();
     delete trainers[data.reset];
   }
-  if (data.run !== undefined) {
+  if (kind === "run") {
     trainers[data.run] ??= {
       trainer: core.inductionTrainer(configOf(data.run), task, training),
       steps: 0,
@@ -89,7 +82,7 @@ const models = {}; // by lab: { trainer, config, heldOut, total, steps, running,
 
 const sendParams = (lab) => {
   const params = models[lab].trainer.params();
-  post({ lab, params, at: models[lab].steps }, [params.buffer]);
+  post(lab, "weights", { params, at: models[lab].steps }, [params.buffer]);
 };
 
 function modelLoop(core, lab, id) {
@@ -113,32 +106,33 @@ function modelLoop(core, lab, id) {
       break;
     }
   }
-  post({ lab, losses, step: m.steps, measures });
+  post(lab, "slice", { losses, step: m.steps, measures });
   if (failed) {
     m.running = false;
     // the weights now, as on the page: after the step whose loss was not finite (its update
     // was made), or before the step the core refused
     const params = m.trainer.params();
-    post({ lab, params, at: failed.error ? m.steps : failed.step }, [params.buffer]);
-    post({ lab, failed });
+    post(lab, "weights", { params, at: failed.error ? m.steps : failed.step }, [params.buffer]);
+    post(lab, "failed", { failed });
     return;
   }
   if (measures.length) sendParams(lab);
   if (m.steps >= m.total) {
     m.running = false;
-    post({ lab, done: true });
+    post(lab, "done", { done: true });
     return;
   }
   setTimeout(() => modelLoop(core, lab, id), 0);
 }
 
-function model(core, data) {
+// A message of `kind` from the real model's lab or the own-text lab.
+function model(core, data, kind) {
   const { lab } = data;
-  if (data.reset) {
+  if (kind === "reset") {
     models[lab]?.trainer.close();
     delete models[lab];
   }
-  if (data.open) {
+  if (kind === "open") {
     const { config, train, heldOut, options } = data.open;
     models[lab]?.trainer.close();
     const trainer = core.gptTrainer(config, train, options);
@@ -154,13 +148,13 @@ function model(core, data) {
   }
   const m = models[lab];
   if (!m) return;
-  if (data.stop) {
+  if (kind === "stop") {
     m.running = false;
     m.loop += 1;
     sendParams(lab);
-    post({ lab, stopped: true });
+    post(lab, "stopped", { stopped: true });
   }
-  if (data.run) {
+  if (kind === "run") {
     m.running = true;
     m.loop += 1;
     modelLoop(core, lab, m.loop);
@@ -168,8 +162,9 @@ function model(core, data) {
 }
 
 onmessage = async ({ data }) => {
+  const kind = kindOf("in", data);
   const core = await ready;
-  if (data.lab === "induction") induction(core, data);
-  if (data.lab === "gpt" || data.lab === "text") model(core, data);
-  if (data.lab === "memory") post({ lab: "memory", ...core.memory() });
+  if (data.lab === "induction") induction(core, data, kind);
+  if (data.lab === "gpt" || data.lab === "text") model(core, data, kind);
+  if (data.lab === "memory") post("memory", "memory", core.memory());
 };

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadLabs } from "../../web/attention.js";
 import { glossary } from "../../web/i18n/glossary.js";
-import { runStatus } from "../../web/labs/gpt/train.js";
+import { runStatus } from "../../web/labs/gpt/train-panels.js";
 import { gptWords } from "../../web/labs/gpt/words.js";
 import { status as inductionStatus } from "../../web/labs/gpt/induction-panels.js";
 import { inductionWords } from "../../web/labs/gpt/induction-words.js";

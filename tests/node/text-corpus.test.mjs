@@ -410,7 +410,8 @@ test("read by meaning: each baseline's name beside its own loss, the split's cou
 
 test("the held-out table keeps the row the memorising sentence cites, wherever the lowest falls", async () => {
   const { memorising } = await import("../../web/labs/gpt/text.js");
-  const { heldOutRows, evalEvery } = await import("../../web/labs/gpt/train.js");
+  const { heldOutRows } = await import("../../web/labs/gpt/train-panels.js");
+  const { evalEvery } = await import("../../web/labs/gpt/train-state.js");
   const w = wordsFor("en", scene).textLab;
   // measures every evalEvery steps to 1,000; the lowest at 350, a step the table would skip
   const held = [[1, 4]];

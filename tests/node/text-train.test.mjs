@@ -1,12 +1,12 @@
-// text-train.test.mjs: a run that diverges ends, as the worker and the page take it (train.js's
-// sliceOf): at η = 3 the loss of the Song poems' model stops being finite, and the run ends at
-// that step with nothing non-finite kept; at η = 30 the core refuses a step (its logits
-// overflow) and the run ends with the core's words. A trainer stepped apart says where.
+// text-train.test.mjs: a run that diverges ends, as the worker and the page take it
+// (train-state.js's sliceOf): at η = 3 the loss of the Song poems' model stops being finite, and
+// the run ends at that step with nothing non-finite kept; at η = 30 the core refuses a step (its
+// logits overflow) and the run ends with the core's words. A trainer stepped apart says where.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { loadLabs } from "../../web/attention.js";
-import { evalEvery, sliceOf } from "../../web/labs/gpt/train.js";
+import { evalEvery, sliceOf } from "../../web/labs/gpt/train-state.js";
 import { textModel } from "../../web/labs/gpt/text.js";
 
 const core = await loadLabs();

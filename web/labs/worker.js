@@ -1,12 +1,15 @@
 // labs/worker.js: the labs' Web Worker (web/train-worker.js, built into
 // generated/train-worker.js), started once where the page is served over http(s), shared by the
-// labs that train (the induction lab, the real model's "Train it yourself"). Its messages go to
-// the lab they name ({ lab }); a worker that fails tells each lab, which then trains on the page.
+// labs that train (the induction lab, the real model's "Train it yourself", the own-text lab).
+// Its messages, declared in train-messages.js, go to the lab they name ({ lab }) with their kind;
+// a worker that fails tells each lab, which then trains on the page.
 // Under the page's Trusted Types, the worker's URL comes through one policy, allowed by name in
 // its Content-Security-Policy, which passes that URL and nothing else.
 
+import { kindOf, messageOf } from "./train-messages.js";
+
 let worker; // the worker once started; null where it cannot be
-const labs = {}; // lab → { message(data), failed() }
+const labs = {}; // lab → { message(data, kind), failed() }
 
 function scriptUrl(url) {
   const types = globalThis.trustedTypes;
@@ -33,7 +36,10 @@ export function trainWorker() {
   } catch {
     return (worker = null);
   }
-  worker.onmessage = ({ data }) => labs[data.lab]?.message(data);
+  worker.onmessage = ({ data }) => {
+    const kind = kindOf("out", data);
+    labs[data.lab]?.message(data, kind);
+  };
   worker.onerror = () => {
     worker = null;
     for (const lab of Object.values(labs)) lab.failed();
@@ -46,7 +52,8 @@ export function listen(lab, handlers) {
   labs[lab] = handlers;
 }
 
-/** A message to the worker for `lab`, if there is a worker. */
-export function tell(lab, message, transfer) {
-  worker?.postMessage({ ...message, lab }, transfer);
+/** A message of `kind` to the worker for `lab` (train-messages.js), if there is a worker. */
+export function tell(lab, kind, fields, transfer) {
+  const message = messageOf("in", lab, kind, fields);
+  worker?.postMessage(message, transfer);
 }

@@ -1,12 +1,13 @@
 // labs/gpt/induction-run.js: the induction lab's training, in this tab, by the core in WASM.
 // One run per number of layers (1 or 2), seeded, so a run started again is the same run. Where
-// the page is served over http(s) the steps are taken in the labs' Web Worker (web/train-worker.js), off
-// the page's thread; elsewhere, or if the worker cannot start, here, a few sequences at a time
-// (gpt_train_slice) between frames. Both take a step 8 sequences at a time, so their numbers are
-// the same to the last bit. Every `every` steps the run keeps its weights (the lab's slider shows
-// any of them) and their measures on the held-out sequences (induction_scores). A hidden tab
-// pauses the run; the time shown is the clock's while it ran. The setup is docs/model.md's "The
-// induction head", whose native test holds what it learns.
+// the page is served over http(s) the steps are taken in the labs' Web Worker
+// (web/train-worker.js, its messages declared in labs/train-messages.js), off the page's thread;
+// elsewhere, or if the worker cannot start, here, a few sequences at a time (gpt_train_slice)
+// between frames. Both take a step 8 sequences at a time, so their numbers are the same to the
+// last bit. Every `every` steps the run keeps its weights (the lab's slider shows any of them)
+// and their measures on the held-out sequences (induction_scores). A hidden tab pauses the run;
+// the time shown is the clock's while it ran. The setup is docs/model.md's "The induction
+// head", whose native test holds what it learns.
 
 import { listen, tell, trainWorker } from "../worker.js";
 import { stopwatch } from "./stopwatch.js";
@@ -109,7 +110,7 @@ function workerFor(core) {
   if (!listening) {
     listening = true;
     listen("induction", {
-      message: (data) => heard(core, data),
+      message: (data, kind) => heard(core, data, kind),
       // what the worker did is gone with it: a running run starts again here, from step 0
       failed: () => {
         for (const [layers, run] of Object.entries(runs)) {
@@ -125,14 +126,14 @@ function workerFor(core) {
   return trainWorker();
 }
 
-// What the worker says of its run.
-function heard(core, data) {
+// What the worker says of its run: a message of `kind` (train-messages.js).
+function heard(core, data, kind) {
   const run = runs[data.layers];
   if (!run) return;
-  if (data.losses) run.losses.push(...data.losses);
-  if (data.kept !== undefined) keep(core, run, data.kept, data.params, data.scores);
-  if (data.done) pause(run);
-  listener?.(run, data.kept !== undefined);
+  if (kind === "slice") run.losses.push(...data.losses);
+  if (kind === "kept") keep(core, run, data.kept, data.params, data.scores);
+  if (kind === "done") pause(run);
+  listener?.(run, kind === "kept");
 }
 
 function pause(run) {
@@ -144,7 +145,7 @@ function pause(run) {
 function resume(core, run) {
   run.clock.run();
   if (workerFor(core)) {
-    tell("induction", { run: run.layers });
+    tell("induction", "run", { run: run.layers });
     return;
   }
   // one loop at a time: a loop of an earlier Start still waiting for its frame ends there
@@ -160,7 +161,7 @@ function hidden(core) {
     if (!run?.running) continue;
     if (document.hidden) {
       run.clock.pause();
-      tell("induction", { stop: true });
+      tell("induction", "stop", { stop: true });
     } else resume(core, run);
   }
 }
@@ -170,7 +171,7 @@ export function start(core, layers, onChange) {
   if (finished(layers)) {
     runs[layers].trainer.close();
     runs[layers] = undefined;
-    if (workerFor(core)) tell("induction", { reset: layers });
+    if (workerFor(core)) tell("induction", "reset", { reset: layers });
   }
   runs[layers] ??= open(core, layers);
   for (const run of Object.values(runs)) if (run?.running) pause(run);
@@ -186,7 +187,7 @@ export function stop(layers) {
   const run = runs[layers];
   if (!run?.running) return;
   pause(run);
-  tell("induction", { stop: true });
+  tell("induction", "stop", { stop: true });
 }
 
 /** Tells `onChange` of the run's progress from now on (a panel drawn again). */
