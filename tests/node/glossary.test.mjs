@@ -93,3 +93,39 @@ test("both languages quote the same numbers", () => {
     assert.deepEqual(zh, en, e.id);
   }
 });
+
+// A planted bug gave W_O's shape as 7 × 8 in the Chinese entry only: the heads lab's shapes in
+// the entries, in both languages, read against the lab's own matrices and the core's d_head.
+test("the glossary's heads-lab shapes are the lab's: d_head, h × d_head, W_O's rows and columns (en, zh)", async () => {
+  const { loadLabs } = await import("../../web/attention.js");
+  const { labAt } = await import("./lab-context.mjs");
+  const { headsScene } = await import("../../web/labs/inside/heads.js");
+  const data = await import("../../web/labs/inside/data.js");
+  const { trace } = labAt(await loadLabs(), headsScene);
+  const dHead = trace.dHead;
+  const width = data.wq[0].length; // h·d_head
+  const heads = width / dHead;
+  const [rows, cols] = [data.wo.length, data.wo[0].length];
+  assert.deepEqual([rows, cols], [width, data.x[0].length], "W_O maps h·d_head back to d_model");
+  const entry = (id) => glossary.find((e) => e.id === id);
+  const read = {
+    en: {
+      "d-head": /the heads lab: d_head = (\d+)/,
+      concat: /the heads lab: (\d+) × (\d+) = (\d+)/,
+      "w-o": /the heads lab: (\d+) × (\d+)/,
+    },
+    zh: {
+      "d-head": /多头实验：d_head = (\d+)/,
+      concat: /多头实验：(\d+) × (\d+) = (\d+)/,
+      "w-o": /多头实验：(\d+) × (\d+)/,
+    },
+  };
+  const expected = { "d-head": [dHead], concat: [heads, dHead, width], "w-o": [rows, cols] };
+  for (const lang of ["en", "zh"]) {
+    for (const [id, re] of Object.entries(read[lang])) {
+      const found = re.exec(entry(id)[lang].formula);
+      assert.ok(found, `${lang} ${id}: ${entry(id)[lang].formula}`);
+      assert.deepEqual(found.slice(1).map(Number), expected[id], `${lang} ${id}`);
+    }
+  }
+});

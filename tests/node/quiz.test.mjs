@@ -283,3 +283,33 @@ test("the summary for the teacher: each lesson checked, each answer right or wro
   assert.match(zh, / {2}1\. 问？ 答案：3。不对。复习 教室找人，第 5 步：Softmax。\n/);
   assert.match(zh, / {2}2\. 问二？ 答案：0\.36。对。\n/);
 });
+
+// A planted bug counted every answer not wrong as right: unanswered, short and not a number too.
+test("the teacher's summary counts as right only the answers marked right, whatever else they are", () => {
+  const date = new Date(2026, 11, 3, 14, 5);
+  const statuses = ["right", "wrong", "empty", "short", "invalid"];
+  for (const [lang, line] of [
+    ["en", "Lesson 1 Walkthroughs: 1 of 5 right"],
+    ["zh", "1 Walkthroughs：共 5 题，答对 1 题"],
+  ]) {
+    const msg = messages[lang];
+    const answers = statuses.map((status, k) => ({ text: `Q${k}`, typed: "1", status }));
+    const text = summaryText({
+      msg,
+      results: [{ lesson: "1 Walkthroughs", answers }],
+      name: "",
+      url: "https://example.org/",
+      date,
+    });
+    const lines = text.split("\n");
+    assert.equal(lines[5], line, lang);
+    statuses.forEach((status, k) => {
+      const mark = status === "right" ? msg.quiz.right : msg.quiz.wrong;
+      assert.equal(
+        lines[6 + k],
+        msg.quiz.sheet.answer(k + 1, `Q${k}`, "1", mark),
+        `${lang} ${status}`,
+      );
+    });
+  }
+});

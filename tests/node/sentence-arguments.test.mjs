@@ -120,6 +120,30 @@ const sentences = [
     },
     (words) => words.steps.scaled,
   ],
+  [
+    { en, zh },
+    "result",
+    ["19.4729", "19", "19.75"],
+    {
+      en: ["Attention gives 19.4729", "(18, 20 and 19) is 19;", "mean of all four is 19.75"],
+      zh: ["注意力给出 19.4729", "精确查找（18、20、19）是 19；", "简单平均是 19.75"],
+    },
+    (words) => words.scenes.age,
+  ],
+  [
+    { en, zh },
+    "score",
+    [2, 3],
+    { en: ["2 of 3 right"], zh: ["共 3 题", "答对 2 题"] },
+    (words) => words.quiz,
+  ],
+  [
+    { en, zh },
+    "lesson",
+    ["1 Walkthroughs", 2, 3],
+    { en: ["2 of 3 right"], zh: ["共 3 题", "答对 2 题"] },
+    (words) => words.quiz.sheet,
+  ],
 ];
 
 for (const [words, name, args, expected, at] of sentences) {

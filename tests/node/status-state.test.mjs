@@ -11,6 +11,7 @@ import { loadLabs } from "../../web/attention.js";
 import { glossary } from "../../web/i18n/glossary.js";
 import { runStatus } from "../../web/labs/gpt/train-panels.js";
 import { gptWords } from "../../web/labs/gpt/words.js";
+import en from "../../web/i18n/en.js";
 import { status as inductionStatus } from "../../web/labs/gpt/induction-panels.js";
 import { inductionWords } from "../../web/labs/gpt/induction-words.js";
 
@@ -131,6 +132,46 @@ test("the glossary's held-out and validation residues are the core's split of a 
       [Number(found[1]), Number(found[2])],
       [heldOut, validation],
       `${lang}: held-out and validation`,
+    );
+  }
+});
+
+// A planted bug drew each token's weight on itself as masked in the model lab's head: the cells
+// drawn masked are those whose weight the core's causal forward pass makes exactly 0, no more.
+test("the model lab's head heatmap hatches exactly the keys the causal mask hides (the core's zeros)", async () => {
+  const { installTextDom } = await import("./text-dom.mjs");
+  installTextDom();
+  const { headNow } = await import("../../web/labs/gpt/train-panels.js");
+  const core = await loadLabs();
+  const config = { vocab: 8, context: 8, dModel: 8, layers: 1, heads: 2 };
+  const trainer = core.gptTrainer(config, [1, 2, 3, 4, 5, 6, 7, 2, 3, 4], { batch: 1, total: 2 });
+  const model = { config, params: trainer.params() };
+  trainer.close();
+  const tokens = [2, 3, 4, 5, 6];
+  const msg = { ...en, ...gptWords.en, coreError: (e) => e };
+  for (const head of [1, 2]) {
+    const figure = headNow(
+      core,
+      { model, at: 0 },
+      {
+        trace: { tokens, rows: tokens.map(String) },
+        state: { layer: 1, head },
+        msg,
+      },
+    );
+    const weights = core.gptForward(model, tokens).layers[0].weights[head - 1];
+    const rows = figure.querySelectorAll("tr").filter((tr) => tr.querySelectorAll("td").length);
+    assert.equal(rows.length, tokens.length);
+    rows.forEach((tr, i) =>
+      tr
+        .querySelectorAll("td")
+        .forEach((td, j) =>
+          assert.equal(
+            (td.getAttribute("class") ?? "").includes("masked"),
+            weights[i][j] === 0,
+            `head ${head}, query ${i}, key ${j}: weight ${weights[i][j]}`,
+          ),
+        ),
     );
   }
 });

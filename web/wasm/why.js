@@ -2,6 +2,14 @@
 // the 1/√d_k statistics, dropout.
 import { packMatrix, packOptions, unpacked, whole } from "./core.js";
 
+// The 1/√d_k statistics' arguments, checked in the order the core takes them.
+const scalingArgs = ({ dK, nKeys = 8, rows = 100, seed = 1 } = {}) => [
+  whole("dK", dK),
+  whole("nKeys", nKeys),
+  whole("rows", rows),
+  whole("seed", seed),
+];
+
 export function whyLabs(core) {
   return {
     /** Online softmax over blocks of keys: m, ℓ and the partial output after every block. */
@@ -18,28 +26,10 @@ export function whyLabs(core) {
     },
 
     /** The seeded unit-variance q (rows×dK) and keys (rows·nKeys×dK) behind scalingStats. */
-    scalingBatch({ dK, nKeys = 8, rows = 100, seed = 1 } = {}) {
-      return unpacked(
-        core.scalingBatch(
-          whole("dK", dK),
-          whole("nKeys", nKeys),
-          whole("rows", rows),
-          whole("seed", seed),
-        ),
-      );
-    },
+    scalingBatch: (options) => unpacked(core.scalingBatch(...scalingArgs(options))),
 
     /** The spread of q·k and the mean largest softmax weight, with and without 1/√dK. */
-    scalingStats({ dK, nKeys = 8, rows = 100, seed = 1 } = {}) {
-      return unpacked(
-        core.scalingStats(
-          whole("dK", dK),
-          whole("nKeys", nKeys),
-          whole("rows", rows),
-          whole("seed", seed),
-        ),
-      );
-    },
+    scalingStats: (options) => unpacked(core.scalingStats(...scalingArgs(options))),
 
     /** Dropout: one draw (seed), and the average of draws draws (seeds seed, seed + 1 …). */
     dropoutStats(q, k, v, { p, seed = 0, draws = 1000, ...options } = {}) {
