@@ -33,7 +33,7 @@ export const lessons = [
     ],
   },
   {
-    id: "model",
+    id: "gpt",
     scenes: [
       { id: "induction", lazy: () => import("./labs/gpt/induction.js") },
       { id: "model", lazy: () => import("./labs/gpt/gpt.js") },

@@ -47,7 +47,7 @@ export default {
       inside: "Inside a model",
       why: "Why it is built this way",
       learn: "How it learns",
-      model: "A real model",
+      gpt: "A real model",
       real: "Models you use",
     },
     nextUp: (lesson) => (lesson ? `Next, lesson ${lesson}: ` : "Next: "),

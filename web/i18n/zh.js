@@ -82,7 +82,7 @@ export default {
       inside: "模型里面",
       why: "为什么这样设计",
       learn: "它怎么学",
-      model: "真正的模型",
+      gpt: "真正的模型",
       real: "你用的模型",
     },
     nextUp: (lesson) => (lesson ? `下一课 ${lesson}：` : "下一个："),
