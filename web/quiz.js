@@ -124,7 +124,7 @@ export const quizzes = {
       answer: ({ trace }) => trace.path[0].next,
     },
   ],
-  model: [
+  gpt: [
     {
       id: "evenGuess",
       scene: "induction",

@@ -470,7 +470,7 @@ test("every cell can be picked without breaking the page (inputs say they are in
 
 test("check my numbers: the article's printed step-5 output is caught, its summary is right", async () => {
   const page = await open("scene=classroom&lang=en&step=6");
-  await page.locator("#check-seed").click();
+  await page.locator("#check-printed").click();
   const verdicts = await page.locator(".check-grid .verdict").allTextContents();
   assert.equal(verdicts.length, 6);
   assert.ok(
@@ -490,7 +490,7 @@ test("check my numbers: the article's printed step-5 output is caught, its summa
   // after the learner's own edit, the article's numbers are not this step's: not offered
   const edited = await open("scene=classroom&lang=en&step=6&wq=1,0;0,1");
   assert.equal(await edited.locator(".check-grid").count(), 1);
-  assert.equal(await edited.locator("#check-seed").count(), 0);
+  assert.equal(await edited.locator("#check-printed").count(), 0);
   // a phone opens its decimal keypad for the answers; ± gives the sign (page-controls.test.mjs)
   assert.equal(
     await edited.locator(".check-grid input").first().getAttribute("inputmode"),

@@ -450,9 +450,9 @@ export default {
     pick: "Matrix to check",
     oneRow: (row) =>
       `This matrix is large, so only row ${row} is offered: pick a cell in another row to check that one.`,
-    seedButton: "Check the article’s printed numbers",
+    printedButton: "Check the article’s printed numbers",
     // summary: the step's 3-decimal summary as written, where the article printed one
-    seedNote: (summary) =>
+    printedNote: (summary) =>
       `The article printed these numbers for this step. Its code is right, but the printed figures are not what that code computes: they drift from the third or fourth decimal on.${summary ? ` Its 3-decimal summary ${summary} is right.` : ""} Mistakes like this are why checking by hand is worth it.`,
     summaryButton: "Check the article’s 3-decimal summary",
   },

@@ -472,9 +472,9 @@ export default {
     pick: "要核对的矩阵",
     oneRow: (row) =>
       `这个矩阵较大，这里只列出第 ${row.match(/\d+/)[0]} 行（${row}）：点选其他行的格子即可核对那一行。`,
-    seedButton: "核对原文印出的数",
+    printedButton: "核对原文印出的数",
     // summary：原文为这一步印出的三位小数总结（如果有）
-    seedNote: (summary) =>
+    printedNote: (summary) =>
       `原文为这一步印出了这些数。它的代码是对的，但印出的数并不是那段代码的结果：从小数点后第三、四位起就开始偏离。${summary ? `它的三位小数总结 ${summary} 是对的。` : ""}正因为会有这样的错误，亲手核对才有意义。`,
     summaryButton: "核对原文的三位小数总结",
   },

@@ -93,7 +93,7 @@ export function checkPanelFor(ctx, drafts) {
     rows,
     saved,
     msg,
-    seed: printed,
+    printed,
     workedOf: (i, j) => lab.worked?.(m.id, i, j, ctx) ?? [],
     which: [
       el(
@@ -154,7 +154,7 @@ function choices(question, saved, msg) {
 /**
  * m: the matrix to check { id, label, data, rowLabels, colLabels }; rows: which of its rows to
  * offer; saved: { typed, shown: the cells whose core number was asked for, decimals, run,
- * choice, numbers: the trace the marks are for }; seed: the numbers an article printed for the step, { values, summary? }, to check
+ * choice, numbers: the trace the marks are for }; printed: the numbers an article printed for the step, { values, summary? }, to check
  * with one click; workedOf(i, j): what working the cell out from the numbers on screen gives;
  * which: what the panel checks;
  * question: { text, options, answer } with choices; mode: "check", "predict" (the results are
@@ -162,7 +162,7 @@ function choices(question, saved, msg) {
  * of "work them out from the numbers above" when those are hidden.
  */
 export function checkPanel(options) {
-  const { m, saved, msg, seed, which, question, onReveal, waiting } = options;
+  const { m, saved, msg, printed, which, question, onReveal, waiting } = options;
   const mode = options.mode ?? "check";
   const words = { check: msg.check, predict: msg.predict, revealed: msg.predict.revealed }[mode];
   const decimals = el(
@@ -224,11 +224,11 @@ export function checkPanel(options) {
     which,
     asked?.fieldset,
     el("div", { class: "scroll" }, grid),
-    checkTools({ msg, mode, seed, decimals, check, clear, fill, inputs }),
+    checkTools({ msg, mode, printed, decimals, check, clear, fill, inputs }),
     // the article's summary is this step's answer: not before a prediction is checked
     mode !== "predict" &&
-      seed?.values &&
-      el("p", { class: "note", text: msg.check.seedNote(summaryText(seed)) }),
+      printed?.values &&
+      el("p", { class: "note", text: msg.check.printedNote(summaryText(printed)) }),
     summary,
   );
   if (saved.run) run();
@@ -239,9 +239,9 @@ const key = (m, i, j) => `${m.id}:${i}.${j}`;
 
 // The article's 3-decimal summary of this step's matrix as it wrote it, [[0.551, 0.498], …],
 // or nothing when it printed none for this step.
-const summaryText = (seed) =>
-  seed.summary &&
-  `[${seed.summary.map((row) => `[${row.map((x) => fmt(x, 3)).join(", ")}]`).join(", ")}]`;
+const summaryText = (printed) =>
+  printed.summary &&
+  `[${printed.summary.map((row) => `[${row.map((x) => fmt(x, 3)).join(", ")}]`).join(", ")}]`;
 
 // The table of fields to type the answers in, one per offered cell. A phone opens its decimal
 // keypad for them (the sign has its own button, checkTools's ±), and its text keyboard where an
@@ -344,7 +344,7 @@ function mark(input, options, decimals) {
 
 // The decimals, ± for the answer being typed (a phone's decimal keypad has no minus), Check,
 // Clear, and the article's printed numbers where there are some.
-function checkTools({ msg, mode, seed, decimals, check, clear, fill, inputs }) {
+function checkTools({ msg, mode, printed, decimals, check, clear, fill, inputs }) {
   let typing = inputs[0]; // the answer field last typed in
   for (const input of inputs) input.addEventListener("focus", () => (typing = input));
   const flip = () => {
@@ -375,19 +375,19 @@ function checkTools({ msg, mode, seed, decimals, check, clear, fill, inputs }) {
       onclick: check,
     }),
     el("button", { type: "button", text: msg.check.clear, onclick: clear }),
-    seed?.values &&
+    printed?.values &&
       el("button", {
         type: "button",
-        id: "check-seed",
-        text: msg.check.seedButton,
-        onclick: () => fill(seed.values, 8),
+        id: "check-printed",
+        text: msg.check.printedButton,
+        onclick: () => fill(printed.values, 8),
       }),
-    seed?.summary &&
+    printed?.summary &&
       el("button", {
         type: "button",
         id: "check-summary",
         text: msg.check.summaryButton,
-        onclick: () => fill(seed.summary, 3),
+        onclick: () => fill(printed.summary, 3),
       }),
   );
 }
