@@ -132,6 +132,18 @@ const sentences = [
   ],
   [
     { en, zh },
+    "rowsDrawn",
+    [11, 22, 61],
+    { en: ["Rows 11–22 of 61"], zh: ["第 11–22 行（共 61 行）"] },
+  ],
+  [
+    { en, zh },
+    "range",
+    [11, "我", "。"],
+    { en: ["the 11 from 我 to 。"], zh: ["从我到。的 11 个词"] },
+  ],
+  [
+    { en, zh },
     "score",
     [2, 3],
     { en: ["2 of 3 right"], zh: ["共 3 题", "答对 2 题"] },

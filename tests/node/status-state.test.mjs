@@ -175,3 +175,49 @@ test("the model lab's head heatmap hatches exactly the keys the causal mask hide
     );
   }
 });
+
+// A planted bug named the second-to-last token as the last of a long list: step 1 of a scene of
+// more than six tokens names its first and its last token, read from the scene's own labels.
+test("a long scene's first step names its first and last token (the book scene's 11, en and zh)", async () => {
+  const { scenes } = await import("../../web/catalogue.js");
+  const { labOf, resolveScene } = await import("../../web/lab.js");
+  const { labAt } = await import("./lab-context.mjs");
+  const book = await resolveScene(scenes.find((s) => s.id === "book"));
+  const scene = { ...book, lab: labOf(book) };
+  const lab = labAt(await loadLabs(), scene, { scene: "book" });
+  const step = lab.steps[0];
+  for (const [lang, range] of [
+    ["en", (n, a, b) => `the ${n} from ${a} to ${b}`],
+    ["zh", (n, a, b) => `从${a}到${b}的 ${n} 个词`],
+  ]) {
+    const ctx = lab.at(lang, step.id);
+    const queries = ctx.labels.queries;
+    assert.ok(queries.length > 6, `${queries.length} tokens`);
+    const said = scene.lab.text(step.id, ctx);
+    const [first, last] = [ctx.msg.list([queries[0]]), ctx.msg.list([queries.at(-1)])];
+    assert.ok(said.includes(range(queries.length, first, last)), `${lang}: ${said}`);
+  }
+});
+
+// A planted bug swapped the numbers of queries and keys in the √d_k lab's plot title: the title
+// names those the core was asked to average over (its scalingStats calls, watched here).
+test("the √d_k lab's plot title names the queries and keys its statistics were computed over (en, zh)", async () => {
+  const { scenes } = await import("../../web/catalogue.js");
+  const { resolveScene } = await import("../../web/lab.js");
+  const { labAt } = await import("./lab-context.mjs");
+  const scaling = await resolveScene(scenes.find((s) => s.id === "scaling"));
+  const core = await loadLabs();
+  const asked = [];
+  const watched = { ...core, scalingStats: (o) => (asked.push(o), core.scalingStats(o)) };
+  const lab = labAt(watched, scaling, {});
+  assert.ok(asked.length > 0, "the statistics were computed here");
+  const { rows, nKeys } = asked[0];
+  assert.ok(asked.every((o) => o.rows === rows && o.nKeys === nKeys));
+  for (const [lang, title] of [
+    ["en", `over ${rows} queries of ${nKeys} keys`],
+    ["zh", `${rows} 个查询（每个 ${nKeys} 个键）`],
+  ]) {
+    const figure = scaling.lab.panels.plot(lab.at(lang, "plot"));
+    assert.ok(figure.textContent.includes(title), `${lang}: ${figure.textContent.slice(0, 200)}`);
+  }
+});

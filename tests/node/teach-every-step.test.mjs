@@ -172,3 +172,22 @@ test("a dW cell's count of terms: all of them first, then those that are not 0, 
   }
   assert.ok(counted > 100, `${counted} counts read`);
 });
+
+// A planted bug named K's column one too low in dL/dQ's line: each column j of dL/dQ[书] is the
+// sum over k of dL/d(scores)[书][k]·K[k][j], the same j on both sides, counted from 1.
+test("dL/dQ's line names the same column of K as its own (every column, en and zh)", () => {
+  const L = labAt(core, teach, {});
+  for (const lang of langs) {
+    const ctx = L.at(lang, "start");
+    const columns = x[0].length;
+    for (let j = 0; j < columns; j++) {
+      const lines = teach.lab.derivation("dq", 0, j, ctx).lines.map((l) => l.text);
+      const m =
+        /^dL\/dQ\[[^\]]+\]\[(\d+)\] = Σ_k dL\/d\(scores\)\[[^\]]+\]\[k\]·K\[k\]\[(\d+)\]/.exec(
+          lines[0],
+        );
+      assert.ok(m, `${lang} column ${j + 1}: ${lines[0]}`);
+      assert.deepEqual([Number(m[1]), Number(m[2])], [j + 1, j + 1], `${lang}: ${lines[0]}`);
+    }
+  }
+});

@@ -61,6 +61,9 @@ const stamp = (d) => {
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 };
 
+/** How many of the marked answers are right: the score's and the summary's one count. */
+export const rightOf = (answers) => answers.filter((a) => a.status === "right").length;
+
 /**
  * The summary for the teacher, as text: every lesson checked (results: [{ lesson: its name as
  * numbered, answers: [{ text, typed: as it reads, status, review: the step's reference or
@@ -71,8 +74,7 @@ export function summaryText({ msg, results, name, url, date }) {
   const lines = [w.heading, w.name(name.trim()), w.date(stamp(date)), w.link(url), ""];
   if (!results.length) lines.push(w.none);
   for (const { lesson, answers } of results) {
-    const right = answers.filter((a) => a.status === "right").length;
-    lines.push(w.lesson(lesson, right, answers.length));
+    lines.push(w.lesson(lesson, rightOf(answers), answers.length));
     answers.forEach((a, k) => {
       const mark = a.status === "right" ? msg.quiz.right : msg.quiz.wrong;
       const review = a.status === "right" ? undefined : a.review;
@@ -223,8 +225,7 @@ export function quizPanel(ctx) {
         review: result.status === "right" ? undefined : ref,
       };
     });
-    const right = marked.filter((a) => a.status === "right").length;
-    status.textContent = msg.quiz.score(right, marked.length);
+    status.textContent = msg.quiz.score(rightOf(marked), marked.length);
     quiz.results[end.lesson.id] = { lesson: lessonName, answers: marked };
     summary.hidden = false;
   };
