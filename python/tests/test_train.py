@@ -1,7 +1,7 @@
 """Training from Python (attention_by_hand.train): the page's three runs (the own-text lab's, the
 induction lab's at 1 and 2 layers, and the real model's "Train it yourself" on the Tang streams)
 give the same losses and weights as the page's own code in Node (the WASM core, stepped by
-train.js's sliceOf as the tab steps it); the presets are the page's; a model trained here and
+train-state.js's sliceOf as the tab steps it); the presets are the page's; a model trained here and
 written with gpt_model_files is read back by the page's loader to the same numbers; bad
 arguments are refused by name.
 
@@ -31,7 +31,7 @@ STREAMS = ROOT / "web/generated/tang-streams.bin"
 PAGE = """
 import { readFileSync } from "node:fs";
 import { loadLabs } from "./web/attention.js";
-import { sliceOf } from "./web/labs/gpt/train.js";
+import { sliceOf } from "./web/labs/gpt/train-state.js";
 import { readStreams, readWith } from "./web/labs/gpt/files.js";
 import { textModel } from "./web/labs/gpt/text.js";
 import { configOf, task, training } from "./web/labs/gpt/induction-run.js";
@@ -39,7 +39,7 @@ const core = await loadLabs();
 readWith(async (path) => new Uint8Array(readFileSync("web/" + path)));
 const b64 = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("base64");
 const steps = Number(process.argv[1]);
-// a model of text, stepped as the tab steps it (train.js's sliceOf, a sequence at a time)
+// a model of text, stepped as the tab steps it (train-state.js's sliceOf, a sequence at a time)
 function textRun(config, data, options, heldOut) {
   const trainer = core.gptTrainer(config, data, options);
   const losses = [];
