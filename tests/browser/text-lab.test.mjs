@@ -222,6 +222,10 @@ test("the pasted text trains in the worker: the numbers are a trainer's run apar
   // 39: 5 columns showed at 390 px, columns 19 and 20 were cut at 1440 px)
   await page.locator("#line").fill("the cat sat on a ma");
   await page.locator("#line").press("Enter");
+  // drawn for this line (the last, "And the light", had 14 tokens)
+  await page.waitForFunction(
+    () => document.querySelectorAll("#text-heads figure.heatmap tr:last-child td").length === 20,
+  );
   const heatmap = () =>
     page.evaluate(() => {
       const figure = document.querySelector("#text-heads figure.heatmap");
