@@ -1,7 +1,7 @@
 # attention-by-hand: every command a user or CI needs. `make demo`, `make test` and `make bench`
 # install what they need and is missing first (tools/install-deps.sh demo, test or bench): the
 # demo only what the page needs.
-.PHONY: demo test suites build deps deps-demo deps-bench wasm native python sanitize bundle format \
+.PHONY: demo test suites build api deps deps-demo deps-bench wasm native python sanitize bundle format \
 	format-check test-native test-sanitize test-fuzz test-node test-python test-browser \
 	test-hosts deps-hosts fuzz mutate bench clean train streams wheel venv
 
@@ -37,6 +37,11 @@ needs = $(if $(BUILT),,$(1))
 suites: $(addprefix test-,$(SUITES))
 
 build: deps wasm native python bundle streams venv
+
+# The API's text written again from the core's declarations (tools/api.mjs): the d.ts interfaces,
+# docs/api.md's field tables, _core.pyi's TypedDicts. A test fails while they are stale.
+api: wasm
+	node tools/api.mjs
 
 deps:
 	@tools/install-deps.sh test

@@ -68,40 +68,47 @@ inline bool blocked(const Options& options, Index i, Index j) {
 template <typename T>
 struct Trace {
   // projections, set by self_attention only
-  Matrix<T> q, k, v;  // (n, d_k), (n, d_k), (n, d_v)  X·W_Q, X·W_K, X·W_V
+  Matrix<T> q, k, v;
   // 1 scores
-  Matrix<T> scores;  // (n_q, n_k)  Q·Kᵀ
+  Matrix<T> scores;
   // 2 scaled
-  Matrix<T> scaled;  // (n_q, n_k)  scores × scale
+  Matrix<T> scaled;
   // 3 masked: scaled, with the mask value (−∞) where blocked; empty without a mask
-  Matrix<T> masked;  // (n_q, n_k)
+  Matrix<T> masked;
   // 4 weights: the softmax of each row, and the weights after dropout
-  Vector<T> row_max;  // (n_q)       the largest logit of each row (−∞ for a blocked row)
-  Matrix<T> exp;      // (n_q, n_k)  exp(logit − row_max)
-  Vector<T> row_sum;  // (n_q)       the sum of each row of exp
-  Matrix<T> weights;  // (n_q, n_k)  exp / row_sum
-  Matrix<T> dropped;  // (n_q, n_k)  weights after dropout; empty when dropout is off
+  Vector<T> row_max;
+  Matrix<T> exp;
+  Vector<T> row_sum;
+  Matrix<T> weights;
+  Matrix<T> dropped;
   // 5 output
-  Matrix<T> output;  // (n_q, d_v)  (dropped or weights)·V
+  Matrix<T> output;
   std::vector<Index> blocked_rows;
   T scale = 0;
 
   static constexpr const char* kName = "Trace";
   static constexpr auto fields() {
-    return std::tuple{field("q", &Trace::q),
-                      field("k", &Trace::k),
-                      field("v", &Trace::v),
-                      field("scores", &Trace::scores),
-                      field("scaled", &Trace::scaled),
-                      field("masked", &Trace::masked),
-                      field("row_max", &Trace::row_max),
-                      field("exp", &Trace::exp),
-                      field("row_sum", &Trace::row_sum),
-                      field("weights", &Trace::weights),
-                      field("dropped", &Trace::dropped),
-                      field("output", &Trace::output),
-                      field("blocked_rows", &Trace::blocked_rows),
-                      field("scale", &Trace::scale)};
+    return std::tuple{
+        sometimes("q", &Trace::q, "(n, d_k) X·W_Q: selfAttention's only (see SelfAttentionTrace)"),
+        sometimes("k", &Trace::k, "(n, d_k) X·W_K: selfAttention's only"),
+        sometimes("v", &Trace::v, "(n, d_v) X·W_V: selfAttention's only"),
+        field("scores", &Trace::scores, "(n_q, n_k) Q·Kᵀ"),
+        field("scaled", &Trace::scaled, "(n_q, n_k) scores × scale"),
+        sometimes("masked", &Trace::masked,
+                  "(n_q, n_k) scaled, with the mask value (maskValue, −Infinity by default) where "
+                  "a key is hidden; present only with a mask."),
+        field("row_max", &Trace::row_max,
+              "(n_q) the largest logit of each row, subtracted before exp."),
+        field("exp", &Trace::exp, "(n_q, n_k) exp(logit − rowMax)."),
+        field("row_sum", &Trace::row_sum, "(n_q) the sum of each row of exp."),
+        field("weights", &Trace::weights,
+              "(n_q, n_k) exp / rowSum: each row sums to 1, or is all 0 for a blocked row."),
+        sometimes("dropped", &Trace::dropped,
+                  "(n_q, n_k) weights after dropout; present only with dropout."),
+        field("output", &Trace::output, "(n_q, d_v) weights·V (dropped·V with dropout)."),
+        field("blocked_rows", &Trace::blocked_rows,
+              "Query rows whose keys are all masked: their weights and output are 0."),
+        field("scale", &Trace::scale, "The scale that was used.")};
   }
 };
 

@@ -29,36 +29,49 @@
 namespace attention {
 
 struct AttentionGradients {
-  Matrix<double> output;   // (n_q, d_v)  dO = dL/d(output), as given
-  Matrix<double> dropped;  // (n_q, n_k)  dO·Vᵀ; empty without dropout
-  Matrix<double> weights;  // (n_q, n_k)  dO·Vᵀ, with dropout ⊙ keep/(1−p); + the loss's own
-  Vector<double> row_dot;  // (n_q)       Σ_j weights ⊙ d(weights)
-  Matrix<double> masked;   // (n_q, n_k)  d(logits) when there is a mask; empty without one
-  Matrix<double> scaled;   // (n_q, n_k)  d(logits), 0 where the mask replaced the cell
-  Matrix<double> scores;   // (n_q, n_k)  scale · d(scaled)
-  Matrix<double> q;        // (n_q, d_k)  d(scores)·K
-  Matrix<double> k;        // (n_k, d_k)  d(scores)ᵀ·Q
-  Matrix<double> v;        // (n_k, d_v)  (dropped or weights)ᵀ·dO
+  Matrix<double> output;
+  Matrix<double> dropped;
+  Matrix<double> weights;
+  Vector<double> row_dot;
+  Matrix<double> masked;
+  Matrix<double> scaled;
+  Matrix<double> scores;
+  Matrix<double> q;
+  Matrix<double> k;
+  Matrix<double> v;
   // self_attention_backward only
-  Matrix<double> x;              // (n, d_model)
-  Matrix<double> w_q, w_k, w_v;  // (d_model, d_k), (d_model, d_k), (d_model, d_v)
+  Matrix<double> x;
+  Matrix<double> w_q, w_k, w_v;
 
   static constexpr const char* kName = "AttentionGradients";
   static constexpr auto fields() {
-    return std::tuple{field("output", &AttentionGradients::output),
-                      field("dropped", &AttentionGradients::dropped),
-                      field("weights", &AttentionGradients::weights),
-                      field("row_dot", &AttentionGradients::row_dot),
-                      field("masked", &AttentionGradients::masked),
-                      field("scaled", &AttentionGradients::scaled),
-                      field("scores", &AttentionGradients::scores),
-                      field("q", &AttentionGradients::q),
-                      field("k", &AttentionGradients::k),
-                      field("v", &AttentionGradients::v),
-                      field("x", &AttentionGradients::x),
-                      field("wq", &AttentionGradients::w_q),
-                      field("wk", &AttentionGradients::w_k),
-                      field("wv", &AttentionGradients::w_v)};
+    return std::tuple{
+        field("output", &AttentionGradients::output, "(n_q, d_v) dL/d(output), as given"),
+        sometimes("dropped", &AttentionGradients::dropped, "Only with dropout."),
+        field("weights", &AttentionGradients::weights,
+              "(n_q, n_k) dO·Vᵀ (with dropout, dropped ⊙ keep/(1−p)), plus the loss's own "
+              "dL/d(weights)"),
+        field("row_dot", &AttentionGradients::row_dot,
+              "Σ_j weights ⊙ d(weights), for each query row."),
+        sometimes(
+            "masked", &AttentionGradients::masked,
+            "Only with a mask: the gradient of the logits, before the mask's cells are zeroed."),
+        field("scaled", &AttentionGradients::scaled,
+              "(n_q, n_k) dL/d(logits): weights ⊙ (d(weights) − rowDot), 0 where the mask replaced "
+              "a cell"),
+        field("scores", &AttentionGradients::scores, "(n_q, n_k) scale · d(scaled)"),
+        field("q", &AttentionGradients::q, "(n_q, d_k) d(scores)·K"),
+        field("k", &AttentionGradients::k, "(n_k, d_k) d(scores)ᵀ·Q"),
+        field("v", &AttentionGradients::v, "(n_k, d_v) (dropped or weights)ᵀ·dO"),
+        sometimes("x", &AttentionGradients::x,
+                  "(n, d_model) selfAttentionBackward's only, as wq, wk and wv (see "
+                  "SelfAttentionGradients)"),
+        sometimes("wq", &AttentionGradients::w_q,
+                  "(d_model, d_k) Xᵀ·dQ: `selfAttentionBackward` only"),
+        sometimes("wk", &AttentionGradients::w_k,
+                  "(d_model, d_k) Xᵀ·dK: `selfAttentionBackward` only"),
+        sometimes("wv", &AttentionGradients::w_v,
+                  "(d_model, d_v) Xᵀ·dV: `selfAttentionBackward` only")};
   }
 };
 
@@ -69,8 +82,9 @@ struct AttentionBackward {
 
   static constexpr const char* kName = "AttentionBackward";
   static constexpr auto fields() {
-    return std::tuple{field("trace", &AttentionBackward::trace),
-                      field("gradients", &AttentionBackward::gradients)};
+    return std::tuple{
+        field("trace", &AttentionBackward::trace, "the forward pass, as `attention()` returns it"),
+        field("gradients", &AttentionBackward::gradients, "dL/d of every step and input")};
   }
 };
 
@@ -96,30 +110,39 @@ Result<AttentionBackward> self_attention_backward(
 //   and v (after RoPE); the heads' dK and dV summed over the query heads that share a
 //   key-value head; RoPE's rotation transposed; then the projections as above.
 struct MultiHeadGradients {
-  Matrix<double> output;                 // (n, d_model)       dO, as given
-  Matrix<double> w_o;                    // (h·d_head, d_model) concatᵀ·dO
-  Matrix<double> concat;                 // (n, h·d_head)      dO·W_Oᵀ
-  std::vector<AttentionGradients> head;  // (h) on each head's q, k, v
-  Matrix<double> q_rotated, k_rotated;   // (n, h·d_head), (n, h_kv·d_head) with RoPE; else empty
-  Matrix<double> q, k, v;                // d of X·W_Q (n, h·d_head), X·W_K and X·W_V
-  Matrix<double> w_q, w_k, w_v;          // (d_model, h·d_head), (d_model, h_kv·d_head) ×2
-  Matrix<double> x;                      // (n, d_model): also d of X + PE with sinusoidal positions
+  Matrix<double> output;
+  Matrix<double> w_o;
+  Matrix<double> concat;
+  std::vector<AttentionGradients> head;
+  Matrix<double> q_rotated, k_rotated;
+  Matrix<double> q, k, v;
+  Matrix<double> w_q, w_k, w_v;
+  Matrix<double> x;
 
   static constexpr const char* kName = "MultiHeadGradients";
   static constexpr auto fields() {
-    return std::tuple{field("output", &MultiHeadGradients::output),
-                      field("wo", &MultiHeadGradients::w_o),
-                      field("concat", &MultiHeadGradients::concat),
-                      field("q_rotated", &MultiHeadGradients::q_rotated),
-                      field("k_rotated", &MultiHeadGradients::k_rotated),
-                      field("q", &MultiHeadGradients::q),
-                      field("k", &MultiHeadGradients::k),
-                      field("v", &MultiHeadGradients::v),
-                      field("wq", &MultiHeadGradients::w_q),
-                      field("wk", &MultiHeadGradients::w_k),
-                      field("wv", &MultiHeadGradients::w_v),
-                      field("x", &MultiHeadGradients::x),
-                      field("heads", &MultiHeadGradients::head)};
+    return std::tuple{
+        field("output", &MultiHeadGradients::output, "(n, d_model) dL/d(output), as given"),
+        field("wo", &MultiHeadGradients::w_o, "concatᵀ·dO"),
+        field("concat", &MultiHeadGradients::concat, "dO·W_Oᵀ"),
+        sometimes("q_rotated", &MultiHeadGradients::q_rotated,
+                  "With RoPE: dL/d of the rotated Q and K (the heads' K gradients summed per "
+                  "key-value head)."),
+        sometimes("k_rotated", &MultiHeadGradients::k_rotated,
+                  "(n, h_kv·d_head) with RoPE: dL/d of the rotated K, the heads' summed per "
+                  "key-value head"),
+        field("q", &MultiHeadGradients::q,
+              "dL/d of X·W_Q, X·W_K and X·W_V (RoPE's rotation turned back)."),
+        field("k", &MultiHeadGradients::k,
+              "(n, h_kv·d_head) dL/d(X·W_K), RoPE's rotation turned back"),
+        field("v", &MultiHeadGradients::v, "(n, h_kv·d_head) dL/d(X·W_V)"),
+        field("wq", &MultiHeadGradients::w_q, "(d_model, h·d_head)"),
+        field("wk", &MultiHeadGradients::w_k, "(d_model, h_kv·d_head)"),
+        field("wv", &MultiHeadGradients::w_v, "(d_model, h_kv·d_head)"),
+        field("x", &MultiHeadGradients::x,
+              "(n, d_model); also dL/d(X + PE) with sinusoidal positions"),
+        field("heads", &MultiHeadGradients::head,
+              "Each query head's, on its own q, k and v (after RoPE).")};
   }
 };
 
@@ -129,8 +152,9 @@ struct MultiHeadBackward {
 
   static constexpr const char* kName = "MultiHeadBackward";
   static constexpr auto fields() {
-    return std::tuple{field("trace", &MultiHeadBackward::trace),
-                      field("gradients", &MultiHeadBackward::gradients)};
+    return std::tuple{field("trace", &MultiHeadBackward::trace,
+                            "the forward pass, as `multiHeadAttention()` returns it"),
+                      field("gradients", &MultiHeadBackward::gradients, "the layer's gradients")};
   }
 };
 

@@ -60,127 +60,158 @@ inline constexpr Index kMaxBpeMerges = 500;
 inline constexpr Index kBpeTop = 10;
 
 struct BpeOptions {
-  std::int64_t merges = 10;          // how many merges to learn, 0 to kMaxBpeMerges
-  std::string start = "characters";  // "characters" or "bytes"
-  bool presplit = false;             // never merge across the pieces above
+  std::int64_t merges = 10;
+  std::string start = "characters";
+  bool presplit = false;
 
   static constexpr const char* kName = "BpeOptions";
   static constexpr auto fields() {
-    return std::tuple{field("merges", &BpeOptions::merges), field("start", &BpeOptions::start),
-                      field("presplit", &BpeOptions::presplit)};
+    return std::tuple{sometimes("merges", &BpeOptions::merges,
+                                "how many merges to learn, 0 to 500 (fewer when no pair occurs "
+                                "twice); 10 unless given"),
+                      sometimes("start", &BpeOptions::start,
+                                "\"characters\" (Unicode code points, the default) or \"bytes\" "
+                                "(UTF-8, as GPT-2 starts)"),
+                      sometimes("presplit", &BpeOptions::presplit,
+                                "never merge across letters, digits, spaces and punctuation (a "
+                                "space goes with the word after it)")};
   }
 };
 
 // One entry of the vocabulary.
 struct BpeSymbol {
   Index id = 0;
-  std::string text;   // its characters when its bytes are whole characters, else ""
-  std::string hex;    // its bytes, "E6 98 8E"
-  bool whole = true;  // its bytes are whole UTF-8 characters (always, from characters)
-  Index bytes = 0;    // how many bytes
-  Index left = -1;    // the two tokens merged into it; −1 for a base symbol
+  std::string text;
+  std::string hex;
+  bool whole = true;
+  Index bytes = 0;
+  Index left = -1;
   Index right = -1;
 
   static constexpr const char* kName = "BpeSymbol";
   static constexpr auto fields() {
-    return std::tuple{field("id", &BpeSymbol::id),       field("text", &BpeSymbol::text),
-                      field("hex", &BpeSymbol::hex),     field("whole", &BpeSymbol::whole),
-                      field("bytes", &BpeSymbol::bytes), field("left", &BpeSymbol::left),
-                      field("right", &BpeSymbol::right)};
+    return std::tuple{
+        field("id", &BpeSymbol::id, "its id"),
+        field("text", &BpeSymbol::text,
+              "its characters when its bytes are whole characters, else \"\""),
+        field("hex", &BpeSymbol::hex, "its bytes, \"E6 98 8E\""),
+        field("whole", &BpeSymbol::whole, "its bytes are whole UTF-8 characters"),
+        field("bytes", &BpeSymbol::bytes, "how many bytes"),
+        field("left", &BpeSymbol::left, "the two tokens merged into it; −1 for a base symbol"),
+        field("right", &BpeSymbol::right, "the right one")};
   }
 };
 
 // A pair of adjacent tokens and its count.
 struct BpePair {
-  Index left = 0, right = 0;  // token ids
-  Index count = 0;            // at every position, overlapping ones included
-  Index first = 0;            // where it first occurs: its left token's place in the tokens, from 0
+  Index left = 0, right = 0;
+  Index count = 0;
+  Index first = 0;
 
   static constexpr const char* kName = "BpePair";
   static constexpr auto fields() {
-    return std::tuple{field("left", &BpePair::left), field("right", &BpePair::right),
-                      field("count", &BpePair::count), field("first", &BpePair::first)};
+    return std::tuple{
+        field("left", &BpePair::left, "the left token's id"),
+        field("right", &BpePair::right, "the right token's id"),
+        field("count", &BpePair::count, "at every position, overlapping ones included"),
+        field("first", &BpePair::first,
+              "where it first occurs: its left token's place among the tokens, from 0")};
   }
 };
 
 // The pairs of a tokenization, counted: the most frequent first (ties: the first to occur).
 struct BpeCounts {
-  std::vector<BpePair> top;  // at most kBpeTop
-  Index distinct = 0;        // how many different pairs there are
-  Index tied = 0;            // how many share the highest count (0 with no pair)
+  std::vector<BpePair> top;
+  Index distinct = 0;
+  Index tied = 0;
 
   static constexpr const char* kName = "BpeCounts";
   static constexpr auto fields() {
-    return std::tuple{field("top", &BpeCounts::top), field("distinct", &BpeCounts::distinct),
-                      field("tied", &BpeCounts::tied)};
+    return std::tuple{
+        field("top", &BpeCounts::top,
+              "the most frequent pairs, at most 10: the highest count first, ties the first to "
+              "occur"),
+        field("distinct", &BpeCounts::distinct, "how many different pairs there are"),
+        field("tied", &BpeCounts::tied, "how many share the highest count (0 with no pair)")};
   }
 };
 
 // The text as tokens: every piece's tokens, one piece after another (the pieces are the lines,
 // or with the pre-split the pieces of the lines, in order; BpeTrace::segment_lines).
 struct BpeTokens {
-  std::vector<std::int32_t> ids;    // every token's id
-  std::vector<std::int32_t> sizes;  // (pieces) how many tokens each piece has
-  Index count = 0;                  // ids.size()
+  std::vector<std::int32_t> ids;
+  std::vector<std::int32_t> sizes;
+  Index count = 0;
 
   static constexpr const char* kName = "BpeTokens";
   static constexpr auto fields() {
-    return std::tuple{field("ids", &BpeTokens::ids), field("sizes", &BpeTokens::sizes),
-                      field("count", &BpeTokens::count)};
+    return std::tuple{field("ids", &BpeTokens::ids, "every token's id, piece after piece"),
+                      field("sizes", &BpeTokens::sizes, "how many tokens each piece has"),
+                      field("count", &BpeTokens::count, "tokens")};
   }
 };
 
 // One merge: the counts it was chosen from, the pair, where it occurs, the text after it.
 struct BpeStep {
-  BpeCounts counts;                     // before the merge; top[0] is the pair chosen
-  Index left = 0, right = 0;            // the pair merged
-  Index id = 0;                         // the new token (vocabulary[id])
-  Index count = 0;                      // its count (top[0].count)
-  Index replaced = 0;                   // how many were merged, left to right without overlap
-  std::vector<std::int32_t> at;         // every place it occurs in the tokens before, from 0
-  std::vector<std::int32_t> merged_at;  // the places merged (count − replaced are not)
-  BpeTokens after;                      // the text's tokens after the merge
+  BpeCounts counts;  // before the merge; top[0] is the pair chosen
+  Index left = 0, right = 0;
+  Index id = 0;
+  Index count = 0;
+  Index replaced = 0;
+  std::vector<std::int32_t> at;
+  std::vector<std::int32_t> merged_at;
+  BpeTokens after;
 
   static constexpr const char* kName = "BpeStep";
   static constexpr auto fields() {
-    return std::tuple{inlined(&BpeStep::counts),       field("left", &BpeStep::left),
-                      field("right", &BpeStep::right), field("id", &BpeStep::id),
-                      field("count", &BpeStep::count), field("replaced", &BpeStep::replaced),
-                      field("at", &BpeStep::at),       field("merged_at", &BpeStep::merged_at),
-                      field("after", &BpeStep::after)};
+    return std::tuple{
+        inlined(&BpeStep::counts),
+        field("left", &BpeStep::left, "the pair merged: its left token"),
+        field("right", &BpeStep::right, "its right token"),
+        field("id", &BpeStep::id, "the new token (vocabulary[id])"),
+        field("count", &BpeStep::count, "the pair's count"),
+        field("replaced", &BpeStep::replaced,
+              "how many were merged, left to right without overlap"),
+        field("at", &BpeStep::at, "every place it occurs among the tokens before, from 0"),
+        field("merged_at", &BpeStep::merged_at, "the places merged"),
+        field("after", &BpeStep::after, "the text's tokens after the merge")};
   }
 };
 
 struct BpeTrace {
-  std::string start;  // "characters" or "bytes"
+  std::string start;
   bool presplit = false;
-  std::int64_t merges = 0;                  // asked for; steps.size() ≤ merges
-  std::string alphabet;                     // the base characters in id order ("" from bytes)
-  Index base = 0;                           // base symbols: the alphabet's characters, or 256
-  std::vector<BpeSymbol> vocabulary;        // (base + steps) by id
-  Index characters = 0;                     // the text's, line breaks not counted
-  Index bytes = 0;                          // their UTF-8 bytes
-  Index lines = 0;                          // lines (a text without a line break has 1)
-  std::vector<std::int32_t> segment_lines;  // (pieces) the line of each piece, from 0
-  BpeTokens initial;                        // the characters or bytes, before any merge
-  std::vector<BpeStep> steps;               // each merge, in order
-  BpeCounts next;  // the counts after the last merge: what comes next, or why it stopped
+  std::int64_t merges = 0;
+  std::string alphabet;
+  Index base = 0;
+  std::vector<BpeSymbol> vocabulary;
+  Index characters = 0;
+  Index bytes = 0;
+  Index lines = 0;
+  std::vector<std::int32_t> segment_lines;
+  BpeTokens initial;
+  std::vector<BpeStep> steps;
+  BpeCounts next;
 
   static constexpr const char* kName = "BpeTrace";
   static constexpr auto fields() {
-    return std::tuple{field("start", &BpeTrace::start),
-                      field("presplit", &BpeTrace::presplit),
-                      field("merges", &BpeTrace::merges),
-                      field("alphabet", &BpeTrace::alphabet),
-                      field("base", &BpeTrace::base),
-                      field("vocabulary", &BpeTrace::vocabulary),
-                      field("characters", &BpeTrace::characters),
-                      field("bytes", &BpeTrace::bytes),
-                      field("lines", &BpeTrace::lines),
-                      field("segment_lines", &BpeTrace::segment_lines),
-                      field("initial", &BpeTrace::initial),
-                      field("steps", &BpeTrace::steps),
-                      field("next", &BpeTrace::next)};
+    return std::tuple{
+        field("start", &BpeTrace::start, "\"characters\" or \"bytes\""),
+        field("presplit", &BpeTrace::presplit, "the pre-split was on"),
+        field("merges", &BpeTrace::merges, "the merges asked for (steps may be fewer)"),
+        field("alphabet", &BpeTrace::alphabet, "the base characters in id order (\"\" from bytes)"),
+        field("base", &BpeTrace::base, "base symbols: the alphabet's characters, or 256"),
+        field("vocabulary", &BpeTrace::vocabulary,
+              "every token by id: the base, then one per merge"),
+        field("characters", &BpeTrace::characters,
+              "the text's characters, line breaks not counted"),
+        field("bytes", &BpeTrace::bytes, "their UTF-8 bytes"),
+        field("lines", &BpeTrace::lines, "its lines"),
+        field("segment_lines", &BpeTrace::segment_lines, "the line of each piece, from 0"),
+        field("initial", &BpeTrace::initial, "the characters or bytes, before any merge"),
+        field("steps", &BpeTrace::steps, "each merge, in order"),
+        field("next", &BpeTrace::next,
+              "the counts after the last merge: what comes next, or why it stopped")};
   }
 };
 
@@ -194,54 +225,62 @@ struct BpeModel {
 
 // One token of an encoded text.
 struct BpeToken {
-  Index id = -1;      // −1: a character the vocabulary does not have
-  std::string text;   // its characters when whole, else ""
-  std::string hex;    // its bytes
-  bool whole = true;  // its bytes are whole characters
-  bool known = true;  // it is in the vocabulary
-  Index segment = 0;  // its piece, from 0
+  Index id = -1;
+  std::string text;
+  std::string hex;
+  bool whole = true;
+  bool known = true;
+  Index segment = 0;
 
   static constexpr const char* kName = "BpeToken";
   static constexpr auto fields() {
-    return std::tuple{field("id", &BpeToken::id),       field("text", &BpeToken::text),
-                      field("hex", &BpeToken::hex),     field("whole", &BpeToken::whole),
-                      field("known", &BpeToken::known), field("segment", &BpeToken::segment)};
+    return std::tuple{
+        field("id", &BpeToken::id, "its id; −1 for a character the vocabulary does not have"),
+        field("text", &BpeToken::text, "its characters when whole, else \"\""),
+        field("hex", &BpeToken::hex, "its bytes"),
+        field("whole", &BpeToken::whole, "its bytes are whole characters"),
+        field("known", &BpeToken::known, "it is in the vocabulary"),
+        field("segment", &BpeToken::segment, "its piece, from 0")};
   }
 };
 
 // A merge that changed the encoded text.
 struct BpeApplied {
-  Index merge = 0;     // which, from 0 (the step of the trace)
-  Index id = 0;        // the token it makes
-  Index replaced = 0;  // how many times
+  Index merge = 0;
+  Index id = 0;
+  Index replaced = 0;
 
   static constexpr const char* kName = "BpeApplied";
   static constexpr auto fields() {
-    return std::tuple{field("merge", &BpeApplied::merge), field("id", &BpeApplied::id),
-                      field("replaced", &BpeApplied::replaced)};
+    return std::tuple{
+        field("merge", &BpeApplied::merge, "which merge, from 0 (the learned trace's step)"),
+        field("id", &BpeApplied::id, "the token it makes"),
+        field("replaced", &BpeApplied::replaced, "how many times it applied")};
   }
 };
 
 struct BpeEncoded {
   std::vector<BpeToken> tokens;
-  BpeTokens initial;  // the characters or bytes before any merge (an unknown character −1)
-  std::vector<std::int32_t> segment_lines;  // (pieces) the line of each piece, from 0
-  std::vector<BpeApplied> applied;          // the merges that changed it, in order
-  Index count = 0;                          // tokens
-  Index unknown = 0;                        // tokens not in the vocabulary
-  Index characters = 0;                     // line breaks not counted
+  BpeTokens initial;
+  std::vector<std::int32_t> segment_lines;
+  std::vector<BpeApplied> applied;
+  Index count = 0;
+  Index unknown = 0;
+  Index characters = 0;
   Index bytes = 0;
 
   static constexpr const char* kName = "BpeEncoded";
   static constexpr auto fields() {
-    return std::tuple{field("tokens", &BpeEncoded::tokens),
-                      field("initial", &BpeEncoded::initial),
-                      field("segment_lines", &BpeEncoded::segment_lines),
-                      field("applied", &BpeEncoded::applied),
-                      field("count", &BpeEncoded::count),
-                      field("unknown", &BpeEncoded::unknown),
-                      field("characters", &BpeEncoded::characters),
-                      field("bytes", &BpeEncoded::bytes)};
+    return std::tuple{
+        field("tokens", &BpeEncoded::tokens, "each token, in order"),
+        field("initial", &BpeEncoded::initial,
+              "its characters or bytes before any merge (an unknown character −1)"),
+        field("segment_lines", &BpeEncoded::segment_lines, "the line of each piece, from 0"),
+        field("applied", &BpeEncoded::applied, "the merges that changed it, in order"),
+        field("count", &BpeEncoded::count, "tokens"),
+        field("unknown", &BpeEncoded::unknown, "tokens not in the vocabulary"),
+        field("characters", &BpeEncoded::characters, "its characters, line breaks not counted"),
+        field("bytes", &BpeEncoded::bytes, "their UTF-8 bytes")};
   }
 };
 

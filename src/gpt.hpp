@@ -20,13 +20,27 @@
 namespace attention {
 
 struct GptConfig {
-  Index vocab = 0;    // V
-  Index context = 0;  // T, the longest sequence
-  Index d_model = 0;  // C
-  Index layers = 0;   // L
-  Index heads = 0;    // H; d_head = C/H, even (RoPE turns pairs)
+  Index vocab = 0;
+  Index context = 0;
+  Index d_model = 0;
+  Index layers = 0;
+  Index heads = 0;
   double base = 10000;
-  bool mlp = true;  // false: attention-only blocks, as in the induction-head lab
+  bool mlp = true;
+
+  static constexpr const char* kName = "GptConfig";
+  static constexpr auto fields() {
+    return std::tuple{
+        field("vocab", &GptConfig::vocab, "V, how many tokens the model knows"),
+        field("context", &GptConfig::context, "T, the longest sequence it reads"),
+        field("d_model", &GptConfig::d_model, "C, the width of each token's vector"),
+        field("layers", &GptConfig::layers, "L, how many blocks"),
+        field("heads", &GptConfig::heads,
+              "H, the heads of each block; d_head = C/H, even (RoPE turns pairs)"),
+        sometimes("base", &GptConfig::base, "RoPE's base; 10000 unless given"),
+        sometimes("mlp", &GptConfig::mlp,
+                  "false: attention-only blocks, as in the induction lab; true unless given")};
+  }
 };
 
 // How gpt_init starts a tensor: N(0, 0.02); N(0, 0.02/√(2L)) for the projections that the
@@ -35,17 +49,20 @@ enum class GptInit { kNormal, kResidual, kOne, kZero };
 
 // Where each parameter lives in the one flat buffer, row-major.
 struct GptTensor {
-  std::string name;  // "wte", "l0.w_q", … as the exported scripts name them
+  std::string name;
   Index rows = 0, cols = 0;
   std::int64_t offset = 0;
-  bool decay = false;  // AdamW's weight decay applies (the matrices)
+  bool decay = false;
   GptInit init = GptInit::kZero;
 
   static constexpr const char* kName = "GptTensor";
   static constexpr auto fields() {
-    return std::tuple{field("name", &GptTensor::name), field("rows", &GptTensor::rows),
-                      field("cols", &GptTensor::cols), field("offset", &GptTensor::offset),
-                      field("decay", &GptTensor::decay)};
+    return std::tuple{
+        field("name", &GptTensor::name, "\"wte\", \"l0.w_q\", … as the exported scripts name them"),
+        field("rows", &GptTensor::rows, "its rows (1 for a vector)"),
+        field("cols", &GptTensor::cols, "its columns"),
+        field("offset", &GptTensor::offset, "where it starts in the flat parameters"),
+        field("decay", &GptTensor::decay, "AdamW's weight decay applies (the matrices)")};
   }
 };
 
@@ -75,25 +92,29 @@ std::string check_gpt_config(const GptConfig& config, const GptConfigNames& name
 // B·T rows. Its fields() are what leaves the core; the rest stays for the backward pass.
 template <typename F>
 struct GptLayerTrace {
-  Matrix<F> x;               // (N, C) the residual stream into the layer
-  Vector<F> mean1, rstd1;    // (N)
-  Matrix<F> h1;              // (N, C) ln1(x)
-  Matrix<F> q, k, v;         // (N, C) h1·W; q and k after RoPE
-  std::vector<Matrix<F>> s;  // (B·H) × (T, T) each head's scores q·k/√d_head (j > i unused)
-  std::vector<Matrix<F>> p;  // (B·H) × (T, T) each head's softmax weights, causal
-  Matrix<F> concat;          // (N, C) the heads' outputs side by side
-  Matrix<F> x_mid;           // (N, C) x + concat·W_O
-  Vector<F> mean2, rstd2;    // (N)
-  Matrix<F> h2;              // (N, C) ln2(x_mid)
-  Matrix<F> fc;              // (N, 4C) h2·W_fc + b_fc
-  Matrix<F> gelu_t;          // (N, 4C) tanh(√(2/π)(fc + 0.044715fc³)), for gelu and its slope
-  Matrix<F> gelu;            // (N, 4C) gelu(fc)
+  Matrix<F> x;             // (N, C) the residual stream into the layer
+  Vector<F> mean1, rstd1;  // (N)
+  Matrix<F> h1;            // (N, C) ln1(x)
+  Matrix<F> q, k, v;
+  std::vector<Matrix<F>> s;
+  std::vector<Matrix<F>> p;
+  Matrix<F> concat;        // (N, C) the heads' outputs side by side
+  Matrix<F> x_mid;         // (N, C) x + concat·W_O
+  Vector<F> mean2, rstd2;  // (N)
+  Matrix<F> h2;            // (N, C) ln2(x_mid)
+  Matrix<F> fc;            // (N, 4C) h2·W_fc + b_fc
+  Matrix<F> gelu_t;        // (N, 4C) tanh(√(2/π)(fc + 0.044715fc³)), for gelu and its slope
+  Matrix<F> gelu;          // (N, 4C) gelu(fc)
 
   static constexpr const char* kName = "GptLayer";
   static constexpr auto fields() {
-    return std::tuple{field("q", &GptLayerTrace::q), field("k", &GptLayerTrace::k),
-                      field("v", &GptLayerTrace::v), field("scores", &GptLayerTrace::s),
-                      field("weights", &GptLayerTrace::p)};
+    return std::tuple{
+        field("q", &GptLayerTrace::q, "(T, C) the queries after RoPE, the heads side by side"),
+        field("k", &GptLayerTrace::k, "(T, C) the keys after RoPE"),
+        field("v", &GptLayerTrace::v, "(T, C) the values"),
+        field("scores", &GptLayerTrace::s,
+              "per head (T, T): q·k/√d_head; above the diagonal unused"),
+        field("weights", &GptLayerTrace::p, "per head (T, T): the causal softmax of the scores")};
   }
 };
 
@@ -104,16 +125,23 @@ struct GptTrace {
   Matrix<F> x_final;       // (N, C) the residual stream after the last layer
   Vector<F> meanf, rstdf;  // (N)
   Matrix<F> hf;            // (N, C) lnf(x_final)
-  Matrix<F> logits;        // (N, V)
-  Matrix<F> probs;         // (N, V) softmax of each row
-  Vector<F> top, sum;      // (N) each logits row's largest, and Σ e^(logit − largest)
-  double loss = 0;         // mean −log probs[target] over the rows with a target
+  Matrix<F> logits;
+  Matrix<F> probs;
+  Vector<F> top, sum;
+  double loss = 0;
 
   static constexpr const char* kName = "GptForward";
   static constexpr auto fields() {
-    return std::tuple{field("layers", &GptTrace::layers), field("logits", &GptTrace::logits),
-                      field("probs", &GptTrace::probs),   field("top", &GptTrace::top),
-                      field("sum", &GptTrace::sum),       field("loss", &GptTrace::loss)};
+    return std::tuple{
+        field("layers", &GptTrace::layers, "per layer, what the page shows of it"),
+        field("logits", &GptTrace::logits, "(T, V) x·wteᵀ, the embedding tied"),
+        field("probs", &GptTrace::probs,
+              "(T, V) each row's softmax: the next token's probabilities"),
+        field("top", &GptTrace::top, "(T) each logits row's largest"),
+        field("sum", &GptTrace::sum,
+              "(T) each row's Σ e^(logit − top): probs = e^(logit − top) / sum"),
+        field("loss", &GptTrace::loss,
+              "the mean −log probs[target] over the rows with a target (0 without targets)")};
   }
 };
 
@@ -159,12 +187,14 @@ Result<std::vector<F>> gpt_backward(const GptConfig& config, const std::vector<F
 template <typename F>
 struct GptLossGradient {
   double loss = 0;
-  std::vector<F> gradients;  // (gpt_size)
+  std::vector<F> gradients;
 
   static constexpr const char* kName = "GptGradients";
   static constexpr auto fields() {
-    return std::tuple{field("loss", &GptLossGradient::loss),
-                      field("gradients", &GptLossGradient::gradients)};
+    return std::tuple{
+        field("loss", &GptLossGradient::loss, "the mean loss of the batch"),
+        field("gradients", &GptLossGradient::gradients,
+              "(gptSize) in gptLayout's order: a typed array, as the parameters are")};
   }
 };
 

@@ -13,17 +13,20 @@
 namespace attention {
 
 struct InductionTask {
-  Index vocab = 32;        // V
-  Index context = 20;      // T, the tokens a sequence is read in (T + 1 drawn: the targets)
-  Index min_segment = 3;   // m, drawn uniformly from min_segment to max_segment
-  Index max_segment = 10;  // 2·max_segment ≤ T
+  Index vocab = 32;
+  Index context = 20;
+  Index min_segment = 3;
+  Index max_segment = 10;
 
   static constexpr const char* kName = "InductionTask";
   static constexpr auto fields() {
-    return std::tuple{field("vocab", &InductionTask::vocab),
-                      field("context", &InductionTask::context),
-                      field("min_segment", &InductionTask::min_segment),
-                      field("max_segment", &InductionTask::max_segment)};
+    return std::tuple{
+        field("vocab", &InductionTask::vocab, "V, how many different tokens a sequence draws from"),
+        field("context", &InductionTask::context, "T, each sequence's length"),
+        field("min_segment", &InductionTask::min_segment,
+              "the shortest segment m that a sequence repeats"),
+        field("max_segment", &InductionTask::max_segment,
+              "the longest segment m that a sequence repeats")};
   }
 };
 
@@ -35,13 +38,15 @@ std::string check_induction_task(const InductionTask& task);
 struct InductionBatch {
   Index batch = 0, context = 0;
   std::vector<std::int32_t> tokens, targets;
-  std::vector<std::int32_t> segments;  // (B)
+  std::vector<std::int32_t> segments;
 
   static constexpr const char* kName = "InductionBatch";
   static constexpr auto fields() {
-    return std::tuple{field("tokens", &InductionBatch::tokens),
-                      field("targets", &InductionBatch::targets),
-                      field("segments", &InductionBatch::segments)};
+    return std::tuple{
+        field("tokens", &InductionBatch::tokens,
+              "(B·T) the sequences' tokens, one sequence after another"),
+        field("targets", &InductionBatch::targets, "(B·T) each token's next one"),
+        field("segments", &InductionBatch::segments, "(B) each sequence's segment length m")};
   }
 };
 
@@ -63,14 +68,20 @@ Result<InductionBatch> induction_batch(const InductionTask& task, Index batch, s
 // (i − m + 1). Means over all the batch's positions so counted.
 struct InductionScores {
   double first_loss = 0, repeat_loss = 0;
-  Matrix<double> previous, induction;  // (L, H)
+  Matrix<double> previous, induction;
 
   static constexpr const char* kName = "InductionScores";
   static constexpr auto fields() {
-    return std::tuple{field("first_loss", &InductionScores::first_loss),
-                      field("repeat_loss", &InductionScores::repeat_loss),
-                      field("previous", &InductionScores::previous),
-                      field("induction", &InductionScores::induction)};
+    return std::tuple{field("first_loss", &InductionScores::first_loss,
+                            "the mean −log p(target) at positions 0 … m−2: the next token is new"),
+                      field("repeat_loss", &InductionScores::repeat_loss,
+                            "the mean −log p(target) at positions m … 2m−2: the next token follows "
+                            "the earlier copy"),
+                      field("previous", &InductionScores::previous,
+                            "(L, H) each head's mean weight on position i − 1"),
+                      field("induction", &InductionScores::induction,
+                            "(L, H) each head's mean weight, from a token of the second half, on "
+                            "the token after its earlier one")};
   }
 };
 

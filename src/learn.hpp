@@ -13,19 +13,21 @@ namespace attention {
 
 // One step at α: the lookup of α·q, L = (output − target)², dL/dα = dL/d(query) · q.
 struct SharpnessStep {
-  double alpha = 0;      // α_t
-  double loss = 0;       // (output − target)²
-  double d_output = 0;   // dL/d(output) = 2·(output − target)
-  double d_alpha = 0;    // dL/dα
-  double next = 0;       // α_t − η·dL/dα
+  double alpha = 0;
+  double loss = 0;
+  double d_output = 0;
+  double d_alpha = 0;
+  double next = 0;
   AttentionBackward at;  // the lookup of α·q and its gradients for dL/d(output)
 
   static constexpr const char* kName = "SharpnessStep";
   static constexpr auto fields() {
-    return std::tuple{
-        field("alpha", &SharpnessStep::alpha),       field("loss", &SharpnessStep::loss),
-        field("d_output", &SharpnessStep::d_output), field("d_alpha", &SharpnessStep::d_alpha),
-        field("next", &SharpnessStep::next),         inlined(&SharpnessStep::at)};
+    return std::tuple{field("alpha", &SharpnessStep::alpha, "α at this step"),
+                      field("loss", &SharpnessStep::loss, "(output − target)²"),
+                      field("d_output", &SharpnessStep::d_output, "2·(output − target)"),
+                      field("d_alpha", &SharpnessStep::d_alpha, "dL/dα"),
+                      field("next", &SharpnessStep::next, "α − η·dL/dα"),
+                      inlined(&SharpnessStep::at)};
   }
 };
 
@@ -43,26 +45,31 @@ Result<std::vector<SharpnessStep>> sharpness_descent(const MatrixRef<double>& q,
 // cross-entropy of that row's weights against the key; its gradients (the loss is on the
 // weights themselves, so dL/d(output) is 0 and dL/d(weights) is −1/w at that one cell).
 struct TeachStep {
-  Matrix<double> w_q, w_k;  // (d_model, d_k) before this step
+  Matrix<double> w_q, w_k;
   double loss = 0;
   AttentionBackward at;
 
   static constexpr const char* kName = "TeachStep";
   static constexpr auto fields() {
-    return std::tuple{field("wq", &TeachStep::w_q), field("wk", &TeachStep::w_k),
-                      field("loss", &TeachStep::loss), inlined(&TeachStep::at)};
+    return std::tuple{field("wq", &TeachStep::w_q, "(d_model, d_k) W_Q before this step"),
+                      field("wk", &TeachStep::w_k, "(d_model, d_k) W_K before this step"),
+                      field("loss", &TeachStep::loss, "−log weights[row][key]"),
+                      inlined(&TeachStep::at)};
   }
 };
 
 struct TeachRun {
   std::vector<TeachStep> steps;
-  Matrix<double> w_q, w_k;  // after the last step
-  Trace<double> after;      // the self-attention with them
+  Matrix<double> w_q, w_k;
+  Trace<double> after;
 
   static constexpr const char* kName = "TeachRun";
   static constexpr auto fields() {
-    return std::tuple{field("steps", &TeachRun::steps), field("wq", &TeachRun::w_q),
-                      field("wk", &TeachRun::w_k), field("after", &TeachRun::after)};
+    return std::tuple{field("steps", &TeachRun::steps, "each step, in order"),
+                      field("wq", &TeachRun::w_q, "(d_model, d_k) W_Q after the last step"),
+                      field("wk", &TeachRun::w_k, "(d_model, d_k) W_K after the last step"),
+                      field("after", &TeachRun::after,
+                            "the self-attention with them (the wrapper's `{ trace }`)")};
   }
 };
 

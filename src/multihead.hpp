@@ -41,17 +41,19 @@ struct MultiHeadWeights {
 
 // Angles of position encodings: angles(p, i) = pos_p·θ_i with θ_i = base^(−2i/d).
 struct PositionTrace {
-  std::vector<double> positions;  // (n) the position of each row, 0 for the first token
-  Vector<double> theta;           // (⌈d/2⌉) θ_i
-  Matrix<double> angles;          // (n, ⌈d/2⌉) pos·θ_i
-  Matrix<double> cos, sin;        // (n, ⌈d/2⌉) cos and sin of the angles
+  std::vector<double> positions;
+  Vector<double> theta;
+  Matrix<double> angles;
+  Matrix<double> cos, sin;
 
   static constexpr const char* kName = "PositionAngles";
   static constexpr auto fields() {
-    return std::tuple{field("positions", &PositionTrace::positions),
-                      field("theta", &PositionTrace::theta),
-                      field("angles", &PositionTrace::angles), field("cos", &PositionTrace::cos),
-                      field("sin", &PositionTrace::sin)};
+    return std::tuple{field("positions", &PositionTrace::positions,
+                            "The position of each row; 0 is the first token."),
+                      field("theta", &PositionTrace::theta, "(⌈d/2⌉) θ_i"),
+                      field("angles", &PositionTrace::angles, "(n, ⌈d/2⌉) pos·θ_i"),
+                      field("cos", &PositionTrace::cos, "(n, d_head/2) cos of the angles"),
+                      field("sin", &PositionTrace::sin, "(n, d_head/2) sin of the angles")};
   }
 };
 
@@ -59,12 +61,14 @@ struct PositionTrace {
 // PE(pos, 2i+1) = cos(pos·θ_i), θ_i = base^(−2i/d_model).
 struct SinusoidalTrace {
   PositionTrace angles;
-  Matrix<double> encoding;  // (n, d_model)
+  Matrix<double> encoding;
 
   static constexpr const char* kName = "SinusoidalTrace";
   static constexpr auto fields() {
-    return std::tuple{inlined(&SinusoidalTrace::angles),
-                      field("encoding", &SinusoidalTrace::encoding)};
+    return std::tuple{
+        inlined(&SinusoidalTrace::angles),
+        field("encoding", &SinusoidalTrace::encoding,
+              "(n, d_model): PE[pos][2i] = sin(pos·θ_i), PE[pos][2i+1] = cos(pos·θ_i).")};
   }
 };
 
@@ -72,48 +76,56 @@ struct SinusoidalTrace {
 // out[2i] = x[2i]·cos − x[2i+1]·sin, out[2i+1] = x[2i]·sin + x[2i+1]·cos, angle pos·θ_i,
 // θ_i = base^(−2i/d_head).
 struct RotaryTrace {
-  PositionTrace angles;    // (n, d_head/2)
-  Matrix<double> rotated;  // the same shape as the input
+  PositionTrace angles;  // (n, d_head/2)
+  Matrix<double> rotated;
 
   static constexpr const char* kName = "RotaryTrace";
   static constexpr auto fields() {
-    return std::tuple{inlined(&RotaryTrace::angles), field("rotated", &RotaryTrace::rotated)};
+    return std::tuple{
+        inlined(&RotaryTrace::angles),
+        field("rotated", &RotaryTrace::rotated,
+              "The input with the pairs (2i, 2i+1) of every d_head block rotated by pos·θ_i.")};
   }
 };
 
 struct MultiHeadTrace {
   Index d_head = 0;
   Index heads = 0, kv_heads = 0;
-  std::vector<Index> kv_head;  // (h) the key-value head each query head reads, ⌊i·h_kv/h⌋
-  Matrix<double> x;            // (n, d_model) the input, with the sinusoidal encodings added
+  std::vector<Index> kv_head;
+  Matrix<double> x;
   std::optional<SinusoidalTrace> sinusoidal;
-  Matrix<double> q;                                 // (n, h·d_head)     X·W_Q
-  Matrix<double> k;                                 // (n, h_kv·d_head)  X·W_K
-  Matrix<double> v;                                 // (n, h_kv·d_head)  X·W_V
-  std::optional<RotaryTrace> q_rotated, k_rotated;  // RoPE on q and k
+  Matrix<double> q;
+  Matrix<double> k;
+  Matrix<double> v;
+  std::optional<RotaryTrace> q_rotated, k_rotated;
   // One trace per query head; its q, k and v are the head's own columns (after RoPE), so that
   // head i's q is columns i·d_head+1 … (i+1)·d_head of Q, and its k and v those of head
   // kv_head[i].
   std::vector<Trace<double>> head;
-  Matrix<double> concat;  // (n, h·d_head) the heads' outputs side by side
-  Matrix<double> output;  // (n, d_model)  concat·W_O
+  Matrix<double> concat;
+  Matrix<double> output;
 
   static constexpr const char* kName = "MultiHeadTrace";
   static constexpr auto fields() {
-    return std::tuple{field("h", &MultiHeadTrace::heads),
-                      field("h_kv", &MultiHeadTrace::kv_heads),
-                      field("d_head", &MultiHeadTrace::d_head),
-                      field("kv_head", &MultiHeadTrace::kv_head),
-                      field("x", &MultiHeadTrace::x),
-                      field("sinusoidal", &MultiHeadTrace::sinusoidal),
-                      field("q", &MultiHeadTrace::q),
-                      field("k", &MultiHeadTrace::k),
-                      field("v", &MultiHeadTrace::v),
-                      field("q_rotated", &MultiHeadTrace::q_rotated),
-                      field("k_rotated", &MultiHeadTrace::k_rotated),
-                      field("heads", &MultiHeadTrace::head),
-                      field("concat", &MultiHeadTrace::concat),
-                      field("output", &MultiHeadTrace::output)};
+    return std::tuple{
+        field("h", &MultiHeadTrace::heads, "the query heads"),
+        field("h_kv", &MultiHeadTrace::kv_heads, "the key-value heads"),
+        field("d_head", &MultiHeadTrace::d_head, "each head's width: W_Q's columns / h"),
+        field("kv_head", &MultiHeadTrace::kv_head,
+              "(h) the key-value head each query head reads, 0-based: ⌊i·h_kv/h⌋."),
+        field("x", &MultiHeadTrace::x,
+              "(n, d_model) the input, with the sinusoidal encodings added when asked."),
+        sometimes("sinusoidal", &MultiHeadTrace::sinusoidal,
+                  "the encodings added to X, with sinusoidal positions"),
+        field("q", &MultiHeadTrace::q, "(n, h·d_head) X·W_Q, before RoPE"),
+        field("k", &MultiHeadTrace::k, "(n, h_kv·d_head) X·W_K, before RoPE"),
+        field("v", &MultiHeadTrace::v, "(n, h_kv·d_head) X·W_V"),
+        sometimes("q_rotated", &MultiHeadTrace::q_rotated, "RoPE on Q, with rotary positions"),
+        sometimes("k_rotated", &MultiHeadTrace::k_rotated, "RoPE on K, with rotary positions"),
+        field("heads", &MultiHeadTrace::head,
+              "One trace per query head; its q, k, v are the head's own columns (after RoPE)."),
+        field("concat", &MultiHeadTrace::concat, "(n, h·d_head) the heads' outputs side by side."),
+        field("output", &MultiHeadTrace::output, "(n, d_model) concat·W_O")};
   }
 };
 
@@ -124,17 +136,20 @@ Result<MultiHeadTrace> multi_head_attention(const MatrixRef<double>& X,
 
 // Multiply-adds of matrix products (exp, the softmax's sums and the rotations not counted).
 struct Cost {
-  std::int64_t projections = 0;   // Q, K and V of the rows computed
-  std::int64_t scores = 0;        // q·k over the (query, key) pairs a causal pass needs
-  std::int64_t weighted_sum = 0;  // weights·V over the same pairs
-  std::int64_t output = 0;        // concat·W_O
+  std::int64_t projections = 0;
+  std::int64_t scores = 0;
+  std::int64_t weighted_sum = 0;
+  std::int64_t output = 0;
   std::int64_t total = 0;
 
   static constexpr const char* kName = "Cost";
   static constexpr auto fields() {
-    return std::tuple{field("projections", &Cost::projections), field("scores", &Cost::scores),
-                      field("weighted_sum", &Cost::weighted_sum), field("output", &Cost::output),
-                      field("total", &Cost::total)};
+    return std::tuple{
+        field("projections", &Cost::projections,
+              "multiply-adds of Q, K and V for the rows computed"),
+        field("scores", &Cost::scores, "of q·k over the (query, key) pairs a causal pass needs"),
+        field("weighted_sum", &Cost::weighted_sum, "of weights·V over the same pairs"),
+        field("output", &Cost::output, "of concat·W_O"), field("total", &Cost::total, "their sum")};
   }
 };
 
@@ -148,19 +163,26 @@ Cost decode_cost(std::int64_t d_model, std::int64_t h, std::int64_t h_kv, std::i
 // One decoding step: token number length+1 arrives; its K and V rows join the cache and its
 // query attends to every cached key. The cache's K rows are stored after RoPE, as models do.
 struct DecodeStep {
-  Index position = 0;      // of the new token, 0 for the first
-  Matrix<double> k_cache;  // (length+1, h_kv·d_head) the cache after this step
-  Matrix<double> v_cache;  // (length+1, h_kv·d_head)
-  MultiHeadTrace trace;    // the new token's row only: q, k, v (1, …), heads with 1 query row
-  Cost cost;               // what this step did
-  Cost full;               // what a causal pass over all length+1 tokens does
+  Index position = 0;
+  Matrix<double> k_cache;
+  Matrix<double> v_cache;
+  MultiHeadTrace trace;
+  Cost cost;
+  Cost full;
 
   static constexpr const char* kName = "DecodeStep";
   static constexpr auto fields() {
     return std::tuple{
-        field("position", &DecodeStep::position), field("k_cache", &DecodeStep::k_cache),
-        field("v_cache", &DecodeStep::v_cache),   field("trace", &DecodeStep::trace),
-        field("cost", &DecodeStep::cost),         field("full", &DecodeStep::full)};
+        field("position", &DecodeStep::position, "The new token's position, 0 for the first."),
+        field("k_cache", &DecodeStep::k_cache,
+              "(t + 1, h_kv·d_head) the new cache's keys, one row longer than the cache passed in"),
+        field("v_cache", &DecodeStep::v_cache,
+              "(t + 1, h_kv·d_head) the new cache's values, one row longer"),
+        field(
+            "trace", &DecodeStep::trace,
+            "The new token's row of everything: its heads attend to every cached key and itself."),
+        field("cost", &DecodeStep::cost, "What this step did."),
+        field("full", &DecodeStep::full, "What a causal pass over all cache.length tokens does.")};
   }
 };
 

@@ -22,121 +22,129 @@ namespace attention {
 //   positions  "learned": a table of context × d_model, added to the input (GPT-2);
 //              "rotary": RoPE, no parameters
 struct ModelShape {
-  Index vocab = 0;     // V, the tokens it knows
-  Index context = 0;   // T, the longest sequence it was built for
-  Index d_model = 0;   // C, the residual stream's width
-  Index layers = 0;    // L
-  Index heads = 0;     // h, query heads per layer
-  Index kv_heads = 0;  // h_kv, key-value heads per layer (GQA: fewer than h; h_kv divides h)
-  Index d_head = 0;    // the width of one head's q, k and v
-  Index d_ff = 0;      // the MLP's hidden width (0 with mlp "none")
+  Index vocab = 0;
+  Index context = 0;
+  Index d_model = 0;
+  Index layers = 0;
+  Index heads = 0;
+  Index kv_heads = 0;
+  Index d_head = 0;
+  Index d_ff = 0;
   std::string mlp = "gelu";
   std::string norm = "layer";
   std::string positions = "rotary";
-  bool tied = false;      // the output layer reuses the token embedding (no separate V × C)
-  bool qkv_bias = false;  // W_Q, W_K, W_V have biases (GPT-2, Qwen2.5)
-  bool o_bias = false;    // W_O has a bias (GPT-2)
-  bool mlp_bias = false;  // the MLP's matrices have biases (GPT-2)
-  bool qk_norm = false;   // an RMSNorm gain of d_head on every head's q and k (Qwen3)
+  bool tied = false;
+  bool qkv_bias = false;
+  bool o_bias = false;
+  bool mlp_bias = false;
+  bool qk_norm = false;
 
   static constexpr const char* kName = "ModelShape";
   static constexpr auto fields() {
-    return std::tuple{field("vocab", &ModelShape::vocab),
-                      field("context", &ModelShape::context),
-                      field("d_model", &ModelShape::d_model),
-                      field("layers", &ModelShape::layers),
-                      field("heads", &ModelShape::heads),
-                      field("kv_heads", &ModelShape::kv_heads),
-                      field("d_head", &ModelShape::d_head),
-                      field("d_ff", &ModelShape::d_ff),
-                      field("mlp", &ModelShape::mlp),
-                      field("norm", &ModelShape::norm),
-                      field("positions", &ModelShape::positions),
-                      field("tied", &ModelShape::tied),
-                      field("qkv_bias", &ModelShape::qkv_bias),
-                      field("o_bias", &ModelShape::o_bias),
-                      field("mlp_bias", &ModelShape::mlp_bias),
-                      field("qk_norm", &ModelShape::qk_norm)};
+    return std::tuple{
+        field("vocab", &ModelShape::vocab, "V, the tokens it knows"),
+        field("context", &ModelShape::context, "T, the longest sequence it was built for"),
+        field("d_model", &ModelShape::d_model, "C, the residual stream's width"),
+        field("layers", &ModelShape::layers, "L, how many blocks"),
+        field("heads", &ModelShape::heads, "h, query heads per layer"),
+        field("kv_heads", &ModelShape::kv_heads, "h_kv, key-value heads per layer; divides h"),
+        field("d_head", &ModelShape::d_head, "one head's width"),
+        field("d_ff", &ModelShape::d_ff, "the MLP's hidden width (0 with mlp none)"),
+        field("mlp", &ModelShape::mlp, "gelu (two matrices), gated (three: SwiGLU) or none"),
+        field("norm", &ModelShape::norm, "layer (a gain and a bias) or rms (a gain)"),
+        field("positions", &ModelShape::positions, "learned (a T·C table) or rotary (none)"),
+        field("tied", &ModelShape::tied, "the output layer reuses the embedding"),
+        field("qkv_bias", &ModelShape::qkv_bias, "W_Q, W_K and W_V have biases"),
+        field("o_bias", &ModelShape::o_bias, "W_O has a bias"),
+        field("mlp_bias", &ModelShape::mlp_bias, "the MLP's matrices have biases"),
+        field("qk_norm", &ModelShape::qk_norm, "a gain of d_head on every head's q and k")};
   }
 };
 
 // One layer's parameters, by part.
 struct LayerParameters {
-  std::int64_t w_q = 0, w_k = 0, w_v = 0, w_o = 0;  // with their biases, if any
-  std::int64_t qk_norm = 0;                         // 2·d_head, or 0
-  std::int64_t attention = 0;                       // the five above
-  std::int64_t mlp = 0;                             // its matrices and biases
-  std::int64_t norms = 0;                           // before attention and before the MLP
+  std::int64_t w_q = 0, w_k = 0, w_v = 0, w_o = 0;
+  std::int64_t qk_norm = 0;
+  std::int64_t attention = 0;
+  std::int64_t mlp = 0;
+  std::int64_t norms = 0;
   std::int64_t total = 0;
 
   static constexpr const char* kName = "LayerParameters";
   static constexpr auto fields() {
-    return std::tuple{field("w_q", &LayerParameters::w_q),
-                      field("w_k", &LayerParameters::w_k),
-                      field("w_v", &LayerParameters::w_v),
-                      field("w_o", &LayerParameters::w_o),
-                      field("qk_norm", &LayerParameters::qk_norm),
-                      field("attention", &LayerParameters::attention),
-                      field("mlp", &LayerParameters::mlp),
-                      field("norms", &LayerParameters::norms),
-                      field("total", &LayerParameters::total)};
+    return std::tuple{field("w_q", &LayerParameters::w_q,
+                            "W_Q's parameters, with its bias if any: C·h·d_head (+ h·d_head)"),
+                      field("w_k", &LayerParameters::w_k, "W_K's: C·h_kv·d_head (+ h_kv·d_head)"),
+                      field("w_v", &LayerParameters::w_v, "W_V's, as W_K's"),
+                      field("w_o", &LayerParameters::w_o, "W_O's: h·d_head·C (+ C)"),
+                      field("qk_norm", &LayerParameters::qk_norm, "2·d_head with `qkNorm`, else 0"),
+                      field("attention", &LayerParameters::attention, "the five above"),
+                      field("mlp", &LayerParameters::mlp, "the MLP's matrices and biases"),
+                      field("norms", &LayerParameters::norms,
+                            "the layer's norms: before attention and before the MLP"),
+                      field("total", &LayerParameters::total, "the layer's parameters")};
   }
 };
 
 // What a model's configuration implies; every count exact (64-bit integers).
 struct ModelSize {
   // parameters
-  std::int64_t embedding = 0;    // V·C, the token embedding
-  std::int64_t positions = 0;    // T·C with learned positions, else 0
-  LayerParameters layer;         // one layer
-  std::int64_t layers = 0;       // L · layer.total
-  std::int64_t attention = 0;    // L · layer.attention
-  std::int64_t mlp = 0;          // L · layer.mlp
-  std::int64_t norms = 0;        // L · layer.norms + the final norm
-  std::int64_t final_norm = 0;   // the norm after the last layer
-  std::int64_t unembedding = 0;  // V·C for an untied output layer, else 0
+  std::int64_t embedding = 0;
+  std::int64_t positions = 0;
+  LayerParameters layer;
+  std::int64_t layers = 0;
+  std::int64_t attention = 0;
+  std::int64_t mlp = 0;
+  std::int64_t norms = 0;
+  std::int64_t final_norm = 0;
+  std::int64_t unembedding = 0;
   std::int64_t total = 0;
-  double attention_share = 0;  // attention / total
+  double attention_share = 0;
   // the KV cache: every layer keeps a k and a v row of h_kv·d_head numbers per token
-  std::int64_t kv_values_per_token = 0;  // 2·L·h_kv·d_head
-  std::int64_t kv_bytes_per_token = 0;   // × bytes_per_value
-  std::int64_t kv_bytes_context = 0;     // × the configuration's context T
-  std::int64_t kv_bytes_at = 0;          // × the context n asked for
-  std::int64_t kv_saved = 0;  // bytes per token that h_kv < h saves: 2·L·(h − h_kv)·d_head·bytes
+  std::int64_t kv_values_per_token = 0;
+  std::int64_t kv_bytes_per_token = 0;
+  std::int64_t kv_bytes_context = 0;
+  std::int64_t kv_bytes_at = 0;
+  std::int64_t kv_saved = 0;
   // one new token, the cache holding n − 1 before it: multiply-adds
-  Index n = 0;                       // the context asked for
-  Cost attention_layer;              // one layer's attention (decode_cost)
-  std::int64_t attention_token = 0;  // L · attention_layer.total
-  std::int64_t scores_token = 0;     // L · (scores + weighted sum): the part that grows with n
-  std::int64_t mlp_token = 0;        // L · the MLP's matrix products
-  std::int64_t unembed_token = 0;    // V·C, the logits
-  std::int64_t token = 0;            // attention + MLP + logits (norms, softmax, exp not counted)
+  Index n = 0;
+  Cost attention_layer;
+  std::int64_t attention_token = 0;
+  std::int64_t scores_token = 0;
+  std::int64_t mlp_token = 0;
+  std::int64_t unembed_token = 0;
+  std::int64_t token = 0;
 
   static constexpr const char* kName = "ModelSize";
   static constexpr auto fields() {
-    return std::tuple{field("embedding", &ModelSize::embedding),
-                      field("positions", &ModelSize::positions),
-                      field("layer", &ModelSize::layer),
-                      field("layers", &ModelSize::layers),
-                      field("attention", &ModelSize::attention),
-                      field("mlp", &ModelSize::mlp),
-                      field("norms", &ModelSize::norms),
-                      field("final_norm", &ModelSize::final_norm),
-                      field("unembedding", &ModelSize::unembedding),
-                      field("total", &ModelSize::total),
-                      field("attention_share", &ModelSize::attention_share),
-                      field("kv_values_per_token", &ModelSize::kv_values_per_token),
-                      field("kv_bytes_per_token", &ModelSize::kv_bytes_per_token),
-                      field("kv_bytes_context", &ModelSize::kv_bytes_context),
-                      field("kv_bytes_at", &ModelSize::kv_bytes_at),
-                      field("kv_saved", &ModelSize::kv_saved),
-                      field("n", &ModelSize::n),
-                      field("attention_layer", &ModelSize::attention_layer),
-                      field("attention_token", &ModelSize::attention_token),
-                      field("scores_token", &ModelSize::scores_token),
-                      field("mlp_token", &ModelSize::mlp_token),
-                      field("unembed_token", &ModelSize::unembed_token),
-                      field("token", &ModelSize::token)};
+    return std::tuple{
+        field("embedding", &ModelSize::embedding, "V·C"),
+        field("positions", &ModelSize::positions, "T·C with learned positions, else 0"),
+        field("layer", &ModelSize::layer, "one layer, by part"),
+        field("layers", &ModelSize::layers, "L · layer.total"),
+        field("attention", &ModelSize::attention, "L · layer.attention"),
+        field("mlp", &ModelSize::mlp, "L · layer.mlp"),
+        field("norms", &ModelSize::norms, "L · layer.norms + the final norm"),
+        field("final_norm", &ModelSize::final_norm, "the norm after the last layer"),
+        field("unembedding", &ModelSize::unembedding, "V·C when untied, else 0"),
+        field("total", &ModelSize::total, "every parameter"),
+        field("attention_share", &ModelSize::attention_share, "attention / total"),
+        field("kv_values_per_token", &ModelSize::kv_values_per_token,
+              "2·L·h_kv·d_head: a k and a v row per layer"),
+        field("kv_bytes_per_token", &ModelSize::kv_bytes_per_token, "× bytesPerValue"),
+        field("kv_bytes_context", &ModelSize::kv_bytes_context, "× the shape's context"),
+        field("kv_bytes_at", &ModelSize::kv_bytes_at, "× n"),
+        field("kv_saved", &ModelSize::kv_saved, "bytes per token that h_kv < h saves"),
+        field("n", &ModelSize::n, "the context asked for"),
+        field("attention_layer", &ModelSize::attention_layer,
+              "one layer's attention for a new token that sees n keys"),
+        field("attention_token", &ModelSize::attention_token, "L · attentionLayer.total"),
+        field("scores_token", &ModelSize::scores_token,
+              "L · (scores + weighted sum): the part that grows with n"),
+        field("mlp_token", &ModelSize::mlp_token, "L · the MLP's matrix products"),
+        field("unembed_token", &ModelSize::unembed_token, "V·C: the logits"),
+        field("token", &ModelSize::token,
+              "attention, MLP and logits (norms, softmax and exp not counted)")};
   }
 };
 

@@ -30,31 +30,42 @@ struct TextBaselines {
   static constexpr const char* kName = "TextBaselines";
   static constexpr auto fields() {
     return std::tuple{
-        field("uniform", &TextBaselines::uniform), field("unigram", &TextBaselines::unigram),
-        field("bigram", &TextBaselines::bigram), field("lambda", &TextBaselines::lambda)};
+        field("uniform", &TextBaselines::uniform, "ln V: every token equally likely"),
+        field("unigram", &TextBaselines::unigram, "the held-out loss of the unigram model"),
+        field("bigram", &TextBaselines::bigram,
+              "the held-out loss of the bigram model mixed with the unigram"),
+        field("lambda", &TextBaselines::lambda,
+              "the bigram's share λ, on a grid of 0.01, chosen on `validation`")};
   }
 };
 
 struct TextCorpus {
-  std::string chars;                 // the vocabulary from token 2, UTF-8 (V − 2 of them)
-  std::vector<std::int32_t> counts;  // (V) each token's count n in the training stream
-  std::vector<double> unigram;       // (V) the unigram model's p: (n + 1) / (N + V)
-  std::vector<std::int32_t> train, validation, held_out;  // the three streams, token ids
-  std::int64_t characters = 0;                            // in the text, line ends not counted
+  std::string chars;
+  std::vector<std::int32_t> counts;
+  std::vector<double> unigram;
+  std::vector<std::int32_t> train, validation, held_out;
+  std::int64_t characters = 0;
   std::int64_t lines = 0, pieces = 0;
-  std::int64_t distinct = 0;  // characters the text has, known or not
-  std::int64_t unknown = 0;   // characters of the text read as the unknown token
+  std::int64_t distinct = 0;
+  std::int64_t unknown = 0;
   TextBaselines baselines;
 
   static constexpr const char* kName = "TextCorpus";
   static constexpr auto fields() {
     return std::tuple{
-        field("chars", &TextCorpus::chars),           field("counts", &TextCorpus::counts),
-        field("unigram", &TextCorpus::unigram),       field("train", &TextCorpus::train),
-        field("validation", &TextCorpus::validation), field("held_out", &TextCorpus::held_out),
-        field("characters", &TextCorpus::characters), field("lines", &TextCorpus::lines),
-        field("pieces", &TextCorpus::pieces),         field("distinct", &TextCorpus::distinct),
-        field("unknown", &TextCorpus::unknown),       field("baselines", &TextCorpus::baselines)};
+        field("chars", &TextCorpus::chars,
+              "the vocabulary from token 2, most frequent first (V − 2 of them)"),
+        field("counts", &TextCorpus::counts, "(V) each token's count n in the training stream"),
+        field("unigram", &TextCorpus::unigram, "(V) the unigram model's p: (n + 1) / (N + V)"),
+        field("train", &TextCorpus::train, "the training stream, token ids"),
+        field("validation", &TextCorpus::validation, "the stream for choosing"),
+        field("held_out", &TextCorpus::held_out, "the held-out stream"),
+        field("characters", &TextCorpus::characters, "in the text, line ends not counted"),
+        field("lines", &TextCorpus::lines, "the text's lines"),
+        field("pieces", &TextCorpus::pieces, "the lines cut at 100 characters"),
+        field("distinct", &TextCorpus::distinct, "characters the text has, known or not"),
+        field("unknown", &TextCorpus::unknown, "characters of the text read as the unknown token"),
+        field("baselines", &TextCorpus::baselines, "the held-out loss of three simpler models")};
   }
 };
 

@@ -15,52 +15,55 @@
 namespace attention {
 
 struct TokenCover {
-  std::string hex;       // its bytes, "E6 88 91"
-  std::string text;      // the characters it holds whole ("" for a lone piece); its bytes are
-                         // exactly these when it is not a piece
-  std::string shown;     // the token by itself as a tokenizer's decode writes it: its whole
-                         // characters, and U+FFFD (�) for each broken piece, as TextDecoder does
-  bool piece = false;    // it starts or ends inside a character
-  Index bytes = 0;       // how many bytes
-  Index first_char = 0;  // the first character it touches, from 0
-  Index last_char = 0;   // the last (a piece touches one; a token of three characters three)
+  std::string hex;
+  std::string text;
+  // exactly these when it is not a piece
+  std::string shown;
+  // characters, and U+FFFD (�) for each broken piece, as TextDecoder does
+  bool piece = false;
+  Index bytes = 0;
+  Index first_char = 0;
+  Index last_char = 0;
 
   static constexpr const char* kName = "TokenCover";
   static constexpr auto fields() {
-    return std::tuple{field("hex", &TokenCover::hex),
-                      field("text", &TokenCover::text),
-                      field("shown", &TokenCover::shown),
-                      field("piece", &TokenCover::piece),
-                      field("bytes", &TokenCover::bytes),
-                      field("first_char", &TokenCover::first_char),
-                      field("last_char", &TokenCover::last_char)};
+    return std::tuple{
+        field("hex", &TokenCover::hex, "its bytes, \"E6 88 91\""),
+        field("text", &TokenCover::text, "the characters it holds whole (\"\" for a lone piece)"),
+        field("shown", &TokenCover::shown,
+              "the token alone as a decoder writes it, � for each broken piece"),
+        field("piece", &TokenCover::piece, "it starts or ends inside a character"),
+        field("bytes", &TokenCover::bytes, "how many bytes"),
+        field("first_char", &TokenCover::first_char, "the first character it touches, from 0"),
+        field("last_char", &TokenCover::last_char, "the last")};
   }
 };
 
 struct Tokenized {
   std::vector<TokenCover> tokens;
-  Index characters = 0;   // Unicode code points
-  Index bytes = 0;        // UTF-8 bytes
-  Index count = 0;        // tokens
-  Index pieces = 0;       // tokens that are pieces of a character
-  Index split_chars = 0;  // characters spread over more than one token
+  Index characters = 0;
+  Index bytes = 0;
+  Index count = 0;
+  Index pieces = 0;
+  Index split_chars = 0;
   double tokens_per_char = 0;
   double chars_per_token = 0;
-  Index context = 0;  // T, the model's context
-  Index fit = 0;      // ⌊T · characters / tokens⌋: characters of such text in T tokens
+  Index context = 0;
+  Index fit = 0;
 
   static constexpr const char* kName = "Tokenized";
   static constexpr auto fields() {
-    return std::tuple{field("tokens", &Tokenized::tokens),
-                      field("characters", &Tokenized::characters),
-                      field("bytes", &Tokenized::bytes),
-                      field("count", &Tokenized::count),
-                      field("pieces", &Tokenized::pieces),
-                      field("split_chars", &Tokenized::split_chars),
-                      field("tokens_per_char", &Tokenized::tokens_per_char),
-                      field("chars_per_token", &Tokenized::chars_per_token),
-                      field("context", &Tokenized::context),
-                      field("fit", &Tokenized::fit)};
+    return std::tuple{
+        field("tokens", &Tokenized::tokens, "each token, in order"),
+        field("characters", &Tokenized::characters, "the text's Unicode code points"),
+        field("bytes", &Tokenized::bytes, "its UTF-8 bytes"),
+        field("count", &Tokenized::count, "the tokens"),
+        field("pieces", &Tokenized::pieces, "tokens that are pieces of a character"),
+        field("split_chars", &Tokenized::split_chars, "characters spread over more than one token"),
+        field("tokens_per_char", &Tokenized::tokens_per_char, "count / characters"),
+        field("chars_per_token", &Tokenized::chars_per_token, "characters / count"),
+        field("context", &Tokenized::context, "the model's context, as given"),
+        field("fit", &Tokenized::fit, "⌊context · characters / count⌋")};
   }
 };
 

@@ -147,7 +147,9 @@ export function loadAttention(): Promise<Attention>;
 
 /** The state of every query row after one block of keys. Keys start..end−1 (0-based). */
 export interface TiledBlock {
+  /** the block's first key, 0-based */
   start: number;
+  /** one past its last key */
   end: number;
   /** (n_q, end − start) the block's scaled scores, masked cells at the mask value */
   logits: Matrix;
@@ -168,15 +170,19 @@ export interface TiledBlock {
 }
 
 export interface TiledTrace {
+  /** keys per block (the last block may be shorter) */
   block: number;
+  /** 1/√d_k unless given */
   scale: number;
+  /** every block, in order */
   blocks: TiledBlock[];
   /** (n_q, d_v) after the last block */
   output: Matrix;
   /** (n_q, d_v) the whole-row computation's output */
   full: Matrix;
-  /** The largest |output − full|. */
+  /** The largest \|output − full\|. */
   maxDifference: number;
+  /** rows whose keys are all masked (ℓ = 0): output 0 */
   blockedRows: number[];
 }
 
@@ -193,55 +199,69 @@ export interface ScalingOptions {
 
 /** The seeded batch behind scalingStats. */
 export interface ScalingBatch {
-  /** (rows, dK) unit-variance queries */
+  /** (rows, dK) seeded unit-variance queries */
   q: Matrix;
   /** (rows·nKeys, dK) the keys: query r's are rows r·nKeys … r·nKeys + nKeys − 1 */
   k: Matrix;
 }
 
 export interface ScalingStats {
+  /** as asked */
   dK: number;
+  /** keys per query, as asked */
   nKeys: number;
+  /** queries, as asked */
   rows: number;
   /** 1/√dK */
   scale: number;
   /** the mean and the variance of every q·k (the variance is about dK) */
   scoreMean: number;
+  /** their variance (about dK) */
   scoreVariance: number;
   /** the variance of q·k/√dK (about 1) */
   scaledVariance: number;
   /** the mean over the rows of the largest softmax weight, without and with 1/√dK */
   maxWeightUnscaled: number;
+  /** the same for softmax(q·k/√dK) */
   maxWeightScaled: number;
   /** the share of rows whose largest weight is above 0.99 */
   oneHotUnscaled: number;
+  /** the same with the scale */
   oneHotScaled: number;
-  /** (nKeys) the first query's q·k, and its softmax without and with the scale */
   /** the first query (d_k) and its keys (nKeys × d_k) */
   exampleQ: number[];
+  /** (nKeys, dK) its keys */
   exampleK: Matrix;
+  /** (nKeys) the first query's q·k */
   exampleScores: number[];
+  /** (nKeys) softmax(q·k) */
   exampleUnscaled: number[];
+  /** (nKeys) softmax(q·k/√dK) */
   exampleScaled: number[];
 }
 
 export interface DropoutStats {
   /** (n_q, n_k) and (n_q, d_v) without dropout */
   weights: Matrix;
+  /** (n_q, d_v) the output without dropout */
   output: Matrix;
   /** (n_q, n_k) the first draw, its row sums (not 1) and its output */
   dropped: Matrix;
+  /** (n_q) the first draw's row sums: not 1 */
   droppedRowSums: number[];
+  /** (n_q, d_v) the first draw's output */
   drawOutput: Matrix;
   /** averages over every draw */
   meanDropped: Matrix;
-  meanOutput: Matrix;
   /** (n_q, n_k) how many draws kept each weight */
   kept: Matrix;
-  /** the largest |meanOutput − output| */
+  /** (n_q, d_v) the output, averaged over every draw */
+  meanOutput: Matrix;
+  /** the largest \|meanOutput − output\| */
   maxDifference: number;
-  /** 1, 2, 5, 10 … draws, and the largest |average output of that many − output| */
+  /** 1, 2, 5, 10 … draws, and the largest \|average output of that many − output\| */
   counts: number[];
+  /** for each count, the largest \|average of that many draws' outputs − output\| */
   differences: number[];
 }
 
@@ -296,36 +316,48 @@ export interface MultiHeadOptions {
   scale?: number;
 }
 
-/** Angles pos·θ_i of position encodings, θ_i = base^(−2i/d). */
-export interface PositionAngles {
+export interface SinusoidalTrace {
   /** The position of each row; 0 is the first token. */
   positions: number[];
   /** (⌈d/2⌉) θ_i */
   theta: number[];
   /** (n, ⌈d/2⌉) pos·θ_i */
   angles: Matrix;
+  /** (n, d_head/2) cos of the angles */
   cos: Matrix;
+  /** (n, d_head/2) sin of the angles */
   sin: Matrix;
-}
-
-export interface SinusoidalTrace extends PositionAngles {
   /** (n, d_model): PE[pos][2i] = sin(pos·θ_i), PE[pos][2i+1] = cos(pos·θ_i). */
   encoding: Matrix;
 }
 
-export interface RotaryTrace extends PositionAngles {
+export interface RotaryTrace {
+  /** The position of each row; 0 is the first token. */
+  positions: number[];
+  /** (⌈d/2⌉) θ_i */
+  theta: number[];
+  /** (n, ⌈d/2⌉) pos·θ_i */
+  angles: Matrix;
+  /** (n, d_head/2) cos of the angles */
+  cos: Matrix;
+  /** (n, d_head/2) sin of the angles */
+  sin: Matrix;
   /** The input with the pairs (2i, 2i+1) of every d_head block rotated by pos·θ_i. */
   rotated: Matrix;
 }
 
 export interface MultiHeadTrace {
+  /** the query heads */
   h: number;
+  /** the key-value heads */
   hKv: number;
+  /** each head's width: W_Q's columns / h */
   dHead: number;
   /** (h) the key-value head each query head reads, 0-based: ⌊i·h_kv/h⌋. */
   kvHead: number[];
   /** (n, d_model) the input, with the sinusoidal encodings added when asked. */
   x: Matrix;
+  /** the encodings added to X, with sinusoidal positions */
   sinusoidal?: SinusoidalTrace;
   /** (n, h·d_head) X·W_Q, before RoPE */
   q: Matrix;
@@ -333,7 +365,9 @@ export interface MultiHeadTrace {
   k: Matrix;
   /** (n, h_kv·d_head) X·W_V */
   v: Matrix;
+  /** RoPE on Q, with rotary positions */
   qRotated?: RotaryTrace;
+  /** RoPE on K, with rotary positions */
   kRotated?: RotaryTrace;
   /** One trace per query head; its q, k, v are the head's own columns (after RoPE). */
   heads: SelfAttentionTrace[];
@@ -356,26 +390,31 @@ export interface KvCache {
 
 /** Multiply-adds of the matrix products (exp, sums and rotations not counted). */
 export interface Cost {
+  /** multiply-adds of Q, K and V for the rows computed */
   projections: number;
+  /** of q·k over the (query, key) pairs a causal pass needs */
   scores: number;
+  /** of weights·V over the same pairs */
   weightedSum: number;
+  /** of concat·W_O */
   output: number;
+  /** their sum */
   total: number;
 }
 
 export interface DecodeStep {
-  /** The new cache, one row longer; the cache passed in is unchanged. */
-  cache: KvCache;
   /** The new token's position, 0 for the first. */
   position: number;
-  /** (d_model) the new token's output row. */
-  output: number[];
   /** The new token's row of everything: its heads attend to every cached key and itself. */
   trace: MultiHeadTrace;
   /** What this step did. */
   cost: Cost;
   /** What a causal pass over all cache.length tokens does. */
   full: Cost;
+  /** The new cache, one row longer; the cache passed in is unchanged. */
+  cache: KvCache;
+  /** (d_model) the new token's output row. */
+  output: number[];
 }
 
 export interface Decoder {
@@ -396,23 +435,33 @@ export interface Decoder {
  * scale·scaled; q = scores·K; k = scoresᵀ·Q.
  */
 export interface AttentionGradients {
+  /** (n_q, d_v) dL/d(output), as given */
   output: Matrix;
   /** Only with dropout. */
   dropped?: Matrix;
+  /** (n_q, n_k) dO·Vᵀ (with dropout, dropped ⊙ keep/(1−p)), plus the loss's own dL/d(weights) */
   weights: Matrix;
   /** Σ_j weights ⊙ d(weights), for each query row. */
   rowDot: number[];
   /** Only with a mask: the gradient of the logits, before the mask's cells are zeroed. */
   masked?: Matrix;
+  /** (n_q, n_k) dL/d(logits): weights ⊙ (d(weights) − rowDot), 0 where the mask replaced a cell */
   scaled: Matrix;
+  /** (n_q, n_k) scale · d(scaled) */
   scores: Matrix;
+  /** (n_q, d_k) d(scores)·K */
   q: Matrix;
+  /** (n_k, d_k) d(scores)ᵀ·Q */
   k: Matrix;
+  /** (n_k, d_v) (dropped or weights)ᵀ·dO */
   v: Matrix;
   /** (n, d_model) selfAttentionBackward's only, as wq, wk and wv (see SelfAttentionGradients) */
   x?: Matrix;
+  /** (d_model, d_k) Xᵀ·dQ: `selfAttentionBackward` only */
   wq?: Matrix;
+  /** (d_model, d_k) Xᵀ·dK: `selfAttentionBackward` only */
   wk?: Matrix;
+  /** (d_model, d_v) Xᵀ·dV: `selfAttentionBackward` only */
   wv?: Matrix;
 }
 
@@ -426,35 +475,47 @@ export interface SelfAttentionGradients extends AttentionGradients {
 
 /** A multi-head layer's gradients, given dL/d(output) (n, d_model). */
 export interface MultiHeadGradients {
+  /** (n, d_model) dL/d(output), as given */
   output: Matrix;
   /** concatᵀ·dO */
   wo: Matrix;
   /** dO·W_Oᵀ */
   concat: Matrix;
-  /** Each query head's, on its own q, k and v (after RoPE). */
-  heads: AttentionGradients[];
   /** With RoPE: dL/d of the rotated Q and K (the heads' K gradients summed per key-value head). */
   qRotated?: Matrix;
+  /** (n, h_kv·d_head) with RoPE: dL/d of the rotated K, the heads' summed per key-value head */
   kRotated?: Matrix;
   /** dL/d of X·W_Q, X·W_K and X·W_V (RoPE's rotation turned back). */
   q: Matrix;
+  /** (n, h_kv·d_head) dL/d(X·W_K), RoPE's rotation turned back */
   k: Matrix;
+  /** (n, h_kv·d_head) dL/d(X·W_V) */
   v: Matrix;
+  /** (d_model, h·d_head) */
   wq: Matrix;
+  /** (d_model, h_kv·d_head) */
   wk: Matrix;
+  /** (d_model, h_kv·d_head) */
   wv: Matrix;
+  /** (n, d_model); also dL/d(X + PE) with sinusoidal positions */
   x: Matrix;
+  /** Each query head's, on its own q, k and v (after RoPE). */
+  heads: AttentionGradients[];
 }
 
 /** One attention call's trace and its gradients. */
 export interface AttentionBackward {
+  /** the forward pass, as `attention()` returns it */
   trace: Trace;
+  /** dL/d of every step and input */
   gradients: AttentionGradients;
 }
 
 /** A multi-head layer's trace and its gradients. */
 export interface MultiHeadBackward {
+  /** the forward pass, as `multiHeadAttention()` returns it */
   trace: MultiHeadTrace;
+  /** the layer's gradients */
   gradients: MultiHeadGradients;
 }
 
@@ -511,14 +572,19 @@ export interface LearnLabs {
 
 /** One step of sharpnessDescent: α, the loss, its gradients, and the α it moves to. */
 export interface SharpnessStep {
+  /** α at this step */
   alpha: number;
+  /** (output − target)² */
   loss: number;
   /** 2·(output − target) */
   dOutput: number;
+  /** dL/dα */
   dAlpha: number;
   /** α − η·dL/dα */
   next: number;
+  /** the forward pass, as `attention()` returns it */
   trace: Trace;
+  /** dL/d of every step and input */
   gradients: AttentionGradients;
 }
 
@@ -530,45 +596,62 @@ export interface TeachStep {
   wk: Matrix;
   /** −log weights[row][key] */
   loss: number;
-  trace: SelfAttentionTrace;
+  /** the forward pass, as `attention()` returns it */
+  trace: Trace;
+  /** dL/d of every step and input */
   gradients: SelfAttentionGradients;
 }
 
 /** teachDescent's run: each step's weights, loss, trace and gradients; the weights after it. */
 export interface TeachRun {
+  /** each step, in order */
   steps: TeachStep[];
+  /** (d_model, d_k) W_Q after the last step */
   wq: Matrix;
+  /** (d_model, d_k) W_K after the last step */
   wk: Matrix;
-  after: { trace: SelfAttentionTrace };
+  /** the self-attention with them (the wrapper's `{ trace }`) */
+  after: Trace;
 }
 
 // ---- Labs: a real model ----
 
 /** The small transformer's shape: vocabulary V, context T, d_model C, layers L, heads H. */
 export interface GptConfig {
+  /** V, how many tokens the model knows */
   vocab: number;
+  /** T, the longest sequence it reads */
   context: number;
+  /** C, the width of each token's vector */
   dModel: number;
+  /** L, how many blocks */
   layers: number;
+  /** H, the heads of each block; d_head = C/H, even (RoPE turns pairs) */
   heads: number;
-  /** RoPE's base, 10000 unless given */
+  /** RoPE's base; 10000 unless given */
   base?: number;
-  /** false: attention-only blocks, no MLPs (true unless given) */
+  /** false: attention-only blocks, as in the induction lab; true unless given */
   mlp?: boolean;
 }
 
 /** The induction task: a segment of m distinct tokens (m from minSegment to maxSegment), the
  * same segment again, then random tokens to the context's end. */
 export interface InductionTask {
+  /** V, how many different tokens a sequence draws from */
   vocab: number;
+  /** T, each sequence's length */
   context: number;
+  /** the shortest segment m that a sequence repeats */
   minSegment: number;
+  /** the longest segment m that a sequence repeats */
   maxSegment: number;
 }
 
 /** B sequences of the task: tokens and targets (B·T each; a target is the next token). */
 export interface InductionBatch {
+  /** (B·T) the sequences' tokens, one sequence after another */
   tokens: number[];
+  /** (B·T) each token's next one */
   targets: number[];
   /** (B) each sequence's segment length m */
   segments: number[];
@@ -582,39 +665,48 @@ export interface InductionScores {
   repeatLoss: number;
   /** (L, H) each head's mean weight on position i − 1 */
   previous: Matrix;
-  /** (L, H) each head's mean weight, from a token of the second half, on the token after its
-   * earlier occurrence */
+  /** (L, H) each head's mean weight, from a token of the second half, on the token after its earlier one */
   induction: Matrix;
 }
 
 /** A learner's text as the core reads it (textCorpus): lines end in token 0 (⏎), a line is cut
  * every 100 characters, every tenth piece held out and the one before it kept for choosing. */
 export interface TextCorpus {
-  /** the vocabulary from token 2: the characters seen twice in training, most frequent first */
+  /** the vocabulary from token 2, most frequent first (V − 2 of them) */
   chars: string;
-  /** (V) each token's count in the training stream */
+  /** (V) each token's count n in the training stream */
   counts: number[];
-  /** (V) the unigram model's p: (count + 1) / (N + V) */
+  /** (V) the unigram model's p: (n + 1) / (N + V) */
   unigram: number[];
+  /** the training stream, token ids */
   train: Int32Array;
+  /** the stream for choosing */
   validation: Int32Array;
+  /** the held-out stream */
   heldOut: Int32Array;
   /** in the text, line ends not counted */
   characters: number;
+  /** the text's lines */
   lines: number;
+  /** the lines cut at 100 characters */
   pieces: number;
   /** characters the text has, known or not */
   distinct: number;
   /** characters of the text read as the unknown token */
   unknown: number;
+  /** the held-out loss of three simpler models */
   baselines: TextBaselines;
 }
 
 /** The held-out loss of three simpler models: uniform, unigram, bigram (λ chosen on validation). */
 export interface TextBaselines {
+  /** ln V: every token equally likely */
   uniform: number;
+  /** the held-out loss of the unigram model */
   unigram: number;
+  /** the held-out loss of the bigram model mixed with the unigram */
   bigram: number;
+  /** the bigram's share λ, on a grid of 0.01, chosen on `validation` */
   lambda: number;
 }
 
@@ -626,9 +718,13 @@ export interface GptModel {
 
 /** One parameter tensor in the flat buffer: "wte" (V, C), "l0.w_q" (C, C) … */
 export interface GptTensor {
+  /** "wte", "l0.w_q", … as the exported scripts name them */
   name: string;
+  /** its rows (1 for a vector) */
   rows: number;
+  /** its columns */
   cols: number;
+  /** where it starts in the flat parameters */
   offset: number;
   /** AdamW's weight decay applies (the matrices) */
   decay: boolean;
@@ -650,6 +746,7 @@ export interface GptLayer {
 
 /** One sequence of T tokens through the model. */
 export interface GptForward {
+  /** per layer, what the page shows of it */
   layers: GptLayer[];
   /** (T, V) x·wteᵀ, the embedding tied */
   logits: Matrix;
@@ -665,8 +762,10 @@ export interface GptForward {
 
 /** The mean loss of a batch and its gradient for every parameter, flat, in gptLayout's order. */
 export interface GptGradients {
+  /** the mean loss of the batch */
   loss: number;
-  gradients: Float32Array | Float64Array;
+  /** (gptSize) in gptLayout's order: a typed array, as the parameters are */
+  gradients: Float32Array;
 }
 
 /** What n training steps did. */
@@ -679,6 +778,7 @@ export interface GptTrainSteps {
 
 /** What part of a step did: the batch loss when it ended the step. */
 export interface GptTrainSlice {
+  /** the batch's loss, when this slice ended a step */
   loss?: number;
   /** the steps taken so far */
   step: number;
@@ -773,105 +873,151 @@ export interface GptLabs {
 
 /** One token of a real tokenizer over a text (tokenized). */
 export interface TokenCover {
-  /** its bytes in hex, "E6 88 91" */
+  /** its bytes, "E6 88 91" */
   hex: string;
-  /** the characters it holds whole ("" for a lone piece of one) */
+  /** the characters it holds whole ("" for a lone piece) */
   text: string;
-  /** the token alone as a decoder writes it: U+FFFD (�) for each broken piece */
+  /** the token alone as a decoder writes it, � for each broken piece */
   shown: string;
   /** it starts or ends inside a character */
   piece: boolean;
+  /** how many bytes */
   bytes: number;
-  /** the first and last character it touches, from 0 */
+  /** the first character it touches, from 0 */
   firstChar: number;
+  /** the last */
   lastChar: number;
 }
 
 /** A real tokenizer's tokens laid over a text (tokenized): they spell its UTF-8 exactly. */
 export interface Tokenized {
+  /** each token, in order */
   tokens: TokenCover[];
-  /** Unicode code points */
+  /** the text's Unicode code points */
   characters: number;
-  /** UTF-8 bytes */
+  /** its UTF-8 bytes */
   bytes: number;
-  /** tokens */
+  /** the tokens */
   count: number;
   /** tokens that are pieces of a character */
   pieces: number;
   /** characters spread over more than one token */
   splitChars: number;
+  /** count / characters */
   tokensPerChar: number;
+  /** characters / count */
   charsPerToken: number;
+  /** the model's context, as given */
   context: number;
-  /** ⌊context × characters / count⌋: characters of such text in the context */
+  /** ⌊context · characters / count⌋ */
   fit: number;
 }
 
 /** A decoder-only transformer as its configuration describes it (src/sizes.hpp). */
 export interface ModelShape {
+  /** V, the tokens it knows */
   vocab: number;
+  /** T, the longest sequence it was built for */
   context: number;
+  /** C, the residual stream's width */
   dModel: number;
+  /** L, how many blocks */
   layers: number;
+  /** h, query heads per layer */
   heads: number;
-  /** key-value heads; divides heads */
+  /** h_kv, key-value heads per layer; divides h */
   kvHeads: number;
+  /** one head's width */
   dHead: number;
-  /** the MLP's hidden width; 0 with mlp "none" */
+  /** the MLP's hidden width (0 with mlp none) */
   dFf: number;
-  /** "gelu", "gated" or "none" */
+  /** gelu (two matrices), gated (three: SwiGLU) or none */
   mlp: string;
-  /** "layer" or "rms" */
+  /** layer (a gain and a bias) or rms (a gain) */
   norm: string;
-  /** "learned" or "rotary" */
+  /** learned (a T·C table) or rotary (none) */
   positions: string;
-  /** the output layer reuses the token embedding */
+  /** the output layer reuses the embedding */
   tied: boolean;
+  /** W_Q, W_K and W_V have biases */
   qkvBias: boolean;
+  /** W_O has a bias */
   oBias: boolean;
+  /** the MLP's matrices have biases */
   mlpBias: boolean;
-  /** an RMSNorm gain of d_head on every head's q and k */
+  /** a gain of d_head on every head's q and k */
   qkNorm: boolean;
 }
 
 /** One layer's parameters, by part. */
 export interface LayerParameters {
+  /** W_Q's parameters, with its bias if any: C·h·d_head (+ h·d_head) */
   wQ: number;
+  /** W_K's: C·h_kv·d_head (+ h_kv·d_head) */
   wK: number;
+  /** W_V's, as W_K's */
   wV: number;
+  /** W_O's: h·d_head·C (+ C) */
   wO: number;
+  /** 2·d_head with `qkNorm`, else 0 */
   qkNorm: number;
+  /** the five above */
   attention: number;
+  /** the MLP's matrices and biases */
   mlp: number;
+  /** the layer's norms: before attention and before the MLP */
   norms: number;
+  /** the layer's parameters */
   total: number;
 }
 
 /** A model's parameters, KV cache and one token's multiply-adds at context n (modelSize). */
 export interface ModelSize {
+  /** V·C */
   embedding: number;
+  /** T·C with learned positions, else 0 */
   positions: number;
+  /** one layer, by part */
   layer: LayerParameters;
+  /** L · layer.total */
   layers: number;
+  /** L · layer.attention */
   attention: number;
+  /** L · layer.mlp */
   mlp: number;
+  /** L · layer.norms + the final norm */
   norms: number;
+  /** the norm after the last layer */
   finalNorm: number;
+  /** V·C when untied, else 0 */
   unembedding: number;
+  /** every parameter */
   total: number;
+  /** attention / total */
   attentionShare: number;
+  /** 2·L·h_kv·d_head: a k and a v row per layer */
   kvValuesPerToken: number;
+  /** × bytesPerValue */
   kvBytesPerToken: number;
+  /** × the shape's context */
   kvBytesContext: number;
+  /** × n */
   kvBytesAt: number;
+  /** bytes per token that h_kv < h saves */
   kvSaved: number;
+  /** the context asked for */
   n: number;
-  /** one layer's attention for the new token (decodeStep's count) */
+  /** one layer's attention for a new token that sees n keys */
   attentionLayer: Cost;
+  /** L · attentionLayer.total */
   attentionToken: number;
+  /** L · (scores + weighted sum): the part that grows with n */
   scoresToken: number;
+  /** L · the MLP's matrix products */
   mlpToken: number;
+  /** V·C: the logits */
   unembedToken: number;
+  /** attention, MLP and logits (norms, softmax and exp not counted) */
   token: number;
 }
 
@@ -887,6 +1033,7 @@ export interface BpeOptions {
 
 /** One entry of a learned vocabulary. */
 export interface BpeSymbol {
+  /** its id */
   id: number;
   /** its characters when its bytes are whole characters, else "" */
   text: string;
@@ -894,16 +1041,21 @@ export interface BpeSymbol {
   hex: string;
   /** its bytes are whole UTF-8 characters */
   whole: boolean;
+  /** how many bytes */
   bytes: number;
   /** the two tokens merged into it; −1 for a base symbol */
   left: number;
+  /** the right one */
   right: number;
 }
 
 /** A pair of adjacent tokens, counted at every position (overlapping ones included). */
 export interface BpePair {
+  /** the left token's id */
   left: number;
+  /** the right token's id */
   right: number;
+  /** at every position, overlapping ones included */
   count: number;
   /** where it first occurs: its left token's place among the tokens, from 0 */
   first: number;
@@ -911,69 +1063,91 @@ export interface BpePair {
 
 /** The pairs of a tokenization: the most frequent first, ties to the first to occur. */
 export interface BpeCounts {
-  /** at most 10 */
+  /** the most frequent pairs, at most 10: the highest count first, ties the first to occur */
   top: BpePair[];
-  /** how many different pairs */
+  /** how many different pairs there are */
   distinct: number;
-  /** how many share the highest count */
+  /** how many share the highest count (0 with no pair) */
   tied: number;
 }
 
 /** A text as tokens, piece by piece (the lines, or the pre-split's pieces). */
 export interface BpeTokens {
+  /** every token's id, piece after piece */
   ids: number[];
   /** how many tokens each piece has */
   sizes: number[];
+  /** tokens */
   count: number;
 }
 
 /** One merge: the counts it was chosen from (top[0] the pair), where it occurs, the text after. */
-export interface BpeStep extends BpeCounts {
+export interface BpeStep {
+  /** the most frequent pairs, at most 10: the highest count first, ties the first to occur */
+  top: BpePair[];
+  /** how many different pairs there are */
+  distinct: number;
+  /** how many share the highest count (0 with no pair) */
+  tied: number;
+  /** the pair merged: its left token */
   left: number;
+  /** its right token */
   right: number;
-  /** the new token's id (vocabulary[id]) */
+  /** the new token (vocabulary[id]) */
   id: number;
+  /** the pair's count */
   count: number;
-  /** how many were merged, left to right without overlap (fewer than count where they overlap) */
+  /** how many were merged, left to right without overlap */
   replaced: number;
-  /** every place the pair occurs in the tokens before, from 0 */
+  /** every place it occurs among the tokens before, from 0 */
   at: number[];
   /** the places merged */
   mergedAt: number[];
+  /** the text's tokens after the merge */
   after: BpeTokens;
 }
 
 /** Byte-pair encoding learned from a text, step by step (bpeLearn). */
 export interface BpeTrace {
+  /** "characters" or "bytes" */
   start: string;
+  /** the pre-split was on */
   presplit: boolean;
-  /** the merges asked for (steps.length may be fewer) */
+  /** the merges asked for (steps may be fewer) */
   merges: number;
   /** the base characters in id order ("" from bytes) */
   alphabet: string;
-  /** base symbols: the alphabet's characters, or 256 bytes */
+  /** base symbols: the alphabet's characters, or 256 */
   base: number;
+  /** every token by id: the base, then one per merge */
   vocabulary: BpeSymbol[];
-  /** the text's characters and their UTF-8 bytes, line breaks not counted */
+  /** the text's characters, line breaks not counted */
   characters: number;
+  /** their UTF-8 bytes */
   bytes: number;
+  /** its lines */
   lines: number;
   /** the line of each piece, from 0 */
   segmentLines: number[];
   /** the characters or bytes, before any merge */
   initial: BpeTokens;
+  /** each merge, in order */
   steps: BpeStep[];
-  /** the counts after the last merge: what would come next, or why learning stopped */
+  /** the counts after the last merge: what comes next, or why it stopped */
   next: BpeCounts;
 }
 
 /** One token of a text encoded with a learned vocabulary. */
 export interface BpeToken {
-  /** −1 for a character the vocabulary does not have */
+  /** its id; −1 for a character the vocabulary does not have */
   id: number;
+  /** its characters when whole, else "" */
   text: string;
+  /** its bytes */
   hex: string;
+  /** its bytes are whole characters */
   whole: boolean;
+  /** it is in the vocabulary */
   known: boolean;
   /** its piece, from 0 */
   segment: number;
@@ -983,20 +1157,29 @@ export interface BpeToken {
 export interface BpeApplied {
   /** which merge, from 0 (the learned trace's step) */
   merge: number;
+  /** the token it makes */
   id: number;
+  /** how many times it applied */
   replaced: number;
 }
 
 /** A text read with a learned vocabulary (bpeEncode). */
 export interface BpeEncoded {
+  /** each token, in order */
   tokens: BpeToken[];
   /** its characters or bytes before any merge (an unknown character −1) */
   initial: BpeTokens;
+  /** the line of each piece, from 0 */
   segmentLines: number[];
+  /** the merges that changed it, in order */
   applied: BpeApplied[];
+  /** tokens */
   count: number;
+  /** tokens not in the vocabulary */
   unknown: number;
+  /** its characters, line breaks not counted */
   characters: number;
+  /** their UTF-8 bytes */
   bytes: number;
 }
 

@@ -426,21 +426,51 @@ def multi_head_backward(x: MatrixLike, weights: dict, d_output: MatrixLike, **la
 
 # ---- the small transformer ----
 
-_config_fields = ("vocab", "context", "d_model", "layers", "heads")
+# The inputs the core declares (src/fields.hpp: GptConfig, InductionTask, BpeOptions), each field's
+# name, kind, default and words, read from the compiled module: one declaration for C++, JS and here.
+_declared = _core.input_fields()
+
+
+def _camel(name: str) -> str:
+    """d_model → dModel, as the page and a model's description spell a declared field."""
+    return re.sub(r"_(\w)", lambda m: m.group(1).upper(), name)
+
+
+def _input(kind: str, label: str, given: Any) -> dict:
+    """given (a dict) as the core's declared input `kind`: each field by its name (or its
+    camelCase, as tang.json spells dModel) and of its kind, a field the core marks `sometimes`
+    given its default when left out, and no other field (a misspelt one would otherwise be
+    ignored). `label` names the argument in messages ("" for keyword arguments)."""
+    fields = _declared[kind]
+    names = [f["name"] for f in fields]
+    if not isinstance(given, dict):
+        raise TypeError(f"{label} must be a dict {{{', '.join(names)}}}")
+    aliases = {_camel(n): n for n in names}
+    unknown = next((k for k in given if k not in names and k not in aliases), None)
+    if unknown is not None:
+        raise ValueError(f'{label} has no field "{unknown}"; its fields are {", ".join(names)}')
+    out: dict = {}
+    for f in fields:
+        name, scalar = f["name"], f["scalar"]
+        x = given.get(name, given.get(_camel(name)))
+        if x is None and f["sometimes"]:
+            x = f["default"]
+        what = f"{label} {name}" if label else name
+        if scalar == "bool":
+            out[name] = _flag(what, x)
+        elif scalar.startswith("float"):
+            out[name] = _number(what, x)
+        elif scalar:
+            out[name] = _whole(what, x)
+        elif not isinstance(x, str):
+            raise TypeError(f"{what} must be a str, not {type(x).__name__}")
+        else:
+            out[name] = x
+    return out
 
 
 def _config(config: dict) -> dict:
-    if not isinstance(config, dict):
-        raise TypeError("config must be a dict {vocab, context, d_model, layers, heads, base?}")
-    # tang.json spells d_model as dModel, as the page does
-    c = {name: config.get(name, config.get("dModel") if name == "d_model" else None) for name in _config_fields}
-    out = {name: _whole(f"config {name}", value, 1) for name, value in c.items()}
-    out["base"] = _number("config base", config.get("base", 10000))
-    mlp = config.get("mlp", True)
-    if not isinstance(mlp, bool):
-        raise TypeError(f"config mlp must be True or False, not {mlp!r}")
-    out["mlp"] = mlp
-    return out
+    return _input("GptConfig", "config", config)
 
 
 def gpt_layout(config: dict) -> list:
@@ -468,9 +498,6 @@ _model_format = "attention-by-hand model"
 _model_version = 1
 _int32 = 2**31 - 1  # a size the core reads: larger ones are refused here, named
 _missing = object()  # a field the description does not have (JSON's null is None)
-# the description's config fields, spelled as the file spells them, and as the core's dict
-_file_fields = (("vocab", "vocab"), ("context", "context"), ("dModel", "d_model"), ("layers", "layers"),
-                ("heads", "heads"))
 
 
 def _kind(x: Any) -> str:
@@ -532,38 +559,42 @@ def _read_description(description: Any) -> dict:
 
 
 def _description_config(config: Any) -> dict:
-    """A description's config, each field checked as the JSON gives it, as the core's dict; the core
-    checks the ranges."""
+    """A description's config, each field checked as the JSON gives it, by the core's declaration
+    (GptConfig), as the core's dict; the core checks the ranges."""
     if config is _missing:
         raise ValueError("config is missing")
     if not isinstance(config, dict):
         raise ValueError(f"config is {_kind(config)}, not an object")
+    fields = _declared["GptConfig"]
     # a field the loader does not know (a misspelt Base) would be ignored, and the model run with
     # another base: refused, named, with the names it knows
-    known = [name for name, _ in _file_fields] + ["base", "mlp"]
+    known = [_camel(f["name"]) for f in fields]
     unknown = next((name for name in config if name not in known), None)
     if unknown is not None:
         raise ValueError(f'config has no field "{unknown}"; its fields are {", ".join(known)}')
     out: dict = {}
-    for name, core_name in _file_fields:
-        if name not in config:
+    for f, name in zip(fields, known):
+        if f["sometimes"]:
+            x = config.get(name)
+            x = f["default"] if x is None else x
+        elif name not in config:
             raise ValueError(f"config.{name} is missing")
-        x = config[name]
-        if isinstance(x, bool) or not isinstance(x, (int, float)):
+        else:
+            x = config[name]
+        if f["scalar"] == "bool":
+            if not isinstance(x, bool):
+                raise ValueError(f"config.{name} is {_kind(x)}, not true or false")
+        elif isinstance(x, bool) or not isinstance(x, (int, float)):
             raise ValueError(f"config.{name} is {_kind(x)}, not a number")
-        if isinstance(x, float) and not x.is_integer():
-            raise ValueError(f"config.{name} is {x}, not a whole number")
-        if abs(x) > _int32:
-            raise ValueError(f"config.{name} is {_number_text(x)}, past any size the core reads ({_int32})")
-        out[core_name] = int(x)
-    base = config.get("base", 10000)
-    if isinstance(base, bool) or not isinstance(base, (int, float)):
-        raise ValueError(f"config.base is {_kind(base)}, not a number")
-    mlp = config.get("mlp", True)
-    if not isinstance(mlp, bool):
-        raise ValueError(f"config.mlp is {_kind(mlp)}, not true or false")
-    out["base"] = float(base)
-    out["mlp"] = mlp
+        elif f["scalar"].startswith("float"):
+            x = float(x)
+        else:
+            if isinstance(x, float) and not x.is_integer():
+                raise ValueError(f"config.{name} is {x}, not a whole number")
+            if abs(x) > _int32:
+                raise ValueError(f"config.{name} is {_number_text(x)}, past any size the core reads ({_int32})")
+            x = int(x)
+        out[f["name"]] = x
     return out
 
 
@@ -582,9 +613,8 @@ def _chars(chars: Any) -> str:
 
 def _file_config(c: dict) -> dict:
     """The core's config dict as the description writes it: dModel, base 10000 (not 10000.0)."""
-    base = c["base"]
-    return {"vocab": c["vocab"], "context": c["context"], "dModel": c["d_model"], "layers": c["layers"],
-            "heads": c["heads"], "base": int(base) if float(base).is_integer() else base, "mlp": c["mlp"]}
+    whole = lambda x: int(x) if isinstance(x, float) and x.is_integer() else x  # noqa: E731
+    return {_camel(f["name"]): whole(c[f["name"]]) for f in _declared["GptConfig"]}
 
 
 def gpt_model_files(model: dict, description: dict) -> Tuple[bytes, str]:
@@ -680,16 +710,11 @@ def gpt_generate(model: dict, prompt: Sequence[int], *, count: int, temperature:
     return [int(t) for t in out]
 
 
-_task_fields = ("vocab", "context", "min_segment", "max_segment")
-
-
 def induction_batch(task: dict, *, batch: int, seed: int = 1) -> Result:
     """Seeded sequences of the induction task {vocab, context, min_segment, max_segment}: a
     segment of m distinct tokens, the same again, then random tokens: {tokens, targets} (B·T ids;
     a target is the next token) and segments (each sequence's m). The page draws the same."""
-    if not isinstance(task, dict):
-        raise TypeError("task must be a dict {vocab, context, min_segment, max_segment}")
-    t = {name: _whole(f"task {name}", task.get(name)) for name in _task_fields}
+    t = _input("InductionTask", "task", task)
     return _wrap(_core.induction_batch(t, _whole("batch", batch), _whole("seed", seed)))
 
 
@@ -740,9 +765,7 @@ def bpe_learn(text: str, *, merges: int = 10, start: str = "characters", prespli
     never merge across letters, digits, spaces and punctuation. A line break is a boundary.
     Returns the trace: alphabet, base, vocabulary, initial, steps (each: top, distinct, tied, left,
     right, id, count, replaced, at, merged_at, after), next. The rules: src/bpe.hpp."""
-    if not isinstance(start, str):
-        raise TypeError(f"start must be a str, not {type(start).__name__}")
-    options = {"merges": _whole("merges", merges), "start": start, "presplit": _flag("presplit", presplit)}
+    options = _input("BpeOptions", "", {"merges": merges, "start": start, "presplit": presplit})
     return _wrap(_core.bpe_learn(_text("text", text), options))
 
 

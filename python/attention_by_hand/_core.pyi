@@ -1,6 +1,8 @@
 # _core.pyi: the types of the compiled module (src/python/module.cpp). Call the package's
 # functions (attention_by_hand), which check every argument first; these take what they pass.
-from typing import Any, Optional
+# Each returns its result, or Error: {"error": message}. The results' and inputs' TypedDicts below
+# the marker are written by tools/api.mjs from the core's declarations (src/fields.hpp).
+from typing import Any, NotRequired, Optional, TypedDict, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -8,46 +10,60 @@ import numpy.typing as npt
 F64 = npt.NDArray[np.float64]
 F32 = npt.NDArray[np.float32]
 I32 = npt.NDArray[np.int32]
+Ints = npt.NDArray[np.signedinteger[Any]]
+U8 = npt.NDArray[np.uint8]
 
-def attend(q: F64, k: F64, v: F64, options: dict) -> dict[str, Any]: ...
-def self_attention(x: F64, wq: F64, wk: F64, wv: F64, options: dict) -> dict[str, Any]: ...
+class Error(TypedDict):
+    error: str
+
+def attend(q: F64, k: F64, v: F64, options: dict) -> Union[Trace, Error]: ...
+def self_attention(x: F64, wq: F64, wk: F64, wv: F64, options: dict) -> Union[Trace, Error]: ...
 def attend_batched(
     q: F32, k: F32, v: F32, shape: list[int], options: dict, weights: bool, reference: bool
 ) -> dict[str, Any]: ...
 def multi_head_attention(
     x: F64, wq: F64, wk: F64, wv: F64, wo: F64, options: dict
-) -> dict[str, Any]: ...
+) -> Union[MultiHeadTrace, Error]: ...
 def decode_step(
     x: F64, k_cache: F64, v_cache: F64, wq: F64, wk: F64, wv: F64, wo: F64, options: dict
-) -> dict[str, Any]: ...
+) -> Union[DecodeStep, Error]: ...
 def attend_backward(
     q: F64, k: F64, v: F64, d_output: F64, d_weights: Optional[F64], options: dict
-) -> dict[str, Any]: ...
+) -> Union[AttentionBackward, Error]: ...
 def self_attention_backward(
     x: F64, wq: F64, wk: F64, wv: F64, d_output: F64, d_weights: Optional[F64], options: dict
-) -> dict[str, Any]: ...
+) -> Union[AttentionBackward, Error]: ...
 def multi_head_backward(
     x: F64, wq: F64, wk: F64, wv: F64, wo: F64, d_output: F64, options: dict
-) -> dict[str, Any]: ...
-def gpt_layout(config: dict) -> Any: ...
-def gpt_dequantize(config: dict, file: bytes) -> Any: ...
-def gpt_quantize(config: dict, params: F32) -> Any: ...
-def gpt_check_chars(config: dict, chars: str) -> Any: ...
-def gpt_read_model(config: dict, chars: str, file: bytes) -> Any: ...
-def gpt_forward(config: dict, params: F32, tokens: I32, targets: Optional[I32]) -> dict[str, Any]: ...
+) -> Union[MultiHeadBackward, Error]: ...
+def gpt_layout(config: GptConfig) -> Union[list[GptTensor], Error]: ...
+def gpt_dequantize(config: GptConfig, file: bytes) -> Union[F32, Error]: ...
+def gpt_quantize(config: GptConfig, params: F32) -> Union[bytes, Error]: ...
+def gpt_check_chars(config: GptConfig, chars: str) -> Optional[Error]: ...
+def gpt_read_model(config: GptConfig, chars: str, file: bytes) -> Union[F32, Error]: ...
+def gpt_forward(
+    config: GptConfig, params: F32, tokens: I32, targets: Optional[I32]
+) -> Union[GptForward, Error]: ...
 def gpt_generate(
-    config: dict, params: F32, prompt: I32, count: int, temperature: float, seed: int
-) -> Any: ...
-def induction_batch(task: dict, batch: int, seed: int) -> Any: ...
-def text_corpus(text: bytes) -> Any: ...
+    config: GptConfig, params: F32, prompt: I32, count: int, temperature: float, seed: int
+) -> Union[I32, Error]: ...
+def induction_batch(task: InductionTask, batch: int, seed: int) -> Union[InductionBatch, Error]: ...
+def text_corpus(text: bytes) -> Union[TextCorpus, Error]: ...
 def induction_scores(
-    config: dict, params: F32, tokens: I32, targets: I32, segments: I32
-) -> dict[str, Any]: ...
-def bpe_learn(text: bytes, options: dict) -> Any: ...
-def bpe_encode(learned: dict, merges: list[tuple[int, int]], text: bytes) -> Any: ...
-def gpt_trainer(config: dict, data: I32, batch: int, lr: float, total: int, seed: int) -> Any: ...
-def induction_trainer(config: dict, task: dict, batch: int, lr: float, total: int, seed: int) -> Any: ...
-def gpt_stream_loss(config: dict, params: F32, stream: I32) -> Any: ...
+    config: GptConfig, params: F32, tokens: I32, targets: I32, segments: I32
+) -> Union[InductionScores, Error]: ...
+def bpe_learn(text: bytes, options: BpeOptions) -> Union[BpeTrace, Error]: ...
+def bpe_encode(
+    learned: dict, merges: list[tuple[int, int]], text: bytes
+) -> Union[BpeEncoded, Error]: ...
+def gpt_trainer(
+    config: GptConfig, data: I32, batch: int, lr: float, total: int, seed: int
+) -> Union[Session, Error]: ...
+def induction_trainer(
+    config: GptConfig, task: InductionTask, batch: int, lr: float, total: int, seed: int
+) -> Union[Session, Error]: ...
+def gpt_stream_loss(config: GptConfig, params: F32, stream: I32) -> Union[float, Error]: ...
+def input_fields() -> dict[str, list[dict[str, Any]]]: ...
 
 class Session:
     """A training run (attention::GptTrainer<float>): slice(n) takes n of a step's sequences and
@@ -57,3 +73,796 @@ class Session:
     done: bool
     def slice(self, sequences: int) -> Any: ...
     def params(self) -> F32: ...
+
+
+# ---- generated by tools/api.mjs from the core's declarations: do not edit ----
+
+
+class AttentionBackward(TypedDict):
+    trace: Trace
+    """the forward pass, as `attention()` returns it"""
+    gradients: AttentionGradients
+    """dL/d of every step and input"""
+
+
+class AttentionGradients(TypedDict):
+    output: F64
+    """(n_q, d_v) dL/d(output), as given"""
+    dropped: NotRequired[F64]
+    """Only with dropout."""
+    weights: F64
+    """(n_q, n_k) dO·Vᵀ (with dropout, dropped ⊙ keep/(1−p)), plus the loss's own dL/d(weights)"""
+    row_dot: F64
+    """Σ_j weights ⊙ d(weights), for each query row."""
+    masked: NotRequired[F64]
+    """Only with a mask: the gradient of the logits, before the mask's cells are zeroed."""
+    scaled: F64
+    """(n_q, n_k) dL/d(logits): weights ⊙ (d(weights) − rowDot), 0 where the mask replaced a cell"""
+    scores: F64
+    """(n_q, n_k) scale · d(scaled)"""
+    q: F64
+    """(n_q, d_k) d(scores)·K"""
+    k: F64
+    """(n_k, d_k) d(scores)ᵀ·Q"""
+    v: F64
+    """(n_k, d_v) (dropped or weights)ᵀ·dO"""
+    x: NotRequired[F64]
+    """(n, d_model) selfAttentionBackward's only, as wq, wk and wv (see SelfAttentionGradients)"""
+    wq: NotRequired[F64]
+    """(d_model, d_k) Xᵀ·dQ: `selfAttentionBackward` only"""
+    wk: NotRequired[F64]
+    """(d_model, d_k) Xᵀ·dK: `selfAttentionBackward` only"""
+    wv: NotRequired[F64]
+    """(d_model, d_v) Xᵀ·dV: `selfAttentionBackward` only"""
+
+
+class BpeApplied(TypedDict):
+    merge: int
+    """which merge, from 0 (the learned trace's step)"""
+    id: int
+    """the token it makes"""
+    replaced: int
+    """how many times it applied"""
+
+
+class BpeCounts(TypedDict):
+    top: list[BpePair]
+    """the most frequent pairs, at most 10: the highest count first, ties the first to occur"""
+    distinct: int
+    """how many different pairs there are"""
+    tied: int
+    """how many share the highest count (0 with no pair)"""
+
+
+class BpeEncoded(TypedDict):
+    tokens: list[BpeToken]
+    """each token, in order"""
+    initial: BpeTokens
+    """its characters or bytes before any merge (an unknown character −1)"""
+    segment_lines: Ints
+    """the line of each piece, from 0"""
+    applied: list[BpeApplied]
+    """the merges that changed it, in order"""
+    count: int
+    """tokens"""
+    unknown: int
+    """tokens not in the vocabulary"""
+    characters: int
+    """its characters, line breaks not counted"""
+    bytes: int
+    """their UTF-8 bytes"""
+
+
+class BpePair(TypedDict):
+    left: int
+    """the left token's id"""
+    right: int
+    """the right token's id"""
+    count: int
+    """at every position, overlapping ones included"""
+    first: int
+    """where it first occurs: its left token's place among the tokens, from 0"""
+
+
+class BpeStep(TypedDict):
+    top: list[BpePair]
+    """the most frequent pairs, at most 10: the highest count first, ties the first to occur"""
+    distinct: int
+    """how many different pairs there are"""
+    tied: int
+    """how many share the highest count (0 with no pair)"""
+    left: int
+    """the pair merged: its left token"""
+    right: int
+    """its right token"""
+    id: int
+    """the new token (vocabulary[id])"""
+    count: int
+    """the pair's count"""
+    replaced: int
+    """how many were merged, left to right without overlap"""
+    at: Ints
+    """every place it occurs among the tokens before, from 0"""
+    merged_at: Ints
+    """the places merged"""
+    after: BpeTokens
+    """the text's tokens after the merge"""
+
+
+class BpeSymbol(TypedDict):
+    id: int
+    """its id"""
+    text: str
+    """its characters when its bytes are whole characters, else \"\""""
+    hex: str
+    """its bytes, \"E6 98 8E\""""
+    whole: bool
+    """its bytes are whole UTF-8 characters"""
+    bytes: int
+    """how many bytes"""
+    left: int
+    """the two tokens merged into it; −1 for a base symbol"""
+    right: int
+    """the right one"""
+
+
+class BpeToken(TypedDict):
+    id: int
+    """its id; −1 for a character the vocabulary does not have"""
+    text: str
+    """its characters when whole, else \"\""""
+    hex: str
+    """its bytes"""
+    whole: bool
+    """its bytes are whole characters"""
+    known: bool
+    """it is in the vocabulary"""
+    segment: int
+    """its piece, from 0"""
+
+
+class BpeTokens(TypedDict):
+    ids: Ints
+    """every token's id, piece after piece"""
+    sizes: Ints
+    """how many tokens each piece has"""
+    count: int
+    """tokens"""
+
+
+class BpeTrace(TypedDict):
+    start: str
+    """\"characters\" or \"bytes\""""
+    presplit: bool
+    """the pre-split was on"""
+    merges: int
+    """the merges asked for (steps may be fewer)"""
+    alphabet: str
+    """the base characters in id order (\"\" from bytes)"""
+    base: int
+    """base symbols: the alphabet's characters, or 256"""
+    vocabulary: list[BpeSymbol]
+    """every token by id: the base, then one per merge"""
+    characters: int
+    """the text's characters, line breaks not counted"""
+    bytes: int
+    """their UTF-8 bytes"""
+    lines: int
+    """its lines"""
+    segment_lines: Ints
+    """the line of each piece, from 0"""
+    initial: BpeTokens
+    """the characters or bytes, before any merge"""
+    steps: list[BpeStep]
+    """each merge, in order"""
+    next: BpeCounts
+    """the counts after the last merge: what comes next, or why it stopped"""
+
+
+class Cost(TypedDict):
+    projections: int
+    """multiply-adds of Q, K and V for the rows computed"""
+    scores: int
+    """of q·k over the (query, key) pairs a causal pass needs"""
+    weighted_sum: int
+    """of weights·V over the same pairs"""
+    output: int
+    """of concat·W_O"""
+    total: int
+    """their sum"""
+
+
+class DecodeStep(TypedDict):
+    position: int
+    """The new token's position, 0 for the first."""
+    k_cache: F64
+    """(t + 1, h_kv·d_head) the new cache's keys, one row longer than the cache passed in"""
+    v_cache: F64
+    """(t + 1, h_kv·d_head) the new cache's values, one row longer"""
+    trace: MultiHeadTrace
+    """The new token's row of everything: its heads attend to every cached key and itself."""
+    cost: Cost
+    """What this step did."""
+    full: Cost
+    """What a causal pass over all cache.length tokens does."""
+
+
+class DropoutStats(TypedDict):
+    weights: F64
+    """(n_q, n_k) and (n_q, d_v) without dropout"""
+    output: F64
+    """(n_q, d_v) the output without dropout"""
+    dropped: F64
+    """(n_q, n_k) the first draw, its row sums (not 1) and its output"""
+    dropped_row_sums: F64
+    """(n_q) the first draw's row sums: not 1"""
+    draw_output: F64
+    """(n_q, d_v) the first draw's output"""
+    mean_dropped: F64
+    """averages over every draw"""
+    kept: F64
+    """(n_q, n_k) how many draws kept each weight"""
+    mean_output: F64
+    """(n_q, d_v) the output, averaged over every draw"""
+    max_difference: float
+    """the largest \\|meanOutput − output\\|"""
+    counts: Ints
+    """1, 2, 5, 10 … draws, and the largest \\|average output of that many − output\\|"""
+    differences: F64
+    """for each count, the largest \\|average of that many draws' outputs − output\\|"""
+
+
+class GptForward(TypedDict):
+    layers: list[GptLayer]
+    """per layer, what the page shows of it"""
+    logits: F32
+    """(T, V) x·wteᵀ, the embedding tied"""
+    probs: F32
+    """(T, V) each row's softmax: the next token's probabilities"""
+    top: F32
+    """(T) each logits row's largest"""
+    sum: F32
+    """(T) each row's Σ e^(logit − top): probs = e^(logit − top) / sum"""
+    loss: float
+    """the mean −log probs[target] over the rows with a target (0 without targets)"""
+
+
+class GptGradients(TypedDict):
+    loss: float
+    """the mean loss of the batch"""
+    gradients: F32
+    """(gptSize) in gptLayout's order: a typed array, as the parameters are"""
+
+
+class GptLayer(TypedDict):
+    q: F32
+    """(T, C) the queries after RoPE, the heads side by side"""
+    k: F32
+    """(T, C) the keys after RoPE"""
+    v: F32
+    """(T, C) the values"""
+    scores: list[F32]
+    """per head (T, T): q·k/√d_head; above the diagonal unused"""
+    weights: list[F32]
+    """per head (T, T): the causal softmax of the scores"""
+
+
+class GptTensor(TypedDict):
+    name: str
+    """\"wte\", \"l0.w_q\", … as the exported scripts name them"""
+    rows: int
+    """its rows (1 for a vector)"""
+    cols: int
+    """its columns"""
+    offset: int
+    """where it starts in the flat parameters"""
+    decay: bool
+    """AdamW's weight decay applies (the matrices)"""
+
+
+class GptTrainSlice(TypedDict):
+    loss: NotRequired[float]
+    """the batch's loss, when this slice ended a step"""
+    step: int
+    """the steps taken so far"""
+
+
+class GptTrainSteps(TypedDict):
+    losses: F64
+    """(n) each step's batch loss, before its update"""
+    step: int
+    """the steps taken so far"""
+
+
+class InductionBatch(TypedDict):
+    tokens: Ints
+    """(B·T) the sequences' tokens, one sequence after another"""
+    targets: Ints
+    """(B·T) each token's next one"""
+    segments: Ints
+    """(B) each sequence's segment length m"""
+
+
+class InductionScores(TypedDict):
+    first_loss: float
+    """the mean −log p(target) at positions 0 … m−2: the next token is new"""
+    repeat_loss: float
+    """the mean −log p(target) at positions m … 2m−2: the next token follows the earlier copy"""
+    previous: F64
+    """(L, H) each head's mean weight on position i − 1"""
+    induction: F64
+    """(L, H) each head's mean weight, from a token of the second half, on the token after its earlier one"""
+
+
+class LayerParameters(TypedDict):
+    w_q: int
+    """W_Q's parameters, with its bias if any: C·h·d_head (+ h·d_head)"""
+    w_k: int
+    """W_K's: C·h_kv·d_head (+ h_kv·d_head)"""
+    w_v: int
+    """W_V's, as W_K's"""
+    w_o: int
+    """W_O's: h·d_head·C (+ C)"""
+    qk_norm: int
+    """2·d_head with `qkNorm`, else 0"""
+    attention: int
+    """the five above"""
+    mlp: int
+    """the MLP's matrices and biases"""
+    norms: int
+    """the layer's norms: before attention and before the MLP"""
+    total: int
+    """the layer's parameters"""
+
+
+class ModelSize(TypedDict):
+    embedding: int
+    """V·C"""
+    positions: int
+    """T·C with learned positions, else 0"""
+    layer: LayerParameters
+    """one layer, by part"""
+    layers: int
+    """L · layer.total"""
+    attention: int
+    """L · layer.attention"""
+    mlp: int
+    """L · layer.mlp"""
+    norms: int
+    """L · layer.norms + the final norm"""
+    final_norm: int
+    """the norm after the last layer"""
+    unembedding: int
+    """V·C when untied, else 0"""
+    total: int
+    """every parameter"""
+    attention_share: float
+    """attention / total"""
+    kv_values_per_token: int
+    """2·L·h_kv·d_head: a k and a v row per layer"""
+    kv_bytes_per_token: int
+    """× bytesPerValue"""
+    kv_bytes_context: int
+    """× the shape's context"""
+    kv_bytes_at: int
+    """× n"""
+    kv_saved: int
+    """bytes per token that h_kv < h saves"""
+    n: int
+    """the context asked for"""
+    attention_layer: Cost
+    """one layer's attention for a new token that sees n keys"""
+    attention_token: int
+    """L · attentionLayer.total"""
+    scores_token: int
+    """L · (scores + weighted sum): the part that grows with n"""
+    mlp_token: int
+    """L · the MLP's matrix products"""
+    unembed_token: int
+    """V·C: the logits"""
+    token: int
+    """attention, MLP and logits (norms, softmax and exp not counted)"""
+
+
+class MultiHeadBackward(TypedDict):
+    trace: MultiHeadTrace
+    """the forward pass, as `multiHeadAttention()` returns it"""
+    gradients: MultiHeadGradients
+    """the layer's gradients"""
+
+
+class MultiHeadGradients(TypedDict):
+    output: F64
+    """(n, d_model) dL/d(output), as given"""
+    wo: F64
+    """concatᵀ·dO"""
+    concat: F64
+    """dO·W_Oᵀ"""
+    q_rotated: NotRequired[F64]
+    """With RoPE: dL/d of the rotated Q and K (the heads' K gradients summed per key-value head)."""
+    k_rotated: NotRequired[F64]
+    """(n, h_kv·d_head) with RoPE: dL/d of the rotated K, the heads' summed per key-value head"""
+    q: F64
+    """dL/d of X·W_Q, X·W_K and X·W_V (RoPE's rotation turned back)."""
+    k: F64
+    """(n, h_kv·d_head) dL/d(X·W_K), RoPE's rotation turned back"""
+    v: F64
+    """(n, h_kv·d_head) dL/d(X·W_V)"""
+    wq: F64
+    """(d_model, h·d_head)"""
+    wk: F64
+    """(d_model, h_kv·d_head)"""
+    wv: F64
+    """(d_model, h_kv·d_head)"""
+    x: F64
+    """(n, d_model); also dL/d(X + PE) with sinusoidal positions"""
+    heads: list[AttentionGradients]
+    """Each query head's, on its own q, k and v (after RoPE)."""
+
+
+class MultiHeadTrace(TypedDict):
+    h: int
+    """the query heads"""
+    h_kv: int
+    """the key-value heads"""
+    d_head: int
+    """each head's width: W_Q's columns / h"""
+    kv_head: Ints
+    """(h) the key-value head each query head reads, 0-based: ⌊i·h_kv/h⌋."""
+    x: F64
+    """(n, d_model) the input, with the sinusoidal encodings added when asked."""
+    sinusoidal: NotRequired[SinusoidalTrace]
+    """the encodings added to X, with sinusoidal positions"""
+    q: F64
+    """(n, h·d_head) X·W_Q, before RoPE"""
+    k: F64
+    """(n, h_kv·d_head) X·W_K, before RoPE"""
+    v: F64
+    """(n, h_kv·d_head) X·W_V"""
+    q_rotated: NotRequired[RotaryTrace]
+    """RoPE on Q, with rotary positions"""
+    k_rotated: NotRequired[RotaryTrace]
+    """RoPE on K, with rotary positions"""
+    heads: list[Trace]
+    """One trace per query head; its q, k, v are the head's own columns (after RoPE)."""
+    concat: F64
+    """(n, h·d_head) the heads' outputs side by side."""
+    output: F64
+    """(n, d_model) concat·W_O"""
+
+
+class RotaryTrace(TypedDict):
+    positions: F64
+    """The position of each row; 0 is the first token."""
+    theta: F64
+    """(⌈d/2⌉) θ_i"""
+    angles: F64
+    """(n, ⌈d/2⌉) pos·θ_i"""
+    cos: F64
+    """(n, d_head/2) cos of the angles"""
+    sin: F64
+    """(n, d_head/2) sin of the angles"""
+    rotated: F64
+    """The input with the pairs (2i, 2i+1) of every d_head block rotated by pos·θ_i."""
+
+
+class ScalingBatch(TypedDict):
+    q: F64
+    """(rows, dK) seeded unit-variance queries"""
+    k: F64
+    """(rows·nKeys, dK) the keys: query r's are rows r·nKeys … r·nKeys + nKeys − 1"""
+
+
+class ScalingStats(TypedDict):
+    d_k: int
+    """as asked"""
+    n_keys: int
+    """keys per query, as asked"""
+    rows: int
+    """queries, as asked"""
+    scale: float
+    """1/√dK"""
+    score_mean: float
+    """the mean and the variance of every q·k (the variance is about dK)"""
+    score_variance: float
+    """their variance (about dK)"""
+    scaled_variance: float
+    """the variance of q·k/√dK (about 1)"""
+    max_weight_unscaled: float
+    """the mean over the rows of the largest softmax weight, without and with 1/√dK"""
+    max_weight_scaled: float
+    """the same for softmax(q·k/√dK)"""
+    one_hot_unscaled: float
+    """the share of rows whose largest weight is above 0.99"""
+    one_hot_scaled: float
+    """the same with the scale"""
+    example_q: F64
+    """the first query (d_k) and its keys (nKeys × d_k)"""
+    example_k: F64
+    """(nKeys, dK) its keys"""
+    example_scores: F64
+    """(nKeys) the first query's q·k"""
+    example_unscaled: F64
+    """(nKeys) softmax(q·k)"""
+    example_scaled: F64
+    """(nKeys) softmax(q·k/√dK)"""
+
+
+class SharpnessStep(TypedDict):
+    alpha: float
+    """α at this step"""
+    loss: float
+    """(output − target)²"""
+    d_output: float
+    """2·(output − target)"""
+    d_alpha: float
+    """dL/dα"""
+    next: float
+    """α − η·dL/dα"""
+    trace: Trace
+    """the forward pass, as `attention()` returns it"""
+    gradients: AttentionGradients
+    """dL/d of every step and input"""
+
+
+class SinusoidalTrace(TypedDict):
+    positions: F64
+    """The position of each row; 0 is the first token."""
+    theta: F64
+    """(⌈d/2⌉) θ_i"""
+    angles: F64
+    """(n, ⌈d/2⌉) pos·θ_i"""
+    cos: F64
+    """(n, d_head/2) cos of the angles"""
+    sin: F64
+    """(n, d_head/2) sin of the angles"""
+    encoding: F64
+    """(n, d_model): PE[pos][2i] = sin(pos·θ_i), PE[pos][2i+1] = cos(pos·θ_i)."""
+
+
+class TeachRun(TypedDict):
+    steps: list[TeachStep]
+    """each step, in order"""
+    wq: F64
+    """(d_model, d_k) W_Q after the last step"""
+    wk: F64
+    """(d_model, d_k) W_K after the last step"""
+    after: Trace
+    """the self-attention with them (the wrapper's `{ trace }`)"""
+
+
+class TeachStep(TypedDict):
+    wq: F64
+    """(d_model, d_k) W_Q before this step"""
+    wk: F64
+    """(d_model, d_k) W_K before this step"""
+    loss: float
+    """−log weights[row][key]"""
+    trace: Trace
+    """the forward pass, as `attention()` returns it"""
+    gradients: AttentionGradients
+    """dL/d of every step and input"""
+
+
+class TextBaselines(TypedDict):
+    uniform: float
+    """ln V: every token equally likely"""
+    unigram: float
+    """the held-out loss of the unigram model"""
+    bigram: float
+    """the held-out loss of the bigram model mixed with the unigram"""
+    lambda: float
+    """the bigram's share λ, on a grid of 0.01, chosen on `validation`"""
+
+
+class TextCorpus(TypedDict):
+    chars: str
+    """the vocabulary from token 2, most frequent first (V − 2 of them)"""
+    counts: Ints
+    """(V) each token's count n in the training stream"""
+    unigram: F64
+    """(V) the unigram model's p: (n + 1) / (N + V)"""
+    train: Ints
+    """the training stream, token ids"""
+    validation: Ints
+    """the stream for choosing"""
+    held_out: Ints
+    """the held-out stream"""
+    characters: int
+    """in the text, line ends not counted"""
+    lines: int
+    """the text's lines"""
+    pieces: int
+    """the lines cut at 100 characters"""
+    distinct: int
+    """characters the text has, known or not"""
+    unknown: int
+    """characters of the text read as the unknown token"""
+    baselines: TextBaselines
+    """the held-out loss of three simpler models"""
+
+
+class TiledBlock(TypedDict):
+    start: int
+    """the block's first key, 0-based"""
+    end: int
+    """one past its last key"""
+    logits: F64
+    """(n_q, end − start) the block's scaled scores, masked cells at the mask value"""
+    block_max: F64
+    """(n_q) the block's largest logit"""
+    m: F64
+    """(n_q) the running max m after this block"""
+    rescale: F64
+    """(n_q) exp(m_old − m_new), what ℓ and acc were multiplied by (1 when m stayed)"""
+    p: F64
+    """(n_q, end − start) exp(logit − m)"""
+    l: F64
+    """(n_q) the running sum ℓ"""
+    acc: F64
+    """(n_q, d_v) the unnormalised output Σ exp(logit − m)·v so far"""
+    partial: F64
+    """(n_q, d_v) acc / ℓ: the output if these were all the keys (0 while ℓ is 0)"""
+
+
+class TiledTrace(TypedDict):
+    block: int
+    """keys per block (the last block may be shorter)"""
+    scale: float
+    """1/√d_k unless given"""
+    blocks: list[TiledBlock]
+    """every block, in order"""
+    output: F64
+    """(n_q, d_v) after the last block"""
+    full: F64
+    """(n_q, d_v) the whole-row computation's output"""
+    max_difference: float
+    """The largest \\|output − full\\|."""
+    blocked_rows: Ints
+    """rows whose keys are all masked (ℓ = 0): output 0"""
+
+
+class TokenCover(TypedDict):
+    hex: str
+    """its bytes, \"E6 88 91\""""
+    text: str
+    """the characters it holds whole (\"\" for a lone piece)"""
+    shown: str
+    """the token alone as a decoder writes it, � for each broken piece"""
+    piece: bool
+    """it starts or ends inside a character"""
+    bytes: int
+    """how many bytes"""
+    first_char: int
+    """the first character it touches, from 0"""
+    last_char: int
+    """the last"""
+
+
+class Tokenized(TypedDict):
+    tokens: list[TokenCover]
+    """each token, in order"""
+    characters: int
+    """the text's Unicode code points"""
+    bytes: int
+    """its UTF-8 bytes"""
+    count: int
+    """the tokens"""
+    pieces: int
+    """tokens that are pieces of a character"""
+    split_chars: int
+    """characters spread over more than one token"""
+    tokens_per_char: float
+    """count / characters"""
+    chars_per_token: float
+    """characters / count"""
+    context: int
+    """the model's context, as given"""
+    fit: int
+    """⌊context · characters / count⌋"""
+
+
+class Trace(TypedDict):
+    q: NotRequired[F64]
+    """(n, d_k) X·W_Q: selfAttention's only (see SelfAttentionTrace)"""
+    k: NotRequired[F64]
+    """(n, d_k) X·W_K: selfAttention's only"""
+    v: NotRequired[F64]
+    """(n, d_v) X·W_V: selfAttention's only"""
+    scores: F64
+    """(n_q, n_k) Q·Kᵀ"""
+    scaled: F64
+    """(n_q, n_k) scores × scale"""
+    masked: NotRequired[F64]
+    """(n_q, n_k) scaled, with the mask value (maskValue, −Infinity by default) where a key is hidden; present only with a mask."""
+    row_max: F64
+    """(n_q) the largest logit of each row, subtracted before exp."""
+    exp: F64
+    """(n_q, n_k) exp(logit − rowMax)."""
+    row_sum: F64
+    """(n_q) the sum of each row of exp."""
+    weights: F64
+    """(n_q, n_k) exp / rowSum: each row sums to 1, or is all 0 for a blocked row."""
+    dropped: NotRequired[F64]
+    """(n_q, n_k) weights after dropout; present only with dropout."""
+    output: F64
+    """(n_q, d_v) weights·V (dropped·V with dropout)."""
+    blocked_rows: Ints
+    """Query rows whose keys are all masked: their weights and output are 0."""
+    scale: float
+    """The scale that was used."""
+
+
+class BpeOptions(TypedDict):
+    merges: NotRequired[int]
+    """how many merges to learn, 0 to 500 (fewer when no pair occurs twice); 10 unless given"""
+    start: NotRequired[str]
+    """\"characters\" (Unicode code points, the default) or \"bytes\" (UTF-8, as GPT-2 starts)"""
+    presplit: NotRequired[bool]
+    """never merge across letters, digits, spaces and punctuation (a space goes with the word after it)"""
+
+
+class GptConfig(TypedDict):
+    vocab: int
+    """V, how many tokens the model knows"""
+    context: int
+    """T, the longest sequence it reads"""
+    d_model: int
+    """C, the width of each token's vector"""
+    layers: int
+    """L, how many blocks"""
+    heads: int
+    """H, the heads of each block; d_head = C/H, even (RoPE turns pairs)"""
+    base: NotRequired[float]
+    """RoPE's base; 10000 unless given"""
+    mlp: NotRequired[bool]
+    """false: attention-only blocks, as in the induction lab; true unless given"""
+
+
+class InductionTask(TypedDict):
+    vocab: int
+    """V, how many different tokens a sequence draws from"""
+    context: int
+    """T, each sequence's length"""
+    min_segment: int
+    """the shortest segment m that a sequence repeats"""
+    max_segment: int
+    """the longest segment m that a sequence repeats"""
+
+
+class ModelShape(TypedDict):
+    vocab: int
+    """V, the tokens it knows"""
+    context: int
+    """T, the longest sequence it was built for"""
+    d_model: int
+    """C, the residual stream's width"""
+    layers: int
+    """L, how many blocks"""
+    heads: int
+    """h, query heads per layer"""
+    kv_heads: int
+    """h_kv, key-value heads per layer; divides h"""
+    d_head: int
+    """one head's width"""
+    d_ff: int
+    """the MLP's hidden width (0 with mlp none)"""
+    mlp: str
+    """gelu (two matrices), gated (three: SwiGLU) or none"""
+    norm: str
+    """layer (a gain and a bias) or rms (a gain)"""
+    positions: str
+    """learned (a T·C table) or rotary (none)"""
+    tied: bool
+    """the output layer reuses the embedding"""
+    qkv_bias: bool
+    """W_Q, W_K and W_V have biases"""
+    o_bias: bool
+    """W_O has a bias"""
+    mlp_bias: bool
+    """the MLP's matrices have biases"""
+    qk_norm: bool
+    """a gain of d_head on every head's q and k"""
+
+
+# ---- end of generated ----

@@ -20,7 +20,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from . import Result, _config, _core, _ids, _number, _task_fields, _whole, _wrap, text_corpus
+from . import Result, _config, _core, _ids, _input, _number, _whole, _wrap, text_corpus
 
 # The own-text lab's model (web/labs/gpt/text.js, textModel): the real model's shape, its
 # vocabulary the text's (its characters, then the end and unknown tokens).
@@ -93,9 +93,7 @@ def induction_trainer(layers: int = 2, *, task: dict = INDUCTION_TASK, steps: in
     task's sequences (batches drawn from seed + 1), `sequences` at a time (8, as the page takes
     them)."""
     c = _config({**INDUCTION_MODEL["config"], "layers": _whole("layers", layers, 1)})
-    if not isinstance(task, dict):
-        raise TypeError("task must be a dict {vocab, context, min_segment, max_segment}")
-    t = {name: _whole(f"task {name}", task.get(name)) for name in _task_fields}
+    t = _input("InductionTask", "task", task)
     s, b, rate, sd, per = _training(steps, batch, lr, seed, sequences)
     return Trainer(_wrap(_core.induction_trainer(c, t, b, rate, s, sd)), c, s, per)
 

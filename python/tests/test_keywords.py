@@ -205,3 +205,25 @@ def test_bpe_keywords_reach_the_core():
     assert abh.bpe_learn(text, merges=0, presplit=True).initial.count == chars.initial.count
     # the pre-split cuts each line into more pieces
     assert len(abh.bpe_learn(text, merges=0, presplit=True).initial.sizes) > len(chars.initial.sizes)
+
+
+def test_config_fields_reach_the_core_and_no_other_is_taken():
+    config = {"vocab": 6, "context": 4, "d_model": 4, "layers": 1, "heads": 1}
+    count = lambda c: sum(t.rows * t.cols for t in abh.gpt_layout(c))  # noqa: E731
+    for name, value in {"vocab": 9, "d_model": 8, "layers": 2}.items():
+        assert count({**config, name: value}) != count(config), name
+    assert count({**config, "mlp": False}) < count(config)
+    # the page's spelling of a field is read as its own
+    assert count({**{k: v for k, v in config.items() if k != "d_model"}, "dModel": 8}) == count({**config, "d_model": 8})
+    model = abh.gpt_trainer(config, np.array([0, 1, 2, 3, 4, 5] * 3), steps=1, batch=1).model
+    logits = lambda c: abh.gpt_forward({"config": c, "params": model["params"]}, [1, 2, 3]).logits  # noqa: E731
+    assert np.array_equal(logits({**config, "base": 10000}), logits(config))
+    assert not np.array_equal(logits({**config, "base": 3}), logits(config))
+    with pytest.raises(ValueError, match=r'config has no field "Base"; its fields are vocab, context, d_model, '
+                                         r"layers, heads, base, mlp"):
+        abh.gpt_layout({**config, "Base": 3})
+    with pytest.raises(TypeError, match=r"config mlp must be True or False, not 0"):
+        abh.gpt_layout({**config, "mlp": 0})
+    task = {"vocab": 8, "context": 8, "min_segment": 2, "max_segment": 3}
+    with pytest.raises(ValueError, match=r'task has no field "minSegmnt"'):
+        abh.induction_batch({**task, "minSegmnt": 2}, batch=1)

@@ -29,6 +29,22 @@ inline Eigen::Map<const Matrix<double>> view(const Array& a) {
   return {a.data(), rows, cols};
 }
 
+// An input struct that declares its fields (src/fields.hpp), read by the same walk: each field
+// from the dict's key of its declared name, when present and not None (attention_by_hand has
+// checked its kind); numbers, booleans and strings.
+template <typename T>
+T read_fields(const py::dict& d) {
+  T out;
+  for_each_field(out, [&](const char* name, auto& member) {
+    using M = std::decay_t<decltype(member)>;
+    if (!d.contains(name) || d[name].is_none()) return;
+    static_assert(std::is_arithmetic_v<M> || std::is_same_v<M, std::string>,
+                  "an input's field is a number, a flag or a string");
+    member = d[name].cast<M>();
+  });
+  return out;
+}
+
 template <typename T>
 py::object to_py(const T& x) {
   if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string>) {

@@ -64,17 +64,6 @@ attention::MultiHeadWeights read_weights(const Array& wq, const Array& wk, const
           Matrix<double>(view(wo))};
 }
 
-attention::GptConfig read_config(const py::dict& d) {
-  return {get<Index>(d, "vocab", 0),  get<Index>(d, "context", 0), get<Index>(d, "d_model", 0),
-          get<Index>(d, "layers", 0), get<Index>(d, "heads", 0),   get(d, "base", 10000.0),
-          get(d, "mlp", true)};
-}
-
-attention::InductionTask read_task(const py::dict& d) {
-  return {get<Index>(d, "vocab", 0), get<Index>(d, "context", 0), get<Index>(d, "min_segment", 0),
-          get<Index>(d, "max_segment", 0)};
-}
-
 template <typename T>
 std::vector<T> numbers(const py::array_t<T, py::array::c_style | py::array::forcecast>& a) {
   return std::vector<T>(a.data(), a.data() + a.size());
@@ -147,20 +136,21 @@ py::object multi_head_backward(const Array& x, const Array& wq, const Array& wk,
 }
 
 py::object gpt_layout(const py::dict& config) {
-  const attention::GptConfig c = read_config(config);
+  const attention::GptConfig c = read_fields<attention::GptConfig>(config);
   if (auto e = attention::check_gpt_config(c); !e.empty()) return error(e);
   return to_py(attention::gpt_layout(c));
 }
 
 py::object gpt_dequantize(const py::dict& config, const py::bytes& file) {
   const std::string bytes = file;
-  return to_py(attention::gpt_dequantize(read_config(config),
+  return to_py(attention::gpt_dequantize(read_fields<attention::GptConfig>(config),
                                          std::vector<std::uint8_t>(bytes.begin(), bytes.end())));
 }
 
 // The parameters as the weights file's bytes, or { error }.
 py::object gpt_quantize(const py::dict& config, const Floats& params) {
-  const auto r = attention::gpt_quantize(read_config(config), numbers(params));
+  const auto r =
+      attention::gpt_quantize(read_fields<attention::GptConfig>(config), numbers(params));
   if (!r.ok()) return error(r.error);
   return py::bytes(reinterpret_cast<const char*>(r.value.data()), r.value.size());
 }
@@ -168,7 +158,8 @@ py::object gpt_quantize(const py::dict& config, const Floats& params) {
 // chars (a str that encodes to UTF-8: attention_by_hand checks) against the configuration:
 // None, or { error }.
 py::object gpt_check_chars(const py::dict& config, const std::string& chars) {
-  const std::string e = attention::check_gpt_chars(read_config(config), chars);
+  const std::string e =
+      attention::check_gpt_chars(read_fields<attention::GptConfig>(config), chars);
   return e.empty() ? py::object(py::none()) : error(e);
 }
 
@@ -176,24 +167,27 @@ py::object gpt_check_chars(const py::dict& config, const std::string& chars) {
 // checked (gpt_file.hpp): the parameters, or { error } naming the description's field.
 py::object gpt_read_model(const py::dict& config, const std::string& chars, const py::bytes& file) {
   const std::string bytes = file;
-  return to_py(attention::gpt_read_model(read_config(config), chars,
+  return to_py(attention::gpt_read_model(read_fields<attention::GptConfig>(config), chars,
                                          std::vector<std::uint8_t>(bytes.begin(), bytes.end())));
 }
 
 py::object gpt_forward(const py::dict& config, const Floats& params, const Ids& tokens,
                        const std::optional<Ids>& targets) {
-  return to_py(attention::gpt_forward<float>(read_config(config), numbers(params), numbers(tokens),
-                                             1, targets ? numbers(*targets) : std::vector<int>{}));
+  return to_py(attention::gpt_forward<float>(read_fields<attention::GptConfig>(config),
+                                             numbers(params), numbers(tokens), 1,
+                                             targets ? numbers(*targets) : std::vector<int>{}));
 }
 
 py::object gpt_generate(const py::dict& config, const Floats& params, const Ids& prompt,
                         Index count, double temperature, std::uint64_t seed) {
-  return to_py(attention::gpt_generate<float>(read_config(config), numbers(params), numbers(prompt),
-                                              count, temperature, seed));
+  return to_py(attention::gpt_generate<float>(read_fields<attention::GptConfig>(config),
+                                              numbers(params), numbers(prompt), count, temperature,
+                                              seed));
 }
 
 py::object induction_batch(const py::dict& task, Index batch, std::uint64_t seed) {
-  return to_py(attention::induction_batch(read_task(task), batch, seed));
+  return to_py(
+      attention::induction_batch(read_fields<attention::InductionTask>(task), batch, seed));
 }
 
 py::object induction_scores(const py::dict& config, const Floats& params, const Ids& tokens,
@@ -204,7 +198,8 @@ py::object induction_scores(const py::dict& config, const Floats& params, const 
   b.segments = numbers(segments);
   b.batch = Index(b.segments.size());
   b.context = b.batch > 0 ? Index(b.tokens.size()) / b.batch : 0;
-  return to_py(attention::induction_scores<float>(read_config(config), numbers(params), b));
+  return to_py(attention::induction_scores<float>(read_fields<attention::GptConfig>(config),
+                                                  numbers(params), b));
 }
 
 // A training session (gpt.hpp's GptTrainer, float32 as the page's): Python owns it, and it is freed
@@ -221,14 +216,15 @@ py::object session(attention::Result<T> r) {
 
 py::object gpt_trainer(const py::dict& config, const Ids& data, Index batch, double lr,
                        std::int64_t total, std::uint64_t seed) {
-  return session(
-      attention::gpt_trainer<float>(read_config(config), numbers(data), batch, lr, total, seed));
+  return session(attention::gpt_trainer<float>(read_fields<attention::GptConfig>(config),
+                                               numbers(data), batch, lr, total, seed));
 }
 
 py::object induction_trainer(const py::dict& config, const py::dict& task, Index batch, double lr,
                              std::int64_t total, std::uint64_t seed) {
-  return session(attention::induction_trainer<float>(read_config(config), read_task(task), batch,
-                                                     lr, total, seed));
+  return session(attention::induction_trainer<float>(read_fields<attention::GptConfig>(config),
+                                                     read_fields<attention::InductionTask>(task),
+                                                     batch, lr, total, seed));
 }
 
 // The next `sequences` of the step under way: the batch's loss when they end it, else None.
@@ -239,8 +235,8 @@ py::object train_slice(Session& s, Index sequences) {
 }
 
 py::object gpt_stream_loss(const py::dict& config, const Floats& params, const Ids& stream) {
-  return to_py(
-      attention::gpt_stream_loss<float>(read_config(config), numbers(params), numbers(stream)));
+  return to_py(attention::gpt_stream_loss<float>(read_fields<attention::GptConfig>(config),
+                                                 numbers(params), numbers(stream)));
 }
 
 // A learner's own text, as bytes: its streams, vocabulary and baselines (text.hpp).
@@ -248,13 +244,43 @@ py::object text_corpus(const py::bytes& text) {
   return to_py(attention::text_corpus(std::string(text)));
 }
 
+// The inputs the core declares (src/fields.hpp), for the package's checks: { "GptConfig": [{
+// name, scalar, sometimes, what, default }, …], … } in declared order, the default each field
+// in T{}.
+template <typename... Inputs>
+py::dict declared_inputs() {
+  py::dict out;
+  const auto one = [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    py::list fields;
+    attention::for_each_field_type<T>([&](const auto& field, auto member) {
+      using M = typename decltype(member)::type;
+      py::dict f;
+      f["name"] = field.name;
+      f["scalar"] = attention::scalar_of<M>();
+      f["sometimes"] = field.sometimes;
+      f["what"] = field.what;
+      fields.append(f);
+    });
+    const T defaults{};
+    size_t i = 0;
+    attention::for_each_field(defaults, [&](const char*, const auto& member) {
+      fields[i++].cast<py::dict>()["default"] = to_py(member);
+    });
+    out[T::kName] = fields;
+  };
+  (one(attention::TypeTag<Inputs>{}), ...);
+  return out;
+}
+
+py::dict input_fields() {
+  return declared_inputs<attention::GptConfig, attention::InductionTask, attention::BpeOptions>();
+}
+
 // Byte-pair encoding (bpe.hpp): the text as UTF-8 bytes, { merges, start, presplit }.
 py::object bpe_learn(const py::bytes& text, const py::dict& options) {
-  attention::BpeOptions o;
-  o.merges = get<std::int64_t>(options, "merges", o.merges);
-  o.start = get<std::string>(options, "start", o.start);
-  o.presplit = get(options, "presplit", o.presplit);
-  return to_py(attention::bpe_learn(std::string(text), o));
+  return to_py(
+      attention::bpe_learn(std::string(text), read_fields<attention::BpeOptions>(options)));
 }
 
 // { start, presplit, alphabet (UTF-8 bytes) }, the merges' token ids as (left, right) pairs, the
@@ -301,5 +327,6 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("steps", [](const Session& s) { return s.trainer.steps; })
       .def_property_readonly("done", [](const Session& s) { return s.trainer.done; });
   m.def("bpe_learn", &bpe_learn);
+  m.def("input_fields", &input_fields);
   m.def("bpe_encode", &bpe_encode);
 }

@@ -10,6 +10,7 @@
 #include <emscripten/bind.h>
 
 #include <cctype>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -148,7 +149,8 @@ val to_js(const Result<T>& result) {
   return result.ok() ? to_js(result.value) : error(result.error);
 }
 
-// ---- the results' fields, for the tests: { Trace: { scores: "Matrix", … }, … } ----
+// ---- the results' fields, for the tests and tools/api.mjs ----
+// { Trace: [{ name: "scores", type: "Matrix", scalar: "float64", what, sometimes }, …], … }
 
 // The TypeScript type a member becomes in JS, before web/wasm/core.js unpacks it.
 template <typename T>
@@ -171,31 +173,59 @@ std::string ts_type() {
   }
 }
 
-using FieldTypes = std::map<std::string, std::map<std::string, std::string>>;
+struct FieldDoc {
+  std::string name, type, scalar, what;
+  bool sometimes = false;
+  // an input's default, its field in T{}, made when asked (embind's types are not registered
+  // yet while the modules register theirs)
+  std::function<val()> fallback;
+};
+using FieldDocs = std::map<std::string, std::vector<FieldDoc>>;
 
-inline FieldTypes& registered_results() {
-  static FieldTypes results;
+// The declared results, and the declared inputs (what read_fields reads).
+inline FieldDocs& registered_results() {
+  static FieldDocs results;
   return results;
+}
+inline FieldDocs& registered_inputs() {
+  static FieldDocs inputs;
+  return inputs;
 }
 
 template <typename T>
-void register_result() {
+void register_declared(FieldDocs& registry) {
   if constexpr (is_vector<T>::value || is_optional<T>::value) {
-    register_result<typename T::value_type>();
+    register_declared<typename T::value_type>(registry);
   } else if constexpr (has_fields_v<T>) {
-    auto& fields = registered_results()[T::kName];
-    for_each_field_type<T>([&](const char* name, auto tag) {
+    auto& fields = registry[T::kName];
+    if (!fields.empty()) return;
+    for_each_field_type<T>([&](const auto& field, auto tag) {
       using M = typename decltype(tag)::type;
-      fields[camel(name)] = ts_type<M>();
-      register_result<M>();
+      fields.push_back({field.name, ts_type<M>(), scalar_of<M>(), field.what,
+                        field.sometimes || is_optional<M>::value});
+      register_declared<M>(registry);
     });
   }
 }
 
-// Called in each module's EMSCRIPTEN_BINDINGS block with the result types it returns.
+// Called in each module's EMSCRIPTEN_BINDINGS block with the result types it returns and the
+// input types it reads.
 template <typename... Results>
 void register_results() {
-  (register_result<Results>(), ...);
+  (register_declared<Results>(registered_results()), ...);
+}
+template <typename T>
+void register_input() {
+  register_declared<T>(registered_inputs());
+  const T defaults{};
+  size_t i = 0;
+  for_each_field(defaults, [&](const char*, const auto& member) {
+    registered_inputs()[T::kName][i++].fallback = [member] { return to_js(member); };
+  });
+}
+template <typename... Inputs>
+void register_inputs() {
+  (register_input<Inputs>(), ...);
 }
 
 }  // namespace attention::wasm

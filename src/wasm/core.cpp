@@ -191,17 +191,30 @@ namespace {
 double heap_in_use() { return double(mallinfo().uordblks); }
 double heap_top() { return double(reinterpret_cast<std::uintptr_t>(sbrk(0))); }
 
-// Every field of every result that the bindings linked into this module return (each file
-// registers its own): { Trace: { scores: "Matrix", … }, … }.
-val result_fields() {
+// Every field of every result (or input) that the bindings linked into this module return
+// (or read), each file registering its own, in declared order: { Trace: [{ name, type, scalar,
+// what, sometimes, default? }, …] }, an input's default its field in T{}. The name is as
+// declared (snake_case); JS spells it in camelCase.
+val declared_fields(const FieldDocs& registry) {
   val out = val::object();
-  for (const auto& [type, fields] : registered_results()) {
-    val one = val::object();
-    for (const auto& [name, ts] : fields) one.set(name, ts);
-    out.set(type, one);
+  for (const auto& [type, fields] : registry) {
+    val list = val::array();
+    for (const FieldDoc& f : fields) {
+      val one = val::object();
+      one.set("name", f.name);
+      one.set("type", f.type);
+      one.set("scalar", f.scalar);
+      one.set("what", f.what);
+      one.set("sometimes", f.sometimes);
+      if (f.fallback) one.set("default", f.fallback());
+      list.call<void>("push", one);
+    }
+    out.set(type, list);
   }
   return out;
 }
+val result_fields() { return declared_fields(registered_results()); }
+val input_fields() { return declared_fields(registered_inputs()); }
 
 }  // namespace
 
@@ -213,5 +226,6 @@ EMSCRIPTEN_BINDINGS(attention) {
   emscripten::function("heapInUse", &heap_in_use);
   emscripten::function("heapTop", &heap_top);
   emscripten::function("resultFields", &result_fields);
+  emscripten::function("inputFields", &input_fields);
   register_results<attention::Trace<double>>();
 }

@@ -22,80 +22,80 @@ namespace {
 using attention::Index;
 using namespace attention::wasm;
 using attention::field;
-
-// { vocab, context, dModel, layers, heads, base, mlp }
-attention::GptConfig read_gpt_config(const val& js) {
-  return {js["vocab"].as<Index>(),  js["context"].as<Index>(), js["dModel"].as<Index>(),
-          js["layers"].as<Index>(), js["heads"].as<Index>(),   js["base"].as<double>(),
-          js["mlp"].as<bool>()};
-}
-
-// { vocab, context, minSegment, maxSegment }
-attention::InductionTask read_induction_task(const val& js) {
-  return {js["vocab"].as<Index>(), js["context"].as<Index>(), js["minSegment"].as<Index>(),
-          js["maxSegment"].as<Index>()};
-}
+using attention::sometimes;
 
 // What a training session's calls return.
 struct TrainerOpened {
   int id = 0;
   static constexpr const char* kName = "GptTrainerOpened";
-  static constexpr auto fields() { return std::tuple{field("id", &TrainerOpened::id)}; }
+  static constexpr auto fields() {
+    return std::tuple{field("id", &TrainerOpened::id,
+                            "the session's number, by which the page steps and closes it")};
+  }
 };
 
 struct TrainSteps {
-  std::vector<double> losses;  // (n) each step's batch loss, before its update
-  std::int64_t step = 0;       // steps taken so far
+  std::vector<double> losses;
+  std::int64_t step = 0;
   static constexpr const char* kName = "GptTrainSteps";
   static constexpr auto fields() {
-    return std::tuple{field("losses", &TrainSteps::losses), field("step", &TrainSteps::step)};
+    return std::tuple{
+        field("losses", &TrainSteps::losses, "(n) each step's batch loss, before its update"),
+        field("step", &TrainSteps::step, "the steps taken so far")};
   }
 };
 
 struct TrainSlice {
-  std::optional<double> loss;  // the batch's loss, when this slice ended a step
+  std::optional<double> loss;
   std::int64_t step = 0;
   static constexpr const char* kName = "GptTrainSlice";
   static constexpr auto fields() {
-    return std::tuple{field("loss", &TrainSlice::loss), field("step", &TrainSlice::step)};
+    return std::tuple{
+        sometimes("loss", &TrainSlice::loss, "the batch's loss, when this slice ended a step"),
+        field("step", &TrainSlice::step, "the steps taken so far")};
   }
 };
 
 struct StreamLoss {
   double loss = 0;
   static constexpr const char* kName = "GptStreamLoss";
-  static constexpr auto fields() { return std::tuple{field("loss", &StreamLoss::loss)}; }
+  static constexpr auto fields() {
+    return std::tuple{
+        field("loss", &StreamLoss::loss, "the mean cross-entropy over the stream's next tokens")};
+  }
 };
 
 // The parameters' layout: [{ name, rows, cols, offset, decay }], in the flat buffer's order.
 val gpt_layout(val config) {
-  const attention::GptConfig c = read_gpt_config(config);
+  const attention::GptConfig c = read_fields<attention::GptConfig>(config);
   if (auto e = attention::check_gpt_config(c); !e.empty()) return error(e);
   return to_js(attention::gpt_layout(c));
 }
 
 val gpt_dequantize(val config, val bytes) {
-  return to_js(
-      attention::gpt_dequantize(read_gpt_config(config), read_numbers<std::uint8_t>(bytes)));
+  return to_js(attention::gpt_dequantize(read_fields<attention::GptConfig>(config),
+                                         read_numbers<std::uint8_t>(bytes)));
 }
 
 // The parameters as the weights file's bytes (a Uint8Array), or { error }.
 val gpt_quantize(val config, val params) {
-  return to_js(attention::gpt_quantize(read_gpt_config(config), read_numbers<float>(params)));
+  return to_js(attention::gpt_quantize(read_fields<attention::GptConfig>(config),
+                                       read_numbers<float>(params)));
 }
 
 // chars (UTF-8 here; web/wasm/model-files.js has refused lone surrogates) against the
 // configuration.
 val gpt_check_chars(val config, std::string chars) {
-  const std::string e = attention::check_gpt_chars(read_gpt_config(config), chars);
+  const std::string e =
+      attention::check_gpt_chars(read_fields<attention::GptConfig>(config), chars);
   return e.empty() ? val::undefined() : error(e);
 }
 
 // A model from its description's configuration and characters and its weights file, each
 // checked (gpt_file.hpp): the parameters, or { error } naming the description's field.
 val gpt_read_model(val config, std::string chars, val bytes) {
-  return to_js(
-      attention::gpt_read_model(read_gpt_config(config), chars, read_numbers<std::uint8_t>(bytes)));
+  return to_js(attention::gpt_read_model(read_fields<attention::GptConfig>(config), chars,
+                                         read_numbers<std::uint8_t>(bytes)));
 }
 
 template <typename T>
@@ -110,7 +110,7 @@ val gpt_forward_as(const attention::GptConfig& c, const val& params, const val& 
 // One sequence: per layer q, k, v and each head's scores and weights; the logits and
 // probabilities of the next token at every position; the loss when there are targets.
 val gpt_forward(val config, val params, val tokens, val targets, bool precise) {
-  const attention::GptConfig c = read_gpt_config(config);
+  const attention::GptConfig c = read_fields<attention::GptConfig>(config);
   return precise ? gpt_forward_as<double>(c, params, tokens, targets)
                  : gpt_forward_as<float>(c, params, tokens, targets);
 }
@@ -124,21 +124,22 @@ val gpt_gradients_as(const attention::GptConfig& c, const val& params, const val
 }
 
 val gpt_gradients(val config, val params, val tokens, double batch, val targets, bool precise) {
-  const attention::GptConfig c = read_gpt_config(config);
+  const attention::GptConfig c = read_fields<attention::GptConfig>(config);
   return precise ? gpt_gradients_as<double>(c, params, tokens, batch, targets)
                  : gpt_gradients_as<float>(c, params, tokens, batch, targets);
 }
 
 val gpt_generate(val config, val params, val prompt, double count, double temperature,
                  double seed) {
-  return to_js(attention::gpt_generate<float>(read_gpt_config(config), read_numbers<float>(params),
-                                              read_numbers<std::int32_t>(prompt), Index(count),
-                                              temperature, std::uint64_t(seed)));
+  return to_js(attention::gpt_generate<float>(
+      read_fields<attention::GptConfig>(config), read_numbers<float>(params),
+      read_numbers<std::int32_t>(prompt), Index(count), temperature, std::uint64_t(seed)));
 }
 
 val gpt_stream_loss(val config, val params, val stream) {
-  const auto r = attention::gpt_stream_loss<float>(
-      read_gpt_config(config), read_numbers<float>(params), read_numbers<std::int32_t>(stream));
+  const auto r = attention::gpt_stream_loss<float>(read_fields<attention::GptConfig>(config),
+                                                   read_numbers<float>(params),
+                                                   read_numbers<std::int32_t>(stream));
   return r.ok() ? to_js(StreamLoss{r.value}) : error(r.error);
 }
 
@@ -149,9 +150,9 @@ int next_trainer = 1;
 val no_trainer(int id) { return error("no trainer " + std::to_string(id) + " is open"); }
 
 val gpt_train_open(val config, val data, double batch, double lr, double total, double seed) {
-  auto r =
-      attention::gpt_trainer<float>(read_gpt_config(config), read_numbers<std::int32_t>(data),
-                                    Index(batch), lr, std::int64_t(total), std::uint64_t(seed));
+  auto r = attention::gpt_trainer<float>(read_fields<attention::GptConfig>(config),
+                                         read_numbers<std::int32_t>(data), Index(batch), lr,
+                                         std::int64_t(total), std::uint64_t(seed));
   if (!r.ok()) return error(r.error);
   const int id = next_trainer++;
   trainers.emplace(id, std::move(r.value));
@@ -182,8 +183,8 @@ val gpt_train_slice(int id, double sequences) {
 
 // The induction task: a seeded batch of its sequences, and what a model does on one.
 val induction_batch(val task, double batch, double seed) {
-  return to_js(
-      attention::induction_batch(read_induction_task(task), Index(batch), std::uint64_t(seed)));
+  return to_js(attention::induction_batch(read_fields<attention::InductionTask>(task), Index(batch),
+                                          std::uint64_t(seed)));
 }
 
 // batch: { tokens, targets, segments }, B = segments.length sequences of tokens.length / B
@@ -194,15 +195,15 @@ val induction_scores(val config, val params, val batch) {
   b.segments = read_numbers<std::int32_t>(batch["segments"]);
   b.batch = Index(b.segments.size());
   b.context = b.batch > 0 ? Index(b.tokens.size()) / b.batch : 0;
-  return to_js(
-      attention::induction_scores<float>(read_gpt_config(config), read_numbers<float>(params), b));
+  return to_js(attention::induction_scores<float>(read_fields<attention::GptConfig>(config),
+                                                  read_numbers<float>(params), b));
 }
 
 // A training session whose batches are the task's sequences; the gptTrain* calls run it.
 val induction_train_open(val config, val task, double batch, double lr, double total, double seed) {
-  auto r = attention::induction_trainer<float>(read_gpt_config(config), read_induction_task(task),
-                                               Index(batch), lr, std::int64_t(total),
-                                               std::uint64_t(seed));
+  auto r = attention::induction_trainer<float>(
+      read_fields<attention::GptConfig>(config), read_fields<attention::InductionTask>(task),
+      Index(batch), lr, std::int64_t(total), std::uint64_t(seed));
   if (!r.ok()) return error(r.error);
   const int id = next_trainer++;
   trainers.emplace(id, std::move(r.value));
@@ -251,4 +252,5 @@ EMSCRIPTEN_BINDINGS(attention_gpt) {
                    attention::GptLossGradient<float>, TrainerOpened, TrainSteps, TrainSlice,
                    StreamLoss, attention::InductionBatch, attention::InductionScores,
                    attention::TextCorpus, attention::TextBaselines>();
+  register_inputs<attention::GptConfig, attention::InductionTask>();
 }

@@ -52,4 +52,5 @@ EMSCRIPTEN_BINDINGS(attention_real) {
   emscripten::function("bpeEncode", &bpe_encode);
   register_results<attention::Tokenized, attention::ModelSize, attention::ModelShape,
                    attention::BpeTrace, attention::BpeEncoded>();
+  register_inputs<attention::ModelShape, attention::BpeOptions>();
 }

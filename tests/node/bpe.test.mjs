@@ -136,17 +136,23 @@ test("refusals name the argument, in the core's words, and the module stays righ
     [() => core.bpeLearn("a\uD83Db"), /^text holds a lone surrogate \(U\+D83D\) at character 2/],
     [() => core.bpeLearn(42), /^text must be a string, not the number 42$/],
     [() => core.bpeLearn("ab", { merges: 501 }), /^merges is 501; it must be from 0 to 500$/],
-    [() => core.bpeLearn("ab", { merges: -1 }), /^merges must be a whole number, not -1$/],
-    [() => core.bpeLearn("ab", { merges: 2.5 }), /^merges must be a whole number, not 2\.5$/],
+    [() => core.bpeLearn("ab", { merges: -1 }), /^options\.merges must be a whole number, not -1$/],
+    [
+      () => core.bpeLearn("ab", { merges: 2.5 }),
+      /^options\.merges must be a whole number, not 2\.5$/,
+    ],
     [
       () => core.bpeLearn("ab", { start: "words" }),
       /^start is "words"; it must be "characters" or "bytes"$/,
     ],
-    [() => core.bpeLearn("ab", { start: 1 }), /^start must be a string, not the number 1$/],
-    [() => core.bpeLearn("ab", { presplit: "yes" }), /^presplit must be true or false$/],
+    [
+      () => core.bpeLearn("ab", { start: 1 }),
+      /^options\.start must be a string, not the number 1$/,
+    ],
+    [() => core.bpeLearn("ab", { presplit: "yes" }), /^options\.presplit must be true or false$/],
     [
       () => core.bpeLearn("ab", { merge: 3 }),
-      /^bpeLearn has no option "merge"; its options are merges, start, presplit$/,
+      /^options has no field "merge"; its fields are merges, start, presplit$/,
     ],
     [() => core.bpeLearn("ab", null), /^options must be an object/],
     [() => core.bpeEncode(null, "ab"), /^learned must be what bpeLearn returned/],

@@ -120,3 +120,40 @@ test("the weights file: too short, too long, not finite; each named, and nothing
   assert.throws(() => labs.gptModel({ ...config, vocab: 7 }, file), /too short/);
   assert.throws(() => labs.gptModel({ ...config, dModel: 3 }, file), /d_head|even|divide/);
 });
+
+test("a config and a task are read as the core declares them: each field reaches it, no other is taken", () => {
+  const count = (c) => labs.gptLayout(c).reduce((a, t) => a + t.rows * t.cols, 0);
+  // every size but the context changes the parameters' count; mlp false drops the MLPs
+  for (const [name, value] of Object.entries({ vocab: 9, dModel: 8, layers: 2 })) {
+    assert.notEqual(count({ ...config, [name]: value }), count(config), name);
+  }
+  assert.ok(count({ ...config, mlp: false }) < count(config));
+  assert.equal(labs.gptLayout({ ...config, heads: 2, dModel: 8 }).length, layout.length);
+  // base, left out, is 10000; given, it turns RoPE otherwise
+  const logits = (c) => labs.gptForward({ config: c, params }, [1, 2, 3]).logits;
+  assert.deepEqual(logits({ ...config, base: 10000 }), logits(config));
+  assert.notDeepEqual(logits({ ...config, base: 3 }), logits(config));
+  // the context bounds a sequence
+  const five = [1, 2, 3, 4, 5];
+  assert.throws(() => labs.gptForward(model, five));
+  assert.equal(
+    labs.gptForward({ config: { ...config, context: 5 }, params }, five).logits.length,
+    5,
+  );
+  // a misspelt field would be ignored, and the model run with another base: refused, named
+  throwsExactly(
+    () => labs.gptLayout({ ...config, Base: 3 }),
+    'config has no field "Base"; its fields are vocab, context, dModel, layers, heads, base, mlp',
+  );
+  throwsExactly(
+    () => labs.gptLayout({ vocab: 6, context: 4, layers: 1, heads: 1 }),
+    "config.dModel is missing: C, the width of each token's vector",
+  );
+  throwsExactly(() => labs.gptLayout({ ...config, mlp: 0 }), "config.mlp must be true or false");
+  const task = { vocab: 8, context: 8, minSegment: 2, maxSegment: 3 };
+  assert.equal(labs.inductionBatch(task, { batch: 2 }).tokens.length, 16);
+  throwsExactly(
+    () => labs.inductionBatch({ ...task, min_segment: 2 }, { batch: 2 }),
+    'task has no field "min_segment"; its fields are vocab, context, minSegment, maxSegment',
+  );
+});

@@ -79,13 +79,15 @@ test("a shape is read as the core declares it: an unknown, missing or ill-kinded
   const good = shape("llama3");
   assert.throws(() => size({ ...good, Heads: 32 }), {
     message:
-      'shape has no field "Heads"; its fields are context, dFf, dHead, dModel, heads, kvHeads, layers, mlp, mlpBias, norm, oBias, positions, qkNorm, qkvBias, tied, vocab',
+      'shape has no field "Heads"; its fields are vocab, context, dModel, layers, heads, kvHeads, dHead, dFf, mlp, norm, positions, tied, qkvBias, oBias, mlpBias, qkNorm',
   });
   const { kvHeads, ...missing } = good;
   assert.ok(kvHeads);
-  assert.throws(() => size(missing), { message: "shape has no kvHeads" });
+  assert.throws(() => size(missing), {
+    message: "shape.kvHeads is missing: h_kv, key-value heads per layer; divides h",
+  });
   assert.throws(() => size({ ...good, tied: "no" }), {
-    message: 'shape.tied must be a boolean, not "no"',
+    message: "shape.tied must be true or false",
   });
   assert.throws(() => size({ ...good, layers: 2.5 }), {
     message: "shape.layers must be a whole number, not 2.5",

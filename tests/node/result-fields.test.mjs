@@ -1,24 +1,30 @@
-// result-fields.test.mjs: every field that a result of the core has, as its C++ struct declares
-// it (fields(), src/fields.hpp; read back through the labs module's resultFields()), is typed
-// in web/attention.d.ts and documented in docs/api.md, and nothing is typed or documented that
-// the core does not return.
+// result-fields.test.mjs: the fields of the core's results and inputs, as their C++ structs
+// declare them (fields(), src/fields.hpp; read back through the labs module's resultFields() and
+// inputFields()), each with its words; the API's text generated from them (tools/api.mjs:
+// web/attention.d.ts's interfaces, docs/api.md's tables, _core.pyi's TypedDicts) is current; and
+// read apart from the generator, the d.ts types and api.md documents every field a result has,
+// and nothing the core does not return.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import createLabs from "../../web/generated/attention-labs.mjs";
+import { generated, internal, reshaped } from "../../tools/api.mjs";
+import { camel } from "../../web/wasm/core.js";
 
 const read = (path) => readFileSync(new URL(path, import.meta.url), "utf8");
-const declared = (await createLabs()).resultFields();
+const labs = await createLabs();
+// { Trace: { scores: "Matrix", … } } in JS names, from the declared lists
+const byName = (list) =>
+  Object.fromEntries(
+    Object.entries(list).map(([type, fields]) => [
+      type,
+      Object.fromEntries(fields.map((f) => [camel(f.name), f.type])),
+    ]),
+  );
+const declaredLists = labs.resultFields();
+const inputLists = labs.inputFields();
+const declared = byName(declaredLists);
 
-// What the JS wrapper (web/wasm/) makes of a result beyond unpack(), by type: the fields it adds
-// and the ones it takes, and the types it consumes itself (never handed to the caller).
-const reshaped = {
-  DecodeStep: { adds: ["cache", "output"], takes: ["kCache", "vCache"] },
-};
-const internal = {
-  GptTrainerOpened: "gptTrainer() keeps the session's id",
-  GptStreamLoss: "gptStreamLoss() returns its loss as a number",
-};
 // Fields that stay typed arrays after unpack() (web/wasm/core.js's staysTyped).
 const typedArray = /^(Float32Array|Float64Array|Int32Array)( \| (Float32Array|Float64Array))?$/;
 
@@ -55,9 +61,10 @@ function properties(all, name) {
   return props;
 }
 
-/** The field tables of docs/api.md's "Every result, field by field": type → [fields]. */
-export function documented(text) {
-  const section = text.split(/^## Every result, field by field$/m)[1]?.split(/^## /m)[0] ?? "";
+/** The field tables of docs/api.md's "Every result (or input), field by field": type → [fields]. */
+export function documented(text, kind = "result") {
+  const section =
+    text.split(new RegExp(`^## Every ${kind}, field by field$`, "m"))[1]?.split(/^## /m)[0] ?? "";
   const found = new Map();
   let current = null;
   for (const line of section.split("\n")) {
@@ -70,17 +77,21 @@ export function documented(text) {
 }
 
 const types = interfaces(read("../../web/attention.d.ts"));
-const docs = documented(read("../../docs/api.md"));
+const docs = documented(read("../../docs/api.md"), "result");
+const inputDocs = documented(read("../../docs/api.md"), "input");
 
 // The fields a caller gets for a type, and their types before unpack().
 function returned(type) {
-  const fields = new Map(Object.entries(declared[type]));
+  const fields = new Map(Object.entries(declared[type] ?? byName(inputLists)[type]));
   for (const name of reshaped[type]?.takes ?? []) fields.delete(name);
-  for (const name of reshaped[type]?.adds ?? []) fields.set(name, "(the wrapper's)");
+  for (const name of Object.keys(reshaped[type]?.adds ?? {})) fields.set(name, "(the wrapper's)");
   return fields;
 }
 
-const publicTypes = Object.keys(declared).filter((type) => !(type in internal));
+const inputTypes = Object.keys(inputLists);
+const publicTypes = Object.keys(declared).filter(
+  (type) => !(type in internal) && !inputTypes.includes(type),
+);
 
 test("the core declares the results the bindings return", () => {
   for (const type of ["Trace", "MultiHeadTrace", "DecodeStep", "TiledTrace", "ScalingStats"]) {
@@ -109,15 +120,47 @@ test("the core declares the results the bindings return", () => {
   assert.ok(publicTypes.length >= 20, `${publicTypes.length} public result types`);
 });
 
-test("web/attention.d.ts types every field a result has, with its type, and no other", () => {
-  for (const type of publicTypes) {
+test("every declared field says what it is, and an input's optional field has its default", () => {
+  for (const [type, fields] of Object.entries({ ...declaredLists, ...inputLists })) {
+    for (const f of fields) assert.ok(f.what.trim().length > 0, `${type}.${f.name} has no words`);
+  }
+  const config = Object.fromEntries(inputLists.GptConfig.map((f) => [f.name, f]));
+  assert.deepEqual(Object.keys(config), [
+    "vocab",
+    "context",
+    "d_model",
+    "layers",
+    "heads",
+    "base",
+    "mlp",
+  ]);
+  assert.equal(config.base.default, 10000);
+  assert.equal(config.base.sometimes, true);
+  assert.equal(config.mlp.default, true);
+  assert.equal(config.vocab.sometimes, false);
+  assert.equal(config.vocab.scalar, "int32");
+});
+
+test("the API's generated text is current: tools/api.mjs writes these files as they are", async () => {
+  for (const [path, text] of Object.entries(await generated())) {
+    assert.ok(
+      read(`../../${path}`) === text,
+      `${path} is stale: run make api (node tools/api.mjs) after changing a declaration`,
+    );
+  }
+});
+
+test("web/attention.d.ts types every field a result or an input has, with its type, and no other", () => {
+  for (const type of [...publicTypes, ...inputTypes]) {
     const props = properties(types, type);
     assert.ok(props, `attention.d.ts has no interface ${type}`);
     const fields = returned(type);
     for (const [name, cpp] of fields) {
       assert.ok(props.has(name), `attention.d.ts's ${type} lacks ${name}`);
       const ts = props.get(name);
-      if (cpp === "number" || cpp === "boolean" || cpp === "string") {
+      if (cpp === "string") {
+        assert.match(ts, /^(string|"\w+"( \| "\w+")+)$/, `${type}.${name}`);
+      } else if (cpp === "number" || cpp === "boolean") {
         assert.equal(ts, cpp, `${type}.${name}`);
       } else if (cpp === "Matrix" || cpp === "number[]") {
         assert.ok(ts === cpp || typedArray.test(ts), `${type}.${name} is ${ts}, not ${cpp}`);
@@ -130,6 +173,13 @@ test("web/attention.d.ts types every field a result has, with its type, and no o
       );
     }
   }
+});
+
+test("docs/api.md documents every field an input has, and no other", () => {
+  for (const type of inputTypes) {
+    assert.deepEqual(inputDocs.get(type), [...returned(type).keys()], type);
+  }
+  assert.deepEqual([...inputDocs.keys()].sort(), [...inputTypes].sort());
 });
 
 test("docs/api.md documents every field a result has, and no other", () => {

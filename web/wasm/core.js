@@ -66,7 +66,7 @@ function unpackMatrix({ rows, cols, data }) {
 // objects of camelCase fields, matrices as { rows, cols, data }, vectors as typed arrays.
 // unpack() makes every matrix arrays of rows and every vector an array of numbers, except the
 // fields named here, which stay as the core gave them:
-const staysTyped = new Set([
+export const staysTyped = new Set([
   // the KV cache is the caller's own typed arrays, handed back at the next step unchanged
   "kCache",
   "vCache",
@@ -132,6 +132,46 @@ function checkFloat32(name, array) {
 
 export function checkFlag(name, flag) {
   if (typeof flag !== "boolean") throw new Error(`${name} must be true or false`);
+}
+
+// The inputs a core module declares, read once: declaredInput(core, "GptConfig") → its fields.
+const inputs = new WeakMap();
+export function declaredInput(core, type) {
+  if (!inputs.has(core)) inputs.set(core, core.inputFields());
+  return inputs.get(core)[type];
+}
+
+// "min_segment" → "minSegment", as src/wasm/convert.hpp names a declared field in JS.
+export const camel = (name) => name.replace(/_(\w)/g, (_, c) => c.toUpperCase());
+
+// An input as the core declares it (inputFields(): src/fields.hpp), packed by one walk of its
+// declaration: each field of its kind (a whole number, a number, a flag, a string), a field the
+// core marks `sometimes` given its default when left out, and no other field (a misspelt one
+// would otherwise be ignored). `label` names the argument in messages.
+export function packDeclared(label, value, fields) {
+  const names = fields.map((f) => camel(f.name));
+  if (!isObject(value)) throw new Error(`${label} must be an object { ${names.join(", ")} }`);
+  const unknown = Object.keys(value).find((name) => !names.includes(name));
+  if (unknown !== undefined) {
+    throw new Error(`${label} has no field "${unknown}"; its fields are ${names.join(", ")}`);
+  }
+  const packed = {};
+  fields.forEach((field, i) => {
+    const x = value[names[i]];
+    const name = `${label}.${names[i]}`;
+    if (x === undefined && field.sometimes) {
+      if (field.default !== undefined) packed[names[i]] = field.default;
+      return;
+    }
+    if (x === undefined) throw new Error(`${name} is missing: ${field.what}`);
+    if (field.scalar === "bool") checkFlag(name, x);
+    else if (field.scalar.startsWith("float")) {
+      if (typeof x !== "number") throw new Error(`${name} must be a number, not ${quote(x)}`);
+    } else if (field.scalar) whole(name, x);
+    else if (typeof x !== "string") throw new Error(`${name} must be a string, not ${kindOf(x)}`);
+    packed[names[i]] = x;
+  });
+  return packed;
 }
 
 export function check(result) {

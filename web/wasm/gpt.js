@@ -2,34 +2,28 @@
 // trained on Tang poems (its layout, its weights file read, a forward pass, the gradient,
 // generation), the induction task, a learner's own text, and the trainers' lifetime in the core.
 // Its two files, written and read, are model-files.js's.
-import { check, checkFlag, quote, unpack, unpacked, whole } from "./core.js";
+import {
+  check,
+  checkFlag,
+  declaredInput,
+  packDeclared,
+  quote,
+  unpack,
+  unpacked,
+  whole,
+} from "./core.js";
 
-export const gptFields = ["vocab", "context", "dModel", "layers", "heads"];
-
-// { vocab, context, dModel, layers, heads, base?, mlp? } → what the bindings read
-export function packGptConfig(config) {
-  if (typeof config !== "object" || config === null) throw new Error("config must be an object");
-  const packed = {};
-  for (const name of gptFields) packed[name] = whole(`config.${name}`, config[name]);
-  const base = config.base ?? 10000;
-  if (typeof base !== "number") throw new Error("config.base must be a number");
-  const mlp = config.mlp ?? true;
-  checkFlag("config.mlp", mlp);
-  return { ...packed, base, mlp };
-}
+// A model's configuration { vocab, context, dModel, layers, heads, base?, mlp? } (GptConfig, as the
+// core declares it) → what the bindings read, every field given.
+export const packGptConfig = (core, config) =>
+  packDeclared("config", config, declaredInput(core, "GptConfig"));
 
 // The most bytes of a text that textCorpus reads (src/text.hpp's kMaxTextBytes).
 const textLimit = 1 << 20;
 
-const inductionFields = ["vocab", "context", "minSegment", "maxSegment"];
-
-// { vocab, context, minSegment, maxSegment } → what the bindings read
-function packInductionTask(task) {
-  if (typeof task !== "object" || task === null) throw new Error("task must be an object");
-  return Object.fromEntries(
-    inductionFields.map((name) => [name, whole(`task.${name}`, task[name])]),
-  );
-}
+// { vocab, context, minSegment, maxSegment } (InductionTask) → what the bindings read
+const packInductionTask = (core, task) =>
+  packDeclared("task", task, declaredInput(core, "InductionTask"));
 
 // Token ids, each checked as the number the caller gave (a whole number from 0 to vocab − 1;
 // targets may also be −1, "no target") before they are packed, so that none is wrapped.
@@ -68,7 +62,7 @@ export function packParams(core, model, config) {
 // A model's config and parameters, checked and packed, handed to f(config, params) with the core's
 // result checked.
 function run(core, model, f) {
-  const config = packGptConfig(model?.config);
+  const config = packGptConfig(core, model?.config);
   return check(f(config, packParams(core, model, config)));
 }
 
@@ -78,13 +72,13 @@ function modelLabs(core) {
   return {
     /** Where each parameter lives in the flat buffer: [{ name, rows, cols, offset, decay }]. */
     gptLayout(config) {
-      return unpacked(core.gptLayout(packGptConfig(config)));
+      return unpacked(core.gptLayout(packGptConfig(core, config)));
     },
 
     /** The shipped weights file (int8 with a float32 scale per matrix row) → { config, params }. */
     gptModel(config, bytes) {
       if (!(bytes instanceof Uint8Array)) throw new Error("bytes must be a Uint8Array");
-      const packed = packGptConfig(config);
+      const packed = packGptConfig(core, config);
       return { config: packed, params: check(core.gptDequantize(packed, bytes)) };
     },
 
@@ -95,7 +89,7 @@ function modelLabs(core) {
      */
     gptForward(model, tokens, { targets, precise = false } = {}) {
       checkFlag("precise", precise);
-      const { vocab } = packGptConfig(model?.config);
+      const { vocab } = packGptConfig(core, model?.config);
       const ids = packTokens("tokens", tokens, vocab);
       if (ids.length === 0) throw new Error("tokens is empty: give it at least one token id");
       const wanted =
@@ -108,7 +102,7 @@ function modelLabs(core) {
     /** The mean loss of `batch` sequences and its gradient, flat, in gptLayout's order. */
     gptGradients(model, tokens, targets, { batch = 1, precise = false } = {}) {
       checkFlag("precise", precise);
-      const { vocab } = packGptConfig(model?.config);
+      const { vocab } = packGptConfig(core, model?.config);
       const ids = packTokens("tokens", tokens, vocab);
       const wanted = packTokens("targets", targets, vocab, { noTarget: true });
       return unpack(
@@ -121,7 +115,7 @@ function modelLabs(core) {
     /** Up to `count` tokens after the prompt, sampled at `temperature` with a seeded stream. */
     gptGenerate(model, prompt, { count, temperature = 1, seed = 1 } = {}) {
       if (typeof temperature !== "number") throw new Error("temperature must be a number");
-      const ids = packTokens("prompt", prompt, packGptConfig(model?.config).vocab);
+      const ids = packTokens("prompt", prompt, packGptConfig(core, model?.config).vocab);
       const n = whole("count", count);
       const s = whole("seed", seed);
       return unpack(run(core, model, (c, p) => core.gptGenerate(c, p, ids, n, temperature, s)));
@@ -129,7 +123,7 @@ function modelLabs(core) {
 
     /** The mean loss over a stream, in windows of the context, each predicting the next id. */
     gptStreamLoss(model, stream) {
-      const ids = packTokens("stream", stream, packGptConfig(model?.config).vocab);
+      const ids = packTokens("stream", stream, packGptConfig(core, model?.config).vocab);
       return run(core, model, (c, p) => core.gptStreamLoss(c, p, ids)).loss;
     },
   };
@@ -144,7 +138,7 @@ function dataLabs(core) {
      * sequence's segment length m (the segment, then the same again, then random tokens).
      */
     inductionBatch(task, { batch, seed = 1 } = {}) {
-      const packed = packInductionTask(task);
+      const packed = packInductionTask(core, task);
       return unpacked(core.inductionBatch(packed, whole("batch", batch), whole("seed", seed)));
     },
 
@@ -153,7 +147,7 @@ function dataLabs(core) {
      * repeated half, and per layer and head the previous-token and induction scores (L, H).
      */
     inductionScores(model, batch) {
-      const { vocab } = packGptConfig(model?.config);
+      const { vocab } = packGptConfig(core, model?.config);
       if (typeof batch !== "object" || batch === null) throw new Error("batch must be an object");
       const packed = {
         tokens: packTokens("batch.tokens", batch.tokens, vocab),
@@ -217,7 +211,7 @@ function trainerLabs(core) {
      */
     gptTrainer(config, data, { batch = 16, lr = 3e-3, total, seed = 1 } = {}) {
       if (typeof lr !== "number") throw new Error("lr must be a number");
-      const packed = packGptConfig(config);
+      const packed = packGptConfig(core, config);
       const { id } = check(
         core.gptTrainOpen(
           packed,
@@ -234,11 +228,11 @@ function trainerLabs(core) {
     /** A training run as gptTrainer's, whose batches are the induction task's sequences. */
     inductionTrainer(config, task, { batch = 32, lr = 1e-3, total, seed = 1 } = {}) {
       if (typeof lr !== "number") throw new Error("lr must be a number");
-      const packed = packGptConfig(config);
+      const packed = packGptConfig(core, config);
       const { id } = check(
         core.inductionTrainOpen(
           packed,
-          packInductionTask(task),
+          packInductionTask(core, task),
           whole("batch", batch),
           lr,
           whole("total", total),

@@ -3,8 +3,8 @@
 // (gptModelFiles) and read (gptModelFromFiles). What the description says about the model is
 // checked in the core; its JSON's shape here, and where JSON.parse stopped in a text that is not
 // JSON.
-import { check, isObject, kindOf } from "./core.js";
-import { gptFields, packGptConfig, packParams } from "./gpt.js";
+import { camel, check, declaredInput, isObject, kindOf } from "./core.js";
+import { packGptConfig, packParams } from "./gpt.js";
 
 const modelFormat = "attention-by-hand model";
 const modelVersion = 1;
@@ -130,34 +130,38 @@ function readDescription(description) {
   return d;
 }
 
-// A description's config, each field checked as the JSON gives it, packed for the core, which
-// checks the ranges.
-function readDescriptionConfig(config) {
+// A description's config, each field checked as the JSON gives it, by the core's declaration
+// (GptConfig), packed for the core, which checks the ranges.
+function readDescriptionConfig(core, config) {
   if (config === undefined) throw new Error("config is missing");
   if (!isObject(config)) throw new Error(`config is ${kindOf(config)}, not an object`);
+  const fields = declaredInput(core, "GptConfig");
   // a field the loader does not know (a misspelt Base) would be ignored, and the model run with
   // another base: refused, named, with the names it knows
-  const known = [...gptFields, "base", "mlp"];
+  const known = fields.map((f) => camel(f.name));
   const unknown = Object.keys(config).find((name) => !known.includes(name));
   if (unknown !== undefined) {
     throw new Error(`config has no field "${unknown}"; its fields are ${known.join(", ")}`);
   }
   const packed = {};
-  for (const name of gptFields) {
-    const x = config[name];
+  fields.forEach((field, i) => {
+    const name = known[i];
+    const x = field.sometimes ? (config[name] ?? field.default) : config[name];
     if (x === undefined) throw new Error(`config.${name} is missing`);
-    if (typeof x !== "number") throw new Error(`config.${name} is ${kindOf(x)}, not a number`);
-    if (!Number.isInteger(x)) throw new Error(`config.${name} is ${x}, not a whole number`);
-    if (Math.abs(x) > int32) {
-      throw new Error(`config.${name} is ${x}, past any size the core reads (${int32})`);
+    if (field.scalar === "bool") {
+      if (typeof x !== "boolean")
+        throw new Error(`config.${name} is ${kindOf(x)}, not true or false`);
+    } else if (typeof x !== "number") {
+      throw new Error(`config.${name} is ${kindOf(x)}, not a number`);
+    } else if (!field.scalar.startsWith("float")) {
+      if (!Number.isInteger(x)) throw new Error(`config.${name} is ${x}, not a whole number`);
+      if (Math.abs(x) > int32) {
+        throw new Error(`config.${name} is ${x}, past any size the core reads (${int32})`);
+      }
     }
     packed[name] = x;
-  }
-  const base = config.base ?? 10000;
-  if (typeof base !== "number") throw new Error(`config.base is ${kindOf(base)}, not a number`);
-  const mlp = config.mlp ?? true;
-  if (typeof mlp !== "boolean") throw new Error(`config.mlp is ${kindOf(mlp)}, not true or false`);
-  return { ...packed, base, mlp };
+  });
+  return packed;
 }
 
 // chars as the JSON gives it: a string of whole characters (no lone surrogate, which the core's
@@ -182,7 +186,7 @@ export function modelFileLabs(core) {
      * description must give chars; its format, version and config, if given, must be these.
      */
     gptModelFiles(model, description) {
-      const config = packGptConfig(model?.config);
+      const config = packGptConfig(core, model?.config);
       const params = packParams(core, model, config);
       if (!isObject(description)) {
         throw new Error(`description must be an object { chars, … }, not ${kindOf(description)}`);
@@ -195,7 +199,7 @@ export function modelFileLabs(core) {
         throw new Error(`description.version is ${kindOf(version)}; it is written ${modelVersion}`);
       }
       if (given !== undefined) {
-        const other = packGptConfig(given);
+        const other = packGptConfig(core, given);
         const differs = Object.keys(config).find((name) => other[name] !== config[name]);
         if (differs) {
           throw new Error(
@@ -223,7 +227,7 @@ export function modelFileLabs(core) {
      */
     gptModelFromFiles(description, weights) {
       const d = readDescription(description);
-      const config = readDescriptionConfig(d.config);
+      const config = readDescriptionConfig(core, d.config);
       const chars = readChars(d.chars);
       if (!(weights instanceof Uint8Array)) {
         throw new Error(

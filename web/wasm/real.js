@@ -1,25 +1,15 @@
 // wasm/real.js: lesson 6's wrappers, the models people use (src/wasm/real.cpp): a real
 // tokenizer's tokens over a text, a real model's sizes from its configuration, and a vocabulary
 // learned by BPE.
-import { checkFlag, isObject, kindOf, quote, unpacked, whole } from "./core.js";
-
-// A model's shape as the core declares it (ModelShape in src/sizes.hpp, through resultFields()):
-// every field named there, of its kind, and no other.
-function packShape(shape, declared) {
-  if (typeof shape !== "object" || shape === null || Array.isArray(shape)) {
-    throw new Error("shape must be an object of a model's configuration");
-  }
-  const known = Object.keys(declared);
-  for (const [name, x] of Object.entries(shape)) {
-    const kind = declared[name];
-    if (!kind) throw new Error(`shape has no field "${name}"; its fields are ${known.join(", ")}`);
-    if (kind === "number") whole(`shape.${name}`, x);
-    else if (typeof x !== kind) throw new Error(`shape.${name} must be a ${kind}, not ${quote(x)}`);
-  }
-  const missing = known.filter((name) => !Object.hasOwn(shape, name));
-  if (missing.length) throw new Error(`shape has no ${missing.join(", ")}`);
-  return shape;
-}
+import {
+  checkFlag,
+  declaredInput,
+  isObject,
+  kindOf,
+  packDeclared,
+  unpacked,
+  whole,
+} from "./core.js";
 
 // A string that UTF-8 can hold: no lone surrogate (TextEncoder would write one as U+FFFD, and
 // the core would read a character the text does not have).
@@ -35,8 +25,6 @@ function checkText(name, text) {
   }
   return text;
 }
-
-const bpeOptions = ["merges", "start", "presplit"];
 
 // A learned vocabulary as bpeEncode reads it: its start, pre-split, alphabet and merges.
 function packBpeModel(learned) {
@@ -60,7 +48,6 @@ function packBpeModel(learned) {
 }
 
 export function realLabs(core) {
-  let shapeFields;
   return {
     /**
      * A text and its tokens, each a Uint8Array of its bytes (as a real tokenizer decodes them),
@@ -85,10 +72,9 @@ export function realLabs(core) {
      * bytes, and one token's multiply-adds at context n, values of bytesPerValue bytes.
      */
     modelSize(shape, { n, bytesPerValue = 2 }) {
-      shapeFields ??= core.resultFields().ModelShape;
       return unpacked(
         core.modelSize(
-          packShape(shape, shapeFields),
+          packDeclared("shape", shape, declaredInput(core, "ModelShape")),
           whole("n", n),
           whole("bytesPerValue", bytesPerValue),
         ),
@@ -103,20 +89,9 @@ export function realLabs(core) {
      */
     bpeLearn(text, options = {}) {
       checkText("text", text);
-      if (!isObject(options))
-        throw new Error(`options must be an object { ${bpeOptions.join(", ")} }`);
-      for (const name of Object.keys(options)) {
-        if (!bpeOptions.includes(name)) {
-          throw new Error(
-            `bpeLearn has no option "${name}"; its options are ${bpeOptions.join(", ")}`,
-          );
-        }
-      }
-      const { merges = 10, start = "characters", presplit = false } = options;
-      if (typeof start !== "string")
-        throw new Error(`start must be a string, not ${kindOf(start)}`);
-      checkFlag("presplit", presplit);
-      return unpacked(core.bpeLearn(text, { merges: whole("merges", merges), start, presplit }));
+      return unpacked(
+        core.bpeLearn(text, packDeclared("options", options, declaredInput(core, "BpeOptions"))),
+      );
     },
 
     /**
