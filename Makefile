@@ -25,8 +25,11 @@ demo: deps-demo wasm bundle
 	node tools/serve.mjs web 8000
 
 # Every suite runs even when one fails (make -k), then one summary of what ran and passed. The
-# suites run with BUILT=1: what `build` made just before is not made again (see `needs`).
-test: build format-check
+# suites run with BUILT=1: what `build` made just before is not made again (see `needs`). The
+# three compilations share the two cores (-j2; -O: each one's output whole, when it ends).
+test: deps
+	@$(MAKE) --no-print-directory -j2 -O wasm native sanitize
+	@$(MAKE) --no-print-directory build format-check
 	@rm -rf build/results
 	@status=0; $(MAKE) --no-print-directory -k suites BUILT=1 || status=$$?; \
 	  node tools/summary.mjs $(SUITES) && exit $$status
@@ -34,7 +37,17 @@ test: build format-check
 # A suite's prerequisites from `build`: none under `make test`, which has just built them.
 needs = $(if $(BUILT),,$(1))
 
-suites: $(addprefix test-,$(SUITES))
+# The fuzzer takes one core for its TEST_FUZZ_SECONDS: the native, sanitize and Python suites,
+# one core between them, run beside it (its output follows theirs); then the node and browser
+# suites, which take both.
+suites:
+	@mkdir -p build
+	@status=0; \
+	$(MAKE) --no-print-directory test-fuzz > build/fuzz.log 2>&1 & fuzz=$$!; \
+	$(MAKE) --no-print-directory -k test-native test-sanitize test-python || status=1; \
+	wait $$fuzz || status=1; cat build/fuzz.log; \
+	$(MAKE) --no-print-directory -k test-node test-browser || status=1; \
+	exit $$status
 
 build: deps wasm native python bundle streams venv
 
@@ -123,11 +136,11 @@ format-check:
 test-native: $(call needs,native)
 	$(SUITE) native ctest --preset native --no-tests=error
 
-test-sanitize: sanitize
+test-sanitize: $(call needs,sanitize)
 	$(SUITE) sanitize ctest --preset sanitize --no-tests=error
 
 # New inputs go to build/sanitize/corpus; the committed seeds in tests/fuzz/corpus are read only.
-test-fuzz: sanitize
+test-fuzz: $(call needs,sanitize)
 	$(SUITE) fuzz $(FUZZ) -max_total_time=$(TEST_FUZZ_SECONDS)
 
 fuzz: sanitize
