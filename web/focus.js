@@ -20,9 +20,10 @@ export function remember(root, node) {
     },
     id: inside ? active.id : undefined,
     open: new Set([...node.querySelectorAll("details[open] > summary")].map((s) => s.textContent)),
-    // how far each wide matrix was scrolled sideways, by matrix id
+    // how far each wide matrix was scrolled sideways, by matrix id (one that is not wide has not
+    // moved: its scrollLeft is not read, which would lay out a page just redrawn)
     scrolled: new Map(
-      [...node.querySelectorAll("[data-matrix] .scroll")].map((s) => [
+      [...node.querySelectorAll("[data-matrix] .scroll[data-wide]")].map((s) => [
         s.closest("[data-matrix]").dataset.matrix,
         s.scrollLeft,
       ]),
@@ -61,7 +62,10 @@ export function restore(root, node, kept, cell) {
   }
   for (const scroller of node.querySelectorAll("[data-matrix] .scroll")) {
     const left = kept.scrolled?.get(scroller.closest("[data-matrix]").dataset.matrix);
-    if (left) scroller.scrollLeft = left;
+    if (!left) continue;
+    scroller.scrollLeft = left;
+    // wide, as its last drawing was; scroll-cue.js marks it again once the page is laid out
+    scroller.setAttribute("data-wide", "");
   }
   const wanted = cell ?? kept.cell;
   if (wanted) {

@@ -11,9 +11,10 @@ function measure(scroller) {
   return { wide, more: wide && !atEnd };
 }
 
-// Marks one scroller from its measure: data-more while its right part is out of sight, and the
-// hint under it.
+// Marks one scroller from its measure: data-wide when it can scroll sideways (focus.js reads the
+// scroll of those only), data-more while its right part is out of sight, and the hint under it.
 function mark(scroller, { wide, more }, hint) {
+  scroller.toggleAttribute("data-wide", wide);
   scroller.toggleAttribute("data-more", more);
   const next = scroller.nextElementSibling;
   const has = next?.classList.contains("scroll-hint");
