@@ -94,19 +94,19 @@ const sentences = [
   [
     textWords,
     "splitLine",
-    [10, 8000, 1001, 999],
+    [31, { train: 25, heldOut: 3, validation: 4 }, 8000, 1001, 999],
     {
       en: [
-        "10 pieces",
-        "train the model (8000 tokens)",
-        "measure it (999 tokens)",
-        "1 in 10 (1001 tokens) is kept for choosing",
+        "31 pieces",
+        "25 train the model (8000 tokens)",
+        "3 held out to measure it (999 tokens)",
+        "4 kept for choosing (1001 tokens)",
       ],
       zh: [
-        "共 10 个片段",
-        "用来训练（8000 个词元）",
-        "衡量模型（999 个词元）",
-        "另外十分之一（1001 个词元）",
+        "共 31 个片段",
+        "25 个用来训练（8000 个词元）",
+        "3 个留出，用来衡量模型（999 个词元）",
+        "4 个留着做选择（1001 个词元）",
       ],
     },
   ],

@@ -345,7 +345,7 @@ test("the Tang preset is the package's text, its one misprint corrected: 樵人�
   assert.equal(preset[9], bodies[9].replace("樵人归尽欲", "樵人归欲尽"));
 });
 
-test("read by meaning: each baseline's name beside its own loss, the split's counts each named", () => {
+test("read by meaning: each baseline's name beside its own loss, the split's counts each named", async () => {
   // the names a learner reads, written here (not read from the lab's words), and the sentences'
   // numbers taken by what each says, so that rows carrying each other's names, or two counts
   // swapped in one language, fail (42 §1)
@@ -355,13 +355,37 @@ test("read by meaning: each baseline's name beside its own loss, the split's cou
     zh: /= ln \d+ = (?<uniform>[\d.]+) 奈特。.*（一元模型），得 (?<unigram>[\d.]+)；.*（二元模型：.*），得 (?<bigram>[\d.]+)。/,
   };
   const split = {
-    en: /8 in 10 train the model \((?<train>\d+) tokens\); 1 in 10 is held out to measure it \((?<heldOut>\d+) tokens\); 1 in 10 \((?<validation>\d+) tokens\) is kept for choosing/,
-    zh: /十分之八用来训练（(?<train>\d+) 个词元）；十分之一留出，用来衡量模型（(?<heldOut>\d+) 个词元）；另外十分之一（(?<validation>\d+) 个词元）留着做选择/,
+    en: /(?<pieces>\d+) pieces: (?<trainPieces>\d+) train the model \((?<train>\d+) tokens\); (?<heldOutPieces>\d+) held out to measure it \((?<heldOut>\d+) tokens\); (?<validationPieces>\d+) kept for choosing \((?<validation>\d+) tokens\)/,
+    zh: /共 (?<pieces>\d+) 个片段：(?<trainPieces>\d+) 个用来训练（(?<train>\d+) 个词元）；(?<heldOutPieces>\d+) 个留出，用来衡量模型（(?<heldOut>\d+) 个词元）；(?<validationPieces>\d+) 个留着做选择（(?<validation>\d+) 个词元）/,
   };
-  for (const source of [1, 2]) {
+  // a learner's 12 lines of "abab abab": 12 pieces, of which 10 train, 1 is held out, 1 chosen
+  // on (the sentence said eight tenths, one tenth, another tenth)
+  const { addText } = await import("../../web/labs/gpt/text.js");
+  const abab = addText(
+    core,
+    "abab",
+    new TextEncoder().encode(Array(12).fill("abab abab").join("\n")),
+  );
+  for (const source of [1, 2, abab]) {
     const lab = labAt(core, scene, { source });
     const { corpus } = lab.trace.shipped;
     const b = corpus.baselines;
+    // each piece's part counted here, one by one, as the core splits them (mod 10: 9 held out,
+    // 8 chosen on); a piece is a line in these texts, each ending in ⏎ (token 0), so a part's
+    // pieces are its stream's line ends
+    const parts = { train: 0, heldOut: 0, validation: 0 };
+    for (let p = 0; p < corpus.pieces; p++) {
+      parts[p % 10 === 9 ? "heldOut" : p % 10 === 8 ? "validation" : "train"]++;
+    }
+    const ends = (stream) => Array.from(stream).filter((t) => t === 0).length;
+    if (corpus.pieces === corpus.lines) {
+      assert.deepEqual(
+        [ends(corpus.train), ends(corpus.heldOut), ends(corpus.validation)],
+        [parts.train, parts.heldOut, parts.validation],
+        `${source}: the core's streams hold the pieces counted here`,
+      );
+    }
+    if (source === abab) assert.deepEqual(parts, { train: 10, heldOut: 1, validation: 1 });
     for (const lang of ["en", "zh"]) {
       const panel = scene.lab.panels.baselines(lab.at(lang, "levels"));
       const rows = panel
@@ -403,6 +427,13 @@ test("read by meaning: each baseline's name beside its own loss, the split's cou
         [counts.train, counts.heldOut, counts.validation].map(Number),
         [corpus.train.length, corpus.heldOut.length, corpus.validation.length],
         `${lang} ${source}: the split's counts`,
+      );
+      assert.deepEqual(
+        [counts.pieces, counts.trainPieces, counts.heldOutPieces, counts.validationPieces].map(
+          Number,
+        ),
+        [corpus.pieces, parts.train, parts.heldOut, parts.validation],
+        `${lang} ${source}: the split's pieces`,
       );
     }
   }

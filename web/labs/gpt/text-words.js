@@ -150,8 +150,9 @@ export const textWords = {
         n === 0
           ? "Every character of the text is in the vocabulary: none is read as �."
           : `${n} characters of the text are read as � (${share}% of its tokens): too rare to learn one by one.`,
-      splitLine: (pieces, train, validation, heldOut) =>
-        `${pieces} pieces: 8 in 10 train the model (${train} tokens); 1 in 10 is held out to measure it (${heldOut} tokens); 1 in 10 (${validation} tokens) is kept for choosing: step 2 sets one number of its pair-counting model on it, as the real model's was used to choose its training step.`,
+      // the pieces of each part (text.js's splitPieces), and their tokens
+      splitLine: (pieces, part, train, validation, heldOut) =>
+        `${pieces} pieces: ${part.train} train the model (${train} tokens); ${part.heldOut} held out to measure it (${heldOut} tokens); ${part.validation} kept for choosing (${validation} tokens): step 2 sets one number of its pair-counting model on it, as the real model's was used to choose its training step. Of every ten pieces in a row, the ninth is kept for choosing and the tenth held out.`,
       countsTitle: (n, rows) =>
         rows === 10
           ? `The ten most frequent tokens of the ${n} training tokens`
@@ -252,8 +253,8 @@ export const textWords = {
         n === 0
           ? "这段文字的每个字符都在词表里：没有一个读作 �。"
           : `这段文字有 ${n} 个字符读作 �（占词元的 ${share}%）：太少见，没法一个一个地学。`,
-      splitLine: (pieces, train, validation, heldOut) =>
-        `共 ${pieces} 个片段：十分之八用来训练（${train} 个词元）；十分之一留出，用来衡量模型（${heldOut} 个词元）；另外十分之一（${validation} 个词元）留着做选择：第 2 步用它定下数字对模型里的一个数，就像真正的模型用它选训练步一样。`,
+      splitLine: (pieces, part, train, validation, heldOut) =>
+        `共 ${pieces} 个片段：${part.train} 个用来训练（${train} 个词元）；${part.heldOut} 个留出，用来衡量模型（${heldOut} 个词元）；${part.validation} 个留着做选择（${validation} 个词元）：第 2 步用它定下数字对模型里的一个数，就像真正的模型用它选训练步一样。每连续十个片段里，第九个留着做选择，第十个留出。`,
       countsTitle: (n, rows) =>
         rows === 10
           ? `${n} 个训练词元里最常见的十个`

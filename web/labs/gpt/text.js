@@ -281,6 +281,14 @@ const frequent = ({ corpus }) =>
     .sort((a, b) => corpus.counts[b] - corpus.counts[a] || a - b)
     .slice(0, 10);
 
+/** How many of `pieces` pieces each part has, as the core splits them (src/corpus.cpp: the
+ * ninth of every ten kept for choosing, the tenth held out, from the first piece on). */
+export const splitPieces = (pieces) => {
+  const heldOut = Math.floor(pieces / 10);
+  const validation = Math.floor((pieces + 1) / 10);
+  return { train: pieces - heldOut - validation, heldOut, validation };
+};
+
 // What the core read: the text's size, its vocabulary, the split, its most frequent tokens.
 function corpusPanel({ trace, msg }) {
   const w = msg.textLab;
@@ -303,6 +311,7 @@ function corpusPanel({ trace, msg }) {
       id: "text-split",
       text: w.splitLine(
         corpus.pieces,
+        splitPieces(corpus.pieces),
         corpus.train.length,
         corpus.validation.length,
         corpus.heldOut.length,
