@@ -471,16 +471,24 @@ test("the samples shown are the latest three up to the step shown, not the first
 test("a counting model worse than the simpler one is said so, with the table's numbers; a small vocabulary's table is all of it", async () => {
   const { addText } = await import("../../web/labs/gpt/text.js");
   const lines = [..."aaaaaaab ".repeat(8).trim().split(" "), "ab", "bbbbbbbb"];
-  const lopsided = addText(
-    core,
-    "lopsided",
-    new TextEncoder().encode([...lines, ...lines].join("\n")),
-  );
+
+  // each "worse" read by what it says: which model, than which, the two losses; the closing
+  // sentence once, however many are worse (it came twice with both); λ at the table's two
+  // decimals (an exact 0.4 was printed 0.4 / 0.6)
   const worse = {
-    en: (k, than, a, b) => `Here the ${k} model scores worse than the ${than} model (${a} > ${b})`,
-    zh: (k, than, a, b) =>
-      `这里${{ uniform: "均匀模型", unigram: "一元模型", bigram: "二元模型" }[k]}比${{ uniform: "均匀模型", unigram: "一元模型" }[than]}还差（${a} > ${b}）`,
+    en: /the (?<k>\w+) model scores worse than the (?<than>\w+) model \((?<a>[\d.]+) > (?<b>[\d.]+)\)/g,
+    zh: /(?<k>均匀|一元|二元)模型比(?<than>均匀|一元)模型还差（(?<a>[\d.]+) > (?<b>[\d.]+)）/g,
   };
+  const modelOf = { 均匀: "uniform", 一元: "unigram", 二元: "bigram" };
+  const still = {
+    en: "The model must still beat the best of the three.",
+    zh: "模型仍然要胜过三个里最好的那个。",
+  };
+  const lambda = {
+    en: /its pairs' share (?<pairs>[\d.]+) and the unigram's (?<rest>[\d.]+),/,
+    zh: /字对的部分占 (?<pairs>[\d.]+)，一元模型占 (?<rest>[\d.]+)，/,
+  };
+
   const title = {
     en: (n, rows) =>
       rows === 10
@@ -491,25 +499,56 @@ test("a counting model worse than the simpler one is said so, with the table's n
         ? `${n} 个训练词元里最常见的十个`
         : `词表的全部 ${rows} 个词元，按在 ${n} 个训练词元里出现的次数排列`,
   };
+  // a learner's text of one's own is one at a time (addText forgets the one before): each is
+  // added when its turn comes
+  const lopsidedText = new TextEncoder().encode([...lines, ...lines].join("\n"));
+  // 20 lines of a and b whose validation part picks λ = 0.4
+  const evenText = new TextEncoder().encode(
+    "babbabab abbbaabb aaababbb aaaabbba abbbaaba bbbbabab bbbabbba abbbaaaa baaaabab bbbaaaba baababab aaabbbbb bbbbabbb abbaaaaa aabbaabb aaabbaaa babbbabb aaabbaba bbbbabbb bbbbaaab"
+      .split(" ")
+      .join("\n"),
+  );
   let seen = 0;
-  for (const source of [1, 2, lopsided]) {
+  for (const name of [1, 2, "lopsided", "even"]) {
+    const text = { lopsided: lopsidedText, even: evenText }[name];
+    const source = text ? addText(core, name, text) : name;
     const lab = labAt(core, scene, { source });
     const { corpus } = lab.trace.shipped;
     const b = corpus.baselines;
-    if (source === lopsided) assert.ok(b.unigram > b.uniform, "the text is made for it");
+    if (name === "lopsided") {
+      assert.ok(b.unigram > b.uniform && b.bigram > b.unigram, "the text is made for both");
+    }
+    if (name === "even") assert.equal(b.lambda, 0.4, "the text is made for it");
     for (const lang of ["en", "zh"]) {
       const levels = scene.lab.panels
         .baselines(lab.at(lang, "levels"))
         .querySelector("#text-levels").textContent;
-      for (const [k, than] of [
+      const expected = [
         ["unigram", "uniform"],
         ["bigram", "unigram"],
-      ]) {
-        const [a, c] = [b[k].toFixed(2), b[than].toFixed(2)];
-        const says = levels.includes(worse[lang](k, than, a, c));
-        assert.equal(says, Number(a) > Number(c), `${lang} ${source} ${k}: ${levels}`);
-        seen += says;
-      }
+      ]
+        .map(([k, than]) => [k, than, b[k].toFixed(2), b[than].toFixed(2)])
+        .filter(([, , a, c]) => Number(a) > Number(c));
+      const said = [...levels.matchAll(worse[lang])].map(({ groups: g }) => [
+        modelOf[g.k] ?? g.k,
+        modelOf[g.than] ?? g.than,
+        g.a,
+        g.b,
+      ]);
+      assert.deepEqual(said, expected, `${lang} ${source}: ${levels}`);
+      assert.equal(
+        levels.split(still[lang]).length - 1,
+        expected.length ? 1 : 0,
+        `${lang} ${source}: the closing sentence once: ${levels}`,
+      );
+      seen += expected.length;
+      const l = lambda[lang].exec(levels)?.groups;
+      assert.ok(l, `${lang} ${source}: ${levels}`);
+      assert.deepEqual(
+        [l.pairs, l.rest],
+        [b.lambda.toFixed(2), (1 - b.lambda).toFixed(2)],
+        `${lang} ${source}: λ`,
+      );
       const rows = Math.min(10, [...corpus.chars].length + 2);
       const panel = scene.lab.panels.corpus(lab.at(lang, "text"));
       assert.ok(

@@ -165,8 +165,10 @@ export const textWords = {
         `Knowing nothing, a model spreads its bets evenly over the ${vocab} tokens: −ln(1/${vocab}) = ln ${vocab} = ${uniform} nats. Counting how often each token comes in the training part (a unigram model) scores ${unigram}; counting which token follows which (a bigram model, its pairs' share ${lambda} and the unigram's ${rest}, so that a pair never seen is not impossible) scores ${bigram}. Each is the mean −ln p of the ${targets} held-out tokens after the first.`,
       levelsTitle: (targets) =>
         `The loss of three simpler models on the ${targets} held-out tokens`,
-      worse: (model, than, loss, thanLoss) =>
-        ` Here the ${model} model scores worse than the ${than} model (${loss} > ${thanLoss}): what it counted in the training part holds less well in the held-out part than the simpler guess. The model must still beat the best of the three.`,
+      // the counting models worse than the simpler one before each: [[model, than, loss,
+      // thanLoss]], one or both, said in one sentence
+      worse: (pairs) =>
+        ` Here ${pairs.map(([model, than, loss, thanLoss]) => `the ${model} model scores worse than the ${than} model (${loss} > ${thanLoss})`).join(", and ")}: what ${pairs.length > 1 ? "each" : "it"} counted in the training part holds less well in the held-out part than the simpler guess. The model must still beat the best of the three.`,
       unigramCaption: (rows) =>
         `p: the unigram model's probability for ${rows === 10 ? "the ten most frequent tokens" : `all ${rows} tokens`}, (count + 1) ÷ (training tokens + vocabulary): one more each, so that no token is impossible`,
       lossHead: "loss (nats)",
@@ -266,8 +268,8 @@ export const textWords = {
       levelsLine: (vocab, uniform, unigram, bigram, lambda, rest, targets) =>
         `什么都不知道的模型把赌注平均押在 ${vocab} 个词元上：−ln(1/${vocab}) = ln ${vocab} = ${uniform} 奈特。数一数每个词元在训练部分出现多少次（一元模型），得 ${unigram}；数一数哪个词元后面跟哪个词元（二元模型：字对的部分占 ${lambda}，一元模型占 ${rest}，好让没见过的词元对不至于概率为零），得 ${bigram}。每个数都是留出部分第一个之后的 ${targets} 个词元上 −ln p 的平均。`,
       levelsTitle: (targets) => `三个更简单的模型在 ${targets} 个留出词元上的损失`,
-      worse: (model, than, loss, thanLoss) =>
-        `这里${zhModel[model]}比${zhModel[than]}还差（${loss} > ${thanLoss}）：它在训练部分数出来的规律，到了留出部分还不如更简单的猜法。模型仍然要胜过三个里最好的那个。`,
+      worse: (pairs) =>
+        `这里${pairs.map(([model, than, loss, thanLoss]) => `${zhModel[model]}比${zhModel[than]}还差（${loss} > ${thanLoss}）`).join("，")}：${pairs.length > 1 ? "它们各自" : "它"}从训练部分里数出来的规律，到了留出部分还不如更简单的猜法。模型仍然要胜过三个里最好的那个。`,
       unigramCaption: (rows) =>
         `p：一元模型给${rows === 10 ? "最常见的十个词元" : `全部 ${rows} 个词元`}的概率，(次数 + 1) ÷ (训练词元数 + 词表大小)：每个都多算一次，好让没有哪个词元概率为零`,
       lossHead: "损失（奈特）",

@@ -330,6 +330,16 @@ function corpusPanel({ trace, msg }) {
   );
 }
 
+// The counting models worse than the simpler one before each, at the decimals shown, said in
+// one sentence: "" when none is.
+function worseThan(b, at2, w) {
+  const pairs = [
+    ["unigram", "uniform"],
+    ["bigram", "unigram"],
+  ].filter(([k, than]) => Number(at2(b[k])) > Number(at2(b[than])));
+  return pairs.length ? w.worse(pairs.map(([k, than]) => [k, than, at2(b[k]), at2(b[than])])) : "";
+}
+
 // The three simpler models' held-out losses: the levels a model of this text must beat.
 function baselinesPanel({ trace, msg }) {
   const w = msg.textLab;
@@ -348,17 +358,12 @@ function baselinesPanel({ trace, msg }) {
           at2(b.uniform),
           at2(b.unigram),
           at2(b.bigram),
-          fmt(b.lambda, 2),
-          fmt(1 - b.lambda, 2),
+          // two decimals, as 0.20 (fmt would write an exact 0.2 short)
+          b.lambda.toFixed(2),
+          (1 - b.lambda).toFixed(2),
           corpus.heldOut.length - 1,
         ),
-        // a counting model worse than the simpler one before it, at the decimals shown
-        ...[
-          ["unigram", "uniform"],
-          ["bigram", "unigram"],
-        ]
-          .filter(([k, than]) => Number(at2(b[k])) > Number(at2(b[than])))
-          .map(([k, than]) => w.worse(k, than, at2(b[k]), at2(b[than]))),
+        worseThan(b, at2, w),
       ].join(""),
     }),
     numbers(
