@@ -101,6 +101,58 @@ for (const lang of ["en", "zh"]) {
   });
 }
 
+// A learner's finding: back at L = 2, "一层的那次训练还在，停在第 1000 步" read as interrupted though the
+// one-layer run had finished; and with L = 1 done and L = 2 paused, L = 1's status said nothing of
+// L = 2's run. Each status now says where the other run is, done or paused, read by what it says.
+test("the induction status says where the other layers' run is: done at its last step, or paused (en, zh)", () => {
+  const total = 1000;
+  const runAt = (layers, n, running = false) => ({
+    layers,
+    running,
+    losses: Array(n).fill(1),
+    last: n - (n % 25),
+    clock: clockAt(60000),
+  });
+  const other = {
+    en: /The (?<which>one|two)-layer run is kept: (?:done, all (?<done>\d+) steps trained|paused at step (?<paused>\d+)); set L = (?<L>\d) to see it\.$/,
+    zh: /(?<which>一|两)层的那次训练还在：(?:已经完成，(?<done>\d+) 步都训练完了|暂停在第 (?<paused>\d+) 步)；把 L 设为 (?<L>\d) 就能看到。$/,
+  };
+  const own = {
+    en: { none: /^Not started/, done: /^Done: 1000 steps/, paused: /^Paused at step 175 of 1000/ },
+    zh: { none: /^还没开始/, done: /^完成：1000 步/, paused: /^暂停在第 175 步/ },
+  };
+  const cases = [
+    // [this run (undefined: not started), the other run, what this run's own words are]
+    [undefined, runAt(1, total), "none"],
+    [runAt(2, 175), runAt(1, total), "paused"],
+    [runAt(1, total), runAt(2, 175), "done"],
+    [runAt(2, total), runAt(1, 175), "done"],
+  ];
+  for (const lang of ["en", "zh"]) {
+    const w = inductionWords[lang].induction;
+    for (const [run, kept, mine] of cases) {
+      const said = inductionStatus(run, w, kept);
+      assert.match(said, own[lang][mine], said);
+      const g = other[lang].exec(said)?.groups;
+      assert.ok(g, `${lang}: the other run in «${said}»`);
+      const done = kept.last >= total;
+      assert.equal(
+        g.which,
+        { 1: lang === "en" ? "one" : "一", 2: lang === "en" ? "two" : "两" }[kept.layers],
+      );
+      assert.equal(Number(g.L), kept.layers, said);
+      assert.equal(Number(done ? g.done : g.paused), kept.losses.length, said);
+      assert.equal(
+        done ? g.paused : g.done,
+        undefined,
+        `${lang}: done or paused, as it is: ${said}`,
+      );
+    }
+    // no other run: nothing said of one
+    assert.doesNotMatch(inductionStatus(runAt(2, 175), w, undefined), other[lang]);
+  }
+});
+
 test("the glossary's held-out and validation residues are the core's split of a text's pieces", async () => {
   const core = await loadLabs();
   // 20 lines, line p of length p + 2 (a and b alternating): each split's stream is its lines

@@ -12,6 +12,7 @@ import {
   follow,
   held,
   rateOf,
+  runDone,
   runOf,
   start,
   stop,
@@ -113,6 +114,8 @@ export function trainerPanel(ctx) {
   const onChange = (run, keptNow) => {
     if (!panel.isConnected || run.layers !== layers) {
       stop(run.layers);
+      // the other run's last kept step, in flight when it was told to stop, is in its status here
+      if (panel.isConnected) redraw();
       return;
     }
     // the page follows the kept steps while t is at the latest, drawn again at most every
@@ -157,21 +160,20 @@ export function trainerPanel(ctx) {
 
 /**
  * The sentence of where an induction run is (`run` as induction-run.js keeps it): its step, its
- * clock and rate, and when the repeated half's loss first fell (the clock then, not now);
- * before it starts, where the other layers' run (`other`) is.
+ * clock and rate, and when the repeated half's loss first fell (the clock then, not now); then
+ * where the other layers' run (`other`) is, if there is one: done, or paused at its step.
  */
 export function status(run, w, other) {
-  // before a run, the other number of layers' run, if any, is said to be kept (the lab opens
-  // at L = 2 whatever the learner trained last)
-  if (!run?.losses.length) {
-    const kept = other?.losses.length;
-    return kept ? `${w.notStarted}${w.otherKept(other.layers, kept)}` : w.notStarted;
-  }
+  // the other number of layers' run is said to be kept, done or paused (the lab opens at L = 2
+  // whatever the learner trained last; switching L pauses the run left)
+  const kept = other?.losses.length;
+  const also = kept ? w.otherKept(other.layers, kept, runDone(other)) : "";
+  if (!run?.losses.length) return `${w.notStarted}${also}`;
   const n = run.losses.length;
-  const said = finished(run.layers) ? w.done : run.running ? w.training : w.paused;
+  const said = runDone(run) ? w.done : run.running ? w.training : w.paused;
   const seconds = Math.round(wallOf(run) / 1000);
   const drop = run.drop ? w.dropAt(run.drop.step, Math.round(run.drop.wall / 1000)) : "";
-  return `${said(n, training.total, fmt(rateOf(run), 1), seconds)}${drop}`;
+  return `${said(n, training.total, fmt(rateOf(run), 1), seconds)}${drop}${also}`;
 }
 
 // The moment a screen reader hears about: started or resumed, every announceEvery steps, the

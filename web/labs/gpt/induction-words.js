@@ -86,8 +86,8 @@ export const inductionWords = {
       trainIntro: (layers, total, batch, context, every) =>
         `${total} steps of AdamW on ${layers === 2 ? "two layers" : "one layer"}, each on ${batch} fresh sequences of ${context} tokens, taken a little at a time between frames so that the page stays usable. The weights are kept every ${every} steps, and the page shows the latest while it trains. Training pauses when you leave this lab or switch to the other number of layers, and goes on from there.`,
       notStarted: "Not started: the weights shown are the seeded random ones (step 0).",
-      otherKept: (layers, step) =>
-        ` The ${layers === 1 ? "one-layer" : "two-layer"} run is kept at step ${step}: set L = ${layers} to see it.`,
+      otherKept: (layers, step, done) =>
+        ` The ${layers === 1 ? "one-layer" : "two-layer"} run is kept: ${done ? `done, all ${step} steps trained` : `paused at step ${step}`}; set L = ${layers} to see it.`,
       training: (n, total, rate, seconds) =>
         `Training: step ${n} of ${total}, ${seconds} s on the clock, ${rate} steps per second.`,
       paused: (n, total, rate, seconds) =>
@@ -188,8 +188,8 @@ export const inductionWords = {
       trainIntro: (layers, total, batch, context, every) =>
         `用 AdamW 训练${layers === 2 ? "两层" : "一层"} ${total} 步，每步用 ${batch} 条新序列，每条 ${context} 个词元；工作在帧与帧之间一点一点地做，页面始终可用。每 ${every} 步保存一次权重，训练时页面显示最新的一份。离开这个实验、或换到另一种层数时暂停，之后从那里接着训练。`,
       notStarted: "还没开始：显示的是种子生成的随机权重（第 0 步）。",
-      otherKept: (layers, step) =>
-        `${layers === 1 ? "一" : "两"}层的那次训练还在，停在第 ${step} 步：把 L 设为 ${layers} 就能看到。`,
+      otherKept: (layers, step, done) =>
+        `${layers === 1 ? "一" : "两"}层的那次训练还在：${done ? `已经完成，${step} 步都训练完了` : `暂停在第 ${step} 步`}；把 L 设为 ${layers} 就能看到。`,
       training: (n, total, rate, seconds) =>
         `训练中：第 ${n} 步，共 ${total} 步，用时 ${seconds} 秒，每秒 ${rate} 步。`,
       paused: (n, total, rate, seconds) =>
