@@ -62,11 +62,32 @@ export function circuitRows({ m, symbols: rows, heads, forward, tokens, layers }
   return out;
 }
 
+let drawnLayers; // the number of layers the trainer's panel was last drawn for
+
+/**
+ * The change of state a trainer's panel drawn at `state` asks for: back from the other number of
+ * layers, the t of this run's latest kept step, when t is behind it and the run is not going
+ * (t is one for both: it stayed where this run was followed to before the switch, or where the
+ * other run left it, while this run kept more steps before it paused); else undefined. Its
+ * status and tables say the latest: the sentences then say it too.
+ */
+export function followSwitch(state) {
+  const [before, layers] = [drawnLayers, state.layers];
+  drawnLayers = layers;
+  const run = runOf(layers);
+  if (before === undefined || before === layers || !run || run.running) return undefined;
+  return state.at < run.last ? { at: run.last, focus: state.focus } : undefined;
+}
+
 /** Start, Stop and Resume, and where the run is; the page follows the run's kept steps. */
 export function trainerPanel(ctx) {
   const { core, msg, state, update } = ctx;
   const w = msg.induction;
   const layers = state.layers;
+  // the other number of layers' run pauses here (it is told so at its next slice too)
+  if (runOf(3 - layers)?.running) stop(3 - layers);
+  const switched = followSwitch(state);
+  if (switched) queueMicrotask(() => update(switched));
   const said = el("p", { class: "why-summary", id: "induction-status", "data-glossary": "off" });
   const announce = el("p", {
     class: "visually-hidden",
