@@ -353,3 +353,22 @@ test("back at L = 2 after L = 1 while it ran: step 2's sentence, the status and 
   // the same number of layers drawn again: no change
   assert.equal(followSwitch({ layers: 2, at: followed }), undefined);
 });
+
+// A learner's finding: step 3's title said "The two heads" (两个头) with one layer, whose text
+// says "the one head". The title names no number of heads the lab does not show.
+test("step 3's title is true for the layers shown: no two heads at one layer (en, zh)", () => {
+  const twoHeads = { en: /\b(two|both|2)\b|\bheads\b/i, zh: /两|二|双|2/ };
+  for (const layers of [1, 2]) {
+    const L = labAt(core, scene, { layers, at: 0 });
+    for (const lang of ["en", "zh"]) {
+      const ctx = L.at(lang, "stripes");
+      const title = ctx.msg.steps.stripes.title;
+      const heads = ctx.view.matrices.length;
+      assert.equal(heads, layers, "a head a layer");
+      if (heads === 1) assert.doesNotMatch(title, twoHeads[lang], `${lang}: ${title}`);
+      if (heads === 1) {
+        assert.match(lab.text("stripes", ctx), lang === "en" ? /The one head/ : /唯一的那个头/);
+      }
+    }
+  }
+});
