@@ -577,15 +577,25 @@ export const textLab = {
   ],
 
   compute(core, scene, state) {
-    const shipped = sourceModel(core, state.source, state.lr);
-    if (!shipped) return { inputs: {}, trace: { line: "", tokens: [0], rows: ["⏎"] } };
-    const line = state.line || firstHeldOut(shipped);
-    const tokens = textEncode(line, shipped.json.chars);
+    const chosen = sourceModel(core, state.source, state.lr);
+    if (!chosen) return { inputs: {}, trace: { line: "", tokens: [0], rows: ["⏎"] } };
+    const line = state.line || firstHeldOut(chosen);
+    const tokens = textEncode(line, chosen.json.chars);
     // the rows' names: the tokens the model reads, a space as ␣, one it does not know as �
-    const chars = [...shipped.json.chars];
+    const chars = [...chosen.json.chars];
     const rows = tokens.map((t) => shown(t, chars));
-    // json: the model's shape, for the recap at the end of the path
-    return { inputs: {}, trace: { shipped, json: shipped.json, line, tokens, rows } };
+    // shipped: the model drawn, read when drawn (Start may begin a run of another meanwhile): the
+    // run kept, of this text, whatever learning rate is chosen now; the one chosen applies when
+    // Start trains anew (a slider never drops a run). json: the model's shape, for the recap.
+    const trace = { chosen, json: chosen.json, line, tokens, rows };
+    Object.defineProperty(trace, "shipped", {
+      enumerable: true,
+      get: () => {
+        const kept = trainer.run()?.shipped;
+        return kept?.corpus === chosen.corpus ? kept : chosen;
+      },
+    });
+    return { inputs: {}, trace };
   },
 
   steps: () => [
@@ -638,13 +648,21 @@ export const textLab = {
     return [(corpus.counts[t] + 1) / (corpus.train.length + json.config.vocab)];
   },
 
-  text: (stepId, { msg, trace }) =>
-    msg.steps[stepId].text({
+  text: (stepId, { msg, trace }) => {
+    const chosen = trace.chosen?.json.training.lr ?? textModel.training.lr;
+    // the learning rate of the run drawn, when it is another than the one chosen (weights
+    // loaded have none of this lab's: Start trains with the one chosen)
+    const run = trainer.run();
+    const drawn =
+      run && !run.loaded && run.shipped === trace.shipped && trace.shipped !== trace.chosen;
+    return msg.steps[stepId].text({
       name: trace.shipped ? msg.textLab.nameOf(trace.shipped.name) : msg.textLab.noTextName,
       line: trace.line,
       steps: textModel.training.steps,
-      lr: trace.shipped?.json.training.lr ?? textModel.training.lr,
-    }),
+      lr: drawn ? trace.shipped.json.training.lr : chosen,
+      next: drawn ? chosen : undefined,
+    });
+  },
 
   // without a text (a copy of the page built without its presets), the panels say so
   panels: {
@@ -653,7 +671,7 @@ export const textLab = {
       Object.entries({
         corpus: corpusPanel,
         baselines: baselinesPanel,
-        train: (ctx) => trainer.panel(ctx, ctx.trace.shipped),
+        train: (ctx) => trainer.panel(ctx, ctx.trace.shipped, ctx.trace.chosen),
         heads: headsPanel,
         keep: keepPanel,
       }).map(([id, panel]) => [
