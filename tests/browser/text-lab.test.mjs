@@ -69,6 +69,10 @@ test("a preset, a pasted text and two refused ones (en, 1440 px, keyboard)", asy
   await page.waitForFunction(() => /Genesis/.test(document.querySelector("#text-now").textContent));
   const genesis = core.textCorpus(preset("genesis"));
   assert.match(await text(page, "#text-read"), new RegExp(`^${genesis.characters} characters`));
+  // what a screen reader was told names the text now, not the one before (a learner's finding:
+  // it still said "Now: 唐诗三百首")
+  const told = await text(page, "#announce");
+  assert.ok(told.endsWith("Now: Genesis (King James Bible)."), told);
   assert.match(await text(page, "#text-unknown"), /none is read as �/);
 
   // a pasted text
@@ -88,6 +92,7 @@ test("a preset, a pasted text and two refused ones (en, 1440 px, keyboard)", asy
   // emptied)
   assert.equal(await page.locator("#text-input").inputValue(), pasted);
   assert.equal(await text(page, "#text-now"), "The text now: your text.");
+  assert.ok((await text(page, "#announce")).endsWith("Now: your text."));
   // Enter opens the file pickers, as Space does (issue 39: Enter did nothing); the chooser is
   // heard from before the key is pressed, so that none opens unseen
   const choosers = [];

@@ -69,6 +69,34 @@ const sentences = [
   ],
   [
     gptWords,
+    "trainFrom",
+    [46, 2000, 500],
+    {
+      en: ["from step 46 of 2000", "every 500 steps"],
+      zh: ["从第 46 个训练步开始，共 2000 个", "每 500 步"],
+    },
+  ],
+  [
+    gptWords,
+    "trainPassed",
+    [500, 2000, "1.1111", "2.2222"],
+    {
+      en: ["Training step 500 of 2000", "training loss 1.1111", "held-out loss 2.2222"],
+      zh: ["第 500 个训练步已完成，共 2000 个", "训练损失 1.1111", "留出损失 2.2222"],
+    },
+  ],
+  [
+    textWords,
+    "text",
+    [{ steps: 1999, lr: "0.003", next: "0.01" }],
+    {
+      en: ["η = 0.01 applies when you start again", "trained with η = 0.003", "trains 1999 steps"],
+      zh: ["η = 0.01 要到重新开始时才用上", "用的是 η = 0.003", "训练 1999 步"],
+    },
+    (words) => words.steps.train,
+  ],
+  [
+    gptWords,
     "loadedStatus",
     ["m.json", 345, "2.2222"],
     {

@@ -600,3 +600,49 @@ test("zh: the glossary never links 分数 inside 部分数, 百分数 or 充分�
     );
   }
 });
+
+// A learner's finding: after loading a downloaded model, step 3 listed samples "第 1500/1750/2000
+// 步：…" from an earlier run beside a loaded model with no such history. The samples are the run's:
+// a run trained (steps 1, 250, 500), then weights loaded at step 300, then a run begun again;
+// each lists only what its own weights wrote, read by the step each sample names, in en and zh.
+test("the samples are the run's own: none of a run before survives a load or a new run", async () => {
+  const { samplesPanel } = await import("../../web/labs/gpt/text.js");
+  const { opened, loaded } = await import("../../web/labs/gpt/train-state.js");
+  const lab = labAt(core, scene, { source: 2 });
+  const { shipped } = lab.trace;
+  const { config } = shipped.json;
+  const trainer = core.gptTrainer(config, shipped.corpus.train, {
+    batch: 1,
+    lr: 0.003,
+    total: 2,
+    seed: 1,
+  });
+  const model = { config, params: trainer.params() };
+  trainer.close();
+  const stepName = { en: /^Step (\d+):$/, zh: /^第 (\d+) 步：$/ };
+  const listed = (panel, lang) =>
+    panel.querySelectorAll("strong").map((s) => {
+      const m = stepName[lang].exec(s.textContent);
+      assert.ok(m, `${lang}: ${s.textContent}`);
+      return Number(m[1]);
+    });
+  for (const lang of ["en", "zh"]) {
+    const ctx = { ...lab.at(lang, "train"), core };
+    const first = opened(shipped, false);
+    let panel;
+    for (const at of [1, 250, 500]) panel = samplesPanel(ctx, shipped, model, at, first);
+    assert.deepEqual(listed(panel, lang), [1, 250, 500], `${lang}: the run's own three`);
+    const file = loaded(shipped, model.params, 300, 2.5, "m.json");
+    assert.deepEqual(
+      listed(samplesPanel(ctx, shipped, model, 300, file), lang),
+      [300],
+      `${lang}: weights loaded at step 300 have written one sample, at 300`,
+    );
+    const again = opened(shipped, false);
+    assert.deepEqual(
+      listed(samplesPanel(ctx, shipped, model, 1, again), lang),
+      [1],
+      `${lang}: a run begun again, at step 1`,
+    );
+  }
+});

@@ -41,7 +41,7 @@ const texts = new Map(); // source → { source, name, corpus, models: lr → a 
 const textOf = (source, name, corpus) => ({ source, name, corpus, models: new Map() });
 
 // The model of a source at a learning rate, the source's corpus read once: its shape, its
-// training, its samples (a run is of one model: a new learning rate is a new run); undefined for
+// training (a run is of one model: a new learning rate is a new run); undefined for
 // a preset this copy of the page was built without.
 function sourceModel(core, source, lr) {
   if (!texts.has(source)) {
@@ -65,7 +65,6 @@ function sourceModel(core, source, lr) {
         chars: corpus.chars,
       },
       baselines: corpus.baselines,
-      samples: new Map(), // step → the sample's token ids
     });
   }
   return text.models.get(lr);
@@ -113,20 +112,24 @@ const trainer = makeTrainer({
 /** The samples shown at step `at` (samples: step → ids, in the order drawn): the latest three. */
 export const latestSamples = (samples, at) => [...samples].filter(([step]) => step <= at).slice(-3);
 
-// What the model writes from a line's start at the step shown: drawn once a step, at step 1,
-// every sampling.every steps and at the end; the latest three.
-function samplesPanel(ctx, shipped, model, at, run) {
+/**
+ * What the model writes from a line's start at the step shown (`run`'s weights, `model`, at step
+ * `at`): drawn once a step, at step 1, every sampling.every steps and at the end, and kept with
+ * the run (weights loaded, or a run begun again, have none of the run before); the latest three.
+ */
+export function samplesPanel(ctx, shipped, model, at, run) {
   const { core, msg } = ctx;
   const w = msg.textLab;
   const done = at >= shipped.json.training.steps;
+  const samples = (run.samples ??= new Map()); // step → the sample's token ids
   // and for the first weights shown: loaded ones may be at any step
-  const first = ![...shipped.samples.keys()].some((step) => step <= at);
-  if ((at === 1 || at % sampling.every === 0 || done || first) && !shipped.samples.has(at)) {
+  const first = ![...samples.keys()].some((step) => step <= at);
+  if ((at === 1 || at % sampling.every === 0 || done || first) && !samples.has(at)) {
     const { count, temperature, seed } = sampling;
-    shipped.samples.set(at, core.gptGenerate(model, [0], { count, temperature, seed }));
+    samples.set(at, core.gptGenerate(model, [0], { count, temperature, seed }));
   }
   const chars = [...shipped.json.chars];
-  const kept = latestSamples(shipped.samples, at);
+  const kept = latestSamples(samples, at);
   return el(
     "div",
     { class: "why-note", id: "text-samples" },
@@ -180,6 +183,7 @@ function filePick(words, input) {
 let typed = "";
 
 // The presets, a text of one's own (pasted, or a file picked or dropped), and what went wrong.
+// Another text is read out with the step, as a step moved to is: the step's words name it.
 function sourcePanel(ctx) {
   const { core, msg, state, update, trace } = ctx;
   const w = msg.textLab;
@@ -190,7 +194,7 @@ function sourcePanel(ctx) {
   const use = (name, bytes) => {
     try {
       const source = addText(core, name, bytes);
-      update({ source, line: "" });
+      update({ source, line: "" }, { announce: true });
     } catch (error) {
       refuse(name, error);
     }
@@ -236,7 +240,7 @@ function sourcePanel(ctx) {
           // a preset this copy of the page was built without
           disabled: !presetBytes[name],
           text: w.presetName[name],
-          onclick: () => update({ source: Number(n), line: "" }),
+          onclick: () => update({ source: Number(n), line: "" }, { announce: true }),
         }),
       ),
       // the learner's own text, once there is one: back to it (and its run) after another lab
@@ -246,7 +250,7 @@ function sourcePanel(ctx) {
           id: "text-own",
           "aria-pressed": String(state.source === ownSource),
           text: w.nameOf(texts.get(ownSource).name),
-          onclick: () => update({ source: ownSource, line: "" }),
+          onclick: () => update({ source: ownSource, line: "" }, { announce: true }),
         }),
     ),
     el("label", { for: "text-input", text: w.pasteLabel }),

@@ -20,7 +20,15 @@ import { redrawInPlace, trainerButtons } from "../kit.js";
 import { readStreams } from "./files.js";
 import { levels } from "./meaning.js";
 import { listen, tell, trainWorker } from "../worker.js";
-import { curves, headNow, momentOf, runStatus, shippedCurves, startLabel } from "./train-panels.js";
+import {
+  announcement,
+  curves,
+  headNow,
+  momentOf,
+  runStatus,
+  shippedCurves,
+  startLabel,
+} from "./train-panels.js";
 import {
   ended,
   finished,
@@ -247,8 +255,8 @@ function panel(lab, ctx, shipped, chosen = shipped) {
     said.textContent = runStatus(run, json, msg);
     const now = momentOf(run, json);
     if (run && now !== run.announced) {
+      announce.textContent = announcement(run, json, msg, run.announced);
       run.announced = now;
-      announce.textContent = said.textContent;
     }
     buttons(run, json, w, startButton, stopButton);
     // another model chosen while this run is kept: Start trains that one, from step 0
