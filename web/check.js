@@ -37,13 +37,32 @@ function rightAnswers(values, decimals) {
   return answers;
 }
 
+// How a short answer (`given`, in units of 10⁻¹², right at `had` decimals) is right: "rounded"
+// when it is a rounding of the core's value or of a worked one at `had` decimals (at an exact
+// tie, either neighbour), else "cut" (cut off toward zero). A number too large for units is the
+// core's own: rounded.
+function howShort(given, value, had, worked) {
+  if (given === undefined) return "rounded";
+  const unit = 10n ** BigInt(places - had);
+  const [answer] = roundings(given, unit);
+  const rounded = [value, ...worked.filter(Number.isFinite)].some((x) => {
+    const u = units(x);
+    if (u === undefined) return false;
+    const rest = (u < 0n ? -u : u) % unit;
+    const [first, ...tie] = roundings(u, unit);
+    return answer === first || (2n * rest === unit && tie.includes(answer));
+  });
+  return rounded ? "rounded" : "cut";
+}
+
 /**
  * Returns { status: 'right' | 'short' | 'wrong' | 'invalid' | 'empty', expected, wrongAt, had? }.
  * `expected` is the core's value written to `decimals` places; `wrongAt` is the index, in the
  * typed text, of the first character that differs from it (for highlighting). `worked` are the
  * values that working from the numbers shown on the page gives (steps.js's worked()); each of
  * them, rounded or cut off, is right too. 'short': fewer decimals typed than asked (`had`), and
- * right at those (the article's 0.551 where 4 are asked): not right, but not a wrong number.
+ * right at those (the article's 0.551 where 4 are asked): not right, but not a wrong number;
+ * `how` says how it is right at those: "rounded" or "cut" (cut off).
  */
 export function checkValue(typed, value, decimals, worked = []) {
   const text = String(typed).trim();
@@ -68,7 +87,13 @@ export function checkValue(typed, value, decimals, worked = []) {
   const normal = text.replace(/−/g, "-").replace(",", ".");
   const had = /\.(\d+)$/.exec(normal)?.[1].length ?? 0;
   if (had > 0 && had < decimals && checkValue(text, value, had, worked).status === "right") {
-    return { status: "short", expected, wrongAt: -1, had };
+    return {
+      status: "short",
+      expected,
+      wrongAt: -1,
+      had,
+      how: howShort(given, value, had, worked),
+    };
   }
   let wrongAt = 0;
   while (wrongAt < normal.length && normal[wrongAt] === expected[wrongAt]) wrongAt++;

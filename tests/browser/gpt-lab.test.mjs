@@ -171,7 +171,12 @@ test("training tells a screen reader only when it starts, every 500 steps, stops
   // started, then paused, with one more for each 500 steps passed on the way
   const milestones = Math.floor(steps / 500);
   assert.equal(heard.announce.length, 2 + milestones, heard.announce.join(" | "));
-  assert.match(heard.announce[0], /^Training step \d+ of \d+/);
+  // each true of its moment whenever it is read: the step it started from, each 500th step
+  // passed, then the status paused
+  assert.match(heard.announce[0], /^Training from step 0 of \d+;/);
+  heard.announce.slice(1, -1).forEach((said, k) => {
+    assert.match(said, new RegExp(`^Training step ${500 * (k + 1)} of \\d+ done: training loss`));
+  });
   assert.equal(heard.announce.at(-1), paused);
   assert.deepEqual(page.errors, []);
   await page.close();

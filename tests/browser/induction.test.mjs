@@ -235,8 +235,12 @@ test("on a phone (zh, touch): Stop and Start at once keep one run, the next step
 // run has not started. The status says the one-layer run is kept, at its step, and how to see it.
 test("back at the lab after another scene: L = 2 not started says the one-layer run is kept at its step (en, zh)", async () => {
   for (const [lang, kept, paused] of [
-    ["en", (n) => `The one-layer run is kept at step ${n}: set L = 1 to see it.`, "Paused at step"],
-    ["zh", (n) => `一层的那次训练还在，停在第 ${n} 步：把 L 设为 1 就能看到。`, "暂停在第"],
+    [
+      "en",
+      (n) => `The one-layer run is kept: paused at step ${n}; set L = 1 to see it.`,
+      "Paused at step",
+    ],
+    ["zh", (n) => `一层的那次训练还在：暂停在第 ${n} 步；把 L 设为 1 就能看到。`, "暂停在第"],
   ]) {
     const page = await openApp(env, `scene=induction&lang=${lang}&step=2&layers=1`);
     await page.locator("#induction-start").click();

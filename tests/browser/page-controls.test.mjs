@@ -264,14 +264,15 @@ test("a wrong answer asks for another try; the core's number shows only when ask
     await field.press("Enter");
     assert.match(await verdict.textContent(), /^✓/);
     assert.notEqual(await text(page, ".check-summary"), "");
-    // the article's 3-decimal figure where 4 are asked: right to 3, not a wrong number
+    // the article's 3-decimal figure where 4 are asked: right at 3, not a wrong number; whether
+    // it is rounded or cut off is read against the number in steps.test.mjs
     await field.fill(core.slice(0, -1));
     await field.press("Enter");
-    assert.equal(
+    assert.match(
       await verdict.textContent(),
       lang === "en"
-        ? "✗ right to 3 decimals; this check asks for 4"
-        : "✗ 前 3 位小数是对的；这里核对的是 4 位",
+        ? /^✗ (rounded to|cut off at) 3 decimals, that is right; 4 decimals are checked here$/
+        : /^✗ (四舍五入|截断)到 3 位小数，这是对的；这里核对的是 4 位小数$/,
     );
     assert.equal(await field.getAttribute("class"), "short");
     await field.fill(core);

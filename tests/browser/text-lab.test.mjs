@@ -69,6 +69,10 @@ test("a preset, a pasted text and two refused ones (en, 1440 px, keyboard)", asy
   await page.waitForFunction(() => /Genesis/.test(document.querySelector("#text-now").textContent));
   const genesis = core.textCorpus(preset("genesis"));
   assert.match(await text(page, "#text-read"), new RegExp(`^${genesis.characters} characters`));
+  // what a screen reader was told names the text now, not the one before (a learner's finding:
+  // it still said "Now: 唐诗三百首")
+  const told = await text(page, "#announce");
+  assert.ok(told.endsWith("Now: Genesis (King James Bible)."), told);
   assert.match(await text(page, "#text-unknown"), /none is read as �/);
 
   // a pasted text
@@ -88,6 +92,7 @@ test("a preset, a pasted text and two refused ones (en, 1440 px, keyboard)", asy
   // emptied)
   assert.equal(await page.locator("#text-input").inputValue(), pasted);
   assert.equal(await text(page, "#text-now"), "The text now: your text.");
+  assert.ok((await text(page, "#announce")).endsWith("Now: your text."));
   // Enter opens the file pickers, as Space does (issue 39: Enter did nothing); the chooser is
   // heard from before the key is pressed, so that none opens unseen
   const choosers = [];
@@ -339,6 +344,84 @@ test("η = 3: the loss diverges, the run stops there and says why; nothing infin
       document.querySelector("#text-train-status").textContent,
     ),
   );
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+// A learner's finding: after a run, → on the η slider and ← back discarded the run silently
+// ("Not started", the plot and tables gone, step 5 "Nothing to keep yet"). A run is kept and
+// drawn whatever η is chosen; the step says the η chosen applies when Start trains again, and
+// Start says so; η back, the run resumes. Each panel read after each move, by what it says.
+test("η moved while a run is kept: the run stays, drawn and kept; the η chosen is for the next start (en, keyboard)", async () => {
+  const page = await openApp(env, "scene=text&lang=en", { viewport: { width: 1440, height: 900 } });
+  await trained(page);
+  const status = await text(page, "#text-train-status");
+  const n = Number(/^Paused at training step (\d+) of 2000;/.exec(status)?.[1]);
+  assert.ok(n >= 30, status);
+  const stepText = () => text(page, ".step-text");
+  const eta = async (key, shown) => {
+    await page.locator("#lr").focus();
+    await page.keyboard.press(key);
+    await page.waitForFunction(
+      (s) => document.querySelector("output[for=lr]").textContent === s,
+      shown,
+    );
+  };
+  // the run's step n, in step 4 and step 5, then back at step 3
+  const later = async () => {
+    await page.locator("#forward").click();
+    assert.match(
+      await text(page, "#text-heads"),
+      new RegExp(`With the weights after ${n} training steps`),
+    );
+    await page.locator("#forward").click();
+    assert.equal(
+      await text(page, "#text-kept"),
+      `The weights now: after ${n} of 2000 training steps.`,
+    );
+    await page.locator("#back").click();
+    await page.locator("#back").click();
+  };
+  await eta("ArrowRight", "η = 0.01");
+  assert.equal(await text(page, "#text-train-status"), status, "the run is still there");
+  assert.ok(
+    (await stepText()).startsWith(
+      "η = 0.01 applies when you start again; the run shown was trained with η = 0.003. Press Start:",
+    ),
+    await stepText(),
+  );
+  assert.match(await stepText(), /moving every weight by about η = 0\.003 at most/);
+  assert.equal(await text(page, "#text-train-start"), "Start again");
+  assert.equal(await page.locator("#text-train-plot").count(), 1, "its plot");
+  await later();
+  // η back: the run as it was, to resume
+  await eta("ArrowLeft", "η = 0.003");
+  assert.equal(await text(page, "#text-train-status"), status);
+  assert.equal(await text(page, "#text-train-start"), "Resume");
+  assert.doesNotMatch(await stepText(), /applies when you start again/);
+  await later();
+  // η = 0.01 again, and Start: a run of it from step 0
+  await eta("ArrowRight", "η = 0.01");
+  await page.locator("#text-train-start").click();
+  await page.waitForFunction(() =>
+    /^Training step/.test(document.querySelector("#text-train-status").textContent),
+  );
+  await page.locator("#text-train-stop").click();
+  await page.waitForFunction(() => !document.querySelector("#text-train-start").disabled);
+  const again = await text(page, "#text-train-status");
+  const m = Number(/^Paused at training step (\d+) of 2000;/.exec(again)?.[1]);
+  assert.ok(m >= 0, again);
+  assert.doesNotMatch(await stepText(), /applies when you start again/);
+  assert.match(await stepText(), /moving every weight by about η = 0\.01 at most/);
+  await page.locator("#forward").click();
+  await page.locator("#forward").click();
+  await page.waitForFunction(() => !document.querySelector("#text-download").disabled);
+  const kept = await text(page, "#text-kept");
+  assert.equal(
+    kept,
+    `The weights now: after ${/after (\d+) of/.exec(kept)?.[1]} of 2000 training steps.`,
+  );
+  assert.ok(Number(/after (\d+) of/.exec(kept)[1]) >= m);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -16,6 +16,7 @@ import { labAt } from "./lab-context.mjs";
 import { says } from "./lab-sentences.mjs";
 import {
   configOf,
+  every,
   held,
   runOf,
   start,
@@ -307,3 +308,67 @@ async function oneLayerFavours() {
     "one layer's favourite place",
   );
 }
+
+// A learner's finding: L = 2 started, L = 1 chosen while it ran, L = 2 again: the status said
+// "Paused at step 175" and the tables' last row was step 175, but step 2's sentence said "At step
+// 150": t stayed where the page had followed the run to, and the run kept 25 more steps before
+// it paused. Back from the other number of layers, the panel (followSwitch) moves t to the run's
+// latest: the sentence, the status and both tables then say one step, in both languages.
+test("back at L = 2 after L = 1 while it ran: step 2's sentence, the status and the tables say the run's latest kept step", async () => {
+  const { followSwitch, status } = await import("../../web/labs/gpt/induction-panels.js");
+  // the two-layer run past the one-layer run's last kept step, so that t at L = 1 stays put
+  await trainTo(2, Math.max(trainedTo(1), trainedTo(2)) + 2 * every);
+  const run = runOf(2);
+  const followed = run.last - every;
+  // the panel drawn at L = 2 (t followed the run to `followed`), at L = 1, then at L = 2 again
+  assert.equal(followSwitch({ layers: 2, at: followed }), undefined);
+  assert.equal(followSwitch({ layers: 1, at: followed }), undefined, "L = 1's run is not past t");
+  const back = { layers: 2, at: followed, ...followSwitch({ layers: 2, at: followed }) };
+  const L = labAt(core, scene, back);
+  for (const lang of ["en", "zh"]) {
+    const ctx = L.at(lang, "learning");
+    const text = lab.text("learning", ctx);
+    const said = {
+      en: /At step (?<step>\d+), the first half's loss is/,
+      zh: /第 (?<step>\d+) 个训练步时，前一半的损失是/,
+    }[lang].exec(text)?.groups;
+    assert.ok(said, `${lang}: ${text}`);
+    const stepOf = (name) => Number(/(\d+)/.exec(name)[1]);
+    const lastRow = (figure) => stepOf(Object.keys(tableRows(figure)).at(-1));
+    const paused = {
+      en: /^Paused at step (?<step>\d+) of/,
+      zh: /^暂停在第 (?<step>\d+) 步/,
+    }[lang].exec(status(run, ctx.msg.induction, runOf(1)))?.groups;
+    assert.deepEqual(
+      {
+        sentence: Number(said.step),
+        status: Number(paused?.step),
+        losses: lastRow(lab.panels.losses(ctx)),
+        scores: lastRow(lab.panels.scores(ctx)),
+      },
+      { sentence: run.last, status: run.last, losses: run.last, scores: run.last },
+      lang,
+    );
+  }
+  // the same number of layers drawn again: no change
+  assert.equal(followSwitch({ layers: 2, at: followed }), undefined);
+});
+
+// A learner's finding: step 3's title said "The two heads" (两个头) with one layer, whose text
+// says "the one head". The title names no number of heads the lab does not show.
+test("step 3's title is true for the layers shown: no two heads at one layer (en, zh)", () => {
+  const twoHeads = { en: /\b(two|both|2)\b|\bheads\b/i, zh: /两|二|双|2/ };
+  for (const layers of [1, 2]) {
+    const L = labAt(core, scene, { layers, at: 0 });
+    for (const lang of ["en", "zh"]) {
+      const ctx = L.at(lang, "stripes");
+      const title = ctx.msg.steps.stripes.title;
+      const heads = ctx.view.matrices.length;
+      assert.equal(heads, layers, "a head a layer");
+      if (heads === 1) assert.doesNotMatch(title, twoHeads[lang], `${lang}: ${title}`);
+      if (heads === 1) {
+        assert.match(lab.text("stripes", ctx), lang === "en" ? /The one head/ : /唯一的那个头/);
+      }
+    }
+  }
+});

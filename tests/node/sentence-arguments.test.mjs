@@ -58,6 +58,44 @@ const sentences = [
     },
   ],
   [
+    textWords,
+    "text",
+    [{ steps: 1999, lr: "0.003", next: "0.01" }],
+    {
+      en: ["η = 0.01 applies when you start again", "trained with η = 0.003", "trains 1999 steps"],
+      zh: ["η = 0.01 要到重新开始时才用上", "用的是 η = 0.003", "训练 1999 步"],
+    },
+    (words) => words.steps.train,
+  ],
+  [
+    gptWords,
+    "trainFrom",
+    [46, 2000, 500],
+    {
+      en: ["from step 46 of 2000", "every 500 steps"],
+      zh: ["从第 46 个训练步开始，共 2000 个", "每 500 步"],
+    },
+  ],
+  [
+    gptWords,
+    "trainPassed",
+    [500, 2000, "1.1111", "2.2222"],
+    {
+      en: ["Training step 500 of 2000", "training loss 1.1111", "held-out loss 2.2222"],
+      zh: ["第 500 个训练步已完成，共 2000 个", "训练损失 1.1111", "留出损失 2.2222"],
+    },
+  ],
+  [
+    textWords,
+    "text",
+    [{ steps: 1999, lr: "0.003", next: "0.01" }],
+    {
+      en: ["η = 0.01 applies when you start again", "trained with η = 0.003", "trains 1999 steps"],
+      zh: ["η = 0.01 要到重新开始时才用上", "用的是 η = 0.003", "训练 1999 步"],
+    },
+    (words) => words.steps.train,
+  ],
+  [
     gptWords,
     "loadedStatus",
     ["m.json", 345, "2.2222"],
@@ -94,19 +132,19 @@ const sentences = [
   [
     textWords,
     "splitLine",
-    [10, 8000, 1001, 999],
+    [31, { train: 25, heldOut: 3, validation: 4 }, 8000, 1001, 999],
     {
       en: [
-        "10 pieces",
-        "train the model (8000 tokens)",
-        "measure it (999 tokens)",
-        "1 in 10 (1001 tokens) is kept for choosing",
+        "31 pieces",
+        "25 train the model (8000 tokens)",
+        "3 held out to measure it (999 tokens)",
+        "4 kept for choosing (1001 tokens)",
       ],
       zh: [
-        "共 10 个片段",
-        "用来训练（8000 个词元）",
-        "衡量模型（999 个词元）",
-        "另外十分之一（1001 个词元）",
+        "共 31 个片段",
+        "25 个用来训练（8000 个词元）",
+        "3 个留出，用来衡量模型（999 个词元）",
+        "4 个留着做选择（1001 个词元）",
       ],
     },
   ],

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadLabs } from "../../web/attention.js";
 import { glossary } from "../../web/i18n/glossary.js";
-import { runStatus } from "../../web/labs/gpt/train-panels.js";
+import { announcement, momentOf, runStatus } from "../../web/labs/gpt/train-panels.js";
 import { gptWords } from "../../web/labs/gpt/words.js";
 import en from "../../web/i18n/en.js";
 import { status as inductionStatus } from "../../web/labs/gpt/induction-panels.js";
@@ -100,6 +100,111 @@ for (const lang of ["en", "zh"]) {
     for (const part of parts) assert.ok(said.includes(part), `"${part}" in "${said}"`);
   });
 }
+
+// A learner's finding: trained again, the hidden status announced "第 0 个训练步…每秒 0 步；训练损失 —"
+// while the status on screen said step 46: the announcement, made once a moment, was the status
+// of its first redraw. Now each says what stays true of its moment: started or resumed from its
+// step; every 500 steps, that step's training loss and the latest held-out measure up to it.
+test("a model lab's announcements: the step a run goes on from, then each 500th step's losses (en, zh)", () => {
+  const json = { training: { steps: 2000 } };
+  const losses = Array.from({ length: 2000 }, (_, i) => 6 - i / 1000);
+  const measures = [[1, 5.9], ...Array.from({ length: 40 }, (_, k) => [50 * (k + 1), 5 - k / 100])];
+  const at = (n, running, announced) => ({
+    running,
+    losses: losses.slice(0, n),
+    heldOut: measures.filter(([s]) => s <= n),
+    clock: clockAt(1000),
+    announced,
+  });
+  const from = {
+    en: /^Training from step (?<n>\d+) of (?<total>\d+);/,
+    zh: /^训练中：从第 (?<n>\d+) 个训练步开始，共 (?<total>\d+) 个/,
+  };
+  const passed = {
+    en: /^Training step (?<step>\d+) of (?<total>\d+) done: training loss (?<loss>[\d.]+), held-out loss (?<held>[\d.]+) \(measured at step (?<heldAt>\d+)\)\.$/,
+    zh: /^第 (?<step>\d+) 个训练步已完成，共 (?<total>\d+) 个：训练损失 (?<loss>[\d.]+)，留出损失 (?<held>[\d.]+)（第 (?<heldAt>\d+) 步测得）。$/,
+  };
+  for (const lang of ["en", "zh"]) {
+    const msg = { ...gptWords[lang], coreError: (e) => e };
+    // started (nothing heard yet), and resumed at step 46 after a pause there
+    for (const [run, n] of [
+      [at(0, true, undefined), 0],
+      [at(46, true, "paused 46"), 46],
+      [at(620, true, "paused 620"), 620],
+    ]) {
+      const said = announcement(run, json, msg, run.announced);
+      const g = from[lang].exec(said)?.groups;
+      assert.ok(g, `${lang}: «${said}»`);
+      assert.deepEqual([Number(g.n), Number(g.total)], [n, 2000], said);
+      assert.doesNotMatch(said, /—/, "no loss that is not there");
+    }
+    // the moment of step 500 reached (drawn at step 503): step 500's numbers, not 503's
+    const run = at(503, true, "running 0");
+    assert.equal(momentOf(run, json), "running 1");
+    const g = passed[lang].exec(announcement(run, json, msg, run.announced))?.groups;
+    assert.ok(g, lang);
+    assert.deepEqual(
+      [g.step, g.total, g.loss, g.held, g.heldAt].map(Number),
+      [500, 2000, Number(losses[499].toFixed(3)), 4.91, 500],
+      lang,
+    );
+    // paused: the status, which stays true while it is paused
+    const paused = at(503, false, "running 1");
+    assert.equal(announcement(paused, json, msg, paused.announced), runStatus(paused, json, msg));
+  }
+});
+
+// A learner's finding: back at L = 2, "一层的那次训练还在，停在第 1000 步" read as interrupted though the
+// one-layer run had finished; and with L = 1 done and L = 2 paused, L = 1's status said nothing of
+// L = 2's run. Each status now says where the other run is, done or paused, read by what it says.
+test("the induction status says where the other layers' run is: done at its last step, or paused (en, zh)", () => {
+  const total = 1000;
+  const runAt = (layers, n, running = false) => ({
+    layers,
+    running,
+    losses: Array(n).fill(1),
+    last: n - (n % 25),
+    clock: clockAt(60000),
+  });
+  const other = {
+    en: /The (?<which>one|two)-layer run is kept: (?:done, all (?<done>\d+) steps trained|paused at step (?<paused>\d+)); set L = (?<L>\d) to see it\.$/,
+    zh: /(?<which>一|两)层的那次训练还在：(?:已经完成，(?<done>\d+) 步都训练完了|暂停在第 (?<paused>\d+) 步)；把 L 设为 (?<L>\d) 就能看到。$/,
+  };
+  const own = {
+    en: { none: /^Not started/, done: /^Done: 1000 steps/, paused: /^Paused at step 175 of 1000/ },
+    zh: { none: /^还没开始/, done: /^完成：1000 步/, paused: /^暂停在第 175 步/ },
+  };
+  const cases = [
+    // [this run (undefined: not started), the other run, what this run's own words are]
+    [undefined, runAt(1, total), "none"],
+    [runAt(2, 175), runAt(1, total), "paused"],
+    [runAt(1, total), runAt(2, 175), "done"],
+    [runAt(2, total), runAt(1, 175), "done"],
+  ];
+  for (const lang of ["en", "zh"]) {
+    const w = inductionWords[lang].induction;
+    for (const [run, kept, mine] of cases) {
+      const said = inductionStatus(run, w, kept);
+      assert.match(said, own[lang][mine], said);
+      const g = other[lang].exec(said)?.groups;
+      assert.ok(g, `${lang}: the other run in «${said}»`);
+      const done = kept.last >= total;
+      assert.equal(
+        g.which,
+        { 1: lang === "en" ? "one" : "一", 2: lang === "en" ? "two" : "两" }[kept.layers],
+      );
+      assert.equal(Number(g.L), kept.layers, said);
+      assert.equal(Number(done ? g.done : g.paused), kept.losses.length, said);
+      assert.equal(
+        done ? g.paused : g.done,
+        undefined,
+        `${lang}: done or paused, as it is: ${said}`,
+      );
+    }
+    // no other run: nothing said of one
+    assert.doesNotMatch(inductionStatus(runAt(2, 175), w, undefined), other[lang]);
+  }
+});
 
 test("the glossary's held-out and validation residues are the core's split of a text's pieces", async () => {
   const core = await loadLabs();

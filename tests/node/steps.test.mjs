@@ -128,6 +128,62 @@ test("ranking orders keys from the largest weight", () => {
   assert.deepEqual(ranking(trace, 0), [0, 1, 2]);
 });
 
+// A learner's finding: "0.18" for 0.1768 said "right to 2 decimals" (前 2 位小数是对的), though its
+// second decimal is 8, not 7: what matches is the rounding. The sentence is read by what it says
+// (rounded or cut off, to how many decimals, how many are checked), each against the number
+// worked here; the check panel and the quizzes (markAnswer) say the same sentence.
+test("a short answer says how it is right: rounded or cut off, to how many decimals, in both languages", async () => {
+  const { markAnswer } = await import("../../web/ui/quiz.js");
+  const said = {
+    en: /^(?<how>rounded to|cut off at) (?<had>\d+) (?<unit>decimals?), that is right; (?<asked>\d+) decimals are checked here$/,
+    zh: /^(?<how>四舍五入|截断)到 (?<had>\d+) 位小数，这是对的；这里核对的是 (?<asked>\d+) 位小数$/,
+  };
+  const rounded = { en: "rounded to", zh: "四舍五入" };
+  const cases = [
+    ["0.18", 0.1768],
+    ["0.17", 0.1768],
+    ["0.2", 0.1697],
+    ["0.1", 0.1697],
+    ["0.551", 0.5511785015],
+    ["−0.18", -0.1768],
+    ["−0.17", -0.1768],
+  ];
+  let seen = { rounded: 0, cut: 0 };
+  for (const [typed, value] of cases) {
+    const decimals = 4;
+    const had = typed.split(".")[1].length;
+    const number = parseNumber(typed);
+    // worked here: the value rounded, and cut off toward zero, at the decimals typed
+    const isRounded = value.toFixed(had) === number.toFixed(had);
+    const isCut = (Math.trunc(value * 10 ** had) / 10 ** had).toFixed(had) === number.toFixed(had);
+    assert.ok(isRounded || isCut, `${typed} is one of them`);
+    seen[isRounded ? "rounded" : "cut"]++;
+    for (const result of [
+      checkValue(typed, value, decimals),
+      markAnswer({ decimals }, { value }, typed),
+    ]) {
+      assert.equal(result.status, "short", typed);
+      for (const [lang, msg] of [
+        ["en", en],
+        ["zh", zh],
+      ]) {
+        const sentence = msg.check.short(result.had, decimals, result.how);
+        const g = said[lang].exec(sentence)?.groups;
+        assert.ok(g, `${lang} ${typed}: «${sentence}»`);
+        assert.equal(Number(g.had), had, `${lang} ${typed}: the decimals typed`);
+        assert.equal(Number(g.asked), decimals, `${lang} ${typed}: the decimals checked`);
+        assert.equal(
+          g.how === rounded[lang],
+          isRounded,
+          `${lang} ${typed} of ${value}: «${sentence}»`,
+        );
+        if (lang === "en") assert.equal(g.unit, had === 1 ? "decimal" : "decimals", sentence);
+      }
+    }
+  }
+  assert.deepEqual(seen, { rounded: 4, cut: 3 });
+});
+
 test("check my numbers: right at the chosen precision, or the first wrong decimal", () => {
   const value = 0.5511785015;
   assert.equal(checkValue("0.551", value, 3).status, "right");
@@ -143,6 +199,7 @@ test("check my numbers: right at the chosen precision, or the first wrong decima
     expected: "0.5512",
     wrongAt: -1,
     had: 3,
+    how: "rounded",
   });
   assert.equal(checkValue("0.55", value, 4).had, 2);
   assert.equal(checkValue("0,551", value, 4).status, "short", "a decimal comma");

@@ -345,7 +345,7 @@ test("the Tang preset is the package's text, its one misprint corrected: 樵人�
   assert.equal(preset[9], bodies[9].replace("樵人归尽欲", "樵人归欲尽"));
 });
 
-test("read by meaning: each baseline's name beside its own loss, the split's counts each named", () => {
+test("read by meaning: each baseline's name beside its own loss, the split's counts each named", async () => {
   // the names a learner reads, written here (not read from the lab's words), and the sentences'
   // numbers taken by what each says, so that rows carrying each other's names, or two counts
   // swapped in one language, fail (42 §1)
@@ -355,13 +355,37 @@ test("read by meaning: each baseline's name beside its own loss, the split's cou
     zh: /= ln \d+ = (?<uniform>[\d.]+) 奈特。.*（一元模型），得 (?<unigram>[\d.]+)；.*（二元模型：.*），得 (?<bigram>[\d.]+)。/,
   };
   const split = {
-    en: /8 in 10 train the model \((?<train>\d+) tokens\); 1 in 10 is held out to measure it \((?<heldOut>\d+) tokens\); 1 in 10 \((?<validation>\d+) tokens\) is kept for choosing/,
-    zh: /十分之八用来训练（(?<train>\d+) 个词元）；十分之一留出，用来衡量模型（(?<heldOut>\d+) 个词元）；另外十分之一（(?<validation>\d+) 个词元）留着做选择/,
+    en: /(?<pieces>\d+) pieces: (?<trainPieces>\d+) train the model \((?<train>\d+) tokens\); (?<heldOutPieces>\d+) held out to measure it \((?<heldOut>\d+) tokens\); (?<validationPieces>\d+) kept for choosing \((?<validation>\d+) tokens\)/,
+    zh: /共 (?<pieces>\d+) 个片段：(?<trainPieces>\d+) 个用来训练（(?<train>\d+) 个词元）；(?<heldOutPieces>\d+) 个留出，用来衡量模型（(?<heldOut>\d+) 个词元）；(?<validationPieces>\d+) 个留着做选择（(?<validation>\d+) 个词元）/,
   };
-  for (const source of [1, 2]) {
+  // a learner's 12 lines of "abab abab": 12 pieces, of which 10 train, 1 is held out, 1 chosen
+  // on (the sentence said eight tenths, one tenth, another tenth)
+  const { addText } = await import("../../web/labs/gpt/text.js");
+  const abab = addText(
+    core,
+    "abab",
+    new TextEncoder().encode(Array(12).fill("abab abab").join("\n")),
+  );
+  for (const source of [1, 2, abab]) {
     const lab = labAt(core, scene, { source });
     const { corpus } = lab.trace.shipped;
     const b = corpus.baselines;
+    // each piece's part counted here, one by one, as the core splits them (mod 10: 9 held out,
+    // 8 chosen on); a piece is a line in these texts, each ending in ⏎ (token 0), so a part's
+    // pieces are its stream's line ends
+    const parts = { train: 0, heldOut: 0, validation: 0 };
+    for (let p = 0; p < corpus.pieces; p++) {
+      parts[p % 10 === 9 ? "heldOut" : p % 10 === 8 ? "validation" : "train"]++;
+    }
+    const ends = (stream) => Array.from(stream).filter((t) => t === 0).length;
+    if (corpus.pieces === corpus.lines) {
+      assert.deepEqual(
+        [ends(corpus.train), ends(corpus.heldOut), ends(corpus.validation)],
+        [parts.train, parts.heldOut, parts.validation],
+        `${source}: the core's streams hold the pieces counted here`,
+      );
+    }
+    if (source === abab) assert.deepEqual(parts, { train: 10, heldOut: 1, validation: 1 });
     for (const lang of ["en", "zh"]) {
       const panel = scene.lab.panels.baselines(lab.at(lang, "levels"));
       const rows = panel
@@ -404,6 +428,13 @@ test("read by meaning: each baseline's name beside its own loss, the split's cou
         [corpus.train.length, corpus.heldOut.length, corpus.validation.length],
         `${lang} ${source}: the split's counts`,
       );
+      assert.deepEqual(
+        [counts.pieces, counts.trainPieces, counts.heldOutPieces, counts.validationPieces].map(
+          Number,
+        ),
+        [corpus.pieces, parts.train, parts.heldOut, parts.validation],
+        `${lang} ${source}: the split's pieces`,
+      );
     }
   }
 });
@@ -440,16 +471,24 @@ test("the samples shown are the latest three up to the step shown, not the first
 test("a counting model worse than the simpler one is said so, with the table's numbers; a small vocabulary's table is all of it", async () => {
   const { addText } = await import("../../web/labs/gpt/text.js");
   const lines = [..."aaaaaaab ".repeat(8).trim().split(" "), "ab", "bbbbbbbb"];
-  const lopsided = addText(
-    core,
-    "lopsided",
-    new TextEncoder().encode([...lines, ...lines].join("\n")),
-  );
+
+  // each "worse" read by what it says: which model, than which, the two losses; the closing
+  // sentence once, however many are worse (it came twice with both); λ at the table's two
+  // decimals (an exact 0.4 was printed 0.4 / 0.6)
   const worse = {
-    en: (k, than, a, b) => `Here the ${k} model scores worse than the ${than} model (${a} > ${b})`,
-    zh: (k, than, a, b) =>
-      `这里${{ uniform: "均匀模型", unigram: "一元模型", bigram: "二元模型" }[k]}比${{ uniform: "均匀模型", unigram: "一元模型" }[than]}还差（${a} > ${b}）`,
+    en: /the (?<k>\w+) model scores worse than the (?<than>\w+) model \((?<a>[\d.]+) > (?<b>[\d.]+)\)/g,
+    zh: /(?<k>均匀|一元|二元)模型比(?<than>均匀|一元)模型还差（(?<a>[\d.]+) > (?<b>[\d.]+)）/g,
   };
+  const modelOf = { 均匀: "uniform", 一元: "unigram", 二元: "bigram" };
+  const still = {
+    en: "The model must still beat the best of the three.",
+    zh: "模型仍然要胜过三个里最好的那个。",
+  };
+  const lambda = {
+    en: /its pairs' share (?<pairs>[\d.]+) and the unigram's (?<rest>[\d.]+),/,
+    zh: /字对的部分占 (?<pairs>[\d.]+)，一元模型占 (?<rest>[\d.]+)，/,
+  };
+
   const title = {
     en: (n, rows) =>
       rows === 10
@@ -460,25 +499,56 @@ test("a counting model worse than the simpler one is said so, with the table's n
         ? `${n} 个训练词元里最常见的十个`
         : `词表的全部 ${rows} 个词元，按在 ${n} 个训练词元里出现的次数排列`,
   };
+  // a learner's text of one's own is one at a time (addText forgets the one before): each is
+  // added when its turn comes
+  const lopsidedText = new TextEncoder().encode([...lines, ...lines].join("\n"));
+  // 20 lines of a and b whose validation part picks λ = 0.4
+  const evenText = new TextEncoder().encode(
+    "babbabab abbbaabb aaababbb aaaabbba abbbaaba bbbbabab bbbabbba abbbaaaa baaaabab bbbaaaba baababab aaabbbbb bbbbabbb abbaaaaa aabbaabb aaabbaaa babbbabb aaabbaba bbbbabbb bbbbaaab"
+      .split(" ")
+      .join("\n"),
+  );
   let seen = 0;
-  for (const source of [1, 2, lopsided]) {
+  for (const name of [1, 2, "lopsided", "even"]) {
+    const text = { lopsided: lopsidedText, even: evenText }[name];
+    const source = text ? addText(core, name, text) : name;
     const lab = labAt(core, scene, { source });
     const { corpus } = lab.trace.shipped;
     const b = corpus.baselines;
-    if (source === lopsided) assert.ok(b.unigram > b.uniform, "the text is made for it");
+    if (name === "lopsided") {
+      assert.ok(b.unigram > b.uniform && b.bigram > b.unigram, "the text is made for both");
+    }
+    if (name === "even") assert.equal(b.lambda, 0.4, "the text is made for it");
     for (const lang of ["en", "zh"]) {
       const levels = scene.lab.panels
         .baselines(lab.at(lang, "levels"))
         .querySelector("#text-levels").textContent;
-      for (const [k, than] of [
+      const expected = [
         ["unigram", "uniform"],
         ["bigram", "unigram"],
-      ]) {
-        const [a, c] = [b[k].toFixed(2), b[than].toFixed(2)];
-        const says = levels.includes(worse[lang](k, than, a, c));
-        assert.equal(says, Number(a) > Number(c), `${lang} ${source} ${k}: ${levels}`);
-        seen += says;
-      }
+      ]
+        .map(([k, than]) => [k, than, b[k].toFixed(2), b[than].toFixed(2)])
+        .filter(([, , a, c]) => Number(a) > Number(c));
+      const said = [...levels.matchAll(worse[lang])].map(({ groups: g }) => [
+        modelOf[g.k] ?? g.k,
+        modelOf[g.than] ?? g.than,
+        g.a,
+        g.b,
+      ]);
+      assert.deepEqual(said, expected, `${lang} ${source}: ${levels}`);
+      assert.equal(
+        levels.split(still[lang]).length - 1,
+        expected.length ? 1 : 0,
+        `${lang} ${source}: the closing sentence once: ${levels}`,
+      );
+      seen += expected.length;
+      const l = lambda[lang].exec(levels)?.groups;
+      assert.ok(l, `${lang} ${source}: ${levels}`);
+      assert.deepEqual(
+        [l.pairs, l.rest],
+        [b.lambda.toFixed(2), (1 - b.lambda).toFixed(2)],
+        `${lang} ${source}: λ`,
+      );
       const rows = Math.min(10, [...corpus.chars].length + 2);
       const panel = scene.lab.panels.corpus(lab.at(lang, "text"));
       assert.ok(
@@ -487,5 +557,92 @@ test("a counting model worse than the simpler one is said so, with the table's n
       );
     }
   }
-  assert.ok(seen >= 2, "the sentence was met, in both languages");
+  assert.ok(seen >= 4, "the sentence was met, both models worse, in both languages");
+});
+
+// A learner's finding: the glossary linked 分数 (score) across 部分 + 数出来 in "它在训练部分数出来的
+// 规律". The glossary's own pattern, applied as the page applies it (the first match in a
+// sentence), never starts 分数 inside 部分 (part), 百分数 (percentage) or 充分 (fully): in the text
+// lab's zh sentences with both "worse" sentences, and wherever the page's sources hold one.
+test("zh: the glossary never links 分数 inside 部分数, 百分数 or 充分数", async () => {
+  const { patternsFor } = await import("../../web/i18n/glossary.js");
+  const { addText } = await import("../../web/labs/gpt/text.js");
+  const { pattern } = patternsFor("zh").find((p) => p.id === "score");
+  const inside = (text) =>
+    [...text.matchAll(pattern)].filter((m) => /[部百充]/.test(text[m.index - 1] ?? ""));
+  assert.equal(inside("它在训练部分数出来的规律").length, 0, "the learner's sentence");
+  assert.equal([..."每个分数乘以".matchAll(pattern)].length, 1, "the word itself still links");
+  const lines = [..."aaaaaaab ".repeat(8).trim().split(" "), "ab", "bbbbbbbb"];
+  const lopsided = addText(
+    core,
+    "lopsided",
+    new TextEncoder().encode([...lines, ...lines].join("\n")),
+  );
+  const lab = labAt(core, scene, { source: lopsided });
+  for (const ctx of lab.each().filter((c) => c.state.lang === "zh")) {
+    const texts = [scene.lab.text(ctx.stepId, ctx)];
+    for (const id of ctx.step.panels ?? []) {
+      if (["corpus", "baselines"].includes(id)) texts.push(scene.lab.panels[id](ctx).textContent);
+    }
+    for (const text of texts) assert.deepEqual(inside(text), [], `${ctx.stepId}: ${text}`);
+  }
+  // every zh string the page's sources hold
+  const { readdirSync, readFileSync: read } = await import("node:fs");
+  const files = readdirSync(new URL("../../web/", import.meta.url), { recursive: true }).filter(
+    (f) => f.endsWith(".js") && !f.startsWith("generated"),
+  );
+  for (const f of files) {
+    const source = read(new URL(`../../web/${f}`, import.meta.url), "utf8");
+    assert.deepEqual(
+      inside(source).map((m) => source.slice(m.index - 4, m.index + 5)),
+      [],
+      f,
+    );
+  }
+});
+
+// A learner's finding: after loading a downloaded model, step 3 listed samples "第 1500/1750/2000
+// 步：…" from an earlier run beside a loaded model with no such history. The samples are the run's:
+// a run trained (steps 1, 250, 500), then weights loaded at step 300, then a run begun again;
+// each lists only what its own weights wrote, read by the step each sample names, in en and zh.
+test("the samples are the run's own: none of a run before survives a load or a new run", async () => {
+  const { samplesPanel } = await import("../../web/labs/gpt/text.js");
+  const { opened, loaded } = await import("../../web/labs/gpt/train-state.js");
+  const lab = labAt(core, scene, { source: 2 });
+  const { shipped } = lab.trace;
+  const { config } = shipped.json;
+  const trainer = core.gptTrainer(config, shipped.corpus.train, {
+    batch: 1,
+    lr: 0.003,
+    total: 2,
+    seed: 1,
+  });
+  const model = { config, params: trainer.params() };
+  trainer.close();
+  const stepName = { en: /^Step (\d+):$/, zh: /^第 (\d+) 步：$/ };
+  const listed = (panel, lang) =>
+    panel.querySelectorAll("strong").map((s) => {
+      const m = stepName[lang].exec(s.textContent);
+      assert.ok(m, `${lang}: ${s.textContent}`);
+      return Number(m[1]);
+    });
+  for (const lang of ["en", "zh"]) {
+    const ctx = { ...lab.at(lang, "train"), core };
+    const first = opened(shipped, false);
+    let panel;
+    for (const at of [1, 250, 500]) panel = samplesPanel(ctx, shipped, model, at, first);
+    assert.deepEqual(listed(panel, lang), [1, 250, 500], `${lang}: the run's own three`);
+    const file = loaded(shipped, model.params, 300, 2.5, "m.json");
+    assert.deepEqual(
+      listed(samplesPanel(ctx, shipped, model, 300, file), lang),
+      [300],
+      `${lang}: weights loaded at step 300 have written one sample, at 300`,
+    );
+    const again = opened(shipped, false);
+    assert.deepEqual(
+      listed(samplesPanel(ctx, shipped, model, 1, again), lang),
+      [1],
+      `${lang}: a run begun again, at step 1`,
+    );
+  }
 });

@@ -442,7 +442,9 @@ export default {
     sign: "±",
     signFor: "Change the sign of the answer being typed",
     invalid: "not a number",
-    short: (had, asked) => `right to ${had} decimals; this check asks for ${asked}`,
+    // a short answer: right at `had` decimals, the number rounded ("rounded") or cut off ("cut")
+    short: (had, asked, how) =>
+      `${how === "cut" ? "cut off at" : "rounded to"} ${had} decimal${had === 1 ? "" : "s"}, that is right; ${asked} decimals are checked here`,
     summary: (right, total) => `${right} of ${total} right.`,
     // a name that is a caption ("The counts, model by model") is read inside the sentence
     which: (name, shape) =>

@@ -136,7 +136,7 @@ export const glossary = [
     },
     zh: {
       term: "分数",
-      match: "(?<!前一词元|归纳)分数",
+      match: "(?<!前一词元|归纳|[部百充])分数",
       text: "一个查询和一个键有多匹配：它们的点积（进 softmax 之前再乘以 1/√d_k）。",
       formula: "分数[i][j] = q_i·k_j = Σ_d q_i[d]·k_j[d]；缩放后 = 分数 × 1/√d_k",
     },

@@ -466,7 +466,9 @@ export default {
     sign: "±",
     signFor: "改变正在填写的答案的正负号",
     invalid: "不是数字",
-    short: (had, asked) => `前 ${had} 位小数是对的；这里核对的是 ${asked} 位`,
+    // a short answer: right at `had` decimals, the number rounded ("rounded") or cut off ("cut")
+    short: (had, asked, how) =>
+      `${how === "cut" ? "截断" : "四舍五入"}到 ${had} 位小数，这是对的；这里核对的是 ${asked} 位小数`,
     summary: (right, total) => `共 ${total} 个，对了 ${right} 个。`,
     which: (name, shape) => `核对的是 ${name}（${shape}）。`,
     pick: "要核对的矩阵",

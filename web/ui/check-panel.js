@@ -307,7 +307,7 @@ function mark(input, options, decimals) {
     verdict.textContent = `✓ ${same ? msg.check.right : msg.check.rightRounded(result.expected)}`;
   } else if (result.status === "invalid") verdict.textContent = `✗ ${msg.check.invalid}`;
   else if (result.status === "short")
-    verdict.textContent = `✗ ${msg.check.short(result.had, decimals)}`;
+    verdict.textContent = `✗ ${msg.check.short(result.had, decimals, result.how)}`;
   else if (result.status === "wrong") {
     const typed = input.value.trim();
     verdict.append(

@@ -34,7 +34,8 @@ const whole = (text) =>
   /^[−-]?\d{1,3}([, \u00a0\u202f]\d{3})+$/.test(text) ? text.replace(/\D/g, "") : text;
 
 /**
- * An answer marked: "right", "short" (right to fewer decimals than asked), "wrong", "invalid"
+ * An answer marked: "right", "short" (right at fewer decimals than asked: `had`, and `how`,
+ * rounded or cut off), "wrong", "invalid"
  * (not a number) or "empty". `typed`: the text typed, or the index of the choice picked.
  */
 export function markAnswer(question, answer, typed) {
@@ -209,7 +210,7 @@ export function quizPanel(ctx) {
       else {
         const why =
           result.status === "short"
-            ? msg.check.short(result.had, q.decimals)
+            ? msg.check.short(result.had, q.decimals, result.how)
             : result.status === "invalid"
               ? msg.check.invalid
               : result.status === "empty"

@@ -12,6 +12,7 @@ import {
   follow,
   held,
   rateOf,
+  runDone,
   runOf,
   start,
   stop,
@@ -61,11 +62,32 @@ export function circuitRows({ m, symbols: rows, heads, forward, tokens, layers }
   return out;
 }
 
+let drawnLayers; // the number of layers the trainer's panel was last drawn for
+
+/**
+ * The change of state a trainer's panel drawn at `state` asks for: back from the other number of
+ * layers, the t of this run's latest kept step, when t is behind it and the run is not going
+ * (t is one for both: it stayed where this run was followed to before the switch, or where the
+ * other run left it, while this run kept more steps before it paused); else undefined. Its
+ * status and tables say the latest: the sentences then say it too.
+ */
+export function followSwitch(state) {
+  const [before, layers] = [drawnLayers, state.layers];
+  drawnLayers = layers;
+  const run = runOf(layers);
+  if (before === undefined || before === layers || !run || run.running) return undefined;
+  return state.at < run.last ? { at: run.last, focus: state.focus } : undefined;
+}
+
 /** Start, Stop and Resume, and where the run is; the page follows the run's kept steps. */
 export function trainerPanel(ctx) {
   const { core, msg, state, update } = ctx;
   const w = msg.induction;
   const layers = state.layers;
+  // the other number of layers' run pauses here (it is told so at its next slice too)
+  if (runOf(3 - layers)?.running) stop(3 - layers);
+  const switched = followSwitch(state);
+  if (switched) queueMicrotask(() => update(switched));
   const said = el("p", { class: "why-summary", id: "induction-status", "data-glossary": "off" });
   const announce = el("p", {
     class: "visually-hidden",
@@ -113,6 +135,8 @@ export function trainerPanel(ctx) {
   const onChange = (run, keptNow) => {
     if (!panel.isConnected || run.layers !== layers) {
       stop(run.layers);
+      // the other run's last kept step, in flight when it was told to stop, is in its status here
+      if (panel.isConnected) redraw();
       return;
     }
     // the page follows the kept steps while t is at the latest, drawn again at most every
@@ -157,21 +181,20 @@ export function trainerPanel(ctx) {
 
 /**
  * The sentence of where an induction run is (`run` as induction-run.js keeps it): its step, its
- * clock and rate, and when the repeated half's loss first fell (the clock then, not now);
- * before it starts, where the other layers' run (`other`) is.
+ * clock and rate, and when the repeated half's loss first fell (the clock then, not now); then
+ * where the other layers' run (`other`) is, if there is one: done, or paused at its step.
  */
 export function status(run, w, other) {
-  // before a run, the other number of layers' run, if any, is said to be kept (the lab opens
-  // at L = 2 whatever the learner trained last)
-  if (!run?.losses.length) {
-    const kept = other?.losses.length;
-    return kept ? `${w.notStarted}${w.otherKept(other.layers, kept)}` : w.notStarted;
-  }
+  // the other number of layers' run is said to be kept, done or paused (the lab opens at L = 2
+  // whatever the learner trained last; switching L pauses the run left)
+  const kept = other?.losses.length;
+  const also = kept ? w.otherKept(other.layers, kept, runDone(other)) : "";
+  if (!run?.losses.length) return `${w.notStarted}${also}`;
   const n = run.losses.length;
-  const said = finished(run.layers) ? w.done : run.running ? w.training : w.paused;
+  const said = runDone(run) ? w.done : run.running ? w.training : w.paused;
   const seconds = Math.round(wallOf(run) / 1000);
   const drop = run.drop ? w.dropAt(run.drop.step, Math.round(run.drop.wall / 1000)) : "";
-  return `${said(n, training.total, fmt(rateOf(run), 1), seconds)}${drop}`;
+  return `${said(n, training.total, fmt(rateOf(run), 1), seconds)}${drop}${also}`;
 }
 
 // The moment a screen reader hears about: started or resumed, every announceEvery steps, the

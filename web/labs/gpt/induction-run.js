@@ -101,8 +101,11 @@ export function scoresAt(core, layers, step) {
   return runs[layers].scores.get(step);
 }
 
+/** Whether a run (as kept here) has done all its steps. */
+export const runDone = (run) => (run?.last ?? 0) >= training.total;
+
 /** Whether the run for `layers` has done all its steps. */
-export const finished = (layers) => trainedTo(layers) >= training.total;
+export const finished = (layers) => runDone(runs[layers]);
 
 // The labs' worker where there is one (labs/worker.js), told what this lab hears from it.
 function workerFor(core) {

@@ -45,7 +45,7 @@ export const inductionWords = {
           `Press Start: this page's core trains a ${layers === 2 ? "2-layer" : "1-layer"} transformer (attention only: one head per layer, no MLP), in this tab, from seeded random weights. Every 25 steps it keeps the weights and measures them on ${held} held-out sequences: the loss on each half (the first plot) and, for each head, two scores (the second): its previous-token score, the mean weight a token puts on the one just before it, and its induction score, the mean weight a token of the repeat puts on the token just after its earlier copy. At ${at}, the first half's loss is ${first} nats and the repeated half's ${repeat}, ${share}% of ln 32 (= ${lnV}).${above ? ` The first half's loss is above ln 32, what an even guess among the 32 tokens scores: the model's guesses there are uneven in a way that costs, ${trained ? "as it learns to copy: it puts more of its probability on the tokens already seen, which in the first half never come next" : "as any untrained model's are: its weights are random"}.` : ""} ${layers === 2 ? "Watch for the step: for a few hundred steps little changes; then the repeated half's loss drops, and two scores rise together: layer 1's previous-token score and layer 2's induction score." : "With one layer, watch the repeated half's loss: it comes down only part of the way, and the head's induction score stays far below what two layers reach. The last step says why."}`,
       },
       stripes: {
-        title: "The two heads, at any step",
+        title: "The attention weights, at any step",
         text: ({ layers, m, at, previous, induction, held }) =>
           layers === 2
             ? `Both heads' weights on this sequence at ${at} (row = the token asking, column = the token looked at; a token sees itself and those before it). In layer 1's head, look for a stripe just below the diagonal: each token's weight on the token before it. In layer 2's head, look in the repeat (rows ${m + 1} to ${2 * m}) for a stripe ${m - 1} column${m - 1 === 1 ? "" : "s"} left of the diagonal: each token's weight on the token after its earlier copy. Over the ${held} held-out sequences at this training step, layer 1's previous-token score is ${previous} and layer 2's induction score ${induction}. Move t to watch the stripes appear.`
@@ -86,8 +86,8 @@ export const inductionWords = {
       trainIntro: (layers, total, batch, context, every) =>
         `${total} steps of AdamW on ${layers === 2 ? "two layers" : "one layer"}, each on ${batch} fresh sequences of ${context} tokens, taken a little at a time between frames so that the page stays usable. The weights are kept every ${every} steps, and the page shows the latest while it trains. Training pauses when you leave this lab or switch to the other number of layers, and goes on from there.`,
       notStarted: "Not started: the weights shown are the seeded random ones (step 0).",
-      otherKept: (layers, step) =>
-        ` The ${layers === 1 ? "one-layer" : "two-layer"} run is kept at step ${step}: set L = ${layers} to see it.`,
+      otherKept: (layers, step, done) =>
+        ` The ${layers === 1 ? "one-layer" : "two-layer"} run is kept: ${done ? `done, all ${step} steps trained` : `paused at step ${step}`}; set L = ${layers} to see it.`,
       training: (n, total, rate, seconds) =>
         `Training: step ${n} of ${total}, ${seconds} s on the clock, ${rate} steps per second.`,
       paused: (n, total, rate, seconds) =>
@@ -148,7 +148,7 @@ export const inductionWords = {
           `按“开始”：本页的核心就在这个标签页里，从种子生成的随机权重开始，训练一个${layers === 2 ? "两层" : "一层"}的 Transformer（只有注意力：每层一个头，没有 MLP）。每 25 步它保存一次权重，并在 ${held} 条留出序列上测量：两半各自的损失（第一张图），以及每个头的两个分数（第二张图）：前一词元分数，即一个词元放在它前一个词元上的平均权重；归纳分数，即重复段里的一个词元放在“它上一次出现处的后一个词元”上的平均权重。${at}时，前一半的损失是 ${first} 奈特，重复那一半是 ${repeat}，为 ln 32（= ${lnV}）的 ${share}%。${above ? `前一半的损失高于 ln 32，也就是在 32 个词元里平均地猜所得的损失：模型在那里猜得不均匀，而且不均匀得吃亏，${trained ? "因为它在学着照抄：它把更多的概率押在已经出现过的词元上，而在前一半里，下一个词元从来不是它们" : "没训练过的模型都这样：它的权重是随机的"}。` : ""}${layers === 2 ? "留意损失的那一下骤降：头几百个训练步几乎没有变化；然后重复那一半的损失骤降，两个分数同时上升：第 1 层的前一词元分数和第 2 层的归纳分数。" : "只有一层时，看重复那一半的损失：它只降下来一部分，这个头的归纳分数远远达不到两层的水平。最后一步会说明原因。"}`,
       },
       stripes: {
-        title: "两个头，任意一步",
+        title: "注意力权重，任意一步",
         text: ({ layers, m, at, previous, induction, held }) =>
           layers === 2
             ? `两个头在这条序列上、${at}时的权重（行是发问的词元，列是被看的词元；每个词元只能看到自己和它前面的）。第 1 层的头：找对角线正下方的一条斜纹，即每个词元放在它前一个词元上的权重。第 2 层的头：在重复段（第 ${m + 1} 到 ${2 * m} 行）里找对角线左边第 ${m - 1} 列的一条斜纹，即每个词元放在“它上一次出现处的后一个词元”上的权重。在这个训练步，${held} 条留出序列上，第 1 层的前一词元分数是 ${previous}，第 2 层的归纳分数是 ${induction}。拖动 t，看斜纹怎样出现。`
@@ -188,8 +188,8 @@ export const inductionWords = {
       trainIntro: (layers, total, batch, context, every) =>
         `用 AdamW 训练${layers === 2 ? "两层" : "一层"} ${total} 步，每步用 ${batch} 条新序列，每条 ${context} 个词元；工作在帧与帧之间一点一点地做，页面始终可用。每 ${every} 步保存一次权重，训练时页面显示最新的一份。离开这个实验、或换到另一种层数时暂停，之后从那里接着训练。`,
       notStarted: "还没开始：显示的是种子生成的随机权重（第 0 步）。",
-      otherKept: (layers, step) =>
-        `${layers === 1 ? "一" : "两"}层的那次训练还在，停在第 ${step} 步：把 L 设为 ${layers} 就能看到。`,
+      otherKept: (layers, step, done) =>
+        `${layers === 1 ? "一" : "两"}层的那次训练还在：${done ? `已经完成，${step} 步都训练完了` : `暂停在第 ${step} 步`}；把 L 设为 ${layers} 就能看到。`,
       training: (n, total, rate, seconds) =>
         `训练中：第 ${n} 步，共 ${total} 步，用时 ${seconds} 秒，每秒 ${rate} 步。`,
       paused: (n, total, rate, seconds) =>

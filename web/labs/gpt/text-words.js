@@ -116,8 +116,9 @@ export const textWords = {
       },
       train: {
         title: "Train it",
-        text: ({ steps, lr }) =>
-          `Press Start: a transformer of the real model's shape (2 layers of 4 heads, 64 numbers per token, a context of 64 tokens) starts from random weights and trains ${steps} steps on your text, in this tab, each step moving every weight by about η = ${lr} at most (η: the learning rate, with AdamW). Watch the held-out loss (measured on the held-out part) against the dashed lines. Under the plot, what the model writes from a line's start: at first noise, then the text's characters, then its words and its shapes. If the held-out loss turns back up while the training loss goes on falling, the model is learning the training part by heart rather than what carries over to new text: a small text does that soon. A larger η learns faster, up to a point; far beyond it the loss climbs instead of falling (try η = 3).`,
+        // next: the learning rate chosen, when the run drawn was trained with another (lr)
+        text: ({ steps, lr, next }) =>
+          `${next === undefined ? "" : `η = ${next} applies when you start again; the run shown was trained with η = ${lr}. `}Press Start: a transformer of the real model's shape (2 layers of 4 heads, 64 numbers per token, a context of 64 tokens) starts from random weights and trains ${steps} steps on your text, in this tab, each step moving every weight by about η = ${lr} at most (η: the learning rate, with AdamW). Watch the held-out loss (measured on the held-out part) against the dashed lines. Under the plot, what the model writes from a line's start: at first noise, then the text's characters, then its words and its shapes. If the held-out loss turns back up while the training loss goes on falling, the model is learning the training part by heart rather than what carries over to new text: a small text does that soon. A larger η learns faster, up to a point; far beyond it the loss climbs instead of falling (try η = 3).`,
       },
       keep: {
         title: "Keep what you trained",
@@ -150,8 +151,9 @@ export const textWords = {
         n === 0
           ? "Every character of the text is in the vocabulary: none is read as �."
           : `${n} characters of the text are read as � (${share}% of its tokens): too rare to learn one by one.`,
-      splitLine: (pieces, train, validation, heldOut) =>
-        `${pieces} pieces: 8 in 10 train the model (${train} tokens); 1 in 10 is held out to measure it (${heldOut} tokens); 1 in 10 (${validation} tokens) is kept for choosing: step 2 sets one number of its pair-counting model on it, as the real model's was used to choose its training step.`,
+      // the pieces of each part (text.js's splitPieces), and their tokens
+      splitLine: (pieces, part, train, validation, heldOut) =>
+        `${pieces} pieces: ${part.train} train the model (${train} tokens); ${part.heldOut} held out to measure it (${heldOut} tokens); ${part.validation} kept for choosing (${validation} tokens): step 2 sets one number of its pair-counting model on it, as the real model's was used to choose its training step. Of every ten pieces in a row, the ninth is kept for choosing and the tenth held out.`,
       countsTitle: (n, rows) =>
         rows === 10
           ? `The ten most frequent tokens of the ${n} training tokens`
@@ -164,8 +166,10 @@ export const textWords = {
         `Knowing nothing, a model spreads its bets evenly over the ${vocab} tokens: −ln(1/${vocab}) = ln ${vocab} = ${uniform} nats. Counting how often each token comes in the training part (a unigram model) scores ${unigram}; counting which token follows which (a bigram model, its pairs' share ${lambda} and the unigram's ${rest}, so that a pair never seen is not impossible) scores ${bigram}. Each is the mean −ln p of the ${targets} held-out tokens after the first.`,
       levelsTitle: (targets) =>
         `The loss of three simpler models on the ${targets} held-out tokens`,
-      worse: (model, than, loss, thanLoss) =>
-        ` Here the ${model} model scores worse than the ${than} model (${loss} > ${thanLoss}): what it counted in the training part holds less well in the held-out part than the simpler guess. The model must still beat the best of the three.`,
+      // the counting models worse than the simpler one before each: [[model, than, loss,
+      // thanLoss]], one or both, said in one sentence
+      worse: (pairs) =>
+        ` Here ${pairs.map(([model, than, loss, thanLoss]) => `the ${model} model scores worse than the ${than} model (${loss} > ${thanLoss})`).join(", and ")}: what ${pairs.length > 1 ? "each" : "it"} counted in the training part holds less well in the held-out part than the simpler guess. The model must still beat the best of the three.`,
       unigramCaption: (rows) =>
         `p: the unigram model's probability for ${rows === 10 ? "the ten most frequent tokens" : `all ${rows} tokens`}, (count + 1) ÷ (training tokens + vocabulary): one more each, so that no token is impossible`,
       lossHead: "loss (nats)",
@@ -219,8 +223,8 @@ export const textWords = {
       },
       train: {
         title: "训练它",
-        text: ({ steps, lr }) =>
-          `按“开始”：一个和真正的模型一样大小的 transformer（2 层，每层 4 个头，每个词元 64 个数，上下文 64 个词元）从随机权重开始，在这个标签页里用你的文字训练 ${steps} 步，每一步把每个权重最多挪动大约 η = ${lr}（η 即学习率，用 AdamW）。看留出损失（在留出部分上测得）和虚线比。图下面是模型从一行开头写出的文字：先是乱码，然后是这段文字里的字，再往后是它的词和格式。如果训练损失还在降，留出损失却掉头往上，说明模型在死记训练部分，而不是学能用到新文字上的东西：文字太短时很快就会这样。η 大一些学得快一些，但有个限度；远远超过它，损失就不降反升（试试 η = 3）。`,
+        text: ({ steps, lr, next }) =>
+          `${next === undefined ? "" : `η = ${next} 要到重新开始时才用上；现在显示的这次训练用的是 η = ${lr}。`}按“开始”：一个和真正的模型一样大小的 transformer（2 层，每层 4 个头，每个词元 64 个数，上下文 64 个词元）从随机权重开始，在这个标签页里用你的文字训练 ${steps} 步，每一步把每个权重最多挪动大约 η = ${lr}（η 即学习率，用 AdamW）。看留出损失（在留出部分上测得）和虚线比。图下面是模型从一行开头写出的文字：先是乱码，然后是这段文字里的字，再往后是它的词和格式。如果训练损失还在降，留出损失却掉头往上，说明模型在死记训练部分，而不是学能用到新文字上的东西：文字太短时很快就会这样。η 大一些学得快一些，但有个限度；远远超过它，损失就不降反升（试试 η = 3）。`,
       },
       keep: {
         title: "保存你训练的模型",
@@ -252,8 +256,8 @@ export const textWords = {
         n === 0
           ? "这段文字的每个字符都在词表里：没有一个读作 �。"
           : `这段文字有 ${n} 个字符读作 �（占词元的 ${share}%）：太少见，没法一个一个地学。`,
-      splitLine: (pieces, train, validation, heldOut) =>
-        `共 ${pieces} 个片段：十分之八用来训练（${train} 个词元）；十分之一留出，用来衡量模型（${heldOut} 个词元）；另外十分之一（${validation} 个词元）留着做选择：第 2 步用它定下数字对模型里的一个数，就像真正的模型用它选训练步一样。`,
+      splitLine: (pieces, part, train, validation, heldOut) =>
+        `共 ${pieces} 个片段：${part.train} 个用来训练（${train} 个词元）；${part.heldOut} 个留出，用来衡量模型（${heldOut} 个词元）；${part.validation} 个留着做选择（${validation} 个词元）：第 2 步用它定下数字对模型里的一个数，就像真正的模型用它选训练步一样。每连续十个片段里，第九个留着做选择，第十个留出。`,
       countsTitle: (n, rows) =>
         rows === 10
           ? `${n} 个训练词元里最常见的十个`
@@ -265,8 +269,8 @@ export const textWords = {
       levelsLine: (vocab, uniform, unigram, bigram, lambda, rest, targets) =>
         `什么都不知道的模型把赌注平均押在 ${vocab} 个词元上：−ln(1/${vocab}) = ln ${vocab} = ${uniform} 奈特。数一数每个词元在训练部分出现多少次（一元模型），得 ${unigram}；数一数哪个词元后面跟哪个词元（二元模型：字对的部分占 ${lambda}，一元模型占 ${rest}，好让没见过的词元对不至于概率为零），得 ${bigram}。每个数都是留出部分第一个之后的 ${targets} 个词元上 −ln p 的平均。`,
       levelsTitle: (targets) => `三个更简单的模型在 ${targets} 个留出词元上的损失`,
-      worse: (model, than, loss, thanLoss) =>
-        `这里${zhModel[model]}比${zhModel[than]}还差（${loss} > ${thanLoss}）：它在训练部分数出来的规律，到了留出部分还不如更简单的猜法。模型仍然要胜过三个里最好的那个。`,
+      worse: (pairs) =>
+        `这里${pairs.map(([model, than, loss, thanLoss]) => `${zhModel[model]}比${zhModel[than]}还差（${loss} > ${thanLoss}）`).join("，")}：${pairs.length > 1 ? "它们各自" : "它"}从训练部分里数出来的规律，到了留出部分还不如更简单的猜法。模型仍然要胜过三个里最好的那个。`,
       unigramCaption: (rows) =>
         `p：一元模型给${rows === 10 ? "最常见的十个词元" : `全部 ${rows} 个词元`}的概率，(次数 + 1) ÷ (训练词元数 + 词表大小)：每个都多算一次，好让没有哪个词元概率为零`,
       lossHead: "损失（奈特）",

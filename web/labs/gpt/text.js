@@ -41,7 +41,7 @@ const texts = new Map(); // source → { source, name, corpus, models: lr → a 
 const textOf = (source, name, corpus) => ({ source, name, corpus, models: new Map() });
 
 // The model of a source at a learning rate, the source's corpus read once: its shape, its
-// training, its samples (a run is of one model: a new learning rate is a new run); undefined for
+// training (a run is of one model: a new learning rate is a new run); undefined for
 // a preset this copy of the page was built without.
 function sourceModel(core, source, lr) {
   if (!texts.has(source)) {
@@ -65,7 +65,6 @@ function sourceModel(core, source, lr) {
         chars: corpus.chars,
       },
       baselines: corpus.baselines,
-      samples: new Map(), // step → the sample's token ids
     });
   }
   return text.models.get(lr);
@@ -113,20 +112,24 @@ const trainer = makeTrainer({
 /** The samples shown at step `at` (samples: step → ids, in the order drawn): the latest three. */
 export const latestSamples = (samples, at) => [...samples].filter(([step]) => step <= at).slice(-3);
 
-// What the model writes from a line's start at the step shown: drawn once a step, at step 1,
-// every sampling.every steps and at the end; the latest three.
-function samplesPanel(ctx, shipped, model, at, run) {
+/**
+ * What the model writes from a line's start at the step shown (`run`'s weights, `model`, at step
+ * `at`): drawn once a step, at step 1, every sampling.every steps and at the end, and kept with
+ * the run (weights loaded, or a run begun again, have none of the run before); the latest three.
+ */
+export function samplesPanel(ctx, shipped, model, at, run) {
   const { core, msg } = ctx;
   const w = msg.textLab;
   const done = at >= shipped.json.training.steps;
+  const samples = (run.samples ??= new Map()); // step → the sample's token ids
   // and for the first weights shown: loaded ones may be at any step
-  const first = ![...shipped.samples.keys()].some((step) => step <= at);
-  if ((at === 1 || at % sampling.every === 0 || done || first) && !shipped.samples.has(at)) {
+  const first = ![...samples.keys()].some((step) => step <= at);
+  if ((at === 1 || at % sampling.every === 0 || done || first) && !samples.has(at)) {
     const { count, temperature, seed } = sampling;
-    shipped.samples.set(at, core.gptGenerate(model, [0], { count, temperature, seed }));
+    samples.set(at, core.gptGenerate(model, [0], { count, temperature, seed }));
   }
   const chars = [...shipped.json.chars];
-  const kept = latestSamples(shipped.samples, at);
+  const kept = latestSamples(samples, at);
   return el(
     "div",
     { class: "why-note", id: "text-samples" },
@@ -180,6 +183,7 @@ function filePick(words, input) {
 let typed = "";
 
 // The presets, a text of one's own (pasted, or a file picked or dropped), and what went wrong.
+// Another text is read out with the step, as a step moved to is: the step's words name it.
 function sourcePanel(ctx) {
   const { core, msg, state, update, trace } = ctx;
   const w = msg.textLab;
@@ -190,7 +194,7 @@ function sourcePanel(ctx) {
   const use = (name, bytes) => {
     try {
       const source = addText(core, name, bytes);
-      update({ source, line: "" });
+      update({ source, line: "" }, { announce: true });
     } catch (error) {
       refuse(name, error);
     }
@@ -236,7 +240,7 @@ function sourcePanel(ctx) {
           // a preset this copy of the page was built without
           disabled: !presetBytes[name],
           text: w.presetName[name],
-          onclick: () => update({ source: Number(n), line: "" }),
+          onclick: () => update({ source: Number(n), line: "" }, { announce: true }),
         }),
       ),
       // the learner's own text, once there is one: back to it (and its run) after another lab
@@ -246,7 +250,7 @@ function sourcePanel(ctx) {
           id: "text-own",
           "aria-pressed": String(state.source === ownSource),
           text: w.nameOf(texts.get(ownSource).name),
-          onclick: () => update({ source: ownSource, line: "" }),
+          onclick: () => update({ source: ownSource, line: "" }, { announce: true }),
         }),
     ),
     el("label", { for: "text-input", text: w.pasteLabel }),
@@ -281,6 +285,14 @@ const frequent = ({ corpus }) =>
     .sort((a, b) => corpus.counts[b] - corpus.counts[a] || a - b)
     .slice(0, 10);
 
+/** How many of `pieces` pieces each part has, as the core splits them (src/corpus.cpp: the
+ * ninth of every ten kept for choosing, the tenth held out, from the first piece on). */
+export const splitPieces = (pieces) => {
+  const heldOut = Math.floor(pieces / 10);
+  const validation = Math.floor((pieces + 1) / 10);
+  return { train: pieces - heldOut - validation, heldOut, validation };
+};
+
 // What the core read: the text's size, its vocabulary, the split, its most frequent tokens.
 function corpusPanel({ trace, msg }) {
   const w = msg.textLab;
@@ -303,6 +315,7 @@ function corpusPanel({ trace, msg }) {
       id: "text-split",
       text: w.splitLine(
         corpus.pieces,
+        splitPieces(corpus.pieces),
         corpus.train.length,
         corpus.validation.length,
         corpus.heldOut.length,
@@ -319,6 +332,16 @@ function corpusPanel({ trace, msg }) {
       ]),
     ),
   );
+}
+
+// The counting models worse than the simpler one before each, at the decimals shown, said in
+// one sentence: "" when none is.
+function worseThan(b, at2, w) {
+  const pairs = [
+    ["unigram", "uniform"],
+    ["bigram", "unigram"],
+  ].filter(([k, than]) => Number(at2(b[k])) > Number(at2(b[than])));
+  return pairs.length ? w.worse(pairs.map(([k, than]) => [k, than, at2(b[k]), at2(b[than])])) : "";
 }
 
 // The three simpler models' held-out losses: the levels a model of this text must beat.
@@ -339,17 +362,12 @@ function baselinesPanel({ trace, msg }) {
           at2(b.uniform),
           at2(b.unigram),
           at2(b.bigram),
-          fmt(b.lambda, 2),
-          fmt(1 - b.lambda, 2),
+          // two decimals, as 0.20 (fmt would write an exact 0.2 short)
+          b.lambda.toFixed(2),
+          (1 - b.lambda).toFixed(2),
           corpus.heldOut.length - 1,
         ),
-        // a counting model worse than the simpler one before it, at the decimals shown
-        ...[
-          ["unigram", "uniform"],
-          ["bigram", "unigram"],
-        ]
-          .filter(([k, than]) => Number(at2(b[k])) > Number(at2(b[than])))
-          .map(([k, than]) => w.worse(k, than, at2(b[k]), at2(b[than]))),
+        worseThan(b, at2, w),
       ].join(""),
     }),
     numbers(
@@ -563,15 +581,25 @@ export const textLab = {
   ],
 
   compute(core, scene, state) {
-    const shipped = sourceModel(core, state.source, state.lr);
-    if (!shipped) return { inputs: {}, trace: { line: "", tokens: [0], rows: ["⏎"] } };
-    const line = state.line || firstHeldOut(shipped);
-    const tokens = textEncode(line, shipped.json.chars);
+    const chosen = sourceModel(core, state.source, state.lr);
+    if (!chosen) return { inputs: {}, trace: { line: "", tokens: [0], rows: ["⏎"] } };
+    const line = state.line || firstHeldOut(chosen);
+    const tokens = textEncode(line, chosen.json.chars);
     // the rows' names: the tokens the model reads, a space as ␣, one it does not know as �
-    const chars = [...shipped.json.chars];
+    const chars = [...chosen.json.chars];
     const rows = tokens.map((t) => shown(t, chars));
-    // json: the model's shape, for the recap at the end of the path
-    return { inputs: {}, trace: { shipped, json: shipped.json, line, tokens, rows } };
+    // shipped: the model drawn, read when drawn (Start may begin a run of another meanwhile): the
+    // run kept, of this text, whatever learning rate is chosen now; the one chosen applies when
+    // Start trains anew (a slider never drops a run). json: the model's shape, for the recap.
+    const trace = { chosen, json: chosen.json, line, tokens, rows };
+    Object.defineProperty(trace, "shipped", {
+      enumerable: true,
+      get: () => {
+        const kept = trainer.run()?.shipped;
+        return kept?.corpus === chosen.corpus ? kept : chosen;
+      },
+    });
+    return { inputs: {}, trace };
   },
 
   steps: () => [
@@ -624,13 +652,21 @@ export const textLab = {
     return [(corpus.counts[t] + 1) / (corpus.train.length + json.config.vocab)];
   },
 
-  text: (stepId, { msg, trace }) =>
-    msg.steps[stepId].text({
+  text: (stepId, { msg, trace }) => {
+    const chosen = trace.chosen?.json.training.lr ?? textModel.training.lr;
+    // the learning rate of the run drawn, when it is another than the one chosen (weights
+    // loaded have none of this lab's: Start trains with the one chosen)
+    const run = trainer.run();
+    const drawn =
+      run && !run.loaded && run.shipped === trace.shipped && trace.shipped !== trace.chosen;
+    return msg.steps[stepId].text({
       name: trace.shipped ? msg.textLab.nameOf(trace.shipped.name) : msg.textLab.noTextName,
       line: trace.line,
       steps: textModel.training.steps,
-      lr: trace.shipped?.json.training.lr ?? textModel.training.lr,
-    }),
+      lr: drawn ? trace.shipped.json.training.lr : chosen,
+      next: drawn ? chosen : undefined,
+    });
+  },
 
   // without a text (a copy of the page built without its presets), the panels say so
   panels: {
@@ -639,7 +675,7 @@ export const textLab = {
       Object.entries({
         corpus: corpusPanel,
         baselines: baselinesPanel,
-        train: (ctx) => trainer.panel(ctx, ctx.trace.shipped),
+        train: (ctx) => trainer.panel(ctx, ctx.trace.shipped, ctx.trace.chosen),
         heads: headsPanel,
         keep: keepPanel,
       }).map(([id, panel]) => [

@@ -56,6 +56,30 @@ export function momentOf(run, json) {
   return run.running ? `running ${Math.floor(n / announceEvery)}` : `paused ${n}`;
 }
 
+/**
+ * What a screen reader hears at a run's moment (momentOf), `before` the moment it heard last;
+ * each true of its moment whenever it is read: started or resumed, the step it goes on from;
+ * every announceEvery steps, that step's losses (the latest held-out measure up to it); paused,
+ * done, failed or loaded, the status.
+ */
+export function announcement(run, json, msg, before) {
+  const w = msg.gptLab;
+  if (!run?.running) return runStatus(run, json, msg);
+  const n = run.losses.length;
+  const total = json.training.steps;
+  if (!before?.startsWith("running") || n < announceEvery) {
+    return w.trainFrom(n, total, announceEvery);
+  }
+  const at = Math.floor(n / announceEvery) * announceEvery;
+  const held = run.heldOut.filter(([s]) => s <= at).at(-1);
+  return w.trainPassed(
+    at,
+    total,
+    fmt(run.losses[at - 1], 3),
+    held ? w.heldAt(fmt(held[1], 3), held[0]) : "—",
+  );
+}
+
 /** Start's label: Start, Training (pressed), Resume, or Again once the run has ended. */
 export function startLabel(run, json, w) {
   if (run && finished(run, json.training.steps)) return w.again;

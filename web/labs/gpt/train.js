@@ -20,7 +20,15 @@ import { redrawInPlace, trainerButtons } from "../kit.js";
 import { readStreams } from "./files.js";
 import { levels } from "./meaning.js";
 import { listen, tell, trainWorker } from "../worker.js";
-import { curves, headNow, momentOf, runStatus, shippedCurves, startLabel } from "./train-panels.js";
+import {
+  announcement,
+  curves,
+  headNow,
+  momentOf,
+  runStatus,
+  shippedCurves,
+  startLabel,
+} from "./train-panels.js";
 import {
   ended,
   finished,
@@ -184,7 +192,7 @@ function work(lab, core) {
   if (!run.failed && run.losses.length >= steps) ended(run);
   if ((stepped && performance.now() - run.drawn > drawMs) || !run.running) {
     run.drawn = performance.now();
-    lab.redraw();
+    lab.redraw?.();
   }
   requestAnimationFrame(() => work(lab, core));
 }
@@ -220,8 +228,12 @@ function buttons(run, json, w, startButton, stopButton) {
   if (focused === stopButton && stopButton.disabled) startButton.focus();
 }
 
-/** Start, Stop and Resume; where the run is, its curves and the chosen head. */
-function panel(lab, ctx, shipped) {
+/**
+ * Start, Stop and Resume; where the run is, its curves and the chosen head. `shipped` is the
+ * model drawn (the run's, while there is one); `chosen` the one the lab's controls name now (the
+ * own-text lab's learning rate): a run of another one is kept and drawn until Start trains anew.
+ */
+function panel(lab, ctx, shipped, chosen = shipped) {
   const { core, msg } = ctx;
   const w = msg.gptLab;
   const json = shipped.json;
@@ -243,22 +255,37 @@ function panel(lab, ctx, shipped) {
     said.textContent = runStatus(run, json, msg);
     const now = momentOf(run, json);
     if (run && now !== run.announced) {
+      announce.textContent = announcement(run, json, msg, run.announced);
       run.announced = now;
-      announce.textContent = said.textContent;
     }
     buttons(run, json, w, startButton, stopButton);
+    // another model chosen while this run is kept: Start trains that one, from step 0
+    if (run && !run.running && run.shipped !== chosen) startButton.textContent = w.again;
     // the focus stays where it was: a table redrawn under it does not drop it to the page
     if (run) redrawInPlace(content, () => content.replaceChildren(...body(lab, ctx, shipped)));
     else content.replaceChildren(body(lab, ctx, shipped));
   };
   const go = async () => {
     try {
-      // a finished run, one that failed or weights loaded: a run from random weights
-      if (lab.run && finished(lab.run, json.training.steps)) forget(lab);
-      if (!lab.run) await start(lab, core, shipped);
+      // a finished run, one that failed, weights loaded, or a run of a model no longer chosen
+      // (another learning rate): a run of the chosen one from random weights
+      if (lab.run && (finished(lab.run, json.training.steps) || lab.run.shipped !== chosen)) {
+        forget(lab);
+      }
+      if (!lab.run) await start(lab, core, chosen);
     } catch (error) {
       said.textContent = w.noStreams(error.message);
       announce.textContent = said.textContent;
+      return;
+    }
+    // a run of another model than the one drawn here: it goes on, and the page draws it (its
+    // panel takes the redraws from then on); Stop takes the focus Start had, as below
+    if (lab.run.shipped !== shipped) {
+      const focused = startButton.getRootNode().activeElement === startButton;
+      lab.redraw = undefined;
+      resume(lab, core);
+      ctx.update({});
+      if (focused) document.getElementById(ids("stop"))?.focus();
       return;
     }
     lab.redraw = redraw;
@@ -293,11 +320,14 @@ function panel(lab, ctx, shipped) {
 /** A lab's trainer (see the top of this file): { panel(ctx, shipped), current(shipped) → { model,
  * at } or undefined, settled(shipped) → a promise of the worker's last weights, or undefined if
  * they are in, load(shipped, params, at, heldOut, name): weights from a file in place of a
- * run, headView(ctx, shipped): the chosen head on the line with the weights now }. */
+ * run, headView(ctx, shipped): the chosen head on the line with the weights now, run(): the run
+ * kept, if any }. panel(ctx, shipped, chosen?): see panel above. */
 export function makeTrainer(source) {
   const lab = { source, settling: [] };
   return {
-    panel: (ctx, shipped) => panel(lab, ctx, shipped),
+    panel: (ctx, shipped, chosen) => panel(lab, ctx, shipped, chosen),
+    // the run kept (train-state.js's, read only), or undefined
+    run: () => lab.run,
     current: (shipped) => current(lab, shipped),
     settled: (shipped) => settled(lab, shipped),
     load: (shipped, params, at, heldOut, name) => load(lab, shipped, params, at, heldOut, name),

@@ -128,6 +128,11 @@ export const gptWords = {
         `Training step ${n} of ${total} after ${seconds} s on the clock, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.${left ? ` About ${left} min to the end at this rate.` : ""}`,
       trainPaused: (n, total, rate, loss, held) =>
         `Paused at training step ${n} of ${total}; training loss ${loss}, held-out loss ${held}.`,
+      // what a screen reader hears as a run starts or goes on, and every `every` steps
+      trainFrom: (n, total, every) =>
+        `Training from step ${n} of ${total}; its losses are read out every ${every} steps.`,
+      trainPassed: (step, total, loss, held) =>
+        `Training step ${step} of ${total} done: training loss ${loss}, held-out loss ${held}.`,
       loadedStatus: (name, at, held) =>
         `Loaded from ${name}: weights trained ${at} steps; held-out loss ${held} on this text.`,
       trainFailed: (step, why) =>
@@ -328,6 +333,10 @@ export const gptWords = {
         `第 ${n} 个训练步，共 ${total} 个，按钟表已用 ${seconds} 秒，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。${left ? `按这个速度，大约还要 ${left} 分钟。` : ""}`,
       trainPaused: (n, total, rate, loss, held) =>
         `已暂停：第 ${n} 个训练步，共 ${total} 个；训练损失 ${loss}，留出损失 ${held}。`,
+      trainFrom: (n, total, every) =>
+        `训练中：从第 ${n} 个训练步开始，共 ${total} 个；每 ${every} 步报一次损失。`,
+      trainPassed: (step, total, loss, held) =>
+        `第 ${step} 个训练步已完成，共 ${total} 个：训练损失 ${loss}，留出损失 ${held}。`,
       loadedStatus: (name, at, held) =>
         `已从 ${name} 载入：训练了 ${at} 步的权重；在这段文字上的留出损失 ${held}。`,
       trainFailed: (step, why) =>
