@@ -86,16 +86,6 @@ const sentences = [
     },
   ],
   [
-    textWords,
-    "text",
-    [{ steps: 1999, lr: "0.003", next: "0.01" }],
-    {
-      en: ["η = 0.01 applies when you start again", "trained with η = 0.003", "trains 1999 steps"],
-      zh: ["η = 0.01 要到重新开始时才用上", "用的是 η = 0.003", "训练 1999 步"],
-    },
-    (words) => words.steps.train,
-  ],
-  [
     gptWords,
     "loadedStatus",
     ["m.json", 345, "2.2222"],
