@@ -241,6 +241,23 @@ test("fewer K/V heads: the cache the words say is half and a quarter is, in the 
     assert.deepEqual(table.data[r], [width, k.length, v.length]);
     assert.equal(width, 2 * hKv, `h_kv·d_head for h_kv ${hKv}`);
     assert.equal(k.length, L.inputs.x.length * width);
+    // each cell's derivation names its own column (K under K, V under V: the column's label
+    // says which, in each language) and makes its number
+    table.data[r].forEach((value, c) => {
+      const lines = L.lines("memory", table.id, r, c);
+      for (const lang of langs) {
+        const g = read(
+          lines[lang][0],
+          String.raw`^(?<name>h_kv·d_head|K|V) = (?<a>\d+) × (?<b>\d+) = (?<v>\d+)$`,
+          `memory[${r + 1}][${c + 1}] (${lang})`,
+        );
+        const label = L.at(lang, "memory").view.matrices[0].colLabels[c];
+        const column = c === 0 ? "h_kv·d_head" : /\b([KV])\b/.exec(label)[1];
+        assert.equal(g.name, column, `${lang}: ${lines[lang][0]} under ${label}`);
+        assert.equal(Number(g.a) * Number(g.b), value, `${lang}: ${lines[lang][0]}`);
+        assert.equal(Number(g.v), value, `${lang}: ${lines[lang][0]}`);
+      }
+    });
   });
 });
 
@@ -471,6 +488,17 @@ test("word order: each position's angle, its sin or cos and its rotation, worked
             [g.i, g.j, g.fn, g.pos, g.pair],
             [String(i + 1), String(j + 1), fn, String(pos), String(pair)],
             `${where}: ${lines[lang][0]}`,
+          );
+          // the line under it says which row and column that is, each number beside its name
+          const index = {
+            en: String.raw`^row (?<row>\d+) is pos = (?<pos>\d+); column (?<col>\d+) is the (?<fn>sin|cos) of pair i = (?<pair>\d+):`,
+            zh: String.raw`^第 (?<row>\d+) 行是 pos = (?<pos>\d+)；第 (?<col>\d+) 列是第 i = (?<pair>\d+) 对的 (?<fn>sin|cos)：`,
+          }[lang];
+          const n = read(lines[lang][1], index, where);
+          assert.deepEqual(
+            [n.row, n.pos, n.col, n.fn, n.pair],
+            [String(i + 1), String(pos), String(j + 1), fn, String(pair)],
+            `${where}: ${lines[lang][1]}`,
           );
           const angle = angleOf(lines[lang], pos, pair, d, where);
           const last = read(

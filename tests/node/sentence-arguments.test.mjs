@@ -9,6 +9,7 @@ import en from "../../web/i18n/en.js";
 import zh from "../../web/i18n/zh.js";
 import { gptWords } from "../../web/labs/gpt/words.js";
 import { textWords } from "../../web/labs/gpt/text-words.js";
+import { inductionWords } from "../../web/labs/gpt/induction-words.js";
 
 // The one function called `name` in a words object, at any depth.
 function find(words, name) {
@@ -25,6 +26,21 @@ function find(words, name) {
 // [words by language, the function's name, its arguments, { en: [...], zh: [...] }: each a
 // name followed by its value, as the sentence must read]
 const sentences = [
+  [
+    textWords,
+    "keptNow",
+    [345, 2000],
+    { en: ["after 345 of 2000 training steps"], zh: ["训练了 345 步", "共 2000 步"] },
+  ],
+  [
+    inductionWords,
+    "training",
+    [101, 1000, "33.3", 44],
+    {
+      en: ["step 101 of 1000", "44 s on the clock", "33.3 steps per second"],
+      zh: ["第 101 步", "共 1000 步", "用时 44 秒", "每秒 33.3 步"],
+    },
+  ],
   [
     gptWords,
     "trainStatus",

@@ -99,6 +99,18 @@ for (const lang of ["en", "zh"]) {
     }[lang];
     for (const part of parts) assert.ok(said.includes(part), `"${part}" in "${said}"`);
   });
+
+  test(`${lang}: the induction status while it trains: its step, its seconds and its rate, each by its name`, () => {
+    const said = inductionStatus(
+      { layers: 7, running: true, losses: Array(400).fill(1), clock: clockAt(80000) },
+      w,
+    );
+    const parts = {
+      en: ["step 400 of 1000", "80 s on the clock", ", 5 steps per second"],
+      zh: ["第 400 步", "共 1000 步", "用时 80 秒", "每秒 5 步"],
+    }[lang];
+    for (const part of parts) assert.ok(said.includes(part), `"${part}" in "${said}"`);
+  });
 }
 
 // A learner's finding: trained again, the hidden status announced "第 0 个训练步…每秒 0 步；训练损失 —"
