@@ -94,6 +94,25 @@ test("both languages quote the same numbers", () => {
   }
 });
 
+// A planted bug flipped zh's causal mask to j < i: each comparison of two names in a formula
+// (j > i, t ≤ T), read the same way round, is in both languages.
+test("both languages state the same comparisons, the same way round", () => {
+  const flip = { ">": "<", "<": ">", "≥": "≤", "≤": "≥" };
+  const comparisons = (text) =>
+    [...text.matchAll(/(?<![\w·])([A-Za-z](?:_\w+)?)\s*([<>≤≥])\s*([A-Za-z](?:_\w+)?)(?![\w(])/g)]
+      .map(([, a, op, b]) =>
+        op === ">" || op === "≥" ? `${b} ${flip[op]} ${a}` : `${a} ${op} ${b}`,
+      )
+      .sort();
+  let seen = 0;
+  for (const e of glossary) {
+    const [en, zh] = langs.map((lang) => comparisons(e[lang].formula));
+    assert.deepEqual(zh, en, e.id);
+    seen += en.length;
+  }
+  assert.ok(seen >= 1, `${seen} comparisons`);
+});
+
 // A planted bug gave W_O's shape as 7 × 8 in the Chinese entry only: the heads lab's shapes in
 // the entries, in both languages, read against the lab's own matrices and the core's d_head.
 test("the glossary's heads-lab shapes are the lab's: d_head, h × d_head, W_O's rows and columns (en, zh)", async () => {
