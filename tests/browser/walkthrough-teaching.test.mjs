@@ -654,7 +654,8 @@ test("the classroom's nearly equal weights are explained, and a sharper query te
 });
 
 test("the result step reads the output: the classroom's V row, the book's named dimensions", async () => {
-  const page = await open("scene=classroom&lang=en&step=7");
+  // at 3 decimals, as the article prints them (the sentence writes the tables' decimals)
+  const page = await open("scene=classroom&lang=en&step=7&digits=3");
   assert.equal(await page.locator(".derivation").count(), 0, "no weighted sum again");
   // scenes.md: V[1] = [0.8, 0.1]; output[1] = [0.551, 0.498] to 3 decimals.
   assert.match(

@@ -338,3 +338,40 @@ test("the √d_k lab's plot title names the queries and keys its statistics were
     assert.ok(figure.textContent.includes(title), `${lang}: ${figure.textContent.slice(0, 200)}`);
   }
 });
+
+// A learner's finding: the classroom's result said "its output is [0.573, 0.462]" under a table
+// showing 0.5735; rounding the table's number gives 0.574. The sentence's rows now read as the
+// output table's, at whatever decimals the page shows.
+test("the classroom's result sentence gives each output row as the output table shows it (en, zh; 2 to 4 decimals)", async () => {
+  const { installTextDom, textOf } = await import("./text-dom.mjs");
+  installTextDom();
+  const { loadLabs } = await import("../../web/attention.js");
+  const { labAt } = await import("./lab-context.mjs");
+  const { sceneById } = await import("../../web/scenes.js");
+  const attention = (await import("../../web/labs/walkthroughs/attention.js")).default;
+  const { resultView } = await import("../../web/ui/result-view.js");
+  const { fmt } = await import("../../web/format.js");
+  const core = await loadLabs();
+  for (const digits of [2, 3, 4]) {
+    const L = labAt(core, { ...sceneById.classroom, lab: attention }, { digits });
+    const output = L.at("en", "output").view.matrices.find((m) => m.id === "output").data;
+    for (const lang of ["en", "zh"]) {
+      const said = textOf(resultView(L.at(lang, "result")));
+      const rows = [...said.matchAll(/\[([^\]]*,[^\]]*)\]/g)].map((m) => m[1]);
+      // the first word's value and output, then the last word's input, value and output
+      const shown = (i) => output[i].map((x) => fmt(x, digits)).join(", ");
+      assert.equal(rows[1], shown(0), `${lang}, ${digits} decimals: ${said}`);
+      assert.equal(rows.at(-1), shown(output.length - 1), `${lang}, ${digits} decimals: ${said}`);
+    }
+    // the apple's two outputs, beside its table of them (at most 3 decimals)
+    const apple = labAt(core, { ...sceneById.apple, lab: attention }, { digits });
+    const outputs = apple.trace.output.map(
+      (row) => `[${row.map((x) => fmt(x, Math.min(digits, 3))).join(", ")}]`,
+    );
+    for (const lang of ["en", "zh"]) {
+      const said = textOf(resultView(apple.at(lang, apple.steps.at(-1).id)));
+      for (const row of outputs)
+        assert.ok(said.includes(row), `${lang}, ${digits} decimals: ${row} in ${said}`);
+    }
+  }
+});

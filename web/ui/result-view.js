@@ -5,7 +5,9 @@ import { el, label, tableFigure } from "../views.js";
 import { fmt, fmtColumn, rowRef } from "../format.js";
 import { ranking } from "../steps.js";
 
-const vector = (row) => `[${row.map((x) => fmt(x, 3)).join(", ")}]`;
+// a row as the sentence writes it: at 3 decimals, or at the tables' `digits` where a sentence
+// sits under a table of the same numbers (its numbers must read as the table's)
+const vector = (row, digits = 3) => `[${row.map((x) => fmt(x, digits)).join(", ")}]`;
 const paragraph = (...words) =>
   el(
     "div",
@@ -21,18 +23,18 @@ const sentences = {
   // word it attends to most; with edits, the numbers alone
   apple({ msg, scene, state, labels, trace, inputs }) {
     const words = msg.scenes.apple;
+    const digits = Math.min(state.digits, 3);
     const each = trace.output.map((out, i) => {
       const top = ranking(trace, i)[0];
       return {
         word: labels.keys[top],
         weight: fmt(trace.weights[i][top], 3),
-        output: vector(out),
+        output: vector(out, digits),
       };
     });
     const own = scene.own.map((j) => inputs.v[j]);
     const same = own.every((row) => row.join() === own[0].join());
     const designed = Object.keys(state.edits).length === 0;
-    const digits = Math.min(state.digits, 3);
     const [ownText, ...outText] = [own[0], ...trace.output].map((row) => fmtColumn(row, digits));
     const table = same
       ? tableFigure(
@@ -57,12 +59,13 @@ const sentences = {
       "div",
       { class: "result" },
       el("p", {
-        text: designed && same ? words.result(vector(own[0]), each) : words.resultEdited(each),
+        text:
+          designed && same ? words.result(vector(own[0], digits), each) : words.resultEdited(each),
       }),
       table,
     );
   },
-  classroom({ msg, labels, trace, inputs }) {
+  classroom({ msg, labels, trace, inputs, state }) {
     const v = trace.v ?? inputs.v;
     const words = msg.scenes.classroom;
     const x = inputs.x ?? [];
@@ -70,10 +73,10 @@ const sentences = {
       say(
         glossed(msg, labels.queries[i]),
         rowRef("V", i),
-        vector(v[i]),
-        vector(trace.output[i]),
+        vector(v[i], state.digits),
+        vector(trace.output[i], state.digits),
         rowRef("X", i),
-        x[i] && vector(x[i]),
+        x[i] && vector(x[i], state.digits),
       );
     // the article's two examples: the first word, 我, and the last, 你
     return paragraph(say(words.result, 0), say(words.also, v.length - 1));
