@@ -39,10 +39,13 @@ export const reshaped = {
 };
 
 // Where the JS types say more than the core's C++ type can: a field that is always a
-// self-attention's trace, a string of two values.
+// self-attention's trace, a trace the wrapper puts in an object (web/wasm/learn.js), a gradient
+// in float64 when asked (precise), a string of two values.
 const refined = {
   "MultiHeadTrace.heads": "SelfAttentionTrace[]",
   "TeachStep.gradients": "SelfAttentionGradients",
+  "TeachRun.after": "{ trace: SelfAttentionTrace }",
+  "GptGradients.gradients": "Float32Array | Float64Array",
   "BpeOptions.start": '"characters" | "bytes"',
 };
 

@@ -611,7 +611,7 @@ export interface TeachRun {
   /** (d_model, d_k) W_K after the last step */
   wk: Matrix;
   /** the self-attention with them (the wrapper's `{ trace }`) */
-  after: Trace;
+  after: { trace: SelfAttentionTrace };
 }
 
 // ---- Labs: a real model ----
@@ -765,7 +765,7 @@ export interface GptGradients {
   /** the mean loss of the batch */
   loss: number;
   /** (gptSize) in gptLayout's order: a typed array, as the parameters are */
-  gradients: Float32Array;
+  gradients: Float32Array | Float64Array;
 }
 
 /** What n training steps did. */

@@ -436,11 +436,12 @@ def _camel(name: str) -> str:
     return re.sub(r"_(\w)", lambda m: m.group(1).upper(), name)
 
 
-def _input(kind: str, label: str, given: Any) -> dict:
+def _input(kind: str, label: str, given: Any, least: int = 0) -> dict:
     """given (a dict) as the core's declared input `kind`: each field by its name (or its
     camelCase, as tang.json spells dModel) and of its kind, a field the core marks `sometimes`
     given its default when left out, and no other field (a misspelt one would otherwise be
-    ignored). `label` names the argument in messages ("" for keyword arguments)."""
+    ignored). `label` names the argument in messages ("" for keyword arguments); `least` is the
+    smallest whole number taken (a model's sizes start at 1)."""
     fields = _declared[kind]
     names = [f["name"] for f in fields]
     if not isinstance(given, dict):
@@ -461,7 +462,7 @@ def _input(kind: str, label: str, given: Any) -> dict:
         elif scalar.startswith("float"):
             out[name] = _number(what, x)
         elif scalar:
-            out[name] = _whole(what, x)
+            out[name] = _whole(what, x, least)
         elif not isinstance(x, str):
             raise TypeError(f"{what} must be a str, not {type(x).__name__}")
         else:
@@ -470,7 +471,7 @@ def _input(kind: str, label: str, given: Any) -> dict:
 
 
 def _config(config: dict) -> dict:
-    return _input("GptConfig", "config", config)
+    return _input("GptConfig", "config", config, least=1)
 
 
 def gpt_layout(config: dict) -> list:

@@ -224,6 +224,8 @@ def test_config_fields_reach_the_core_and_no_other_is_taken():
         abh.gpt_layout({**config, "Base": 3})
     with pytest.raises(TypeError, match=r"config mlp must be True or False, not 0"):
         abh.gpt_layout({**config, "mlp": 0})
+    with pytest.raises(ValueError, match=r"config vocab must be a whole number of at least 1, not 0"):
+        abh.gpt_forward({"config": {**config, "vocab": 0}, "params": model["params"]}, [0])
     task = {"vocab": 8, "context": 8, "min_segment": 2, "max_segment": 3}
     with pytest.raises(ValueError, match=r'task has no field "minSegmnt"'):
         abh.induction_batch({**task, "minSegmnt": 2}, batch=1)

@@ -150,6 +150,17 @@ test("a config and a task are read as the core declares them: each field reaches
     "config.dModel is missing: C, the width of each token's vector",
   );
   throwsExactly(() => labs.gptLayout({ ...config, mlp: 0 }), "config.mlp must be true or false");
+  // null is left out, as in a description file; a size is at least 1, and one past 32 bits is
+  // refused here, not wrapped into another on its way to the core
+  assert.deepEqual(labs.gptLayout({ ...config, base: null, mlp: null }), layout);
+  throwsExactly(
+    () => labs.gptForward({ config: { ...config, vocab: 0 }, params }, [0]),
+    "config.vocab must be a whole number of at least 1, not 0",
+  );
+  throwsExactly(
+    () => labs.gptLayout({ ...config, vocab: 3e9 }),
+    "config.vocab is 3000000000, past any size the core reads (2147483647)",
+  );
   const task = { vocab: 8, context: 8, minSegment: 2, maxSegment: 3 };
   assert.equal(labs.inductionBatch(task, { batch: 2 }).tokens.length, 16);
   throwsExactly(

@@ -78,8 +78,18 @@ const sentences = [
     "text",
     [{ steps: 1999, lr: "0.003", next: "0.01" }],
     {
-      en: ["η = 0.01 applies when you start again", "trained with η = 0.003", "trains 1999 steps"],
-      zh: ["η = 0.01 要到重新开始时才用上", "用的是 η = 0.003", "训练 1999 步"],
+      en: [
+        "η = 0.01 applies when you start again",
+        "trained with η = 0.003",
+        "trains 1999 steps",
+        "by about η = 0.01 at most",
+      ],
+      zh: [
+        "η = 0.01 要到重新开始时才用上",
+        "用的是 η = 0.003",
+        "训练 1999 步",
+        "挪动大约 η = 0.01",
+      ],
     },
     (words) => words.steps.train,
   ],

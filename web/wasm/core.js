@@ -134,6 +134,9 @@ export function checkFlag(name, flag) {
   if (typeof flag !== "boolean") throw new Error(`${name} must be true or false`);
 }
 
+// The largest size the core reads (Index is 32 bits in WASM): larger ones are refused, named.
+export const int32 = 2 ** 31 - 1;
+
 // The inputs a core module declares, read once: declaredInput(core, "GptConfig") → its fields.
 const inputs = new WeakMap();
 export function declaredInput(core, type) {
@@ -146,9 +149,10 @@ export const camel = (name) => name.replace(/_(\w)/g, (_, c) => c.toUpperCase())
 
 // An input as the core declares it (inputFields(): src/fields.hpp), packed by one walk of its
 // declaration: each field of its kind (a whole number, a number, a flag, a string), a field the
-// core marks `sometimes` given its default when left out, and no other field (a misspelt one
-// would otherwise be ignored). `label` names the argument in messages.
-export function packDeclared(label, value, fields) {
+// core marks `sometimes` given its default when left out (undefined or null), and no other field
+// (a misspelt one would otherwise be ignored). `label` names the argument in messages; `least`
+// is the smallest whole number taken (a model's sizes start at 1).
+export function packDeclared(label, value, fields, { least = 0 } = {}) {
   const names = fields.map((f) => camel(f.name));
   if (!isObject(value)) throw new Error(`${label} must be an object { ${names.join(", ")} }`);
   const unknown = Object.keys(value).find((name) => !names.includes(name));
@@ -159,7 +163,7 @@ export function packDeclared(label, value, fields) {
   fields.forEach((field, i) => {
     const x = value[names[i]];
     const name = `${label}.${names[i]}`;
-    if (x === undefined && field.sometimes) {
+    if ((x === undefined || x === null) && field.sometimes) {
       if (field.default !== undefined) packed[names[i]] = field.default;
       return;
     }
@@ -167,8 +171,13 @@ export function packDeclared(label, value, fields) {
     if (field.scalar === "bool") checkFlag(name, x);
     else if (field.scalar.startsWith("float")) {
       if (typeof x !== "number") throw new Error(`${name} must be a number, not ${quote(x)}`);
-    } else if (field.scalar) whole(name, x);
-    else if (typeof x !== "string") throw new Error(`${name} must be a string, not ${kindOf(x)}`);
+    } else if (field.scalar) {
+      whole(name, x, least);
+      // a 32-bit field (Index in WASM) past its range would reach the core as another number
+      if (field.scalar === "int32" && x > int32) {
+        throw new Error(`${name} is ${x}, past any size the core reads (${int32})`);
+      }
+    } else if (typeof x !== "string") throw new Error(`${name} must be a string, not ${kindOf(x)}`);
     packed[names[i]] = x;
   });
   return packed;

@@ -16,7 +16,7 @@ import {
 // A model's configuration { vocab, context, dModel, layers, heads, base?, mlp? } (GptConfig, as the
 // core declares it) → what the bindings read, every field given.
 export const packGptConfig = (core, config) =>
-  packDeclared("config", config, declaredInput(core, "GptConfig"));
+  packDeclared("config", config, declaredInput(core, "GptConfig"), { least: 1 });
 
 // The most bytes of a text that textCorpus reads (src/text.hpp's kMaxTextBytes).
 const textLimit = 1 << 20;

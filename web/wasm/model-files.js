@@ -3,12 +3,11 @@
 // (gptModelFiles) and read (gptModelFromFiles). What the description says about the model is
 // checked in the core; its JSON's shape here, and where JSON.parse stopped in a text that is not
 // JSON.
-import { camel, check, declaredInput, isObject, kindOf } from "./core.js";
+import { camel, check, declaredInput, int32, isObject, kindOf } from "./core.js";
 import { packGptConfig, packParams } from "./gpt.js";
 
 const modelFormat = "attention-by-hand model";
 const modelVersion = 1;
-const int32 = 2 ** 31 - 1; // a size the core reads: larger ones are refused here, named
 
 // Where JSON.parse stopped in `text`: the index of the first character that is not JSON (the
 // text's length when it ends too soon). Engines word and place their errors differently (V8 gives

@@ -118,7 +118,7 @@ export const textWords = {
         title: "Train it",
         // next: the learning rate chosen, when the run drawn was trained with another (lr)
         text: ({ steps, lr, next }) =>
-          `${next === undefined ? "" : `η = ${next} applies when you start again; the run shown was trained with η = ${lr}. `}Press Start: a transformer of the real model's shape (2 layers of 4 heads, 64 numbers per token, a context of 64 tokens) starts from random weights and trains ${steps} steps on your text, in this tab, each step moving every weight by about η = ${lr} at most (η: the learning rate, with AdamW). Watch the held-out loss (measured on the held-out part) against the dashed lines. Under the plot, what the model writes from a line's start: at first noise, then the text's characters, then its words and its shapes. If the held-out loss turns back up while the training loss goes on falling, the model is learning the training part by heart rather than what carries over to new text: a small text does that soon. A larger η learns faster, up to a point; far beyond it the loss climbs instead of falling (try η = 3).`,
+          `${next === undefined ? "" : `η = ${next} applies when you start again; the run shown was trained with η = ${lr}. `}Press Start: a transformer of the real model's shape (2 layers of 4 heads, 64 numbers per token, a context of 64 tokens) starts from random weights and trains ${steps} steps on your text, in this tab, each step moving every weight by about η = ${next ?? lr} at most (η: the learning rate, with AdamW). Watch the held-out loss (measured on the held-out part) against the dashed lines. Under the plot, what the model writes from a line's start: at first noise, then the text's characters, then its words and its shapes. If the held-out loss turns back up while the training loss goes on falling, the model is learning the training part by heart rather than what carries over to new text: a small text does that soon. A larger η learns faster, up to a point; far beyond it the loss climbs instead of falling (try η = 3).`,
       },
       keep: {
         title: "Keep what you trained",
@@ -224,7 +224,7 @@ export const textWords = {
       train: {
         title: "训练它",
         text: ({ steps, lr, next }) =>
-          `${next === undefined ? "" : `η = ${next} 要到重新开始时才用上；现在显示的这次训练用的是 η = ${lr}。`}按“开始”：一个和真正的模型一样大小的 transformer（2 层，每层 4 个头，每个词元 64 个数，上下文 64 个词元）从随机权重开始，在这个标签页里用你的文字训练 ${steps} 步，每一步把每个权重最多挪动大约 η = ${lr}（η 即学习率，用 AdamW）。看留出损失（在留出部分上测得）和虚线比。图下面是模型从一行开头写出的文字：先是乱码，然后是这段文字里的字，再往后是它的词和格式。如果训练损失还在降，留出损失却掉头往上，说明模型在死记训练部分，而不是学能用到新文字上的东西：文字太短时很快就会这样。η 大一些学得快一些，但有个限度；远远超过它，损失就不降反升（试试 η = 3）。`,
+          `${next === undefined ? "" : `η = ${next} 要到重新开始时才用上；现在显示的这次训练用的是 η = ${lr}。`}按“开始”：一个和真正的模型一样大小的 transformer（2 层，每层 4 个头，每个词元 64 个数，上下文 64 个词元）从随机权重开始，在这个标签页里用你的文字训练 ${steps} 步，每一步把每个权重最多挪动大约 η = ${next ?? lr}（η 即学习率，用 AdamW）。看留出损失（在留出部分上测得）和虚线比。图下面是模型从一行开头写出的文字：先是乱码，然后是这段文字里的字，再往后是它的词和格式。如果训练损失还在降，留出损失却掉头往上，说明模型在死记训练部分，而不是学能用到新文字上的东西：文字太短时很快就会这样。η 大一些学得快一些，但有个限度；远远超过它，损失就不降反升（试试 η = 3）。`,
       },
       keep: {
         title: "保存你训练的模型",
