@@ -316,6 +316,12 @@ export interface MultiHeadOptions {
   scale?: number;
 }
 
+/** Angles pos·θ_i of position encodings, θ_i = base^(−2i/d): the fields both traces of positions share. */
+export type PositionAngles = Pick<
+  SinusoidalTrace,
+  "positions" | "theta" | "angles" | "cos" | "sin"
+>;
+
 export interface SinusoidalTrace {
   /** The position of each row; 0 is the first token. */
   positions: number[];

@@ -339,6 +339,7 @@ export function createWalkthrough(root, options) {
   resized.observe(shell);
 
   const destroy = () => {
+    if (marking) cancelAnimationFrame(marking);
     playback.stop();
     resized.disconnect();
     removeEventListener("beforeprint", printWorksheet);
