@@ -436,6 +436,14 @@ def _camel(name: str) -> str:
     return re.sub(r"_(\w)", lambda m: m.group(1).upper(), name)
 
 
+def _refuse_unknown(label: str, given: dict, known: list, aliases: Any = ()) -> None:
+    """A field the core does not declare would be ignored (a misspelt Base, and the model run with
+    another base): refused, named, with the names it knows."""
+    unknown = next((k for k in given if k not in known and k not in aliases), None)
+    if unknown is not None:
+        raise ValueError(f'{label} has no field "{unknown}"; its fields are {", ".join(known)}')
+
+
 def _input(kind: str, label: str, given: Any, least: int = 0) -> dict:
     """given (a dict) as the core's declared input `kind`: each field by its name (or its
     camelCase, as tang.json spells dModel) and of its kind, a field the core marks `sometimes`
@@ -446,10 +454,7 @@ def _input(kind: str, label: str, given: Any, least: int = 0) -> dict:
     names = [f["name"] for f in fields]
     if not isinstance(given, dict):
         raise TypeError(f"{label} must be a dict {{{', '.join(names)}}}")
-    aliases = {_camel(n): n for n in names}
-    unknown = next((k for k in given if k not in names and k not in aliases), None)
-    if unknown is not None:
-        raise ValueError(f'{label} has no field "{unknown}"; its fields are {", ".join(names)}')
+    _refuse_unknown(label, given, names, {_camel(n) for n in names})
     out: dict = {}
     for f in fields:
         name, scalar = f["name"], f["scalar"]
@@ -567,12 +572,8 @@ def _description_config(config: Any) -> dict:
     if not isinstance(config, dict):
         raise ValueError(f"config is {_kind(config)}, not an object")
     fields = _declared["GptConfig"]
-    # a field the loader does not know (a misspelt Base) would be ignored, and the model run with
-    # another base: refused, named, with the names it knows
     known = [_camel(f["name"]) for f in fields]
-    unknown = next((name for name in config if name not in known), None)
-    if unknown is not None:
-        raise ValueError(f'config has no field "{unknown}"; its fields are {", ".join(known)}')
+    _refuse_unknown("config", config, known)
     out: dict = {}
     for f, name in zip(fields, known):
         if f["sometimes"]:

@@ -147,6 +147,15 @@ export function declaredInput(core, type) {
 // "min_segment" → "minSegment", as src/wasm/convert.hpp names a declared field in JS.
 export const camel = (name) => name.replace(/_(\w)/g, (_, c) => c.toUpperCase());
 
+// A field the core does not declare would be ignored (a misspelt Base, and the model run with
+// another base): refused, named, with the names it knows.
+export function refuseUnknown(label, value, names) {
+  const unknown = Object.keys(value).find((name) => !names.includes(name));
+  if (unknown !== undefined) {
+    throw new Error(`${label} has no field "${unknown}"; its fields are ${names.join(", ")}`);
+  }
+}
+
 // An input as the core declares it (inputFields(): src/fields.hpp), packed by one walk of its
 // declaration: each field of its kind (a whole number, a number, a flag, a string), a field the
 // core marks `sometimes` given its default when left out (undefined or null), and no other field
@@ -155,10 +164,7 @@ export const camel = (name) => name.replace(/_(\w)/g, (_, c) => c.toUpperCase())
 export function packDeclared(label, value, fields, { least = 0 } = {}) {
   const names = fields.map((f) => camel(f.name));
   if (!isObject(value)) throw new Error(`${label} must be an object { ${names.join(", ")} }`);
-  const unknown = Object.keys(value).find((name) => !names.includes(name));
-  if (unknown !== undefined) {
-    throw new Error(`${label} has no field "${unknown}"; its fields are ${names.join(", ")}`);
-  }
+  refuseUnknown(label, value, names);
   const packed = {};
   fields.forEach((field, i) => {
     const x = value[names[i]];

@@ -3,7 +3,7 @@
 // (gptModelFiles) and read (gptModelFromFiles). What the description says about the model is
 // checked in the core; its JSON's shape here, and where JSON.parse stopped in a text that is not
 // JSON.
-import { camel, check, declaredInput, int32, isObject, kindOf } from "./core.js";
+import { camel, check, declaredInput, int32, isObject, kindOf, refuseUnknown } from "./core.js";
 import { packGptConfig, packParams } from "./gpt.js";
 
 const modelFormat = "attention-by-hand model";
@@ -135,13 +135,8 @@ function readDescriptionConfig(core, config) {
   if (config === undefined) throw new Error("config is missing");
   if (!isObject(config)) throw new Error(`config is ${kindOf(config)}, not an object`);
   const fields = declaredInput(core, "GptConfig");
-  // a field the loader does not know (a misspelt Base) would be ignored, and the model run with
-  // another base: refused, named, with the names it knows
   const known = fields.map((f) => camel(f.name));
-  const unknown = Object.keys(config).find((name) => !known.includes(name));
-  if (unknown !== undefined) {
-    throw new Error(`config has no field "${unknown}"; its fields are ${known.join(", ")}`);
-  }
+  refuseUnknown("config", config, known);
   const packed = {};
   fields.forEach((field, i) => {
     const name = known[i];
