@@ -876,43 +876,73 @@ Result<GptTrainer<F>> gpt_trainer(const GptConfig& config, std::vector<std::int3
 }
 
 template <typename F>
-Result<std::optional<double>> gpt_train_slice(GptTrainer<F>& t, Index sequences) {
+void gpt_train_draw(GptTrainer<F>& t) {
+  if (t.drawn) return;
   const GptConfig& c = t.config;
-  if (sequences < 1) return {{}, range_error("sequences", sequences, 1, t.batch)};
-  if (t.done == 0) {
-    t.tokens.clear();
-    t.targets.clear();
-    if (t.draw) t.draw(t.pick, t.batch, t.tokens, t.targets);
-    for (Index b = 0; b < t.batch && !t.draw; ++b) {
-      const auto at = long(t.pick.uniform() * double(t.data.size() - size_t(c.context) - 1));
-      t.tokens.insert(t.tokens.end(), t.data.begin() + at, t.data.begin() + at + c.context);
-      t.targets.insert(t.targets.end(), t.data.begin() + at + 1,
-                       t.data.begin() + at + 1 + c.context);
-    }
-    t.grads.assign(t.params.size(), F(0));
-    t.loss = 0;
-    t.work.transposed_current = false;  // the weights the last step changed
+  t.tokens.clear();
+  t.targets.clear();
+  if (t.draw) t.draw(t.pick, t.batch, t.tokens, t.targets);
+  for (Index b = 0; b < t.batch && !t.draw; ++b) {
+    const auto at = long(t.pick.uniform() * double(t.data.size() - size_t(c.context) - 1));
+    t.tokens.insert(t.tokens.end(), t.data.begin() + at, t.data.begin() + at + c.context);
+    t.targets.insert(t.targets.end(), t.data.begin() + at + 1, t.data.begin() + at + 1 + c.context);
   }
+  t.grads.assign(t.params.size(), F(0));
+  t.loss = 0;
+  t.work.transposed_current = false;  // the weights the last step changed
+  t.drawn = true;
+}
+
+template <typename F>
+std::string gpt_slice_gradient(const GptConfig& c, const std::vector<F>& params, Index sequences,
+                               GptWork<F>& w) {
+  if (auto e = check_forward(c, params, w.tokens, sequences, w.targets); !e.empty()) return e;
+  const GptParams<const F> p = params_of(c, static_cast<const F*>(params.data()));
+  if (auto e = forward_into(c, p, w.tokens, sequences, w.targets, w, true); !e.empty()) return e;
+  w.grads.resize(params.size());
+  backward_into(c, p, w.trace, w.tokens, w, w.grads);
+  return {};
+}
+
+template <typename F>
+Result<std::optional<double>> gpt_train_add(GptTrainer<F>& t, Index sequences, double loss,
+                                            const std::vector<F>& grads) {
+  if (!t.drawn) return {{}, "no step is under way: its batch is drawn first"};
+  if (sequences < 1 || sequences > t.batch - t.done) {
+    return {{}, range_error("sequences", sequences, 1, t.batch - t.done)};
+  }
+  if (grads.size() != t.params.size()) {
+    return {{},
+            "gradients has " + count(Index(grads.size()), "number") + " but the model has " +
+                std::to_string(t.params.size()) + " parameters"};
+  }
+  // every sequence has T targets: the batch's mean is the slices' means weighted by size
+  // checked whole first: a slice refused leaves the step as it was
+  if (!all_finite(grads.data(), Index(grads.size()))) return {{}, kGradientOverflow};
+  const F share = F(double(sequences) / double(t.batch));
+  add_scaled_finite(t.grads, share, grads);
+  t.loss += double(share) * loss;
+  t.done += sequences;
+  if (t.done < t.batch) return {std::nullopt, {}};
+  adamw_step(t.config, t.adam, gpt_learning_rate(t.lr, t.total, t.steps), t.params, t.grads,
+             t.state);
+  ++t.steps;
+  t.done = 0;
+  t.drawn = false;
+  return {t.loss, {}};
+}
+
+template <typename F>
+Result<std::optional<double>> gpt_train_slice(GptTrainer<F>& t, Index sequences) {
+  if (sequences < 1) return {{}, range_error("sequences", sequences, 1, t.batch)};
+  gpt_train_draw(t);
   const Index n = std::min(sequences, t.batch - t.done);
-  const auto from = long(t.done * c.context), to = long((t.done + n) * c.context);
+  const auto from = long(t.done * t.config.context), to = long((t.done + n) * t.config.context);
   GptWork<F>& w = t.work;
   w.tokens.assign(t.tokens.begin() + from, t.tokens.begin() + to);
   w.targets.assign(t.targets.begin() + from, t.targets.begin() + to);
-  if (auto e = check_forward(c, t.params, w.tokens, n, w.targets); !e.empty()) return {{}, e};
-  const GptParams<const F> p = params_of(c, static_cast<const F*>(t.params.data()));
-  if (auto e = forward_into(c, p, w.tokens, n, w.targets, w, true); !e.empty()) return {{}, e};
-  w.grads.resize(t.params.size());
-  backward_into(c, p, w.trace, w.tokens, w, w.grads);
-  // every sequence has T targets: the batch's mean is the slices' means weighted by size
-  const F share = F(double(n) / double(t.batch));
-  if (!add_scaled_finite(t.grads, share, w.grads)) return {{}, kGradientOverflow};
-  t.loss += double(share) * w.trace.loss;
-  t.done += n;
-  if (t.done < t.batch) return {std::nullopt, {}};
-  adamw_step(c, t.adam, gpt_learning_rate(t.lr, t.total, t.steps), t.params, t.grads, t.state);
-  ++t.steps;
-  t.done = 0;
-  return {t.loss, {}};
+  if (auto e = gpt_slice_gradient(t.config, t.params, n, w); !e.empty()) return {{}, e};
+  return gpt_train_add(t, n, w.trace.loss, w.grads);
 }
 
 template <typename F>
@@ -997,6 +1027,11 @@ Result<std::vector<std::int32_t>> gpt_generate(const GptConfig& c, const std::ve
                                              double, std::int64_t, std::uint64_t, std::vector<F>); \
   template Result<double> gpt_train_step(GptTrainer<F>&);                                          \
   template Result<std::optional<double>> gpt_train_slice(GptTrainer<F>&, Index);                   \
+  template void gpt_train_draw(GptTrainer<F>&);                                                    \
+  template std::string gpt_slice_gradient(const GptConfig&, const std::vector<F>&, Index,          \
+                                          GptWork<F>&);                                            \
+  template Result<std::optional<double>> gpt_train_add(GptTrainer<F>&, Index, double,              \
+                                                       const std::vector<F>&);                     \
   template Result<GptLossGradient<F>> gpt_loss_gradient(const GptConfig&, const std::vector<F>&,   \
                                                         const std::vector<std::int32_t>&, Index,   \
                                                         const std::vector<std::int32_t>&);         \

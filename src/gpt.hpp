@@ -252,7 +252,8 @@ struct GptTrainer {
   std::vector<std::int32_t> tokens, targets;  // (B·T)
   std::vector<F> grads;
   double loss = 0;
-  Index done = 0;  // of the batch's sequences
+  Index done = 0;      // of the batch's sequences
+  bool drawn = false;  // whether the step under way has its batch
   GptWork<F> work;
 };
 
@@ -268,6 +269,21 @@ Result<GptTrainer<F>> gpt_trainer(const GptConfig& config, std::vector<std::int3
 // same step as gpt_train_step's.
 template <typename F>
 Result<std::optional<double>> gpt_train_slice(GptTrainer<F>& trainer, Index sequences);
+
+// A step's parts, as workers take them: the batch of the step under way, drawn unless it is
+// (tokens and targets, B·T); one slice's loss and gradient, of `sequences` whose tokens and
+// targets the caller put in work.tokens and work.targets (sequences·T each), from `params`, into
+// work.trace.loss and work.grads (computed anywhere, the same bits); and such a slice added to
+// the step, the next of its sequences, with the batch's loss when it ends the step. Slices
+// added in order give gpt_train_slice's step, bit for bit: it is these three.
+template <typename F>
+void gpt_train_draw(GptTrainer<F>& trainer);
+template <typename F>
+std::string gpt_slice_gradient(const GptConfig& config, const std::vector<F>& params,
+                               Index sequences, GptWork<F>& work);
+template <typename F>
+Result<std::optional<double>> gpt_train_add(GptTrainer<F>& trainer, Index sequences, double loss,
+                                            const std::vector<F>& grads);
 
 // One step (the rest of it, if one is under way); returns the batch's loss before the update.
 template <typename F>

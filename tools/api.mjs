@@ -47,6 +47,9 @@ const refined = {
   "TeachRun.after": "{ trace: SelfAttentionTrace }",
   "GptGradients.gradients": "Float32Array | Float64Array",
   "BpeOptions.start": '"characters" | "bytes"',
+  // a trainer's batch() is handed out as the core gives it, for slices of it to be cut
+  "GptTrainBatch.tokens": "Int32Array",
+  "GptTrainBatch.targets": "Int32Array",
 };
 
 const typedArrays = { float64: "Float64Array", float32: "Float32Array", int32: "Int32Array" };

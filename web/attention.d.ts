@@ -790,6 +790,16 @@ export interface GptTrainSlice {
   step: number;
 }
 
+/** The batch of a trainer's step, for its slices to be computed elsewhere. */
+export interface GptTrainBatch {
+  /** (B·T) the step's sequences, row-major by sequence: what its slices read */
+  tokens: Int32Array;
+  /** (B·T) each token's next, −1 where none */
+  targets: Int32Array;
+  /** the sequences of it already added to the step */
+  done: number;
+}
+
 /** A training run in the module's memory, float32, from seeded random weights. */
 export interface GptTrainer {
   config: GptConfig;
@@ -797,6 +807,10 @@ export interface GptTrainer {
   step(n: number): GptTrainSteps;
   /** Part of a step: the next `sequences` of its batch. */
   slice(sequences: number): GptTrainSlice;
+  /** The step under way's batch, drawn unless it is: what workers cut slices from. */
+  batch(): GptTrainBatch;
+  /** A slice computed elsewhere (gptSliceGradient) added as the step's next `sequences`. */
+  add(sequences: number, slice: { loss: number; gradients: Float32Array }): GptTrainSlice;
   params(): Float32Array;
   close(): void;
 }
@@ -851,6 +865,13 @@ export interface GptLabs {
     tokens: ArrayLike<number>,
     targets: ArrayLike<number>,
     options?: { batch?: number; precise?: boolean },
+  ): GptGradients;
+  /** One slice of a trainer's step (its batch()), from the step's weights: as slice() computes it. */
+  gptSliceGradient(
+    model: GptModel,
+    tokens: ArrayLike<number>,
+    targets: ArrayLike<number>,
+    options?: { sequences?: number },
   ): GptGradients;
   /** Up to `count` tokens after the prompt; it stops after the end token (id 0). */
   gptGenerate(
@@ -1246,3 +1267,12 @@ export function gptDecode(tokens: ArrayLike<number>, chars: string): string;
 
 /** Loads the labs module once (the core plus the labs); later calls share the instance. */
 export function loadLabs(): Promise<LabsCore>;
+
+export interface GptTrainBatch {
+  /** (B·T) the step's sequences, row-major by sequence: what its slices read */
+  tokens: Int32Array;
+  /** (B·T) each token's next, −1 where none */
+  targets: Int32Array;
+  /** the sequences of it already added to the step */
+  done: number;
+}

@@ -360,6 +360,15 @@ class GptTensor(TypedDict):
     """AdamW's weight decay applies (the matrices)"""
 
 
+class GptTrainBatch(TypedDict):
+    tokens: Ints
+    """(B·T) the step's sequences, row-major by sequence: what its slices read"""
+    targets: Ints
+    """(B·T) each token's next, −1 where none"""
+    done: int
+    """the sequences of it already added to the step"""
+
+
 class GptTrainSlice(TypedDict):
     loss: NotRequired[float]
     """the batch's loss, when this slice ended a step"""

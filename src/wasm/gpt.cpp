@@ -56,6 +56,19 @@ struct TrainSlice {
   }
 };
 
+struct TrainBatch {
+  std::vector<std::int32_t> tokens, targets;
+  std::int64_t done = 0;
+  static constexpr const char* kName = "GptTrainBatch";
+  static constexpr auto fields() {
+    return std::tuple{
+        field("tokens", &TrainBatch::tokens,
+              "(B·T) the step's sequences, row-major by sequence: what its slices read"),
+        field("targets", &TrainBatch::targets, "(B·T) each token's next, −1 where none"),
+        field("done", &TrainBatch::done, "the sequences of it already added to the step")};
+  }
+};
+
 struct StreamLoss {
   double loss = 0;
   static constexpr const char* kName = "GptStreamLoss";
@@ -181,6 +194,41 @@ val gpt_train_slice(int id, double sequences) {
   return to_js(TrainSlice{r.value, found->second.steps});
 }
 
+// The step under way's batch, drawn unless it is: what workers compute its slices from.
+val gpt_train_batch(int id) {
+  const auto found = trainers.find(id);
+  if (found == trainers.end()) return no_trainer(id);
+  attention::GptTrainer<float>& t = found->second;
+  attention::gpt_train_draw(t);
+  return to_js(TrainBatch{t.tokens, t.targets, t.done});
+}
+
+// A slice's loss and gradient, computed elsewhere (gpt_slice_gradient), added as the step's next
+// `sequences`; the loss when that ends the step.
+val gpt_train_add(int id, double sequences, double loss, val gradients) {
+  const auto found = trainers.find(id);
+  if (found == trainers.end()) return no_trainer(id);
+  const auto r = attention::gpt_train_add(found->second, Index(sequences), loss,
+                                          read_numbers<float>(gradients));
+  if (!r.ok()) return error(r.error);
+  return to_js(TrainSlice{r.value, found->second.steps});
+}
+
+// One slice's loss and gradient from these weights, as a trainer computes it: what a worker
+// computes for the trainer of another, which adds it in order (gpt_train_add).
+val gpt_slice_gradient(val config, val params, val tokens, val targets, double sequences) {
+  static attention::GptWork<float> work;
+  const attention::GptConfig c = read_fields<attention::GptConfig>(config);
+  const std::vector<float> p = read_numbers<float>(params);
+  work.tokens = read_numbers<std::int32_t>(tokens);
+  work.targets = read_numbers<std::int32_t>(targets);
+  work.transposed_current = false;  // these weights, not the last call's
+  if (auto e = attention::gpt_slice_gradient(c, p, Index(sequences), work); !e.empty()) {
+    return error(e);
+  }
+  return to_js(attention::GptLossGradient<float>{work.trace.loss, work.grads});
+}
+
 // The induction task: a seeded batch of its sequences, and what a model does on one.
 val induction_batch(val task, double batch, double seed) {
   return to_js(attention::induction_batch(read_fields<attention::InductionTask>(task), Index(batch),
@@ -242,6 +290,9 @@ EMSCRIPTEN_BINDINGS(attention_gpt) {
   emscripten::function("gptTrainSteps", &gpt_train_steps);
   emscripten::function("gptTrainSlice", &gpt_train_slice);
   emscripten::function("gptTrainParams", &gpt_train_params);
+  emscripten::function("gptTrainBatch", &gpt_train_batch);
+  emscripten::function("gptTrainAdd", &gpt_train_add);
+  emscripten::function("gptSliceGradient", &gpt_slice_gradient);
   emscripten::function("gptTrainClose", &gpt_train_close);
   emscripten::function("gptTrainersOpen", &gpt_trainers_open);
   emscripten::function("inductionBatch", &induction_batch);
@@ -250,7 +301,7 @@ EMSCRIPTEN_BINDINGS(attention_gpt) {
   emscripten::function("textCorpus", &text_corpus);
   register_results<std::vector<attention::GptTensor>, attention::GptTrace<float>,
                    attention::GptLossGradient<float>, TrainerOpened, TrainSteps, TrainSlice,
-                   StreamLoss, attention::InductionBatch, attention::InductionScores,
+                   TrainBatch, StreamLoss, attention::InductionBatch, attention::InductionScores,
                    attention::TextCorpus, attention::TextBaselines>();
   register_inputs<attention::GptConfig, attention::InductionTask>();
 }

@@ -79,7 +79,7 @@ test("the kinds the page and the worker name in their code are the declared ones
   const sides = [
     ["labs/gpt/train.js", ["gpt", "text"], "in", "out"],
     ["labs/gpt/induction-run.js", ["induction"], "in", "out"],
-    ["train-worker.js", ["gpt", "text", "induction", "memory"], "out", "in"],
+    ["train-worker.js", ["gpt", "text", "induction", "memory", "workers", "slices"], "out", "in"],
   ];
   for (const [path, labs, sends, reads] of sides) {
     const text = source(path);

@@ -41,6 +41,19 @@ export const messages = {
   },
   gpt: model,
   text: model,
+  // how many workers share a step (share.js), the labs' worker included: the labs' control asks
+  // for some (use), the worker says how many it has (using: fewer where a helper cannot start)
+  workers: {
+    in: { use: ["use"] },
+    out: { using: ["using"] },
+  },
+  // a step's slices, between the labs' worker and one of its helpers (share.js): the step's
+  // weights, the tokens and targets of the slices asked and each one's size in sequences; back,
+  // each slice's { loss, gradients } in order, or the error that stopped them
+  slices: {
+    in: { work: ["work", "config", "params", "tokens", "targets", "sizes"] },
+    out: { done: ["work", "results"], failed: ["work", "error"] },
+  },
   // the worker's core.memory(): its WASM heap and live embind handles, which a long run must
   // leave flat (long-run.test.mjs)
   memory: {

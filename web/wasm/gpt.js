@@ -112,6 +112,20 @@ function modelLabs(core) {
       );
     },
 
+    /**
+     * One slice of a trainer's step, from the step's weights: the mean loss of `sequences`
+     * sequences (tokens and targets, from the trainer's batch()) and its gradient, as the
+     * trainer's slice() computes it, to the last bit; a worker computes it, the trainer adds it
+     * (add). The labs' workers share a step's slices this way.
+     */
+    gptSliceGradient(model, tokens, targets, { sequences = 1 } = {}) {
+      const { vocab } = packGptConfig(core, model?.config);
+      const ids = packTokens("tokens", tokens, vocab);
+      const wanted = packTokens("targets", targets, vocab, { noTarget: true });
+      const n = whole("sequences", sequences, 1);
+      return unpack(run(core, model, (c, p) => core.gptSliceGradient(c, p, ids, wanted, n)));
+    },
+
     /** Up to `count` tokens after the prompt, sampled at `temperature` with a seeded stream. */
     gptGenerate(model, prompt, { count, temperature = 1, seed = 1 } = {}) {
       if (typeof temperature !== "number") throw new Error("temperature must be a number");
@@ -196,6 +210,19 @@ function trainerLabs(core) {
         return check(core.gptTrainSlice(id, whole("sequences", sequences)));
       },
       params: () => check(core.gptTrainParams(id)),
+      /** The step under way's batch { tokens, targets (Int32Array, B·T), done }, drawn unless it is. */
+      batch: () => check(core.gptTrainBatch(id)),
+      /**
+       * A slice computed elsewhere (gptSliceGradient's { loss, gradients }) added as the step's
+       * next `sequences`: as slice(sequences) would, when added in order.
+       */
+      add(sequences, { loss, gradients }) {
+        if (typeof loss !== "number") throw new Error("loss must be a number");
+        if (!(gradients instanceof Float32Array)) {
+          throw new Error("gradients must be a Float32Array");
+        }
+        return check(core.gptTrainAdd(id, whole("sequences", sequences, 1), loss, gradients));
+      },
       close() {
         trainers.unregister(trainer);
         core.gptTrainClose(id);

@@ -15,25 +15,36 @@ export const evalEvery = 50;
  * that diverged ends there, and nothing that is not finite is kept.
  */
 export function sliceOf(core, trainer, config, heldOut, step) {
-  const failed = (error) => ({
-    failed: { step: step + 1, ...(error && { error: error.message }) },
-  });
   let r;
   try {
     r = trainer.slice(1);
   } catch (error) {
-    return failed(error);
+    return failedAt(step, error);
   }
+  return measured(core, trainer, config, heldOut, step, r);
+}
+
+/** A step the core refused (with its error) or whose loss was not finite, from `step`. */
+export const failedAt = (step, error) => ({
+  failed: { step: step + 1, ...(error && { error: error.message }) },
+});
+
+/**
+ * The trainer's slice result `r` ({ step, loss? }) from `step`, as sliceOf gives it: measured
+ * on the held-out text when it ends a step that is measured, failed when a loss is not finite.
+ * The labs' worker gives it a step its helpers shared.
+ */
+export function measured(core, trainer, config, heldOut, step, r) {
   if (r.loss === undefined) return { step: r.step };
-  if (!Number.isFinite(r.loss)) return failed();
+  if (!Number.isFinite(r.loss)) return failedAt(step);
   if (r.step % evalEvery !== 0 && r.step !== 1) return r;
   let held;
   try {
     held = core.gptStreamLoss({ config, params: trainer.params() }, heldOut);
   } catch (error) {
-    return failed(error);
+    return failedAt(step, error);
   }
-  return Number.isFinite(held) ? { ...r, measure: [r.step, held] } : failed();
+  return Number.isFinite(held) ? { ...r, measure: [r.step, held] } : failedAt(step);
 }
 
 /**
