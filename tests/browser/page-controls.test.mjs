@@ -69,14 +69,16 @@ test("while lesson 5 trains, Tab goes through the whole step, its tables and hea
     ],
     trail,
   );
-  // Start is disabled while it trains: Stop, the held-out table, the heatmap, then on
+  // Start is disabled while it trains: Stop, the choice of workers, the held-out table, the
+  // heatmap, then on
   const trainer = path.filter((p) => p.startsWith("train:") && !p.startsWith("train:term "));
   assert.equal(trainer[0], "train:train-stop", trail);
-  assert.match(trainer[1], /^train:The held-out loss, measured every 50 steps while training/);
-  assert.match(trainer[2], /^train:layer 1, head 1 after \d+ steps$/, trail);
+  assert.equal(trainer[1], "train:train-workers", trail);
+  assert.match(trainer[2], /^train:The held-out loss, measured every 50 steps while training/);
+  assert.match(trainer[3], /^train:layer 1, head 1 after \d+ steps$/, trail);
   assert.match(path.at(-1), /^after:/, trail);
   // and back, with Shift+Tab, to Stop
-  for (let k = 0; k < 3; k++) await page.keyboard.press("Shift+Tab");
+  for (let k = 0; k < 4; k++) await page.keyboard.press("Shift+Tab");
   assert.equal(await focused(page), "train:train-stop");
   await page.locator("#train-stop").click();
   assert.deepEqual(page.errors, []);

@@ -38,7 +38,8 @@ const sum = (sizes) => sizes.reduce((a, b) => a + b, 0);
 
 /**
  * The helpers of a worker: spawn() starts one (a Worker of the same script, which answers
- * slicesOf's work), said(using) hears how many workers share a step now. use(n) asks for n
+ * slicesOf's work), said(using) hears how many workers share a step: at each use(), and when a
+ * helper fails. use(n) asks for n
  * workers in all (this one included), using() says how many there are, and step(core, trainer,
  * size) takes the rest of the trainer's step, shared: the trainer's slice() result of its last
  * slice ({ step, loss }).
@@ -86,7 +87,6 @@ export function helpers(spawn, said) {
         cannot = true;
       }
     }
-    tellUsing();
   };
   const ask = (helper, work) =>
     new Promise((resolve, reject) => {
@@ -100,10 +100,12 @@ export function helpers(spawn, said) {
       wanted = n;
       cannot = false;
       fit();
+      said((told = pool.length + 1));
     },
     using: () => pool.length + 1,
     async step(core, trainer, size) {
       fit();
+      tellUsing();
       const { tokens, targets, done } = trainer.batch();
       const { config } = trainer;
       const T = config.context;

@@ -1,6 +1,7 @@
 // labs/worker.js: the labs' Web Worker (web/train-worker.js, built into
 // generated/train-worker.js), started once where the page is served over http(s), shared by the
-// labs that train (the induction lab, the real model's "Train it yourself", the own-text lab).
+// labs that train (the induction lab, the real model's "Train it yourself", the own-text lab),
+// which shares each step with as many helpers as the learner's device has cores (useWorkers).
 // Its messages, declared in train-messages.js, go to the lab they name ({ lab }) with their kind;
 // a worker that fails tells each lab, which then trains on the page.
 // Under the page's Trusted Types, the worker's URL comes through one policy, allowed by name in
@@ -10,6 +11,39 @@ import { kindOf, messageOf } from "./train-messages.js";
 
 let worker; // the worker once started; null where it cannot be
 const labs = {}; // lab → { message(data, kind), failed() }
+
+// How many workers share each step (labs/share.js): the learner's choice, at most the device's
+// cores and 4, all of them unless chosen; and how many the worker says it has.
+export const mostWorkers = () =>
+  Math.max(1, Math.min(globalThis.navigator?.hardwareConcurrency ?? 1, 4));
+let chosen;
+let using; // undefined until the worker answers the last choice
+const hearing = new Set(); // what hears a change in `using`
+export const workersWanted = () => chosen ?? mostWorkers();
+export const workersUsing = () => using;
+
+/** Asks the worker for `n` workers in all; what hears `using` hears the worker's answer. */
+export function useWorkers(n) {
+  chosen = n;
+  using = undefined;
+  tell("workers", "use", { use: n });
+}
+
+/** hear(using) after each change the worker says; returns what stops it. */
+export function onWorkers(hear) {
+  hearing.add(hear);
+  return () => hearing.delete(hear);
+}
+
+labs.workers = {
+  message(data) {
+    using = data.using;
+    for (const hear of [...hearing]) hear(using);
+  },
+  failed() {
+    using = undefined;
+  },
+};
 
 function scriptUrl(url) {
   const types = globalThis.trustedTypes;
@@ -44,6 +78,7 @@ export function trainWorker() {
     worker = null;
     for (const lab of Object.values(labs)) lab.failed();
   };
+  tell("workers", "use", { use: workersWanted() });
   return worker;
 }
 

@@ -6,6 +6,7 @@ import { el } from "../../views.js";
 import { fmt } from "../../format.js";
 import { linePlot, numbers, redrawInPlace, trainerButtons } from "../kit.js";
 import { lossPlot } from "./plot.js";
+import { workersControl } from "./workers.js";
 import {
   every,
   finished,
@@ -102,6 +103,7 @@ export function trainerPanel(ctx) {
     { class: "trainer-model", id: "induction-trainer" },
     el("p", { text: w.trainIntro(layers, training.total, training.batch, task.context, every) }),
     trainerButtons(w.trainer, startButton, stopButton),
+    workersControl(msg, "induction"),
     said,
     announce,
   );

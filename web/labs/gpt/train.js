@@ -20,6 +20,7 @@ import { redrawInPlace, trainerButtons } from "../kit.js";
 import { readStreams } from "./files.js";
 import { levels } from "./meaning.js";
 import { listen, tell, trainWorker } from "../worker.js";
+import { workersControl } from "./workers.js";
 import {
   announcement,
   curves,
@@ -307,6 +308,7 @@ function panel(lab, ctx, shipped, chosen = shipped) {
     { class: "trainer-model", id: ids("model") },
     el("p", { text: lab.source.intro(shipped, msg) }),
     trainerButtons(w.trainer, startButton, stopButton),
+    workersControl(msg, lab.source.id),
     said,
     announce,
     content,
