@@ -8,7 +8,8 @@
 //      its milestones (first-view.mjs);
 //   4. the real model's training: natively, beside PyTorch, and in the page (gpt-bench.mjs);
 //   5. the induction lab's training in the page: the seconds to the step in its loss, its
-//      frame times (induction-bench.mjs);
+//      frame times (induction-bench.mjs); the three labs that train, on one worker and on all
+//      the device's cores, in turns (workers-bench.mjs);
 //   6. lesson 6's tokens lab: the bytes it fetches when it opens, and the first view before it
 //      (real-bench.mjs);
 //   7. a tab that trains for LONG_RUN_MINUTES (30): tests/browser/long-run.test.mjs's rounds,
@@ -35,6 +36,7 @@ import { attentionModel } from "./onnx.mjs";
 import { modelBench } from "./gpt-bench.mjs";
 import { realBench } from "./real-bench.mjs";
 import { inductionBench } from "./induction-bench.mjs";
+import { workersBench } from "./workers-bench.mjs";
 import { firstViewBench } from "./first-view.mjs";
 
 // A bench measures the browser a learner runs (the tests use the lighter headless shell).
@@ -482,6 +484,8 @@ const model = await modelBench(env);
 report.model = model.report;
 const induction = await inductionBench(env);
 report.induction = induction.report;
+const workers = await workersBench(env);
+report.workers = workers.report;
 const real = await realBench(env);
 report.real = real.report;
 await env.close();
@@ -500,6 +504,7 @@ for (const [k, h] of Object.entries(report.heapAt8192)) {
 lines.push(...firstView.lines);
 lines.push(...model.lines);
 lines.push(...induction.lines);
+lines.push(...workers.lines);
 lines.push(...real.lines);
 
 // ---- 7. the long run ----

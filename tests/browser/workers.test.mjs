@@ -124,6 +124,14 @@ test("the control beside Start: 1 to the device's cores, all chosen at first, it
     const page = await openApp(env, `scene=text&lang=${lang}&step=3`, {
       viewport: { width: 1440, height: 900 },
     });
+    // the intro says where the work is done: by the workers, off the page's thread
+    const intro = await page.locator("#text-train-model > p").first().textContent();
+    assert.match(
+      intro,
+      lang === "en"
+        ? /done by the workers below, off the page's own thread/
+        : /计算由下面的工作线程在页面的线程之外完成/,
+    );
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
     const most = Math.min(cores, 4);
     const choice = page.locator("#text-train-workers");

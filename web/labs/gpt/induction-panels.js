@@ -7,6 +7,7 @@ import { fmt } from "../../format.js";
 import { linePlot, numbers, redrawInPlace, trainerButtons } from "../kit.js";
 import { lossPlot } from "./plot.js";
 import { workersControl } from "./workers.js";
+import { trainWorker } from "../worker.js";
 import {
   every,
   finished,
@@ -101,7 +102,16 @@ export function trainerPanel(ctx) {
   const panel = el(
     "div",
     { class: "trainer-model", id: "induction-trainer" },
-    el("p", { text: w.trainIntro(layers, training.total, training.batch, task.context, every) }),
+    el("p", {
+      text: w.trainIntro(
+        layers,
+        training.total,
+        training.batch,
+        task.context,
+        every,
+        !!trainWorker(),
+      ),
+    }),
     trainerButtons(w.trainer, startButton, stopButton),
     workersControl(msg, "induction"),
     said,

@@ -83,8 +83,8 @@ export const inductionWords = {
       running: "Training…",
       stop: "Stop",
       again: "Start again",
-      trainIntro: (layers, total, batch, context, every) =>
-        `${total} steps of AdamW on ${layers === 2 ? "two layers" : "one layer"}, each on ${batch} fresh sequences of ${context} tokens, taken a little at a time between frames so that the page stays usable. The weights are kept every ${every} steps, and the page shows the latest while it trains. Training pauses when you leave this lab or switch to the other number of layers, and goes on from there.`,
+      trainIntro: (layers, total, batch, context, every, served) =>
+        `${total} steps of AdamW on ${layers === 2 ? "two layers" : "one layer"}, each on ${batch} fresh sequences of ${context} tokens, ${served ? "computed by the workers below, off the page's own thread," : "taken a little at a time between frames"} so that the page stays usable. The weights are kept every ${every} steps, and the page shows the latest while it trains. Training pauses when you leave this lab or switch to the other number of layers, and goes on from there.`,
       notStarted: "Not started: the weights shown are the seeded random ones (step 0).",
       otherKept: (layers, step, done) =>
         ` The ${layers === 1 ? "one-layer" : "two-layer"} run is kept: ${done ? `done, all ${step} steps trained` : `paused at step ${step}`}; set L = ${layers} to see it.`,
@@ -185,8 +185,8 @@ export const inductionWords = {
       running: "训练中…",
       stop: "停止",
       again: "重新开始",
-      trainIntro: (layers, total, batch, context, every) =>
-        `用 AdamW 训练${layers === 2 ? "两层" : "一层"} ${total} 步，每步用 ${batch} 条新序列，每条 ${context} 个词元；工作在帧与帧之间一点一点地做，页面始终可用。每 ${every} 步保存一次权重，训练时页面显示最新的一份。离开这个实验、或换到另一种层数时暂停，之后从那里接着训练。`,
+      trainIntro: (layers, total, batch, context, every, served) =>
+        `用 AdamW 训练${layers === 2 ? "两层" : "一层"} ${total} 步，每步用 ${batch} 条新序列，每条 ${context} 个词元；${served ? "工作由下面的工作线程在页面的线程之外完成" : "工作在帧与帧之间一点一点地做"}，页面始终可用。每 ${every} 步保存一次权重，训练时页面显示最新的一份。离开这个实验、或换到另一种层数时暂停，之后从那里接着训练。`,
       notStarted: "还没开始：显示的是种子生成的随机权重（第 0 步）。",
       otherKept: (layers, step, done) =>
         `${layers === 1 ? "一" : "两"}层的那次训练还在：${done ? `已经完成，${step} 步都训练完了` : `暂停在第 ${step} 步`}；把 L 设为 ${layers} 就能看到。`,

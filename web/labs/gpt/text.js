@@ -13,6 +13,7 @@ import { kitStyles, numbers } from "../kit.js";
 import { readPreset } from "./files.js";
 import { headGrid } from "./panels.js";
 import { makeTrainer } from "./train.js";
+import { trainWorker } from "../worker.js";
 import { gptWords } from "./words.js";
 import { textWords } from "./text-words.js";
 
@@ -99,7 +100,12 @@ const trainer = makeTrainer({
   id: "text-train",
   streams: ({ corpus }) => Promise.resolve({ train: corpus.train, heldOut: corpus.heldOut }),
   intro: ({ json }, msg) =>
-    msg.gptLab.trainIntro(json.training.steps, json.training.batch, json.config.context),
+    msg.gptLab.trainIntro(
+      json.training.steps,
+      json.training.batch,
+      json.config.context,
+      !!trainWorker(),
+    ),
   title: ({ name }, msg) => msg.textLab.textPlot(msg.textLab.nameOf(name)),
   levels: ({ baselines }, msg) =>
     ["uniform", "unigram", "bigram"].map((k) => ({

@@ -344,7 +344,12 @@ export const tangTrainer = makeTrainer({
   id: "train",
   streams: () => readStreams(),
   intro: ({ json }, msg) =>
-    msg.gptLab.trainIntro(json.training.steps, json.training.batch, json.config.context),
+    msg.gptLab.trainIntro(
+      json.training.steps,
+      json.training.batch,
+      json.config.context,
+      !!trainWorker(),
+    ),
   title: ({ json }, msg) => msg.gptLab.trainPlot(fmt(json.heldOut, 2)),
   levels: ({ json, baselines }, msg) => levels(json, baselines, msg.gptLab),
   before: shippedCurves,

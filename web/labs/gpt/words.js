@@ -122,8 +122,8 @@ export const gptWords = {
       stop: "Stop",
       notStarted: "Not started.",
       heldAt: (loss, step) => `${loss} (measured at step ${step})`,
-      trainIntro: (steps, batch, context) =>
-        `${steps} steps of AdamW, each on ${batch} windows of ${context} characters. The work is done a little at a time between frames, so the page stays usable; it pauses when you leave this step.`,
+      trainIntro: (steps, batch, context, served) =>
+        `${steps} steps of AdamW, each on ${batch} windows of ${context} characters. ${served ? "The work is done by the workers below, off the page's own thread" : "The work is done a little at a time between frames"}, so the page stays usable; it pauses when you leave this step.`,
       trainStatus: (n, total, rate, loss, held, left, seconds) =>
         `Training step ${n} of ${total} after ${seconds} s on the clock, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.${left ? ` About ${left} min to the end at this rate.` : ""}`,
       trainPaused: (n, total, rate, loss, held) =>
@@ -327,8 +327,8 @@ export const gptWords = {
       stop: "停止",
       notStarted: "尚未开始。",
       heldAt: (loss, step) => `${loss}（第 ${step} 步测得）`,
-      trainIntro: (steps, batch, context) =>
-        `AdamW 共 ${steps} 步，每步用 ${batch} 段、每段 ${context} 个字。计算在两帧之间一点一点地做，页面可以照常使用；离开这一步时训练暂停。`,
+      trainIntro: (steps, batch, context, served) =>
+        `AdamW 共 ${steps} 步，每步用 ${batch} 段、每段 ${context} 个字。${served ? "计算由下面的工作线程在页面的线程之外完成" : "计算在两帧之间一点一点地做"}，页面可以照常使用；离开这一步时训练暂停。`,
       trainStatus: (n, total, rate, loss, held, left, seconds) =>
         `第 ${n} 个训练步，共 ${total} 个，按钟表已用 ${seconds} 秒，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。${left ? `按这个速度，大约还要 ${left} 分钟。` : ""}`,
       trainPaused: (n, total, rate, loss, held) =>
