@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 
 namespace {
@@ -200,6 +201,59 @@ TEST(Gpt, AStepInSlicesIsTheWholeStep) {
   for (size_t i = 0; i < whole.params.size(); ++i)
     EXPECT_NEAR(sliced.params[i], whole.params[i], 1e-12) << i;
   EXPECT_EQ(attention::gpt_train_slice(sliced, 0).error, "sequences is 0; it must be from 1 to 4");
+}
+
+TEST(Gpt, SlicesComputedApartAndAddedInOrderAreTheTrainersOwnStepBitForBit) {
+  // how the page's workers share a step: the batch drawn, each slice's gradient computed from
+  // the step's weights with a work area of its own, added in order; exactly gpt_train_slice's
+  std::mt19937 gen(12);
+  const std::vector<std::int32_t> data = random_tokens(gen, 80, tiny.vocab);
+  auto alone = attention::gpt_trainer<float>(tiny, data, 4, 1e-2, 10, 3).value;
+  auto shared = attention::gpt_trainer<float>(tiny, data, 4, 1e-2, 10, 3).value;
+  attention::GptWork<float> apart;
+  const auto T = long(tiny.context);
+  for (int step = 0; step < 3; ++step) {
+    std::optional<double> loss;
+    while (!loss) loss = attention::gpt_train_slice(alone, 2).value;
+    attention::gpt_train_draw(shared);
+    const std::vector<float> weights = shared.params;
+    std::optional<double> added;
+    for (long s = 0; s < 4; s += 2) {
+      apart.tokens.assign(shared.tokens.begin() + s * T, shared.tokens.begin() + (s + 2) * T);
+      apart.targets.assign(shared.targets.begin() + s * T, shared.targets.begin() + (s + 2) * T);
+      apart.transposed_current = false;
+      ASSERT_EQ(attention::gpt_slice_gradient(tiny, weights, 2, apart), "");
+      added = attention::gpt_train_add(shared, 2, apart.trace.loss, apart.grads).value;
+    }
+    ASSERT_TRUE(added.has_value());
+    EXPECT_EQ(*added, *loss) << "step " << step;
+    for (size_t i = 0; i < alone.params.size(); ++i)
+      ASSERT_EQ(shared.params[i], alone.params[i]) << "step " << step << ", parameter " << i;
+  }
+}
+
+TEST(Gpt, ASliceAddedWrongIsRefusedAndTheStepStaysAsItWas) {
+  std::mt19937 gen(13);
+  const std::vector<std::int32_t> data = random_tokens(gen, 80, tiny.vocab);
+  auto t = attention::gpt_trainer<double>(tiny, data, 2, 1e-2, 10, 3).value;
+  const std::vector<double> grads(t.params.size(), 0.5);
+  EXPECT_EQ(attention::gpt_train_add(t, 1, 1.0, grads).error,
+            "no step is under way: its batch is drawn first");
+  attention::gpt_train_draw(t);
+  EXPECT_EQ(attention::gpt_train_add(t, 3, 1.0, grads).error,
+            "sequences is 3; it must be from 1 to 2");
+  EXPECT_EQ(attention::gpt_train_add(t, 1, 1.0, std::vector<double>(3, 0.5)).error,
+            "gradients has 3 numbers but the model has " + std::to_string(t.params.size()) +
+                " parameters");
+  std::vector<double> bad = grads;
+  bad.back() = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(attention::gpt_train_add(t, 1, 1.0, bad).error,
+            "a gradient overflows: the loss is too steep");
+  // none of that was added: the step is still at none of its sequences, its gradient zero
+  EXPECT_EQ(t.done, 0);
+  for (const double g : t.grads) ASSERT_EQ(g, 0.0);
+  EXPECT_FALSE(attention::gpt_train_add(t, 1, 1.0, grads).value.has_value());
+  EXPECT_EQ(t.done, 1);
 }
 
 TEST(Gpt, GenerationSamplesTheLogitsButNeverTheUnknownToken) {
