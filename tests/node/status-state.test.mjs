@@ -74,11 +74,15 @@ for (const lang of ["en", "zh"]) {
     }
   });
 
-  test(`${lang}: the minutes left follow the steps to go: the same rate near the end says 1`, () => {
-    // 1,990 steps in 60 s: 10 left at 33.2 a second is under a minute
+  test(`${lang}: the time left follows the steps to go: under a minute, in seconds`, () => {
+    // 1,990 steps in 60 s: 10 left at 33.2 a second are 0.3 s, said as 1 s
     const near = { ...run({ running: true }), losses: Array(1990).fill(2) };
     const said = runStatus(near, json, msg);
-    assert.ok(said.includes(lang === "en" ? "About 1 min" : "还要 1 分钟"), said);
+    assert.ok(said.includes(lang === "en" ? "About 1 s to the end" : "还要 1 秒。"), said);
+    // 1,500 steps in 60 s: 500 left at 25 a second are 20 s, not "1 min"
+    const soon = { ...run({ running: true }), losses: Array(1500).fill(2) };
+    const then = runStatus(soon, json, msg);
+    assert.ok(then.includes(lang === "en" ? "About 20 s to the end" : "还要 20 秒。"), then);
   });
 
   const w = inductionWords[lang].induction;

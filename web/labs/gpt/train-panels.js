@@ -15,7 +15,7 @@ const shippedEvery = 500; // the shipped run's table: its first measure, then ev
 
 /**
  * The sentence of where a run is (`run` as train-state.js keeps it, undefined before a start):
- * its step of json.training.steps, its steps per second and the minutes left at that rate on its
+ * its step of json.training.steps, its steps per second and the time left at that rate on its
  * clock, its last training loss and its latest held-out measure; or loaded, or failed.
  */
 export function runStatus(run, json, msg) {
@@ -26,12 +26,12 @@ export function runStatus(run, json, msg) {
   if (failed)
     return w.trainFailed(failed.step, failed.error ? msg.coreError(failed.error) : w.notFinite);
   const n = run.losses.length;
-  // steps per second of the clock while it ran, and the minutes left at that rate (timings,
+  // steps per second of the clock while it ran, and the seconds left at that rate (timings,
   // not numbers of the model's)
   const wall = run.clock.read();
   const rate = wall > 0 ? (n / wall) * 1000 : 0;
   const last = run.heldOut.at(-1);
-  const left = rate > 0 ? Math.ceil((json.training.steps - n) / rate / 60) : 0;
+  const left = rate > 0 ? Math.ceil((json.training.steps - n) / rate) : 0; // seconds
   const said = n >= json.training.steps ? w.trainDone : run.running ? w.trainStatus : w.trainPaused;
   return said(
     n,

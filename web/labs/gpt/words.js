@@ -125,7 +125,7 @@ export const gptWords = {
       trainIntro: (steps, batch, context, served) =>
         `${steps} steps of AdamW, each on ${batch} windows of ${context} characters. ${served ? "The work is done by the workers below, off the page's own thread" : "The work is done a little at a time between frames"}, so the page stays usable; it pauses when you leave this step.`,
       trainStatus: (n, total, rate, loss, held, left, seconds) =>
-        `Training step ${n} of ${total} after ${seconds} s on the clock, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.${left ? ` About ${left} min to the end at this rate.` : ""}`,
+        `Training step ${n} of ${total} after ${seconds} s on the clock, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.${left ? ` About ${left < 60 ? `${left} s` : `${Math.ceil(left / 60)} min`} to the end at this rate.` : ""}`,
       trainPaused: (n, total, rate, loss, held) =>
         `Paused at training step ${n} of ${total}; training loss ${loss}, held-out loss ${held}.`,
       // what a screen reader hears as a run starts or goes on, and every `every` steps
@@ -330,7 +330,7 @@ export const gptWords = {
       trainIntro: (steps, batch, context, served) =>
         `AdamW 共 ${steps} 步，每步用 ${batch} 段、每段 ${context} 个字。${served ? "计算由下面的工作线程在页面的线程之外完成" : "计算在两帧之间一点一点地做"}，页面可以照常使用；离开这一步时训练暂停。`,
       trainStatus: (n, total, rate, loss, held, left, seconds) =>
-        `第 ${n} 个训练步，共 ${total} 个，按钟表已用 ${seconds} 秒，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。${left ? `按这个速度，大约还要 ${left} 分钟。` : ""}`,
+        `第 ${n} 个训练步，共 ${total} 个，按钟表已用 ${seconds} 秒，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。${left ? `按这个速度，大约还要 ${left < 60 ? `${left} 秒` : `${Math.ceil(left / 60)} 分钟`}。` : ""}`,
       trainPaused: (n, total, rate, loss, held) =>
         `已暂停：第 ${n} 个训练步，共 ${total} 个；训练损失 ${loss}，留出损失 ${held}。`,
       trainFrom: (n, total, every) =>
