@@ -6,7 +6,7 @@
 // while it trains (requestAnimationFrame's: median, 95th percentile). One worker and all of the
 // device's take turns, run after run. The induction lab is also timed to the step in its loss
 // (the status's seconds after Start), on the desktop and on the phone profile (390 px, 4× CPU).
-// Targets (issue 43): steps per second ≥ 1.7× one worker's for the Tang model and the own-text
+// Targets: steps per second ≥ 1.7× one worker's for the Tang model and the own-text
 // lab; the induction step in half one worker's time; frames p95 ≤ 20 ms while training.
 // Run alone: `node tools/workers-bench.mjs [--turns N]`.
 import { parseArgs } from "node:util";

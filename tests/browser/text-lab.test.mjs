@@ -265,7 +265,7 @@ test("the pasted text trains in the worker: the numbers are a trainer's run apar
       dense: true,
       number: true,
       shown: false,
-      note: "列太多，这个宽度放不下数字：用深浅表示权重。窗口宽一些就能看到数字，把指针停在格子上也能看到；读屏软件会读出全部的数。",
+      note: "列太多，这个宽度放不下数字：用深浅表示权重。窗口宽一些就能看到数字，用鼠标把指针停在格子上也能看到；读屏软件会读出全部的数。",
     },
   );
   assert.deepEqual(page.errors, []);
