@@ -13,7 +13,7 @@ import {
   sentenceX,
   productLine,
   headId,
-  parseHeadId,
+  headOf,
   headDerivation,
   headHeatmaps,
   headHighlights,
@@ -106,7 +106,7 @@ export const gqaLab = {
     };
   },
 
-  highlights: (mid, i, j) => headHighlights(mid, i, j),
+  highlights: (mid, i, j) => headHighlights(mid, i, j, H),
 
   derivation(mid, i, j, ctx) {
     const { trace, inputs, state, stepId, msg } = ctx;
@@ -123,7 +123,7 @@ export const gqaLab = {
     }
     const hKv = variants[stepId];
     const t = trace[hKv];
-    const head = parseHeadId(mid);
+    const head = headOf(H, mid);
     if (head) return headDerivation(t, head.head, head.mid, i, j, ctx);
     if (mid === "wk" || mid === "wv") {
       const value = inputs.layers[hKv][mid][i][j];
@@ -161,7 +161,7 @@ export const gqaLab = {
 
   worked(mid, i, j, { trace, inputs, state, stepId }) {
     const t = trace[variants[stepId]];
-    const head = parseHeadId(mid);
+    const head = headOf(H, mid);
     if (t && head) return headWorked(t, head.head, head.mid, i, j, state.digits);
     if (t && mid === "k")
       return productWorked(inputs.x, inputs.layers[variants[stepId]].wk, i, j, state.digits);

@@ -16,7 +16,7 @@ import {
   sentenceX,
   productLine,
   headId,
-  parseHeadId,
+  headOf,
   headDerivation,
   headHeatmaps,
   headHighlights,
@@ -145,7 +145,7 @@ export const headsLab = {
   },
 
   highlights(mid, i, j, { trace }) {
-    const { h, add } = lighting(headHighlights(mid, i, j));
+    const { h, add } = lighting(headHighlights(mid, i, j, trace.heads.length));
     if (["q", "k", "v"].includes(mid)) {
       add("x", "rows", i);
       add(`w${mid}`, "cols", j);
@@ -162,7 +162,7 @@ export const headsLab = {
   derivation(mid, i, j, ctx) {
     const { trace, inputs, state, msg } = ctx;
     const digits = state.digits;
-    const head = parseHeadId(mid);
+    const head = headOf(trace.heads.length, mid);
     if (head) return headDerivation(trace, head.head, head.mid, i, j, ctx);
     const names = { x: "X", wq: "W_Q", wk: "W_K", wv: "W_V", wo: "W_O" };
     if (names[mid])
@@ -211,7 +211,7 @@ export const headsLab = {
 
   // What a learner gets working a cell out from the numbers as the tables show them.
   worked(mid, i, j, { trace, inputs, state }) {
-    const head = parseHeadId(mid);
+    const head = headOf(trace.heads.length, mid);
     if (head) return headWorked(trace, head.head, head.mid, i, j, state.digits);
     if (["q", "k", "v"].includes(mid))
       return productWorked(inputs.x, inputs[`w${mid}`], i, j, state.digits);

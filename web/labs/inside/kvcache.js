@@ -15,7 +15,7 @@ import {
   sentenceX,
   productLine,
   headId,
-  parseHeadId,
+  headOf,
   headDerivation,
   headHighlights,
   headWorked,
@@ -198,7 +198,7 @@ export const kvcacheLab = {
   },
 
   highlights(mid, i, j, { stepId, step: { token } }) {
-    const { h, add } = lighting(headHighlights(mid, i, j));
+    const { h, add } = lighting(headHighlights(mid, i, j, options.heads));
     if (token !== undefined) {
       const weights = { q: "wq", kcache: "wk", vcache: "wv", output: "wo" }[mid];
       if (weights) add(weights, "cols", j);
@@ -242,7 +242,7 @@ export const kvcacheLab = {
     const t = token;
     const step = trace.steps[t];
     const st = step.trace;
-    const head = parseHeadId(mid);
+    const head = headOf(options.heads, mid);
     if (head) return headDerivation(st, head.head, head.mid, i, j, ctx);
     const product = (name, row, right, rightName, value) =>
       derivationOf([
@@ -311,7 +311,7 @@ export const kvcacheLab = {
 
   worked(mid, i, j, { trace, inputs, state, step: { token } }) {
     const digits = state.digits;
-    const head = parseHeadId(mid);
+    const head = headOf(options.heads, mid);
     if (token === undefined) {
       if (mid === headId(0, "weights")) return headWorked(trace.full, 0, "weights", i, j, digits);
       if (mid === "cached")

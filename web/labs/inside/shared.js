@@ -53,11 +53,20 @@ export function productLine(name, i, j, { left, leftName, right, rightName, valu
   return line(lhs, value, digits, bounds.dot(a, b), products(a, b));
 }
 
-// Per-head matrices are named "h2-weights": head 2's weights.
+// Per-head matrices are named "h2-weights": head 2's weights, one of a head's parts.
 export const headId = (h, mid) => `h${h + 1}-${mid}`;
-export function parseHeadId(id) {
-  const m = /^h(\d+)-(\w+)$/.exec(id);
-  return m ? { head: Number(m[1]) - 1, mid: m[2] } : null;
+const headParts = ["q", "k", "v", "scores", "weights", "output"];
+
+/**
+ * The head and part { head, mid } of a per-head matrix among `heads` heads, found among the ids
+ * headId gives them (an id is never parsed back); null for any other matrix.
+ */
+export function headOf(heads, id) {
+  for (let h = 0; h < heads; h += 1) {
+    const mid = headParts.find((part) => headId(h, part) === id);
+    if (mid) return { head: h, mid };
+  }
+  return null;
 }
 
 /**
@@ -118,9 +127,9 @@ export function headHeatmaps(trace, { msg, state, rows = tokens, cols = tokens, 
   );
 }
 
-// What lights up for a per-head cell: the head's own operands.
-export function headHighlights(mid, i, j) {
-  const parsed = parseHeadId(mid);
+// What lights up for a per-head cell of one of `heads` heads: the head's own operands.
+export function headHighlights(mid, i, j, heads) {
+  const parsed = headOf(heads, mid);
   const { h, add } = lighting();
   add(mid, "cells", [i, j]);
   if (!parsed) return h;
