@@ -177,6 +177,27 @@ test("a run shared by 1, 2 and 3 workers (share.js) has the bits of the trainer 
   const broken = await run(3, { fail: 2 });
   sameBits(broken.params, alone.params(), "with a helper that stopped");
   assert.deepEqual(broken.heard, [3, 2]);
+  // fewer workers asked for while a step is shared (the learner's choice mid-run): the helpers
+  // let go have their slices computed here, and the steps after take the new count
+  {
+    const made = [];
+    const heard = [];
+    const share = helpers(inProcess(made), (n) => heard.push(n));
+    share.use(3);
+    const t = core.inductionTrainer(configOf(1), task, { batch: 32, total: 20 });
+    const losses = [];
+    for (let step = 0; step < 4; step += 1) {
+      const pending = share.step(core, t, 8);
+      if (step === 1) share.use(1);
+      if (step === 2) share.use(2);
+      losses.push((await pending).loss);
+    }
+    assert.deepEqual(losses, want, "with the count changed mid-step");
+    sameBits(t.params(), alone.params(), "with the count changed mid-step");
+    assert.deepEqual(heard, [3, 1, 2]);
+    assert.equal(made.filter((h) => !h.terminated).length, 1, "one helper left running");
+    t.close();
+  }
   // where no helper can start, the worker trains alone, and says so
   const share = helpers(
     () => {
