@@ -265,7 +265,7 @@ test("the pasted text trains in the worker: the numbers are a trainer's run apar
       dense: true,
       number: true,
       shown: false,
-      note: "列太多，这个宽度放不下数字：用深浅表示权重。窗口宽一些就能看到数字，用鼠标把指针停在格子上也能看到；读屏软件会读出全部的数。",
+      note: "列太多，这个宽度放不下数字：用深浅表示权重。窗口宽一些也许放得下数字（手机可以横过来），用鼠标把指针停在格子上也能看到那一格的数；读屏软件会读出全部的数。",
     },
   );
   assert.deepEqual(page.errors, []);
@@ -625,6 +625,37 @@ test("keyboard: from step 2's Check to step 3, which has no check, the focus goe
   await page.keyboard.press("ArrowRight");
   await page.waitForFunction(() => /^3\./.test(document.querySelector("#step-title").textContent));
   assert.equal(await page.evaluate(() => document.activeElement.id), "step-title");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("at 390 px the trained model's heatmap says it is wider than the screen, after every redraw while it trains and after Stop", async () => {
+  const page = await openApp(env, "scene=text&lang=zh&step=3", {
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  await page.locator("#text-train-start").click();
+  const heatmap = "#text-train-body figure.heatmap > .scroll";
+  // the panel is drawn again four times a second while it trains: each time a new heatmap
+  const marked = () =>
+    page.evaluate((selector) => {
+      const scroller = document.querySelector(selector);
+      return {
+        wide: scroller.scrollWidth > scroller.clientWidth + 1,
+        marked: scroller.hasAttribute("data-wide") && scroller.hasAttribute("data-more"),
+        hint: scroller.nextElementSibling?.classList.contains("scroll-hint") ?? false,
+      };
+    }, heatmap);
+  await page.waitForSelector(heatmap);
+  for (let k = 0; k < 3; k += 1) {
+    await page.waitForTimeout(600);
+    assert.deepEqual(await marked(), { wide: true, marked: true, hint: true }, `redraw ${k + 1}`);
+  }
+  await page.locator("#text-train-stop").click();
+  await page.waitForFunction(() => !document.querySelector("#text-train-start").disabled);
+  assert.deepEqual(await marked(), { wide: true, marked: true, hint: true }, "after Stop");
+  assert.match(await text(page, `${heatmap} + .scroll-hint`), /左右滑动/);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -30,7 +30,7 @@ const run = (more) => ({
   clock: clockAt(60000),
   ...more,
 });
-// read apart: 2.5 steps per second; 1,850 steps left at that rate are 740 s, 12.3 min: 13
+// read apart: 2.5 steps per second; 1,850 steps left at that rate are 740 s, 12.3 min: about 12
 const expected = {
   en: {
     running: [
@@ -39,7 +39,7 @@ const expected = {
       "2.5 steps per second",
       "training loss 4.51",
       "held-out loss 3.247 (measured at step 100)",
-      "About 13 min",
+      "About 12 min",
     ],
     paused: [
       "step 150 of 2000",
@@ -54,7 +54,7 @@ const expected = {
       "每秒 2.5 步",
       "训练损失 4.51",
       "留出损失 3.247（第 100 步测得）",
-      "还要 13 分钟",
+      "还要 12 分钟",
     ],
     paused: ["第 150 个训练步，共 2000 个", "训练损失 4.51", "留出损失 3.247（第 100 步测得）"],
   },

@@ -199,7 +199,7 @@ export default {
       weight: "Weight",
       masked: "masked: the key is hidden, weight 0",
       dense:
-        "Too many columns to print their numbers in this width: the shades show the weights. A wider window shows the numbers, and so does a mouse pointer resting on a cell; a screen reader reads them all.",
+        "Too many columns to print their numbers in this width: the shades show the weights. A wider window may fit the numbers (on a phone, turn it sideways), and a mouse pointer resting on a cell shows its number; a screen reader reads them all.",
     },
     uniform: (low, high, logitLow, logitHigh) =>
       `The weights are nearly equal (${low} to ${high}), so the heatmap and the lines show little. Why: after scaling, the scores are small and close together (${logitLow} to ${logitHigh}), and the softmax of numbers that close is close to uniform. A sharper query would tell the keys apart.`,

@@ -5,7 +5,7 @@
 // coordinates (and its log axis).
 import { el, svg, tableFigure } from "../views.js";
 import { fmt } from "../format.js";
-import { fitHeatmaps } from "../ui/scroll-cue.js";
+import { fitHeatmaps, markWide } from "../ui/scroll-cue.js";
 
 /** What the kit draws is styled by this stylesheet (a path from the page): a lab that draws
  * with the kit names it in its `styles`. */
@@ -190,14 +190,16 @@ const reachable = "a[href], button, input, select, textarea, [tabindex]";
 /**
  * Draws `node`'s contents again with `draw()` (a panel redrawn while the learner reads it, as
  * the training's, every few frames): the focus stays on the control or table at the same place
- * among the node's, and each table keeps how far it was scrolled sideways.
+ * among the node's, each table keeps how far it was scrolled sideways, and a table wider than
+ * its column says so again (its fade and `hint`, the page's line to scroll sideways).
  */
-export function redrawInPlace(node, draw) {
+export function redrawInPlace(node, draw, hint) {
   const active = node.getRootNode().activeElement;
   const at = [...node.querySelectorAll(reachable)].indexOf(active);
   const scrolled = [...node.querySelectorAll(".scroll")].map((s) => s.scrollLeft);
   draw();
   fitHeatmaps(node);
   node.querySelectorAll(".scroll").forEach((s, k) => scrolled[k] && (s.scrollLeft = scrolled[k]));
+  markWide(node, hint);
   if (at >= 0) node.querySelectorAll(reachable)[at]?.focus({ preventScroll: true });
 }

@@ -43,6 +43,11 @@ export function fitHeatmaps(root) {
 /** Marks every scroller under root; call after drawing, and when the width changes. */
 export function markScrollers(root, hint) {
   fitHeatmaps(root);
+  markWide(root, hint);
+}
+
+/** Marks every scroller under root whose heatmaps are fitted already (fitHeatmaps). */
+export function markWide(root, hint) {
   // all read, then all marked: one layout for the lot
   const scrollers = [...root.querySelectorAll(".scroll")];
   const measures = scrollers.map(measure);

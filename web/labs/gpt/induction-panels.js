@@ -135,10 +135,11 @@ export function trainerPanel(ctx) {
         : run?.losses.length
           ? w.resume
           : w.start;
-    redrawInPlace(panel, () => {
+    const enable = () => {
       startButton.disabled = !!run?.running;
       stopButton.disabled = !run?.running;
-    });
+    };
+    redrawInPlace(panel, enable, msg.ui.scrollHint);
     const focused = panel.getRootNode().activeElement;
     if (focused === startButton && startButton.disabled) stopButton.focus();
     if (focused === stopButton && stopButton.disabled) startButton.focus();

@@ -263,8 +263,10 @@ function panel(lab, ctx, shipped, chosen = shipped) {
     // another model chosen while this run is kept: Start trains that one, from step 0
     if (run && !run.running && run.shipped !== chosen) startButton.textContent = w.again;
     // the focus stays where it was: a table redrawn under it does not drop it to the page
-    if (run) redrawInPlace(content, () => content.replaceChildren(...body(lab, ctx, shipped)));
-    else content.replaceChildren(body(lab, ctx, shipped));
+    if (run) {
+      const draw = () => content.replaceChildren(...body(lab, ctx, shipped));
+      redrawInPlace(content, draw, msg.ui.scrollHint);
+    } else content.replaceChildren(body(lab, ctx, shipped));
   };
   const go = async () => {
     try {

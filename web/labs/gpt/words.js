@@ -55,7 +55,7 @@ export const gptWords = {
       train: {
         title: "Train it yourself",
         text: ({ heldOut }) =>
-          `The same training that made these weights, again, in this tab, by the same core: from random weights, with the same seed and the same texts. The shipped weights reach a held-out loss of ${heldOut} nats on Tang poems they never saw: watch the held-out loss fall toward it, and the head on your line take shape. The training loss, on text the model is learning, falls lower.`,
+          `The same training that made these weights, again, in this tab, by the same core: from random weights, with the same seed and the same texts. The shipped weights reach a held-out loss of ${heldOut} nats on Tang poems they never saw: watch the held-out loss fall toward it, and the head on your line take shape. The training loss, on text the model is learning, falls lower. This tab computes in 32-bit numbers where the shipped run used 64-bit ones, so its losses come within about 0.001 of the shipped run's, not to the last digit.`,
       },
     },
     scenes: {
@@ -125,7 +125,7 @@ export const gptWords = {
       trainIntro: (steps, batch, context, served) =>
         `${steps} steps of AdamW, each on ${batch} windows of ${context} characters. ${served ? "The work is done by the workers below, off the page's own thread" : "The work is done a little at a time between frames"}, so the page stays usable; it pauses when you leave this step.`,
       trainStatus: (n, total, rate, loss, held, left, seconds) =>
-        `Training step ${n} of ${total} after ${seconds} s on the clock, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.${left ? ` About ${left < 60 ? `${left} s` : `${Math.ceil(left / 60)} min`} to the end at this rate.` : ""}`,
+        `Training step ${n} of ${total} after ${seconds} s on the clock, ${rate} steps per second; training loss ${loss}, held-out loss ${held}.${left ? ` About ${left < 60 ? `${left} s` : `${Math.round(left / 60)} min`} to the end at this rate.` : ""}`,
       trainPaused: (n, total, rate, loss, held) =>
         `Paused at training step ${n} of ${total}; training loss ${loss}, held-out loss ${held}.`,
       // what a screen reader hears as a run starts or goes on, and every `every` steps
@@ -261,7 +261,7 @@ export const gptWords = {
       train: {
         title: "自己训练",
         text: ({ heldOut }) =>
-          `和得到这些权重完全相同的训练，在这个标签页里由同一个核心再做一遍：从随机权重开始，同样的种子，同样的文本。发布的权重在它没见过的唐诗（留出集）上的损失是 ${heldOut} 奈特：看留出损失怎样朝它下降，看你诗句上的这个头怎样成形。训练损失是在正在学的文本上算的，会降得更低。`,
+          `和得到这些权重相同的训练，在这个标签页里由同一个核心再做一遍：从随机权重开始，同样的种子，同样的文本。发布的权重在它没见过的唐诗（留出集）上的损失是 ${heldOut} 奈特：看留出损失怎样朝它下降，看你诗句上的这个头怎样成形。训练损失是在正在学的文本上算的，会降得更低。这个标签页用 32 位的数计算，发布的那次训练用的是 64 位，所以两边的损失相差大约 0.001 以内，不是每一位都一样。`,
       },
     },
     scenes: {
@@ -330,7 +330,7 @@ export const gptWords = {
       trainIntro: (steps, batch, context, served) =>
         `AdamW 共 ${steps} 步，每步用 ${batch} 段、每段 ${context} 个字。${served ? "计算由下面的工作线程在页面的线程之外完成" : "计算在两帧之间一点一点地做"}，页面可以照常使用；离开这一步时训练暂停。`,
       trainStatus: (n, total, rate, loss, held, left, seconds) =>
-        `第 ${n} 个训练步，共 ${total} 个，按钟表已用 ${seconds} 秒，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。${left ? `按这个速度，大约还要 ${left < 60 ? `${left} 秒` : `${Math.ceil(left / 60)} 分钟`}。` : ""}`,
+        `第 ${n} 个训练步，共 ${total} 个，按钟表已用 ${seconds} 秒，每秒 ${rate} 步；训练损失 ${loss}，留出损失 ${held}。${left ? `按这个速度，大约还要 ${left < 60 ? `${left} 秒` : `${Math.round(left / 60)} 分钟`}。` : ""}`,
       trainPaused: (n, total, rate, loss, held) =>
         `已暂停：第 ${n} 个训练步，共 ${total} 个；训练损失 ${loss}，留出损失 ${held}。`,
       trainFrom: (n, total, every) =>

@@ -16,7 +16,7 @@ export const workersWords = {
   en: {
     label: "Workers",
     shared: (n, cores) =>
-      `Each step is shared among ${n} ${n === 1 ? "worker" : "workers"}, which can each run on a processor core of their own (this device reports ${cores}). The numbers are the same with any count; only the speed changes.`,
+      `${n === 1 ? "Each step is taken by 1 worker" : `Each step is shared among ${n} workers, which can each run on a processor core of their own`} (this device reports ${cores} ${cores === 1 ? "core" : "cores"}). The numbers are the same with any count; only the speed changes.`,
     fewer: (asked, n) =>
       `${asked} asked for, ${n} started: this browser would not start more. The numbers are the same; only the speed changes.`,
     alone:
@@ -25,7 +25,7 @@ export const workersWords = {
   zh: {
     label: "工作线程",
     shared: (n, cores) =>
-      `每一步由 ${n} 个工作线程分担，每个可以各用一个处理器核心（这台设备报告有 ${cores} 个）。线程数不同，算出的数一模一样，只有快慢不同。`,
+      `${n === 1 ? "每一步由 1 个工作线程完成" : `每一步由 ${n} 个工作线程分担，每个可以各用一个处理器核心`}（这台设备报告有 ${cores} 个处理器核心）。线程数不同，算出的数一模一样，只有快慢不同。`,
     fewer: (asked, n) =>
       `要了 ${asked} 个，只启动了 ${n} 个：浏览器不肯再开。算出的数一样，只有快慢不同。`,
     alone: "从文件打开时，页面在自己的线程里、在两帧之间训练：只有一个线程。",
