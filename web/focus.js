@@ -84,5 +84,7 @@ export function restore(root, node, kept, cell) {
       ? again.closest("[role=group]")?.querySelector("button:not(:disabled)")
       : again;
     (usable ?? root.querySelector("#step-title"))?.focus({ preventScroll: true });
+    // the control drawn again where the step grew (its results revealed above it): in view
+    usable?.scrollIntoView?.({ block: "nearest" });
   }
 }

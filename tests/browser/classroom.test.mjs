@@ -343,3 +343,27 @@ test("a class link the page cannot read in part: what it can is applied, the res
     await page.close();
   }
 });
+
+test("predict first, from the keyboard: Enter on the last answer reveals the step and the focus stays in that answer", async () => {
+  const page = await openApp(env, "scene=classroom&lang=en&step=2&predict=1", {
+    viewport: { width: 1440, height: 900 },
+  });
+  // Q's six cells, from the article's numbers (tests/fixtures/scenes.json)
+  const q = scenes.classroom.q.flat();
+  const inputs = page.locator("input[data-i]");
+  assert.equal(await inputs.count(), q.length);
+  for (const [k, value] of q.entries()) await inputs.nth(k).fill(String(value));
+  await inputs.nth(q.length - 1).press("Enter");
+  await page.waitForFunction(() =>
+    /6 of 6 right/.test(document.querySelector(".check-summary")?.textContent),
+  );
+  // the step is drawn again with its results shown; the answer pressed keeps the focus, in view
+  const focus = await page.evaluate(() => {
+    const a = document.activeElement;
+    return { i: a.dataset.i, j: a.dataset.j, top: a.getBoundingClientRect().top };
+  });
+  assert.deepEqual([focus.i, focus.j], ["2", "1"]);
+  assert.ok(focus.top >= 0 && focus.top < 900, `in view: ${focus.top}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -273,8 +273,8 @@ test("a wrong answer asks for another try; the core's number shows only when ask
     assert.match(
       await verdict.textContent(),
       lang === "en"
-        ? /^✗ (rounded to|cut off at) 3 decimals, that is right; 4 decimals are checked here$/
-        : /^✗ (四舍五入|截断)到 3 位小数，这是对的；这里核对的是 4 位小数$/,
+        ? /^≈ (rounded to|cut off at) 3 decimals, that is right; 4 decimals are checked here$/
+        : /^≈ (四舍五入|截断)到 3 位小数，这是对的；这里核对的是 4 位小数$/,
     );
     assert.equal(await field.getAttribute("class"), "short");
     await field.fill(core);

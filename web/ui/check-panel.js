@@ -265,6 +265,8 @@ function answerGrid({ m, rows, saved, msg }, check, edited) {
         el("th", { scope: "row" }, label(m.rowLabels[i], msg.gloss(m.rowLabels[i]))),
         m.data[i].map((_, j) => {
           const input = el("input", {
+            // an id the focus finds again when the step is drawn anew (an answer that reveals it)
+            id: `check-${m.id}-${i + 1}-${j + 1}`,
             type: "text",
             inputmode: keypad,
             "data-i": i,
@@ -307,7 +309,7 @@ function mark(input, options, decimals) {
     verdict.textContent = `✓ ${same ? msg.check.right : msg.check.rightRounded(result.expected)}`;
   } else if (result.status === "invalid") verdict.textContent = `✗ ${msg.check.invalid}`;
   else if (result.status === "short")
-    verdict.textContent = `✗ ${msg.check.short(result.had, decimals, result.how)}`;
+    verdict.textContent = `≈ ${msg.check.short(result.had, decimals, result.how)}`;
   else if (result.status === "wrong") {
     const typed = input.value.trim();
     verdict.append(
