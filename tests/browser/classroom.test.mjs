@@ -367,3 +367,26 @@ test("predict first, from the keyboard: Enter on the last answer reveals the ste
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("the lesson's check: an answer right at fewer decimals says how many it had and how many are asked, in en and zh", async () => {
+  const read = {
+    en: /^≈ (?:rounded to|cut off at) (\d+) decimals?, that is right; (\d+) decimals are checked here\. See /,
+    zh: /^≈ (?:四舍五入|截断)到 (\d+) 位小数，这是对的；这里核对的是 (\d+) 位小数。请看/,
+  };
+  for (const lang of ["en", "zh"]) {
+    const page = await openApp(env, `scene=age&lang=${lang}&step=6&path=classroom.age`, {
+      viewport: { width: 1440, height: 900 },
+    });
+    // 你 on itself is 0.3596 (docs/scenes.md), asked at 2 decimals: 0.4 has 1, rounded
+    const self = scenes.classroom.weights[2][2];
+    await page.locator("#quiz-selfWeight").fill(self.toFixed(1));
+    await page.locator("#quiz-check").click();
+    await page.waitForFunction(() => document.querySelector(".quiz-score")?.textContent);
+    const verdict = await text(page, '[data-question="selfWeight"] .verdict');
+    const m = read[lang].exec(verdict);
+    assert.ok(m, verdict);
+    assert.deepEqual([Number(m[1]), Number(m[2])], [1, 2], `${lang}: had 1, asked 2: ${verdict}`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});

@@ -563,6 +563,21 @@ test("a downloaded model loads back and gives the same numbers; bad files are re
     assert.equal(await text(again, "#text-kept"), loadedSays);
     await again.evaluate(() => (document.querySelector("#text-keep-error").textContent = ""));
   }
+  // a description that says another held-out loss (edited by hand): the sentence says both,
+  // each beside its own name, and no longer "as the file's description says"
+  const edited = { ...description, heldOutInt8: description.heldOutInt8 + 0.25 };
+  await again
+    .locator("#text-load")
+    .setInputFiles([{ ...pair[0], buffer: Buffer.from(JSON.stringify(edited)) }, pair[1]]);
+  const says = fmt(edited.heldOutInt8, 4);
+  await again.waitForFunction(
+    (want) => document.querySelector("#text-kept").textContent.includes(want),
+    says,
+  );
+  assert.equal(
+    await text(again, "#text-kept"),
+    `Loaded from your-text-model.json: weights trained ${description.trainedSteps} steps; their held-out loss on this text is ${held}; the file's description says ${says}.`,
+  );
   // the train step: the loaded weights' held-out loss, measured on this text: the file's own
   for (let k = 0; k < 2; k++) await again.locator("#back").click();
   assert.equal(

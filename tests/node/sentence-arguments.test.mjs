@@ -28,6 +28,53 @@ function find(words, name) {
 const sentences = [
   [
     textWords,
+    "loadedNow",
+    ["m.json", 345, "2.2222", "3.3333"],
+    {
+      en: [
+        "Loaded from m.json",
+        "trained 345 steps",
+        "on this text is 2.2222",
+        "description says 3.3333",
+      ],
+      zh: ["已从 m.json 载入", "训练了 345 步", "留出损失是 2.2222", "说明里记的是 3.3333"],
+    },
+  ],
+  [
+    textWords,
+    "memorising",
+    ["1.1111", 22, "3.3333", "4.4444"],
+    {
+      en: ["lowest, 1.1111, at step 22", "is 3.3333 now", "training loss is 4.4444"],
+      zh: ["第 22 步最低，是 1.1111", "现在是 3.3333", "训练损失现在是 4.4444"],
+    },
+  ],
+  [
+    gptWords,
+    "without",
+    [
+      ["head A"],
+      "its place",
+      { characters: 111, marks: 22 },
+      ["1.1", "2.2"],
+      ["3.3", "4.4"],
+      [5, 6],
+    ],
+    {
+      en: [
+        "the 111 held-out characters goes from 1.1 to 2.2",
+        "the 22 punctuation marks from 3.3 to 4.4",
+        "from about 1 in 5 to 1 in 6",
+      ],
+      zh: [
+        "111 个留出的字上的损失从 1.1 变成 2.2",
+        "22 个标点上的损失从 3.3 变成 4.4",
+        "从大约 5 分之 1 变成 6 分之 1",
+      ],
+    },
+  ],
+  [
+    textWords,
     "keptNow",
     [345, 2000],
     { en: ["after 345 of 2000 training steps"], zh: ["训练了 345 步", "共 2000 步"] },

@@ -305,9 +305,11 @@ test("the core's messages, which the page shows, have Chinese words for every on
     assert.equal(en.coreError(message), message);
     const chinese = zh.coreError(message);
     assert.match(chinese, /[\u4e00-\u9fff]/, `no Chinese for: ${message}`);
-    // Every number the core names (a row, a column, a size) is in the Chinese too, so a change
-    // in how the core counts cannot slip past the translation.
-    const numbers = (text) => (text.match(/\d+/g) ?? []).sort();
+    // Every number the core names (a row, a column, a size) is in the Chinese too, in the same
+    // order, each beside the name it counts, so that neither a change in how the core counts nor
+    // two numbers swapped in a translation slips past (every translation names its numbers in
+    // the English order).
+    const numbers = (text) => text.match(/\d+/g) ?? [];
     assert.deepEqual(numbers(chinese), numbers(message), `${message} → ${chinese}`);
   }
 });

@@ -535,7 +535,8 @@ export default {
     wrong: "not right",
     empty: "not answered",
     // a wrong answer's verdict, around the link to the step that explains it
-    review: (why) => [`✗ ${why}. See `, "."],
+    // mark: ✗, or ≈ for an answer right at fewer decimals than asked
+    review: (why, mark = "✗") => [`${mark} ${why}. See `, "."],
     stepRef: (scene, step, title) => `${scene}, step ${step}: ${title}`,
     score: (right, total) => `${right} of ${total} right.`,
     summaryTitle: "A summary for your teacher",

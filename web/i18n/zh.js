@@ -555,7 +555,7 @@ export default {
     wrong: "不对",
     empty: "没有作答",
     // a wrong answer's verdict, around the link to the step that explains it
-    review: (why) => [`✗ ${why}。请看`, "。"],
+    review: (why, mark = "✗") => [`${mark} ${why}。请看`, "。"],
     stepRef: (scene, step, title) => `${scene}，第 ${step} 步：${title}`,
     score: (right, total) => `共 ${total} 题，答对 ${right} 题。`,
     summaryTitle: "交给老师的小结",

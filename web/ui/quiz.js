@@ -216,7 +216,7 @@ export function quizPanel(ctx) {
               : result.status === "empty"
                 ? msg.quiz.empty
                 : msg.quiz.wrong;
-        const [before, after] = msg.quiz.review(why);
+        const [before, after] = msg.quiz.review(why, result.status === "short" ? "≈" : "✗");
         verdict.replaceChildren(before, link, after);
       }
       return {

@@ -190,7 +190,7 @@ export const textWords = {
       keepNothing: "Nothing to keep yet: train the model (step 3), or load a model's two files.",
       keepStopping: "The training is stopping: its last weights are on their way.",
       loadedNow: (name, at, held, file) =>
-        `Loaded from ${name}: weights trained ${at} steps; their held-out loss on this text is ${held}, as the file's description says (${file}).`,
+        `Loaded from ${name}: weights trained ${at} steps; their held-out loss on this text is ${held}${held === file ? `, as the file's description says (${file})` : `; the file's description says ${file}`}.`,
       needTwo: "pick or drop both files at once: the description (.json) and the weights (.bin)",
       tooBig: (name) => `${name} is larger than 16 MiB: no model of this lab is so large`,
       notLoaded: (why) => `Not loaded: ${endEn(why)} The model before stays.`,
@@ -289,7 +289,7 @@ export const textWords = {
       keepNothing: "还没有可以保存的：先训练模型（第 3 步），或者载入一个模型的两个文件。",
       keepStopping: "训练正在停下：它最后的权重马上就到。",
       loadedNow: (name, at, held, file) =>
-        `已从 ${name} 载入：训练了 ${at} 步的权重；它们在这段文字上的留出损失是 ${held}，和文件的说明里记的一样（${file}）。`,
+        `已从 ${name} 载入：训练了 ${at} 步的权重；它们在这段文字上的留出损失是 ${held}${held === file ? `，和文件的说明里记的一样（${file}）` : `；文件的说明里记的是 ${file}`}。`,
       needTwo: "请同时选择或拖入两个文件：说明（.json）和权重（.bin）",
       tooBig: (name) => `${name} 超过 16 MiB：这个实验的模型没有这么大`,
       notLoaded: (why) => `没有载入：${endZh(why)}之前的模型保持不变。`,
