@@ -809,7 +809,7 @@ export interface GptTrainer {
   slice(sequences: number): GptTrainSlice;
   /** The step under way's batch, drawn unless it is: what workers cut slices from. */
   batch(): GptTrainBatch;
-  /** A slice computed elsewhere (gptSliceGradient) added as the step's next `sequences`. */
+  /** A slice computed elsewhere (a gptSlicer's) added as the step's next `sequences`. */
   add(sequences: number, slice: { loss: number; gradients: Float32Array }): GptTrainSlice;
   params(): Float32Array;
   close(): void;
@@ -866,13 +866,15 @@ export interface GptLabs {
     targets: ArrayLike<number>,
     options?: { batch?: number; precise?: boolean },
   ): GptGradients;
-  /** One slice of a trainer's step (its batch()), from the step's weights: as slice() computes it. */
-  gptSliceGradient(
-    model: GptModel,
-    tokens: ArrayLike<number>,
-    targets: ArrayLike<number>,
-    options?: { sequences?: number },
-  ): GptGradients;
+  /** A step's weights kept in the core; its slices computed from them as slice() computes them. */
+  gptSlicer(model: GptModel): {
+    gradient(
+      tokens: ArrayLike<number>,
+      targets: ArrayLike<number>,
+      options?: { sequences?: number },
+    ): GptGradients;
+    close(): void;
+  };
   /** Up to `count` tokens after the prompt; it stops after the end token (id 0). */
   gptGenerate(
     model: GptModel,

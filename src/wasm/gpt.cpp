@@ -214,20 +214,42 @@ val gpt_train_add(int id, double sequences, double loss, val gradients) {
   return to_js(TrainSlice{r.value, found->second.steps});
 }
 
-// One slice's loss and gradient from these weights, as a trainer computes it: what a worker
-// computes for the trainer of another, which adds it in order (gpt_train_add).
-val gpt_slice_gradient(val config, val params, val tokens, val targets, double sequences) {
-  static attention::GptWork<float> work;
-  const attention::GptConfig c = read_fields<attention::GptConfig>(config);
-  const std::vector<float> p = read_numbers<float>(params);
-  work.tokens = read_numbers<std::int32_t>(tokens);
-  work.targets = read_numbers<std::int32_t>(targets);
-  work.transposed_current = false;  // these weights, not the last call's
-  if (auto e = attention::gpt_slice_gradient(c, p, Index(sequences), work); !e.empty()) {
+// Slicers: a step's weights kept in the core while a worker computes that step's slices from
+// them (one copy and one check of the weights a step, not one a slice), by number.
+struct Slicer {
+  attention::GptConfig config;
+  std::vector<float> params;
+  attention::GptWork<float> work;
+};
+std::map<int, Slicer> slicers;
+
+val gpt_slicer_open(val config, val params) {
+  Slicer s{read_fields<attention::GptConfig>(config), read_numbers<float>(params), {}};
+  if (std::int64_t(s.params.size()) != attention::gpt_size(s.config)) {
+    return error("params has " + std::to_string(s.params.size()) +
+                 " numbers but the model has " + std::to_string(attention::gpt_size(s.config)));
+  }
+  const int id = next_trainer++;
+  slicers.emplace(id, std::move(s));
+  return to_js(TrainerOpened{id});
+}
+
+// One slice's loss and gradient from the slicer's weights, as a trainer computes it: what a
+// worker computes for the trainer of another, which adds it in order (gpt_train_add).
+val gpt_slicer_gradient(int id, val tokens, val targets, double sequences) {
+  const auto found = slicers.find(id);
+  if (found == slicers.end()) return error("no slicer " + std::to_string(id) + " is open");
+  Slicer& s = found->second;
+  s.work.tokens = read_numbers<std::int32_t>(tokens);
+  s.work.targets = read_numbers<std::int32_t>(targets);
+  if (auto e = attention::gpt_slice_gradient(s.config, s.params, Index(sequences), s.work);
+      !e.empty()) {
     return error(e);
   }
-  return to_js(attention::GptLossGradient<float>{work.trace.loss, work.grads});
+  return to_js(attention::GptLossGradient<float>{s.work.trace.loss, s.work.grads});
 }
+
+void gpt_slicer_close(int id) { slicers.erase(id); }
 
 // The induction task: a seeded batch of its sequences, and what a model does on one.
 val induction_batch(val task, double batch, double seed) {
@@ -292,7 +314,9 @@ EMSCRIPTEN_BINDINGS(attention_gpt) {
   emscripten::function("gptTrainParams", &gpt_train_params);
   emscripten::function("gptTrainBatch", &gpt_train_batch);
   emscripten::function("gptTrainAdd", &gpt_train_add);
-  emscripten::function("gptSliceGradient", &gpt_slice_gradient);
+  emscripten::function("gptSlicerOpen", &gpt_slicer_open);
+  emscripten::function("gptSlicerGradient", &gpt_slicer_gradient);
+  emscripten::function("gptSlicerClose", &gpt_slicer_close);
   emscripten::function("gptTrainClose", &gpt_train_close);
   emscripten::function("gptTrainersOpen", &gpt_trainers_open);
   emscripten::function("inductionBatch", &induction_batch);

@@ -40,14 +40,9 @@ function stepApart(trainer, size, by) {
   for (let s = done; s < B; s += size) {
     const n = Math.min(size, B - s);
     const part = (a) => a.subarray(s * T, (s + n) * T);
-    const slice = by.gptSliceGradient(
-      { config: trainer.config, params },
-      part(tokens),
-      part(targets),
-      {
-        sequences: n,
-      },
-    );
+    const slicer = by.gptSlicer({ config: trainer.config, params });
+    const slice = slicer.gradient(part(tokens), part(targets), { sequences: n });
+    slicer.close();
     loss = trainer.add(n, slice).loss;
   }
   return loss;
@@ -84,11 +79,8 @@ test("a slice added wrong is refused by name, and the step stays as it was", () 
   const params = t.params();
   const { tokens, targets } = t.batch();
   const T = config.context;
-  const slice = core.gptSliceGradient(
-    { config, params },
-    tokens.subarray(0, T),
-    targets.subarray(0, T),
-  );
+  const slicer = core.gptSlicer({ config, params });
+  const slice = slicer.gradient(tokens.subarray(0, T), targets.subarray(0, T));
   assert.throws(() => t.add(3, slice), /sequences is 3/);
   assert.throws(() => t.add(0, slice), /sequences must be a whole number of at least 1, not 0/);
   assert.throws(
@@ -102,17 +94,19 @@ test("a slice added wrong is refused by name, and the step stays as it was", () 
   assert.throws(() => t.add(1, { loss: slice.loss, gradients: bad }), /a gradient overflows/);
   assert.throws(() => t.add(1, { loss: "1", gradients: slice.gradients }), /loss must be a number/);
   assert.throws(
-    () =>
-      core.gptSliceGradient({ config, params }, tokens.subarray(0, T), targets.subarray(0, T - 1)),
+    () => slicer.gradient(tokens.subarray(0, T), targets.subarray(0, T - 1)),
     /targets/,
   );
+  assert.throws(() => core.gptSlicer({ config, params: params.subarray(1) }), /params has/);
   // none of that changed the step: it ends as one that never saw them
   const fresh = core.gptTrainer(config, streams.train, { batch: 2, total: 5 });
   let loss;
   while (loss === undefined) loss = fresh.slice(1).loss;
   t.add(1, slice);
-  const last = core.gptSliceGradient({ config, params }, tokens.subarray(T), targets.subarray(T));
+  const last = slicer.gradient(tokens.subarray(T), targets.subarray(T));
+  slicer.close();
   assert.equal(t.add(1, last).loss, loss);
+  assert.throws(() => slicer.gradient(tokens.subarray(T), targets.subarray(T)), /no slicer/);
   sameBits(t.params(), fresh.params(), "after the refusals");
   t.close();
   fresh.close();

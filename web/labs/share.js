@@ -2,7 +2,7 @@
 // helpers, more workers of its own script; a step's batch is cut into whole slices (a sequence
 // each for the model labs, 8 for the induction lab, as on the page), the worker takes the first
 // share with its trainer's slice() and each helper computes the next share's slices from the
-// step's weights (gptSliceGradient). The trainer adds the helpers' slices after its own, in
+// step's weights (gptSlicer). The trainer adds the helpers' slices after its own, in
 // slice order: the sum is the one the trainer makes alone, so a run has the same bits whatever
 // the number of workers (tests/node/train-slices.test.mjs, tests/browser/workers.test.mjs).
 // A helper that fails or is let go: its slices are computed here, the same bits again.
@@ -11,15 +11,18 @@ import { kindOf, messageOf } from "./train-messages.js";
 /** Each slice's { loss, gradients }, in order, of `work` (a helper's share of a step). */
 export function slicesOf(core, { config, params, tokens, targets, sizes }) {
   const T = config.context;
+  const slicer = core.gptSlicer({ config, params });
   let at = 0;
-  return sizes.map((n) => {
-    const part = (a) => a.subarray(at * T, (at + n) * T);
-    const slice = core.gptSliceGradient({ config, params }, part(tokens), part(targets), {
-      sequences: n,
+  try {
+    return sizes.map((n) => {
+      const part = (a) => a.subarray(at * T, (at + n) * T);
+      const slice = slicer.gradient(part(tokens), part(targets), { sequences: n });
+      at += n;
+      return slice;
     });
-    at += n;
-    return slice;
-  });
+  } finally {
+    slicer.close();
+  }
 }
 
 // `sizes` cut into `parts` runs of slices, as even as whole slices allow, the first the largest.

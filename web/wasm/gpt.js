@@ -112,20 +112,6 @@ function modelLabs(core) {
       );
     },
 
-    /**
-     * One slice of a trainer's step, from the step's weights: the mean loss of `sequences`
-     * sequences (tokens and targets, from the trainer's batch()) and its gradient, as the
-     * trainer's slice() computes it, to the last bit; a worker computes it, the trainer adds it
-     * (add). The labs' workers share a step's slices this way.
-     */
-    gptSliceGradient(model, tokens, targets, { sequences = 1 } = {}) {
-      const { vocab } = packGptConfig(core, model?.config);
-      const ids = packTokens("tokens", tokens, vocab);
-      const wanted = packTokens("targets", targets, vocab, { noTarget: true });
-      const n = whole("sequences", sequences, 1);
-      return unpack(run(core, model, (c, p) => core.gptSliceGradient(c, p, ids, wanted, n)));
-    },
-
     /** Up to `count` tokens after the prompt, sampled at `temperature` with a seeded stream. */
     gptGenerate(model, prompt, { count, temperature = 1, seed = 1 } = {}) {
       if (typeof temperature !== "number") throw new Error("temperature must be a number");
@@ -189,15 +175,17 @@ function dataLabs(core) {
 
 // A trainer lives in the core between calls (src/wasm/gpt.cpp says why); one whose object is
 // collected without close() is closed here.
-const trainerRegistry = (core) =>
+const registry = (close) =>
   typeof FinalizationRegistry === "function"
-    ? new FinalizationRegistry((id) => core.gptTrainClose(id))
+    ? new FinalizationRegistry(close)
     : { register() {}, unregister() {} };
+const trainerRegistry = (core) => registry((id) => core.gptTrainClose(id));
 
 // The trainers: gptTrainer and inductionTrainer each open a session in the core, which lives
 // until its close() or its object's collection.
 function trainerLabs(core) {
   const trainers = trainerRegistry(core);
+  const slicers = registry((id) => core.gptSlicerClose(id));
   // A session opened in the core: the trainer object of gptTrainer and inductionTrainer.
   const session = (id, config) => {
     const trainer = {
@@ -213,7 +201,7 @@ function trainerLabs(core) {
       /** The step under way's batch { tokens, targets (Int32Array, B·T), done }, drawn unless it is. */
       batch: () => check(core.gptTrainBatch(id)),
       /**
-       * A slice computed elsewhere (gptSliceGradient's { loss, gradients }) added as the step's
+       * A slice computed elsewhere (a gptSlicer's gradient: { loss, gradients }) added as the step's
        * next `sequences`: as slice(sequences) would, when added in order.
        */
       add(sequences, { loss, gradients }) {
@@ -267,6 +255,31 @@ function trainerLabs(core) {
         ),
       );
       return session(id, packed);
+    },
+
+    /**
+     * A step's weights kept in the core, from which slices of that step are computed as the
+     * trainer's slice() computes them, to the last bit: gradient(tokens, targets, { sequences })
+     * gives the mean loss of those sequences (from the trainer's batch()) and its gradient,
+     * which the trainer adds (add); close() frees it. The labs' workers share a step this way.
+     */
+    gptSlicer(model) {
+      const { id } = run(core, model, (c, p) => core.gptSlicerOpen(c, p));
+      const { vocab } = model.config;
+      const slicer = {
+        gradient(tokens, targets, { sequences = 1 } = {}) {
+          const ids = packTokens("tokens", tokens, vocab);
+          const wanted = packTokens("targets", targets, vocab, { noTarget: true });
+          const n = whole("sequences", sequences, 1);
+          return unpack(check(core.gptSlicerGradient(id, ids, wanted, n)));
+        },
+        close() {
+          slicers.unregister(slicer);
+          core.gptSlicerClose(id);
+        },
+      };
+      slicers.register(slicer, id, slicer);
+      return slicer;
     },
 
     /** How many trainers are open in the core: for the tests of their lifetime. */
