@@ -226,8 +226,8 @@ std::map<int, Slicer> slicers;
 val gpt_slicer_open(val config, val params) {
   Slicer s{read_fields<attention::GptConfig>(config), read_numbers<float>(params), {}};
   if (std::int64_t(s.params.size()) != attention::gpt_size(s.config)) {
-    return error("params has " + std::to_string(s.params.size()) +
-                 " numbers but the model has " + std::to_string(attention::gpt_size(s.config)));
+    return error("params has " + std::to_string(s.params.size()) + " numbers but the model has " +
+                 std::to_string(attention::gpt_size(s.config)));
   }
   const int id = next_trainer++;
   slicers.emplace(id, std::move(s));
