@@ -7,6 +7,19 @@
 import { openApp, start } from "../tests/browser/browser.mjs";
 
 const targetSeconds = 30;
+
+/** The frames' intervals from now on, kept in the page (window.frameGaps). */
+export const recordFrames = (page) =>
+  page.evaluate(() => {
+    window.frameGaps = [];
+    let last = performance.now();
+    const tick = (now) => {
+      window.frameGaps.push(now - last);
+      last = now;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
 const giveUpSeconds = 180;
 
 async function run(env, { phone }) {
@@ -18,17 +31,7 @@ async function run(env, { phone }) {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
   }
-  // the frames' intervals from now on, kept in the page
-  await page.evaluate(() => {
-    window.frameGaps = [];
-    let last = performance.now();
-    const tick = (now) => {
-      window.frameGaps.push(now - last);
-      last = now;
-      requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
+  await recordFrames(page);
   await page.locator("#induction-start").click();
   const started = Date.now();
   let drop;

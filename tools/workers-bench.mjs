@@ -11,6 +11,7 @@
 // Run alone: `node tools/workers-bench.mjs [--turns N]`.
 import { parseArgs } from "node:util";
 import { openApp, start } from "../tests/browser/browser.mjs";
+import { recordFrames } from "./induction-bench.mjs";
 
 const warmUpMs = 4000;
 const windowMs = 15000;
@@ -57,16 +58,7 @@ async function rate(env, lab, workers) {
   const page = await open(env, lab, workers, false);
   await page.locator(`#${labs[lab].id}-start`).click();
   await page.waitForTimeout(labs[lab].warmUpMs ?? warmUpMs);
-  await page.evaluate(() => {
-    window.frameGaps = [];
-    let last = performance.now();
-    const tick = (now) => {
-      window.frameGaps.push(now - last);
-      last = now;
-      requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
+  await recordFrames(page);
   const [s0, t0] = [await stepOf(page, lab), Date.now()];
   await page.waitForTimeout(labs[lab].windowMs ?? windowMs);
   const [s1, t1] = [await stepOf(page, lab), Date.now()];

@@ -124,6 +124,12 @@ test("the control beside Start: 1 to the device's cores, all chosen at first, it
     const page = await openApp(env, `scene=text&lang=${lang}&step=3`, {
       viewport: { width: 1440, height: 900 },
     });
+    // the choice is drawn without starting the worker: it starts with the first run
+    const started = () =>
+      page.evaluate(() =>
+        performance.getEntriesByType("resource").some((e) => /train-worker\.js$/.test(e.name)),
+      );
+    assert.equal(await started(), false, "the worker loads only when training starts");
     // the intro says where the work is done: by the workers, off the page's thread
     const intro = await page.locator("#text-train-model > p").first().textContent();
     assert.match(
@@ -152,6 +158,7 @@ test("the control beside Start: 1 to the device's cores, all chosen at first, it
     assert.deepEqual(await said(), [1, cores], `${lang}: after 1 is chosen`);
     await choice.selectOption(String(most));
     assert.deepEqual(await said(), [most, cores]);
+    assert.equal(await started(), false, "a choice alone does not start it");
     assert.deepEqual(page.errors, []);
     await page.close();
   }

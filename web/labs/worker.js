@@ -57,13 +57,20 @@ function scriptUrl(url) {
   return policy.createScriptURL(url);
 }
 
+/**
+ * Whether the labs train in the worker here, without starting it (it starts with the first
+ * run): the page served over http(s) where workers exist, and the worker not failed.
+ */
+export function workerPossible() {
+  if (worker !== undefined) return worker !== null;
+  const served = typeof location === "object" && /^https?:$/.test(location.protocol);
+  return served && typeof Worker === "function" && typeof document === "object";
+}
+
 /** The worker, or null where the page is not served over http(s) or it cannot start. */
 export function trainWorker() {
   if (worker !== undefined) return worker;
-  const served = typeof location === "object" && /^https?:$/.test(location.protocol);
-  if (!served || typeof Worker !== "function" || typeof document !== "object") {
-    return (worker = null);
-  }
+  if (!workerPossible()) return (worker = null);
   try {
     const url = new URL("generated/train-worker.js", document.baseURI).href;
     worker = new Worker(scriptUrl(url), { type: "module" });

@@ -7,7 +7,7 @@ import { fmt } from "../../format.js";
 import { linePlot, numbers, redrawInPlace, trainerButtons } from "../kit.js";
 import { lossPlot } from "./plot.js";
 import { workersControl } from "./workers.js";
-import { trainWorker } from "../worker.js";
+import { workerPossible } from "../worker.js";
 import {
   every,
   finished,
@@ -109,7 +109,7 @@ export function trainerPanel(ctx) {
         training.batch,
         task.context,
         every,
-        !!trainWorker(),
+        workerPossible(),
       ),
     }),
     trainerButtons(w.trainer, startButton, stopButton),

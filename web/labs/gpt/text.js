@@ -13,7 +13,7 @@ import { kitStyles, numbers } from "../kit.js";
 import { readPreset } from "./files.js";
 import { headGrid } from "./panels.js";
 import { makeTrainer } from "./train.js";
-import { trainWorker } from "../worker.js";
+import { workerPossible } from "../worker.js";
 import { gptWords } from "./words.js";
 import { textWords } from "./text-words.js";
 
@@ -104,7 +104,7 @@ const trainer = makeTrainer({
       json.training.steps,
       json.training.batch,
       json.config.context,
-      !!trainWorker(),
+      workerPossible(),
     ),
   title: ({ name }, msg) => msg.textLab.textPlot(msg.textLab.nameOf(name)),
   levels: ({ baselines }, msg) =>

@@ -19,7 +19,7 @@ import { fmt } from "../../format.js";
 import { redrawInPlace, trainerButtons } from "../kit.js";
 import { readStreams } from "./files.js";
 import { levels } from "./meaning.js";
-import { listen, tell, trainWorker } from "../worker.js";
+import { listen, tell, trainWorker, workerPossible } from "../worker.js";
 import { workersControl } from "./workers.js";
 import {
   announcement,
@@ -350,7 +350,7 @@ export const tangTrainer = makeTrainer({
       json.training.steps,
       json.training.batch,
       json.config.context,
-      !!trainWorker(),
+      workerPossible(),
     ),
   title: ({ json }, msg) => msg.gptLab.trainPlot(fmt(json.heldOut, 2)),
   levels: ({ json, baselines }, msg) => levels(json, baselines, msg.gptLab),

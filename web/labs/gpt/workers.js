@@ -6,7 +6,7 @@ import { el } from "../../views.js";
 import {
   mostWorkers,
   onWorkers,
-  trainWorker,
+  workerPossible,
   useWorkers,
   workersUsing,
   workersWanted,
@@ -35,7 +35,7 @@ export const workersWords = {
 /** The page's workers now: { served (whether the labs' worker runs), asked, using (undefined
  * until the worker answers), cores (the device's, as it reports them) }. */
 export const workersNow = () => ({
-  served: !!trainWorker(),
+  served: workerPossible(),
   asked: workersWanted(),
   using: workersUsing(),
   cores: globalThis.navigator?.hardwareConcurrency ?? 1,
@@ -64,7 +64,7 @@ onWorkers(() => {
 /** The control: a choice of 1 … mostWorkers() and a sentence of what is in use. */
 export function workersControl(msg, id) {
   const w = workersWords[msg.lang];
-  const served = !!trainWorker();
+  const served = workerPossible();
   const most = served ? mostWorkers() : 1;
   // a processor's cores, not this page's core: no glossary link in it
   const note = el("p", { class: "note", id: `${id}-workers-note`, "data-glossary": "off" });
