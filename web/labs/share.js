@@ -42,10 +42,9 @@ const sum = (sizes) => sizes.reduce((a, b) => a + b, 0);
 /**
  * The helpers of a worker: spawn() starts one (a Worker of the same script, which answers
  * slicesOf's work), said(using) hears how many workers share a step: at each use(), and when a
- * helper fails. use(n) asks for n
- * workers in all (this one included), using() says how many there are, and step(core, trainer,
- * size) takes the rest of the trainer's step, shared: the trainer's slice() result of its last
- * slice ({ step, loss }).
+ * helper fails. use(n) asks for n workers in all (this one included), using() says how many
+ * there are, and step(core, trainer, size) takes the rest of the trainer's step, shared: the
+ * trainer's slice() result of its last slice ({ step, loss }).
  */
 export function helpers(spawn, said) {
   const pool = []; // { worker, pending: Map of work → { resolve, reject } }
@@ -124,7 +123,8 @@ export function helpers(spawn, said) {
         const work = { config, params, tokens: cut(tokens), targets: cut(targets), sizes: part };
         const helper = pool[i];
         return ask(helper, work).catch((error) => {
-          if (!/let go/.test(error.message)) {
+          // a helper still in the pool failed (one let go by use() is out of it already)
+          if (pool.includes(helper)) {
             cannot = true;
             drop(helper, error);
             tellUsing();
