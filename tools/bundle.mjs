@@ -1,6 +1,7 @@
 // bundle.mjs: builds into web/generated/ (ignored by git), after the WASM core is built:
 //   ../index.html               the page: index.template.html with its first views (drawn by
 //                               tools/prerender.mjs), style.css and its start (start.js) in it
+//   views/<scene>-<lang>-<step>.json  every later step's view, which the start fetches
 //   app.js                      the page as an ES module, which imports
 //   chunks/first-view-*.js      what the first view shares with the labs (start.js preloads them),
 //   chunks/                     and what a lab loads when it opens; the page's core is
@@ -70,8 +71,14 @@ const live = await writeFirstView(page);
 // its chunks and the core's .wasm, all requested at once). style.css and the start are in the
 // page too, so that the first paint waits for no other request.
 const prerendered = await prerender();
-const { scenes, langs } = prerendered;
-await writeFile(new URL("start.json", out), JSON.stringify({ scenes, langs, live }));
+const { scenes, langs, steps } = prerendered;
+await writeFile(new URL("start.json", out), JSON.stringify({ scenes, langs, steps, live }));
+// every later step's view, a file of its own that the start fetches for a link to that step
+const later = new URL("views/", out);
+await rm(later, { recursive: true, force: true });
+await mkdir(later);
+for (const [key, view] of Object.entries(prerendered.later))
+  await writeFile(new URL(`${key.replaceAll(":", "-")}.json`, later), JSON.stringify(view));
 const sideEffectFree = {
   name: "side-effect-free",
   setup(b) {

@@ -83,12 +83,17 @@ function encoder() {
 }
 
 /**
- * Every first view: { table, views: { "scene:lang": { narrow, wide, title, htmlLang,
- * scrollHint } }, scenes, langs }, each width's nodes ids in the table.
+ * Every first view: { table, views: { "scene:lang:1": { narrow, wide, title, htmlLang,
+ * scrollHint } }, scenes, langs, steps, later }, each width's nodes ids in the table: each
+ * walkthrough's first step, which index.html holds. `steps` counts each scene's steps, and
+ * `later` holds every other step's view, both widths with a table of their own ({ table, view }):
+ * the files that web/start.js fetches for a link to that step.
  */
 export async function prerender() {
   const { table, intern } = encoder();
   const views = {};
+  const later = {};
+  const steps = {};
   for (const width of ["narrow", "wide"]) {
     const { document, globals } = domFor(width);
     const saved = Object.fromEntries(
@@ -99,27 +104,36 @@ export async function prerender() {
     try {
       // imported here: the view code reads the globals above as it draws
       const { loadAttention } = await import("../web/attention.js");
-      const { createWalkthrough } = await import("../web/walkthrough.js");
+      const { createWalkthrough, stateFromParams } = await import("../web/walkthrough.js");
       const { scenes, lessons } = await import("../web/catalogue.js");
       const { messages } = await import("../web/state.js");
+      const { stepsFor } = await import("../web/steps.js");
+      const { questionsOf, answersOf } = await import("../web/quiz.js");
       const core = await loadAttention();
       for (const scene of walkthroughs) {
+        steps[scene.id] = stepsFor(scene).length;
         for (const lang of langs) {
-          const root = document.getElementById("app");
-          const walk = createWalkthrough(root, {
-            core,
-            scenes,
-            lessons,
-            state: { scene: scene.id, lang, step: 0 },
-            page: true,
-            keyTarget: globals.window,
-          });
-          const view = (views[`${scene.id}:${lang}`] ??= {});
-          view[width] = [...root.childNodes].map(intern);
-          view.title = document.title;
-          view.htmlLang = document.documentElement.lang;
-          view.scrollHint = messages[lang].ui.scrollHint;
-          walk.destroy();
+          for (let step = 1; step <= steps[scene.id]; step++) {
+            const root = document.getElementById("app");
+            const params = new URLSearchParams({ scene: scene.id, lang, step });
+            const walk = createWalkthrough(root, {
+              core,
+              scenes,
+              lessons,
+              quiz: { questionsOf, answersOf },
+              state: stateFromParams(params, scenes),
+              page: true,
+              keyTarget: globals.window,
+            });
+            const key = `${scene.id}:${lang}:${step}`;
+            const own = step === 1 ? undefined : (later[key] ??= { ...encoder(), view: {} });
+            const view = own ? own.view : (views[key] ??= {});
+            view[width] = [...root.childNodes].map(own ? own.intern : intern);
+            view.title = document.title;
+            view.htmlLang = document.documentElement.lang;
+            view.scrollHint = messages[lang].ui.scrollHint;
+            walk.destroy();
+          }
         }
       }
     } finally {
@@ -129,5 +143,6 @@ export async function prerender() {
       }
     }
   }
-  return { table, views, scenes: walkthroughs.map((s) => s.id), langs };
+  for (const [key, { table, view }] of Object.entries(later)) later[key] = { table, view };
+  return { table, views, scenes: walkthroughs.map((s) => s.id), langs, steps, later };
 }

@@ -22,9 +22,11 @@ const state = stateFromParams(params, scenes);
 document.documentElement.lang = messages[state.lang].htmlLang;
 // The view prerendered for this URL (generated/start.js drew it: the same DOM as the live
 // one) stays until the live one replaces it, with what the learner did in it; without one, the
-// page says that it is loading.
-const prerendered =
-  state.step === 0 && root.dataset.firstView?.startsWith(`${state.scene}:${state.lang}:`);
+// page says that it is loading, and a view still coming is not drawn.
+const prerendered = root.dataset.firstView?.startsWith(
+  `${state.scene}:${state.lang}:${state.step + 1}:`,
+);
+delete root.dataset.coming;
 if (!prerendered) root.textContent = messages[state.lang].loading;
 
 // the state to write into the URL at the end of this task, as URL parameters (the walkthrough

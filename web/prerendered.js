@@ -9,20 +9,23 @@ import { litInView } from "./focus.js";
 const SVG = "http://www.w3.org/2000/svg";
 
 /**
- * The key of the prerendered view that these URL parameters open, or undefined: a view is
- * prerendered for each walkthrough's first step in each language, and a URL is read as one only
- * when it says nothing else (scene, step=1 and lang, each at most once; no lang: the browser's,
- * as state.js's defaultLang). Anything else waits for the live page.
+ * The key ("scene:lang:step") of the prerendered view that these URL parameters open, or
+ * undefined: a view is prerendered for each step of each walkthrough in each language, and a URL
+ * is read as one only when it says nothing else (scene, step and lang, each at most once, the
+ * step one of the scene's `steps`, written as the page writes it; no step: the first; no lang: the
+ * browser's, as state.js's defaultLang). Anything else waits for the live page. The first steps'
+ * views are in index.html; a later step's is the file generated/views/<scene>-<lang>-<step>.json.
  */
-export function viewFor(params, { scenes, langs, languages }) {
+export function viewFor(params, { scenes, langs, steps, languages }) {
   const keys = [...params.keys()];
   if (keys.some((k, i) => !["scene", "step", "lang"].includes(k) || keys.indexOf(k) !== i))
     return undefined;
   const scene = params.get("scene") ?? scenes[0];
   const lang = params.get("lang") ?? (languages.some((l) => /^zh/i.test(l)) ? "zh" : "en");
   if (!scenes.includes(scene) || !langs.includes(lang)) return undefined;
-  if (params.has("step") && params.get("step") !== "1") return undefined;
-  return `${scene}:${lang}`;
+  const step = params.get("step") ?? "1";
+  if (!/^[1-9][0-9]*$/.test(step) || Number(step) > steps[scene]) return undefined;
+  return `${scene}:${lang}:${step}`;
 }
 
 // A node from its data (tools/prerender.mjs): text a string, a comment null, an element

@@ -1,11 +1,12 @@
 // start.js: the page's start, at the end of web/index.html's <body> (tools/bundle.mjs puts it
 // there, with style.css, so that nothing else is requested before it runs), before the first
 // paint that could show #app. If the URL asks for a view drawn at build time (tools/prerender.mjs:
-// the page's own view code and the WASM core, in Node; in index.html as data), it draws that view
-// into #app, where the live page takes it over; any other URL gets the page's title there until
-// the live page draws. It loads the live page (app.js, the chunks it imports and the core's
-// .wasm, all requested at once) first.
-import { scenes, langs, live } from "./generated/start.json";
+// the page's own view code and the WASM core, in Node; a first step's in index.html as data, a
+// later step's in a file of its own), it draws that view into #app, where the live page takes it
+// over; until then, and for any other URL, #app holds the page's title until the live page
+// draws. It loads the live page (app.js, the chunks it imports and the core's .wasm, all
+// requested at once), after a later step's view.
+import { scenes, langs, steps, live } from "./generated/start.json";
 import { draw, viewFor } from "./prerendered.js";
 
 // what the build writes, from the page (web/index.html)
@@ -28,11 +29,25 @@ function requestLivePage() {
 const key = viewFor(new URLSearchParams(location.search), {
   scenes,
   langs,
+  steps,
   languages: navigator.languages?.length ? navigator.languages : [navigator.language ?? ""],
 });
-requestLivePage();
-const data = key && document.getElementById("first-views");
 const root = document.getElementById("app");
+if (key && !key.endsWith(":1")) {
+  // a later step's view is a file of its own, requested before the live page; it is drawn
+  // unless the live page came first (app.js then ends data-coming)
+  root.dataset.coming = key;
+  fetch(new URL(`views/${key.replaceAll(":", "-")}.json`, here))
+    .then((response) => (response.ok ? response.json() : undefined))
+    .then((file) => {
+      if (root.dataset.coming !== key) return;
+      delete root.dataset.coming;
+      if (file) draw(root, { ...file, key });
+    })
+    .catch(() => {});
+}
+requestLivePage();
+const data = key?.endsWith(":1") && document.getElementById("first-views");
 const { table, views = {} } = data ? JSON.parse(data.textContent) : {};
 // a page without its views (a host that rewrote it) shows its title, as any other URL does
 if (views[key]) draw(root, { table, view: views[key], key });

@@ -75,9 +75,10 @@ test("the first view fetches what the page's start requests, all of it, and no l
   const { page, paths } = await firstView(env);
   const scripts = paths.filter((p) => /\.(m?js|wasm)$/.test(p));
   assert.deepEqual([...scripts].sort(), [...preloaded].sort());
+  // the HTML, and the step's view drawn at build time (the step is not the first)
   assert.deepEqual(
     paths.filter((p) => !scripts.includes(p)),
-    ["/"],
+    ["/", "/generated/views/age-zh-6.json"],
   );
   // the labs' chunks are named after their modules (heads-…, model-…, attention-labs-…)
   const labs = readFileSync(new URL("catalogue.js", web), "utf8").match(/labs\/[\w/]+\.js/g);

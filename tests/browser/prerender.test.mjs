@@ -1,8 +1,10 @@
 // prerender.test.mjs: the first view drawn at build time (tools/prerender.mjs, drawn in the page
-// by generated/start.js) and the live page's takeover. With app.js held back, the
+// by generated/start.js: a first step's from the HTML, a later step's from its own file) and the
+// live page's takeover. With app.js held back, the
 // prerendered view is on screen; once app.js runs, the live view replaces it: the same DOM, every
 // element in the same place, the focus and an opened explanation kept, the keys working. A URL
 // that asks for any other view shows no prerendered numbers.
+import { readFileSync } from "node:fs";
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { start, openPage } from "./browser.mjs";
@@ -73,7 +75,7 @@ for (const [width, height, expected] of [
           viewport: { width, height },
         });
         const first = await snapshot(page);
-        assert.equal(first.firstView, `${scene.id}:${lang}:${expected}`);
+        assert.equal(first.firstView, `${scene.id}:${lang}:1:${expected}`);
         release();
         await page.waitForSelector("#app[data-ready]");
         const live = await snapshot(page);
@@ -145,10 +147,10 @@ test("the age scene's prerendered keys and values are the article's (docs/scenes
 
 test("with no parameters, the first scene in the browser's language; a link's lang wins", async () => {
   for (const [locale, query, view] of [
-    ["en-US", "", "classroom:en"],
-    ["zh-CN", "", "classroom:zh"],
-    ["en-US", "?lang=zh", "classroom:zh"],
-    ["zh-CN", "?scene=cup&step=1&lang=en", "cup:en"],
+    ["en-US", "", "classroom:en:1"],
+    ["zh-CN", "", "classroom:zh:1"],
+    ["en-US", "?lang=zh", "classroom:zh:1"],
+    ["zh-CN", "?scene=cup&step=1&lang=en", "cup:en:1"],
   ]) {
     const { page, release } = await heldPage(query, {
       locale,
@@ -163,9 +165,70 @@ test("with no parameters, the first scene in the browser's language; a link's la
   }
 });
 
-test("a URL that asks for another step, another scene or anything more shows no prerendered numbers", async () => {
+test("each later step of each walkthrough, in both languages and at both widths, is prerendered in a file of its own, and the live page takes it over unchanged", async () => {
+  // every step once, the language and the width taking turns (both of each in every scene)
+  const { steps } = JSON.parse(
+    readFileSync(new URL("../../web/generated/start.json", import.meta.url), "utf8"),
+  );
+  for (const scene of scenes) {
+    for (let step = 2; step <= steps[scene.id]; step++) {
+      const lang = step % 2 ? "zh" : "en";
+      const [width, height, expected] =
+        Math.floor(step / 2) % 2 ? [390, 844, "narrow"] : [1280, 900, "wide"];
+      const query = `?scene=${scene.id}&step=${step}&lang=${lang}`;
+      const { page, release } = await heldPage(query, { viewport: { width, height } });
+      await page.waitForSelector("#app[data-first-view]");
+      const first = await snapshot(page);
+      assert.equal(first.firstView, `${scene.id}:${lang}:${step}:${expected}`);
+      release();
+      await page.waitForSelector("#app[data-ready]");
+      const live = await snapshot(page);
+      assertSame(first, live, `${query} at ${width} px`);
+      assert.equal(live.firstView, undefined);
+      assert.deepEqual(page.errors, [], query);
+      await page.close();
+    }
+  }
+});
+
+test("a later step's prerendered numbers are the core's: the age scene at step 6 shows 19.4729 (docs/scenes.md)", async () => {
+  const { page, release } = await heldPage("?scene=age&lang=zh&step=6");
+  await page.waitForSelector("#app[data-first-view]");
+  const output = await page
+    .locator('[data-matrix="output"] button.cell')
+    .evaluateAll((cells) => cells.map((c) => c.textContent));
+  assert.deepEqual(output, ["19.4729"]);
+  release();
+  await page.close();
+});
+
+test("a later step's view that comes after the live page has drawn is not drawn over it", async () => {
+  const page = await openPage(env.browser, "about:blank");
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route("**/generated/views/age-zh-6.json", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${env.url}?scene=age&lang=zh&step=6`);
+  await page.waitForSelector("#app[data-ready]");
+  const before = await page.locator("#app").innerHTML();
+  release();
+  await page.waitForResponse("**/generated/views/age-zh-6.json");
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+  assert.equal(await page.locator("#app").innerHTML(), before);
+  assert.equal(await page.locator("#app").getAttribute("data-first-view"), null);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("a URL that asks for anything more than a step shows no prerendered numbers", async () => {
   for (const query of [
-    "?scene=age&lang=zh&step=6",
+    "?scene=age&lang=zh&step=06",
+    "?scene=age&lang=zh&step=7",
+    "?scene=age&lang=zh&step=0",
     "?scene=heads&lang=en",
     "?scene=age&lang=en&digits=2",
     "?scene=age&lang=en&lang=zh",

@@ -217,7 +217,7 @@ export function checkPanel(options) {
   };
   const panel = el(
     "section",
-    { class: `check ${mode}`, "aria-labelledby": "check-title" },
+    { class: mode === "check" ? "check" : `check ${mode}`, "aria-labelledby": "check-title" },
     el("h3", { id: "check-title", text: words.title }),
     waiting || el("p", { text: words.text }),
     el("p", { class: "hint", id: "check-rule", text: msg.check.rule }),
