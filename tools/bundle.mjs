@@ -1,7 +1,7 @@
 // bundle.mjs: builds into web/generated/ (ignored by git), after the WASM core is built:
 //   ../index.html               the page: index.template.html with its first views (drawn by
 //                               tools/prerender.mjs), style.css and its start (start.js) in it
-//   views/<scene>-<lang>-<step>.json  every later step's view, which the start fetches
+//   views/<scene>-<lang>-<step>.json  every other step's view, which the start fetches
 //   app.js                      the page as an ES module, which imports
 //   chunks/first-view-*.js      what the first view shares with the labs (start.js preloads them),
 //   chunks/                     and what a lab loads when it opens; the page's core is
@@ -64,21 +64,22 @@ const page = await build({
 });
 const live = await writeFirstView(page);
 
-// The page: web/index.html, web/index.template.html with each first view drawn now in Node by
-// the page's own view code and core (tools/prerender.mjs) in it, as data (one table of elements
-// for all views, a subtree shared by several once), for the page's start (web/start.js) to draw
-// the one the URL asks for before the first paint, then to load the live page (`live`: app.js,
-// its chunks and the core's .wasm, all requested at once). style.css and the start are in the
-// page too, so that the first paint waits for no other request.
+// The page: web/index.html, web/index.template.html with the view of the page with no parameters
+// (in each language) drawn now in Node by the page's own view code and core (tools/prerender.mjs)
+// in it, as data (one table of elements, a subtree shared by several once), for the page's start
+// (web/start.js) to draw before the first paint, then to load the live page (`live`: app.js, its
+// chunks and the core's .wasm, all requested at once); every other step's view is a file the
+// start fetches first. style.css and the start are in the page too, so that the first paint
+// waits for no other request.
 const prerendered = await prerender();
 const { scenes, langs, steps } = prerendered;
 await writeFile(new URL("start.json", out), JSON.stringify({ scenes, langs, steps, live }));
-// every later step's view, a file of its own that the start fetches for a link to that step
-const later = new URL("views/", out);
-await rm(later, { recursive: true, force: true });
-await mkdir(later);
-for (const [key, view] of Object.entries(prerendered.later))
-  await writeFile(new URL(`${key.replaceAll(":", "-")}.json`, later), JSON.stringify(view));
+// every other step's view, a file of its own that the start fetches for a link to that step
+const files = new URL("views/", out);
+await rm(files, { recursive: true, force: true });
+await mkdir(files);
+for (const [key, view] of Object.entries(prerendered.files))
+  await writeFile(new URL(`${key.replaceAll(":", "-")}.json`, files), JSON.stringify(view));
 const sideEffectFree = {
   name: "side-effect-free",
   setup(b) {

@@ -1,12 +1,12 @@
 // prerender.mjs: the page's first views, drawn at build time (tools/bundle.mjs calls it). In
-// Node, the page's own view code (createWalkthrough, page: true) draws each walkthrough scene's
-// first step, in each language, into a small DOM (linkedom), with the real WASM core: every
+// Node, the page's own view code (createWalkthrough, page: true) draws every step of each
+// walkthrough, in each language, into a small DOM (linkedom), with the real WASM core: every
 // number is still the core's. Each view is drawn for the two widths whose DOM differs (the
 // glossary links a term where it is first *drawn*, and a narrow column hides the wide screen's
-// copy of the analogy, style.css's @container (max-width: 480px)). The trees go, shared subtrees
-// once, into web/index.html as data (tools/bundle.mjs), where web/start.js draws the view the URL
-// asks for before the first paint, and app.js takes it over (docs/performance.md, "The first
-// numbers with the HTML").
+// copy of the analogy, style.css's @container (max-width: 480px)). The trees are data, shared
+// subtrees once: the page with no parameters in web/index.html, every other view in a file of
+// its own (tools/bundle.mjs), where web/start.js draws the view the URL asks for, and app.js
+// takes it over (docs/performance.md, "The first numbers with the HTML").
 import { parseHTML } from "linkedom";
 import { scenes as walkthroughs } from "../web/scenes.js";
 
@@ -84,15 +84,15 @@ function encoder() {
 
 /**
  * Every first view: { table, views: { "scene:lang:1": { narrow, wide, title, htmlLang,
- * scrollHint } }, scenes, langs, steps, later }, each width's nodes ids in the table: each
- * walkthrough's first step, which index.html holds. `steps` counts each scene's steps, and
- * `later` holds every other step's view, both widths with a table of their own ({ table, view }):
- * the files that web/start.js fetches for a link to that step.
+ * scrollHint } }, scenes, langs, steps, files }, each width's nodes ids in the table: the page
+ * with no parameters (the first scene's first step, in each language), which index.html holds.
+ * `steps` counts each scene's steps, and `files` holds every other step's view, both widths with a
+ * table of their own ({ table, view }): the files that web/start.js fetches for a link to it.
  */
 export async function prerender() {
   const { table, intern } = encoder();
   const views = {};
-  const later = {};
+  const files = {};
   const steps = {};
   for (const width of ["narrow", "wide"]) {
     const { document, globals } = domFor(width);
@@ -126,7 +126,8 @@ export async function prerender() {
               keyTarget: globals.window,
             });
             const key = `${scene.id}:${lang}:${step}`;
-            const own = step === 1 ? undefined : (later[key] ??= { ...encoder(), view: {} });
+            const inHtml = scene === walkthroughs[0] && step === 1;
+            const own = inHtml ? undefined : (files[key] ??= { ...encoder(), view: {} });
             const view = own ? own.view : (views[key] ??= {});
             view[width] = [...root.childNodes].map(own ? own.intern : intern);
             view.title = document.title;
@@ -143,6 +144,6 @@ export async function prerender() {
       }
     }
   }
-  for (const [key, { table, view }] of Object.entries(later)) later[key] = { table, view };
-  return { table, views, scenes: walkthroughs.map((s) => s.id), langs, steps, later };
+  for (const [key, { table, view }] of Object.entries(files)) files[key] = { table, view };
+  return { table, views, scenes: walkthroughs.map((s) => s.id), langs, steps, files };
 }

@@ -13,8 +13,9 @@ const SVG = "http://www.w3.org/2000/svg";
  * undefined: a view is prerendered for each step of each walkthrough in each language, and a URL
  * is read as one only when it says nothing else (scene, step and lang, each at most once, the
  * step one of the scene's `steps`, written as the page writes it; no step: the first; no lang: the
- * browser's, as state.js's defaultLang). Anything else waits for the live page. The first steps'
- * views are in index.html; a later step's is the file generated/views/<scene>-<lang>-<step>.json.
+ * browser's, as state.js's defaultLang). Anything else waits for the live page. The first
+ * scene's first step is in index.html; any other view is the file
+ * generated/views/<scene>-<lang>-<step>.json.
  */
 export function viewFor(params, { scenes, langs, steps, languages }) {
   const keys = [...params.keys()];

@@ -1,11 +1,11 @@
 // start.js: the page's start, at the end of web/index.html's <body> (tools/bundle.mjs puts it
 // there, with style.css, so that nothing else is requested before it runs), before the first
 // paint that could show #app. If the URL asks for a view drawn at build time (tools/prerender.mjs:
-// the page's own view code and the WASM core, in Node; a first step's in index.html as data, a
-// later step's in a file of its own), it draws that view into #app, where the live page takes it
-// over; until then, and for any other URL, #app holds the page's title until the live page
-// draws. It loads the live page (app.js, the chunks it imports and the core's .wasm, all
-// requested at once), after a later step's view.
+// the page's own view code and the WASM core, in Node; the page with no parameters in index.html
+// as data, every other step of a walkthrough in a file of its own), it draws that view into #app,
+// where the live page takes it over; until then, and for any other URL, #app holds the page's
+// title until the live page draws. It loads the live page (app.js, the chunks it imports and the
+// core's .wasm, all requested at once), after a view's file.
 import { scenes, langs, steps, live } from "./generated/start.json";
 import { draw, viewFor } from "./prerendered.js";
 
@@ -33,9 +33,13 @@ const key = viewFor(new URLSearchParams(location.search), {
   languages: navigator.languages?.length ? navigator.languages : [navigator.language ?? ""],
 });
 const root = document.getElementById("app");
-if (key && !key.endsWith(":1")) {
-  // a later step's view is a file of its own, requested before the live page; it is drawn
-  // unless the live page came first (app.js then ends data-coming)
+// the page with no parameters (the first scene's first step) is in the HTML; any other view is a
+// file of its own, requested before the live page and drawn unless the live page came first
+// (app.js then ends data-coming). A page without its views (a host that rewrote it) shows its
+// title, as any other URL does.
+const data = key && document.getElementById("first-views");
+const inHtml = data && key.startsWith(`${scenes[0]}:`) && key.endsWith(":1");
+if (data && !inHtml) {
   root.dataset.coming = key;
   fetch(new URL(`views/${key.replaceAll(":", "-")}.json`, here))
     .then((response) => (response.ok ? response.json() : undefined))
@@ -47,9 +51,7 @@ if (key && !key.endsWith(":1")) {
     .catch(() => {});
 }
 requestLivePage();
-const data = key?.endsWith(":1") && document.getElementById("first-views");
-const { table, views = {} } = data ? JSON.parse(data.textContent) : {};
-// a page without its views (a host that rewrote it) shows its title, as any other URL does
+const { table, views = {} } = inHtml ? JSON.parse(data.textContent) : {};
 if (views[key]) draw(root, { table, view: views[key], key });
 else root.textContent = document.title;
 import(new URL("app.js", here).href);
