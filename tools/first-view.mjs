@@ -5,7 +5,8 @@
 // localhost and on a phone profile (390 px, 4× CPU throttling, Fast 3G: 150 ms latency, 1.6 Mb/s
 // down), for the URLs whose first view is drawn at build time (tools/prerender.mjs): the page
 // with no parameters, in the HTML; each walkthrough's first step and two later steps (the age
-// scene in Chinese at step 6, 19.4729; the classroom at step 7, the README's run), whose views are
+// scene in Chinese at step 6, 19.4729; the classroom at step 7, the README's run; the book at
+// step 5, the largest), whose views are
 // files of their own that the page's start fetches (these on the phone profile only, unless
 // named); and for two that wait for the live page (the age scene at step 6 with 2 digits; the
 // heads lab, which loads the labs' code and core). Milestones from the page's own clock, ms since
@@ -36,6 +37,8 @@ export const views = [
   })),
   { name: "age", query: "scene=age&lang=zh&step=6", shows: "19.47", file: true },
   { name: "classroom", query: "scene=classroom&step=7&lang=en", file: true },
+  // the largest view's file (19.5 KB gzipped)
+  { name: "book step 5", query: "scene=book&step=5&lang=zh", file: true },
   { name: "age 2 digits", query: "scene=age&lang=zh&step=6&digits=2", shows: "19.47" },
   { name: "heads", query: "scene=heads&lang=en" },
 ];
