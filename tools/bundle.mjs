@@ -12,6 +12,7 @@
 //   train-worker.js             the labs' training (induction, the real model), in a Web Worker
 import { build } from "esbuild";
 import { prerender } from "./prerender.mjs";
+import { languages } from "../web/i18n/languages.js";
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, relative, resolve } from "node:path";
@@ -36,6 +37,16 @@ const streamingCore = {
     );
   },
 };
+// The page loads the words of the language it shows, not both: i18n/one-language.js takes
+// i18n/index.js's place in the page's bundle (the element's bundles and Node keep both at once).
+const oneLanguage = {
+  name: "one-language",
+  setup(b) {
+    b.onResolve({ filter: /i18n\/index\.js$/ }, (args) => ({
+      path: resolve(args.resolveDir, args.path.replace(/index\.js$/, "one-language.js")),
+    }));
+  },
+};
 // exceljs, which writes the spreadsheets (web/ui/sheet-download.js), is its browser build: one
 // UMD script, taken in as a module of its own (its module.exports as the default export, and no
 // `require` of its own to look for), so that esbuild needs no CommonJS helpers: it would share
@@ -57,12 +68,12 @@ const page = await build({
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
   format: "esm",
-  plugins: [streamingCore, umdExcel],
+  plugins: [streamingCore, oneLanguage, umdExcel],
   metafile: true,
   write: false,
   logLevel: "warning",
 });
-const live = await writeFirstView(page);
+const { live, words } = await writeFirstView(page);
 
 // The page: web/index.html, web/index.template.html with the view of the page with no parameters
 // (in each language) drawn now in Node by the page's own view code and core (tools/prerender.mjs)
@@ -73,7 +84,7 @@ const live = await writeFirstView(page);
 // waits for no other request.
 const prerendered = await prerender();
 const { scenes, langs, steps } = prerendered;
-await writeFile(new URL("start.json", out), JSON.stringify({ scenes, langs, steps, live }));
+await writeFile(new URL("start.json", out), JSON.stringify({ scenes, langs, steps, live, words }));
 // every other step's view, a file of its own that the start fetches for a link to that step
 const files = new URL("views/", out);
 await rm(files, { recursive: true, force: true });
@@ -210,10 +221,11 @@ await build({
 });
 
 /**
- * Writes the page's build; resolves to what its first view loads: app.js and the chunks it
- * imports statically (modules that the first view shares with the labs), named
+ * Writes the page's build; resolves to what its first view loads: `live`, app.js and the chunks
+ * it imports statically (modules that the first view shares with the labs), named
  * chunks/first-view-<module>.js, which start.js requests with the core's .wasm (one round trip,
- * not a second after app.js).
+ * not a second after app.js), and `words`, each language's words (i18n/one-language.js imports
+ * them), chunks/first-view-words-<lang>.js, of which start.js requests the page's language.
  */
 async function writeFirstView({ metafile, outputFiles }) {
   const outputs = Object.fromEntries(
@@ -234,6 +246,14 @@ async function writeFirstView({ metafile, outputFiles }) {
     }
   };
   visit(app);
+  const words = {};
+  for (const [path, o] of Object.entries(outputs)) {
+    const lang = o.entryPoint?.match(/i18n\/(\w+)\.js$/)?.[1];
+    if (!Object.hasOwn(languages, lang)) continue;
+    words[lang] = `chunks/first-view-words-${lang}.js`;
+    first.set(path, basename(words[lang]));
+    visit(path);
+  }
   const renames = [...first].map(([path, name]) => [basename(path), name]);
   // The streaming loader finds the .wasm next to itself (import.meta.url), where it was built,
   // wherever the bundle puts it.
@@ -257,8 +277,11 @@ async function writeFirstView({ metafile, outputFiles }) {
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, text);
   }
-  return [
-    "app.js",
-    ...[...first].map(([path, name]) => relative(out.pathname, resolve(dirname(path), name))),
-  ];
+  const chunks = [...first].map(([path, name]) =>
+    relative(out.pathname, resolve(dirname(path), name)),
+  );
+  return {
+    live: ["app.js", ...chunks.filter((c) => !Object.values(words).includes(c))],
+    words,
+  };
 }

@@ -6,6 +6,7 @@ import { createWalkthrough, messages, stateFromParams } from "./walkthrough.js";
 import { classFromParams } from "./state.js";
 import { questionsOf, answersOf } from "./quiz.js";
 import { keep } from "./prerendered.js";
+import { languages, loadLanguage } from "./i18n/index.js";
 
 const root = document.getElementById("app");
 const params = new URLSearchParams(location.search);
@@ -19,7 +20,9 @@ const scenes = opening?.lazy
     )
   : listed;
 const state = stateFromParams(params, scenes);
-document.documentElement.lang = messages[state.lang].htmlLang;
+document.documentElement.lang = languages[state.lang].htmlLang;
+// the words of the language shown (the page's start has requested them with the rest)
+await loadLanguage(state.lang);
 // The view prerendered for this URL (generated/start.js drew it: the same DOM as the live
 // one) stays until the live one replaces it, with what the learner did in it; without one, the
 // page says that it is loading, and a view still coming is not drawn.

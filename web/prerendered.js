@@ -22,11 +22,22 @@ export function viewFor(params, { scenes, langs, steps, languages }) {
   if (keys.some((k, i) => !["scene", "step", "lang"].includes(k) || keys.indexOf(k) !== i))
     return undefined;
   const scene = params.get("scene") ?? scenes[0];
-  const lang = params.get("lang") ?? (languages.some((l) => /^zh/i.test(l)) ? "zh" : "en");
+  const lang = params.get("lang") ?? langOf(new URLSearchParams(), { langs, languages });
   if (!scenes.includes(scene) || !langs.includes(lang)) return undefined;
   const step = params.get("step") ?? "1";
   if (!/^[1-9][0-9]*$/.test(step) || Number(step) > steps[scene]) return undefined;
   return `${scene}:${lang}:${step}`;
+}
+
+/**
+ * The language the live page shows for these URL parameters (state.js reads it the same way): a
+ * known `lang` (the first, if repeated), else the browser's: Chinese if it asks for it, else
+ * English.
+ */
+export function langOf(params, { langs, languages }) {
+  const asked = params.get("lang");
+  if (langs.includes(asked)) return asked;
+  return languages.some((l) => /^zh/i.test(l)) ? "zh" : "en";
 }
 
 // A node from its data (tools/prerender.mjs): text a string, a comment null, an element

@@ -6,14 +6,15 @@
 // where the live page takes it over; until then, and for any other URL, #app holds the page's
 // title until the live page draws. It loads the live page (app.js, the chunks it imports and the
 // core's .wasm, all requested at once), after a view's file.
-import { scenes, langs, steps, live } from "./generated/start.json";
-import { draw, viewFor } from "./prerendered.js";
+import { scenes, langs, steps, live, words } from "./generated/start.json";
+import { draw, langOf, viewFor } from "./prerendered.js";
 
 // what the build writes, from the page (web/index.html)
 const here = new URL("generated/", document.baseURI);
 
-function requestLivePage() {
-  for (const href of live) {
+// the live page: app.js, its chunks, the words of the language it shows, and the core's .wasm
+function requestLivePage(lang) {
+  for (const href of [...live, words[lang]]) {
     const link = document.createElement("link");
     link.rel = "modulepreload";
     link.href = new URL(href, here).href;
@@ -26,12 +27,9 @@ function requestLivePage() {
   document.head.append(wasm);
 }
 
-const key = viewFor(new URLSearchParams(location.search), {
-  scenes,
-  langs,
-  steps,
-  languages: navigator.languages?.length ? navigator.languages : [navigator.language ?? ""],
-});
+const params = new URLSearchParams(location.search);
+const languages = navigator.languages?.length ? navigator.languages : [navigator.language ?? ""];
+const key = viewFor(params, { scenes, langs, steps, languages });
 const root = document.getElementById("app");
 // the page with no parameters (the first scene's first step) is in the HTML; any other view is a
 // file of its own, requested before the live page and drawn unless the live page came first
@@ -50,7 +48,7 @@ if (data && !inHtml) {
     })
     .catch(() => {});
 }
-requestLivePage();
+requestLivePage(langOf(params, { langs, languages }));
 const { table, views = {} } = inHtml ? JSON.parse(data.textContent) : {};
 if (views[key]) draw(root, { table, view: views[key], key });
 else root.textContent = document.title;

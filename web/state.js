@@ -14,7 +14,7 @@
 // `path` (the scenes the class takes, by id; null for all of them); `refused` lists what a
 // link gave that is no such thing ([{ key, value }]), ignored and said on the page.
 import { parseNumber, matrixToText, matrixFromText } from "./format.js";
-import { messages } from "./i18n/index.js";
+import { languages, messages } from "./i18n/index.js";
 import { sceneParams } from "./steps.js";
 import { maxSide } from "./custom-scene.js";
 
@@ -170,7 +170,7 @@ export function stateFromParams(p, scenes) {
   const cell = /^[a-z][\w-]{0,23}$/i.test(m) && { m, i: index(i), j: index(j) };
   return {
     scene: scene.id,
-    lang: Object.hasOwn(messages, p.get("lang")) ? p.get("lang") : defaultLang(),
+    lang: Object.hasOwn(languages, p.get("lang")) ? p.get("lang") : defaultLang(),
     step: Math.round(number("step", 1, 1, 1000)) - 1,
     edits,
     ...own,

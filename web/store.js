@@ -2,10 +2,12 @@
 // update(change) merges a change into the state, recomputes through the scene's lab when the
 // inputs or the scene's parameters changed (keeping the last good numbers when the core refuses
 // them, and saying why), and tells each listener which parts of the state changed, so that the
-// page redraws only those (walkthrough.js). A lab that is not loaded yet loads first.
+// page redraws only those (walkthrough.js). A lab or a language that is not loaded yet loads
+// first.
 import { coreFor, labOf, resolveScene } from "./lab.js";
 import { initialState, paramsOf, sceneDefaults, withEdits } from "./state.js";
 import { wordsFor } from "./words.js";
+import { loadLanguage } from "./i18n/index.js";
 
 // The parts of the state that a page layer can depend on; "trace" stands for the numbers.
 const tracked = (s) => Object.keys(s);
@@ -57,6 +59,16 @@ export function createStore({ core, scenes, partial }) {
         },
         // the page was rebuilt since it opened, or the network dropped: reloading helps
         () => update({ notice: { unloaded: true } }),
+      );
+      return;
+    }
+    // So does a language whose words the page has not loaded (the page loads the one it shows:
+    // i18n/one-language.js).
+    const words = change.lang && loadLanguage(change.lang);
+    if (words) {
+      words.then(
+        () => update(change, how),
+        () => update({ notice: { unloaded: "language" } }),
       );
       return;
     }

@@ -9,7 +9,8 @@ import { createStore } from "./store.js";
 import { keyHandler } from "./keys.js";
 import { litInView, remember, restore } from "./focus.js";
 import { wordsFor } from "./words.js";
-import { messages, paramsFromState, paramsOf } from "./state.js";
+import { paramsFromState, paramsOf } from "./state.js";
+import { languages } from "./i18n/index.js";
 import { createPlayback } from "./playback.js";
 import { el } from "./views.js";
 import { header } from "./ui/header.js";
@@ -364,7 +365,7 @@ function controller(store, playback, publicState, destroy) {
     play: () => playback.set(true),
     pause: () => playback.set(false),
     setLang(lang) {
-      if (Object.hasOwn(messages, lang) && lang !== store.state.lang)
+      if (Object.hasOwn(languages, lang) && lang !== store.state.lang)
         update({ lang }, { announce: true });
     },
     /** Predict mode on or off: each step's results hidden until the learner has answered. */

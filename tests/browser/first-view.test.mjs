@@ -11,10 +11,13 @@ import { policy } from "../../tools/serve.mjs";
 
 const web = new URL("../../web/", import.meta.url);
 // what the page loads at once, after the HTML (which holds its style and its start): what its
-// start requests together (tools/bundle.mjs writes the list: app.js and the chunks it imports)
-// and the core's .wasm
-const { live } = JSON.parse(readFileSync(new URL("generated/start.json", web), "utf8"));
-const preloaded = [...live.map((href) => `/generated/${href}`), "/generated/attention-core.wasm"];
+// start requests together (tools/bundle.mjs writes the list: app.js and the chunks it imports,
+// and the words of the page's language, here Chinese, and not the other's) and the core's .wasm
+const { live, words } = JSON.parse(readFileSync(new URL("generated/start.json", web), "utf8"));
+const preloaded = [
+  ...[...live, words.zh].map((href) => `/generated/${href}`),
+  "/generated/attention-core.wasm",
+];
 // The age scene at its last step: 19.4729, the key-value lookup by hand (docs/scenes.md).
 const query = "?scene=age&lang=zh&step=6";
 
@@ -114,4 +117,42 @@ test("where the .wasm cannot stream (served as octet-stream), the inlined core g
   } finally {
     await octets.close();
   }
+});
+
+test("the page loads the words of its language only; the other's come when the learner switches, and a switch whose words cannot load says so and keeps the page", async () => {
+  const page = await openPage(env.browser, "about:blank");
+  const fetched = [];
+  page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
+  await page.goto(`${env.url}?scene=age&lang=zh&step=6`);
+  await page.waitForSelector("#app[data-ready]");
+  assert.ok(fetched.includes(`/generated/${words.zh}`), fetched.join(" "));
+  assert.ok(!fetched.includes(`/generated/${words.en}`), fetched.join(" "));
+  // the switch: the English words load, then the page is in English, at the same step
+  await page.click("#lang-en");
+  await page.waitForFunction(() => document.documentElement.lang === "en");
+  assert.ok(fetched.includes(`/generated/${words.en}`));
+  assert.equal(await page.locator("#step-title").textContent(), "6. Result");
+  assert.deepEqual(
+    await page.locator('[data-matrix="output"] button.cell').allTextContents(),
+    ["19.4729"],
+  );
+  assert.deepEqual(page.errors, []);
+  await page.close();
+
+  // the English words cannot load: the page stays in Chinese, says why, and still works
+  const offline = await openPage(env.browser, "about:blank");
+  await offline.route(`**/generated/${words.en}`, (route) => route.abort());
+  await offline.goto(`${env.url}?scene=age&lang=zh&step=6`);
+  await offline.waitForSelector("#app[data-ready]");
+  await offline.click("#lang-en");
+  const alert = offline.locator('[role="alert"]');
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /另一种语言没能加载/);
+  assert.equal(await offline.evaluate(() => document.documentElement.lang), "zh-CN");
+  assert.equal(await offline.locator("#lang-zh").getAttribute("aria-pressed"), "true");
+  await offline.click("#back");
+  await offline.waitForFunction(
+    () => document.querySelector("#step-title")?.textContent.startsWith("5."),
+  );
+  await offline.close();
 });

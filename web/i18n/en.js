@@ -26,9 +26,6 @@ const glosses = {
 };
 
 export default {
-  lang: "en",
-  htmlLang: "en",
-  languageName: "English",
   title: "Attention by hand",
   tagline: "softmax(Q·Kᵀ/√d_k)·V, one number at a time. Every number is computed by the WASM core.",
   loading: "Loading the attention core…",
@@ -110,6 +107,8 @@ export default {
     rejectedLink: "The link's values were not applied; the scene's own are shown:",
     unloaded:
       "This lesson could not be loaded: the page has probably been updated since you opened it, or the connection dropped. Reloading the page opens it.",
+    languageUnloaded:
+      "The other language could not be loaded: the page has probably been updated since you opened it, or the connection dropped. Reloading the page loads it.",
     reload: "Reload the page",
     derivation: "How this number is made",
     focusHint: "Pick any result cell to see where it comes from.",

@@ -61,9 +61,6 @@ const coreErrors = [
 ];
 
 export default {
-  lang: "zh",
-  htmlLang: "zh-CN",
-  languageName: "中文",
   title: "手算注意力",
   tagline: "softmax(Q·Kᵀ/√d_k)·V，一次一个数。每个数都由 WASM 核心算出。",
   loading: "正在加载注意力核心……",
@@ -143,6 +140,8 @@ export default {
     rejectedLink: "链接里的数值未采用，显示的是场景本来的数值：",
     unloaded:
       "这一课没能加载：可能是你打开页面之后页面更新了，或者网络断了。重新加载页面就能打开它。",
+    languageUnloaded:
+      "另一种语言没能加载：可能是你打开页面之后页面更新了，或者网络断了。重新加载页面就能加载它。",
     reload: "重新加载页面",
     derivation: "这个数是怎么算出来的",
     focusHint: "点选任意结果格子，看它从哪里来。",

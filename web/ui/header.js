@@ -2,7 +2,7 @@
 // stops, shown when focused); the title, the language switch (unless a class link hides it),
 // and on the page the glossary, the embedding link, "share with a class" and "copy link".
 import { el } from "../views.js";
-import { messages } from "../i18n/index.js";
+import { languages } from "../i18n/index.js";
 
 // A link past everything above `target`: it focuses `focus` there (the player's Play button, the
 // step's title), so that the next keys act on it, and brings it to the top of the screen (below
@@ -37,7 +37,7 @@ export function header({ msg, state, host, update, root, glossary }) {
       "div",
       { class: "tools", role: "group", "aria-label": msg.ui.language },
       !state.hide.includes("lang") &&
-        Object.values(messages).map((m) =>
+        Object.values(languages).map((m) =>
           el("button", {
             type: "button",
             id: `lang-${m.lang}`,

@@ -6,7 +6,7 @@
 // not read) is classNote.
 import { el } from "../views.js";
 import { classParams, hideable } from "../state.js";
-import { messages } from "../i18n/index.js";
+import { languages } from "../i18n/index.js";
 import { groupsOf } from "./scene-list.js";
 
 // What a new panel starts with: this page's language, predict mode on, the controls a class
@@ -104,7 +104,7 @@ export function sharePanel(ctx, drafts) {
     "fieldset",
     { class: "share-lang" },
     el("legend", { text: w.lang }),
-    Object.values(messages).map((m) =>
+    Object.values(languages).map((m) =>
       el(
         "label",
         { class: "toggle" },

@@ -10,13 +10,14 @@ export function noticeText(notice, msg) {
   return msg.ui.notANumber(notice.typed);
 }
 
-// The notice above the step: an edit or a link refused, or a lesson whose code did not load.
+// The notice above the step: an edit or a link refused, or a lesson's code or a language's words
+// that did not load.
 function noticeView(notice, msg) {
   if (notice.unloaded) {
     return el(
       "p",
       { class: "error", role: "alert" },
-      msg.ui.unloaded,
+      notice.unloaded === "language" ? msg.ui.languageUnloaded : msg.ui.unloaded,
       " ",
       el("button", { type: "button", text: msg.ui.reload, onclick: () => location.reload() }),
     );
