@@ -132,10 +132,9 @@ test("the page loads the words of its language only; the other's come when the l
   await page.waitForFunction(() => document.documentElement.lang === "en");
   assert.ok(fetched.includes(`/generated/${words.en}`));
   assert.equal(await page.locator("#step-title").textContent(), "6. Result");
-  assert.deepEqual(
-    await page.locator('[data-matrix="output"] button.cell').allTextContents(),
-    ["19.4729"],
-  );
+  assert.deepEqual(await page.locator('[data-matrix="output"] button.cell').allTextContents(), [
+    "19.4729",
+  ]);
   assert.deepEqual(page.errors, []);
   await page.close();
 
@@ -151,8 +150,8 @@ test("the page loads the words of its language only; the other's come when the l
   assert.equal(await offline.evaluate(() => document.documentElement.lang), "zh-CN");
   assert.equal(await offline.locator("#lang-zh").getAttribute("aria-pressed"), "true");
   await offline.click("#back");
-  await offline.waitForFunction(
-    () => document.querySelector("#step-title")?.textContent.startsWith("5."),
+  await offline.waitForFunction(() =>
+    document.querySelector("#step-title")?.textContent.startsWith("5."),
   );
   await offline.close();
 });
