@@ -68,6 +68,15 @@ export async function openApp(env, query, options) {
 }
 
 /**
+ * Presses the page's switch to `lang` ("en" or "zh") and waits until the page is in it: the
+ * page loads a language's words the first time it is asked for (web/i18n/one-language.js).
+ */
+export async function switchLanguage(page, lang) {
+  await page.locator(`#lang-${lang}`).click();
+  await page.locator(`#lang-${lang}[aria-pressed="true"]`).waitFor();
+}
+
+/**
  * A new page in the browser's shared context, or in a context of its own when options ask for
  * more than a viewport (isMobile, hasTouch, reducedMotion …) or the browser was not started here.
  */

@@ -8,7 +8,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
-import { start, openApp, axeViolations } from "./browser.mjs";
+import { start, openApp, axeViolations, switchLanguage } from "./browser.mjs";
 import { messages } from "../../web/i18n/index.js";
 
 const scenes = JSON.parse(readFileSync(new URL("../fixtures/scenes.json", import.meta.url)));
@@ -90,7 +90,7 @@ test("a teacher builds a class link on the page, with the keyboard, in English a
   for (const id of ["classroom", "age"]) await press(page, `#share-scene-${id}`);
 
   // the page in Chinese: the panel stays open with the teacher's choices, in Chinese
-  await page.locator("#lang-zh").click();
+  await switchLanguage(page, "zh");
   assert.equal(await page.locator("#share").getAttribute("open"), "");
   assert.equal(await text(page, ".share-lang legend"), "语言");
   assert.equal(await text(page, "label:has(#share-hide-edit)"), zh.share.hideNames.edit);

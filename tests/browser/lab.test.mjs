@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { start, openPage } from "./browser.mjs";
+import { start, openPage, switchLanguage } from "./browser.mjs";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 let env;
@@ -38,7 +38,7 @@ test("a test-only lab: its steps, its panel, its parameter and an edit, by keybo
   assert.ok(near(await cells(page, "weights"), atT2), String(await cells(page, "weights")));
   assert.equal(await page.evaluate(() => window.walk.state.t), 2);
 
-  await page.locator("#lang-zh").click();
+  await switchLanguage(page, "zh");
   assert.equal(await page.locator("#step-title").textContent(), "2. 权重");
   assert.equal(await page.locator(".bars figcaption").textContent(), "权重条");
 

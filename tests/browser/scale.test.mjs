@@ -3,7 +3,7 @@
 // holds, and that it works by keyboard in both languages.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { start, openApp } from "./browser.mjs";
+import { start, openApp, switchLanguage } from "./browser.mjs";
 
 let env;
 before(async () => (env = await start()));
@@ -68,7 +68,7 @@ test("the scale lab measures n = 64 … 4,096 and plots what it measured", async
   }
   assert.equal(await page.locator(".scale-plot polyline.guide").count(), 1);
 
-  await page.locator("#lang-zh").click();
+  await switchLanguage(page, "zh");
   assert.equal(await page.locator("#step-title").textContent(), "2. 词元翻倍，工作量翻四倍");
   assert.equal(
     await page.locator(".scale-table caption").textContent(),

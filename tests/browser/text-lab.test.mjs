@@ -8,7 +8,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { start, openApp } from "./browser.mjs";
+import { start, openApp, switchLanguage } from "./browser.mjs";
 import { loadLabs } from "../../web/attention.js";
 import { fmt } from "../../web/format.js";
 import { textModel } from "../../web/labs/gpt/text.js";
@@ -254,7 +254,7 @@ test("the pasted text trains in the worker: the numbers are a trainer's run apar
     { columns: 20, inView: 20, dense: false, number: true, shown: true, note: "" },
   );
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.locator("#lang-zh").click();
+  await switchLanguage(page, "zh");
   await page.waitForFunction(() => document.documentElement.lang.startsWith("zh"));
   const narrow = await heatmap();
   assert.deepEqual(

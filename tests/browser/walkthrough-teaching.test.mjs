@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
-import { start, openPage, openApp } from "./browser.mjs";
+import { start, openPage, openApp, switchLanguage } from "./browser.mjs";
 import { referenceAttention } from "../node/reference.mjs";
 
 const scenes = JSON.parse(readFileSync(new URL("../fixtures/scenes.json", import.meta.url)));
@@ -478,7 +478,7 @@ test("check my numbers says which matrix it checks, and the projections offer Q,
   }
   await page.locator("#check").click();
   assert.match(await text(page, ".check-summary"), /6 of 6 right/);
-  await page.locator("#lang-zh").click();
+  await switchLanguage(page, "zh");
   assert.equal(await text(page, ".check .which"), "核对的是 K（3×2）。");
   await page.close();
 });
@@ -495,7 +495,7 @@ test("the vector plot's note names the colour it draws the key's shadow in", asy
     .locator(".plot-view .note .shadow")
     .evaluate((line) => getComputedStyle(line).stroke);
   assert.equal(swatch, `rgb(${r}, ${g}, ${b})`, "the note's swatch is the line's colour");
-  await page.locator("#lang-zh").click();
+  await switchLanguage(page, "zh");
   assert.match(await text(page, ".plot-view .note"), /浅橙色/);
   await page.close();
 });

@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { start, openPage, openApp } from "./browser.mjs";
+import { start, openPage, openApp, switchLanguage } from "./browser.mjs";
 import { referenceAttention } from "../node/reference.mjs";
 import { checkLine } from "../node/shown.mjs";
 
@@ -391,9 +391,9 @@ test("a bad edit shows the error and keeps the last good state", async () => {
   assert.deepEqual(await matrixText(page, "x"), before);
   const focused = await page.evaluate(() => document.activeElement.getAttribute("aria-label"));
   assert.equal(focused, "Edit X[2][1]: 0.5", "focus comes back to the cell");
-  await page.locator("#lang-zh").click();
+  await switchLanguage(page, "zh");
   assert.match(await page.locator(".error").textContent(), /“abc”不是数字/, "in the new language");
-  await page.locator("#lang-en").click();
+  await switchLanguage(page, "en");
 
   await edit("");
   assert.equal(await page.locator(".error").count(), 0, "an emptied cell is a change of mind");
@@ -403,13 +403,13 @@ test("a bad edit shows the error and keeps the last good state", async () => {
     await page.locator(".error").textContent(),
     /X\[2\]\[1\] is infinite; every input must be finite/,
   );
-  await page.locator("#lang-zh").click();
+  await switchLanguage(page, "zh");
   assert.match(
     await page.locator(".error").textContent(),
     /X\[2\]\[1\] 是无穷大/,
     "the core's words too",
   );
-  await page.locator("#lang-en").click();
+  await switchLanguage(page, "en");
   assert.deepEqual(await matrixText(page, "x"), before);
   await page.keyboard.press("End");
   assert.equal(await page.locator(".error").count(), 0, "moving on clears the message");
@@ -461,7 +461,7 @@ test("every cell can be picked without breaking the page (inputs say they are in
     const cells = page.locator("button.cell");
     const n = await cells.count();
     for (let c = 0; c < n; c += 3) await cells.nth(c).click();
-    await page.locator("#lang-zh").click();
+    await switchLanguage(page, "zh");
     assert.equal(await page.locator("html").getAttribute("lang"), "zh-CN");
     assert.deepEqual(page.errors, [], `${id} step ${step}`);
     await page.close();
@@ -524,12 +524,12 @@ test("the language switch changes every visible string", async () => {
     for (const step of [1, 3, 99]) {
       const page = await open(`scene=${id}&lang=zh&step=${step}`);
       const zh = await strings(page);
-      await page.locator("#lang-en").click();
+      await switchLanguage(page, "en");
       const en = await strings(page);
       assert.equal(await page.locator("html").getAttribute("lang"), "en");
       const same = zh.filter((s) => en.includes(s) && s !== "English" && s !== "中文");
       assert.deepEqual(same, [], `${id} step ${step}: unchanged by the switch`);
-      await page.locator("#lang-zh").click();
+      await switchLanguage(page, "zh");
       assert.deepEqual(await strings(page), zh, `${id} step ${step}: back to Chinese`);
       await page.close();
     }

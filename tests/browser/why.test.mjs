@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { start, openApp } from "./browser.mjs";
+import { start, openApp, switchLanguage } from "./browser.mjs";
 
 let env;
 before(async () => (env = await start()));
@@ -96,7 +96,7 @@ test("√d_k: saturation without the scale at d_k = 512, and soft weights with i
   const atOne = await cells(page, "unscaled");
   await page.keyboard.press("ArrowRight");
   assert.deepEqual(await cells(page, "scaled"), atOne);
-  await page.locator("#lang-zh").click();
+  await switchLanguage(page, "zh");
   assert.equal(await page.locator("#scene-title").textContent(), "为什么要除以 √d_k？");
   assert.deepEqual(page.errors, []);
   await page.close();
@@ -204,7 +204,7 @@ test("dropout: a draw's row does not sum to 1, and the average of many approache
     .evaluateAll((r) => r.map((x) => x.textContent));
   assert.ok(rows.length > 10);
   assert.ok(number(rows.at(-1).replace(/^10000/, "")) < number(rows[1].replace(/^1/, "")));
-  await page.locator("#lang-zh").click();
+  await switchLanguage(page, "zh");
   assert.match(await page.locator("#average").textContent(), /次抽取的平均答案/);
   assert.deepEqual(page.errors, []);
   await page.close();
