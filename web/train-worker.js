@@ -75,7 +75,10 @@ async function induction(core, data, kind) {
   batch ??= core.inductionBatch(task, { batch: held.batch, seed: held.seed });
   current += 1; // every message stops the loop under way, which ends its step first
   await busy;
-  if (kind === "stop") running = undefined;
+  if (kind === "stop") {
+    post("induction", "stopped", { layers: running ?? 0, stopped: true });
+    running = undefined;
+  }
   if (kind === "reset") {
     trainers[data.reset]?.trainer.close();
     delete trainers[data.reset];

@@ -30,13 +30,16 @@ export const messages = {
   induction: {
     in: {
       run: ["run"], // { run: layers } starts or resumes that run
-      stop: ["stop"], // { stop: true } pauses it
+      stop: ["stop"], // { stop: true } pauses it; the worker ends the step under way, then stopped
       reset: ["reset"], // { reset: layers } forgets it
     },
     out: {
       slice: ["layers", "losses", "step"], // a slice's result as it goes, 8 sequences a slice
       kept: ["layers", "kept", "params", "scores"], // at every kept step (kept: the step)
       done: ["layers", "done"], // { layers, done: true }
+      // { layers, stopped: true }: the run told to stop (layers 0 when none ran) has stopped, its
+      // last slice and kept step sent before
+      stopped: ["layers", "stopped"],
     },
   },
   gpt: model,

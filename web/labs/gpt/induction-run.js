@@ -136,12 +136,15 @@ function heard(core, data, kind) {
   if (kind === "slice") run.losses.push(...data.losses);
   if (kind === "kept") keep(core, run, data.kept, data.params, data.scores);
   if (kind === "done") pause(run);
+  // Stop pressed: the run is paused once the worker has ended its step (a tab hidden is not)
+  if (kind === "stopped" && run.stopping) pause(run);
   listener?.(run, kind === "kept");
 }
 
 function pause(run) {
   run.clock.pause();
   run.running = false;
+  run.stopping = false;
 }
 
 // The run goes on where its steps are taken: in the worker, or here between frames.
@@ -180,16 +183,22 @@ export function start(core, layers, onChange) {
   for (const run of Object.values(runs)) if (run?.running) pause(run);
   const run = runs[layers];
   run.running = true;
+  run.stopping = false;
   listener = onChange;
   resume(core, run);
   return run;
 }
 
-/** Stops the run for `layers` where it is. */
+/**
+ * Stops the run for `layers` where it is: here at once; in the worker, it is stopping (still
+ * running, Stop pressed) until the worker has ended the step under way and said so, so that the
+ * step the page then shows paused is the run's last.
+ */
 export function stop(layers) {
   const run = runs[layers];
-  if (!run?.running) return;
-  pause(run);
+  if (!run?.running || run.stopping) return;
+  if (!trainWorker()) return pause(run);
+  run.stopping = true;
   tell("induction", "stop", { stop: true });
 }
 
