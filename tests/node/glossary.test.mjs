@@ -62,8 +62,12 @@ test("every entry links to a scene or lab of the path, at a step it has", async 
 });
 
 // The numbers in a text, as written (1,497 → 1497; 3e-3 → 0.003).
+// Each number in a text, with its sign where a minus stands before it and after no name or
+// number (θᵢ = base^(−2i/d) reads −2; t−1 reads 1): a planted bug dropped zh's minus there.
 const numbersIn = (text) =>
-  [...text.matchAll(/\d[\d,]*(?:\.\d+)?(?:e-?\d+)?/g)].map((m) => Number(m[0].replaceAll(",", "")));
+  [...text.matchAll(/(?:(?<![\w.)])[−-])?\d[\d,]*(?:\.\d+)?(?:e-?\d+)?/g)].map((m) =>
+    Number(m[0].replace("−", "-").replaceAll(",", "")),
+  );
 
 test("the numbers in the formulas are the model's and the core's own", () => {
   const field = (name) => Number(gptHpp.match(new RegExp(`\\b${name} = ([\\d.e-]+)`))[1]);

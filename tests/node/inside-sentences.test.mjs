@@ -329,6 +329,16 @@ test("KV cache: each token's words, the counter's factors and figures, the rows'
         `${stepId} (${lang})`,
       );
     }
+    // the two columns' headings: this step's row, and a full recompute of the t tokens so far
+    says(
+      pick(counter, (c) => textOf(c.querySelector(".counter-columns").children[1].children[0])),
+      {
+        en: String.raw`^a full recompute of (?:the |all )(?<n>\d+) tokens?$`,
+        zh: String.raw`^把全部 (?<n>\d+) 个词元重算一遍$`,
+      },
+      { n: t },
+      `${stepId} full recompute's heading`,
+    );
     says(
       pick(counter, (c) => textOf(c.querySelector(".note"))),
       {
