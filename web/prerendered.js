@@ -83,15 +83,38 @@ export function draw(root, { table, view, key }) {
   litInView(root);
   root.dataset.firstView = `${key}:${width}`;
   // a button pressed before the live page takes over (→ tapped while it loads) is kept by its id,
-  // for the live page to press again (keep); the live page ends the view's data-first-view
+  // and a player's key (← → Home End) pressed outside a field as key:<name>, in order, for the
+  // live page to do again (keep); the live page ends the view's data-first-view
+  const did = (what) => (root.dataset.pressed = `${root.dataset.pressed ?? ""} ${what}`.trim());
   root.addEventListener(
     "click",
     (event) => {
       const id = root.dataset.firstView && event.target.closest?.("button[id]")?.id;
-      if (id) root.dataset.pressed = `${root.dataset.pressed ?? ""} ${id}`.trim();
+      if (id) did(id);
     },
     true,
   );
+  root.addEventListener(
+    "keydown",
+    (event) => {
+      if (!root.dataset.firstView || !playerKeys.includes(event.key)) return;
+      if (event.target.closest?.("input, select, textarea")) return;
+      did(`key:${event.key}`);
+    },
+    true,
+  );
+}
+
+const playerKeys = ["ArrowLeft", "ArrowRight", "Home", "End"];
+
+// Whether a field differs from how it was drawn: a box ticked, a slider moved, a choice made, a
+// number typed.
+function changed(field) {
+  if (field.type === "checkbox" || field.type === "radio")
+    return field.checked !== field.defaultChecked;
+  if (field.localName === "select")
+    return [...field.options].some((o) => o.selected !== o.defaultSelected);
+  return field.value !== field.defaultValue;
 }
 
 // An element's place under root, as child indices (text nodes aside: the live page may split
@@ -106,12 +129,20 @@ const at = (root, path) => path.reduce((e, i) => e?.children[i], root);
 
 /**
  * What the learner did in the prerendered view under root (the explanations opened or closed,
- * how far each row was scrolled sideways, the buttons pressed, the focus); returns the function
- * that does it again, in that order, in the live view that replaces it, the same DOM.
+ * how far each row was scrolled sideways, the fields changed, the buttons and the player's keys
+ * pressed, the focus); returns the function that does it again, in that order, in the live view
+ * that replaces it, the same DOM (a field through its input and change events, as a learner's
+ * change comes to the live page).
  */
 export function keep(root) {
   const pressed = root.dataset.pressed?.split(" ") ?? [];
   delete root.dataset.pressed;
+  const fields = [...root.querySelectorAll("input, select, textarea")]
+    .filter(changed)
+    .map((f) => [
+      pathOf(root, f),
+      f.type === "checkbox" || f.type === "radio" ? f.checked : f.value,
+    ]);
   const active = root.ownerDocument.activeElement;
   const focus = active !== root && root.contains(active) ? pathOf(root, active) : undefined;
   const open = [...root.querySelectorAll("details")].map((d) => [pathOf(root, d), d.open]);
@@ -127,7 +158,22 @@ export function keep(root) {
       const scroller = at(root, path);
       if (scroller) scroller.scrollLeft = left;
     }
-    for (const id of pressed) root.ownerDocument.getElementById(id)?.click();
+    for (const [path, value] of fields) {
+      const field = at(root, path);
+      if (!field) continue;
+      if (typeof value === "boolean") field.checked = value;
+      else field.value = value;
+      for (const type of ["input", "change"])
+        field.dispatchEvent(new Event(type, { bubbles: true }));
+    }
+    for (const what of pressed) {
+      if (!what.startsWith("key:")) root.ownerDocument.getElementById(what)?.click();
+      else {
+        const key = what.slice(4);
+        const event = new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true });
+        (root.ownerDocument.activeElement ?? root).dispatchEvent(event);
+      }
+    }
     if (focus) at(root, focus)?.focus({ preventScroll: true });
   };
 }

@@ -191,6 +191,9 @@ function focusOn(env, s) {
 function nextState({ byId, compute, stepsOf, good }, before, change) {
   let s = { ...before, ...change };
   if (change.edits) s.edits = withEdits(before.edits, change.edits, byId[s.scene]);
+  // a language now in: the notice that it could not load is no longer true
+  if (change.lang && before.notice?.unloaded === "language" && !("notice" in change))
+    s.notice = null;
   const switching = change.scene !== undefined;
   if (switching) {
     for (const p of paramsOf(byId[before.scene])) s[p.id] = undefined;

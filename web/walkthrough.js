@@ -46,7 +46,7 @@ const hit = (deps, changed) =>
 function pageLayers(host, scenes, drafts) {
   const fixed = ["speed", "seed", "playing"];
   const layers = [
-    { where: "top", deps: only("scene", "lang"), draw: (c) => host.nav && header(c) },
+    { where: "top", deps: only("scene", "lang", "notice"), draw: (c) => host.nav && header(c) },
     {
       where: "top",
       deps: only("scene", "lang"),
@@ -255,7 +255,7 @@ export function createWalkthrough(root, options) {
     if (["*", "scene", "step"].some((k) => changed.has(k))) {
       showCurrent(root);
       litInView(root);
-    }
+    } else if (changed.has("lang")) showCurrent(root);
     // from a link at the foot of a scene: the new scene's title, in view and focused
     if (arrive) root.querySelector("#scene-title")?.focus();
     if (announce) {

@@ -127,9 +127,20 @@ test("the page loads the words of its language only; the other's come when the l
   await page.waitForSelector("#app[data-ready]");
   assert.ok(fetched.includes(`/generated/${words.zh}`), fetched.join(" "));
   assert.ok(!fetched.includes(`/generated/${words.en}`), fetched.join(" "));
-  // the switch: the English words load, then the page is in English, at the same step
+  // the switch: the English words load (the button says so meanwhile), then the page is in
+  // English, at the same step
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route(`**/generated/${words.en}`, async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.click("#lang-en");
+  await page.locator('#lang-en[aria-busy="true"]').waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), "zh-CN");
+  release();
   await page.waitForFunction(() => document.documentElement.lang === "en");
+  assert.equal(await page.locator("#lang-en").getAttribute("aria-busy"), null);
   assert.ok(fetched.includes(`/generated/${words.en}`));
   assert.equal(await page.locator("#step-title").textContent(), "6. Result");
   assert.deepEqual(await page.locator('[data-matrix="output"] button.cell').allTextContents(), [
@@ -147,11 +158,39 @@ test("the page loads the words of its language only; the other's come when the l
   const alert = offline.locator('[role="alert"]');
   await alert.waitFor();
   assert.match(await alert.textContent(), /另一种语言没能加载/);
+  assert.equal(await offline.locator("#lang-en").getAttribute("aria-busy"), null);
   assert.equal(await offline.evaluate(() => document.documentElement.lang), "zh-CN");
   assert.equal(await offline.locator("#lang-zh").getAttribute("aria-pressed"), "true");
+  // back online: the switch works, and the notice that it could not is gone
+  await offline.unroute(`**/generated/${words.en}`);
+  await offline.click("#lang-en");
+  await offline.waitForFunction(() => document.documentElement.lang === "en");
+  assert.equal(await offline.locator('[role="alert"]').count(), 0);
   await offline.click("#back");
   await offline.waitForFunction(() =>
     document.querySelector("#step-title")?.textContent.startsWith("5."),
   );
   await offline.close();
+});
+
+test("at 390 px, the current scene's button stays in view in the scene list after a language switch", async () => {
+  const page = await openPage(env.browser, `${env.url}?scene=cup&lang=zh&step=2`, {
+    viewport: { width: 390, height: 844 },
+  });
+  await page.waitForSelector("#app[data-ready]");
+  const inView = () =>
+    page.evaluate(() => {
+      const current = document.querySelector('nav.path [aria-current="page"]');
+      const row = current.closest(".scroll").getBoundingClientRect();
+      const box = current.getBoundingClientRect();
+      return box.left >= row.left - 1 && box.right <= row.right + 1;
+    });
+  assert.equal(await inView(), true, "on load");
+  for (const lang of ["en", "zh"]) {
+    await page.click(`#lang-${lang}`);
+    await page.locator(`#lang-${lang}[aria-pressed="true"]`).waitFor();
+    assert.equal(await inView(), true, `after the switch to ${lang}`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });

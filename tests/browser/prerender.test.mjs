@@ -272,6 +272,37 @@ test("what the learner did before the takeover stays: the focus, an explanation 
   await page.close();
 });
 
+test("fields changed and the player's keys pressed before the takeover are done again by the live page", async () => {
+  // the book at step 5 (from its file): the causal mask ticked while the live page loads
+  let { page, release } = await heldPage("?scene=book&lang=zh&step=5", {
+    viewport: { width: 390, height: 844 },
+  });
+  await page.locator("#causal").check();
+  release();
+  await page.waitForSelector("#app[data-ready]");
+  await page.waitForFunction(() => new URLSearchParams(location.search).get("causal") === "1");
+  assert.equal(await page.locator("#causal").isChecked(), true);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+  // the age scene at step 6: α moved to 5 with the keyboard, then → from the player's button
+  ({ page, release } = await heldPage("?scene=age&lang=en&step=5", {
+    viewport: { width: 1280, height: 900 },
+  }));
+  await page.locator("#alpha").fill("5");
+  await page.locator("#forward").focus();
+  await page.keyboard.press("ArrowRight");
+  release();
+  await page.waitForSelector("#app[data-ready]");
+  await page.waitForFunction(() => {
+    const p = new URLSearchParams(location.search);
+    return p.get("alpha") === "5" && p.get("step") === "6";
+  });
+  assert.equal(await page.locator("#alpha").inputValue(), "5");
+  assert.equal(await page.locator("#step-title").textContent(), "6. Result");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("buttons pressed before the takeover are pressed again by the live page, in order", async () => {
   const { page, release } = await heldPage("?scene=age&lang=en", {
     viewport: { width: 390, height: 844 },

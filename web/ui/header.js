@@ -44,7 +44,12 @@ export function header({ msg, state, host, update, root, glossary }) {
             lang: m.htmlLang,
             "aria-pressed": String(m.lang === state.lang),
             text: m.languageName,
-            onclick: () => update({ lang: m.lang }, { announce: true }),
+            // until the other language's words are in (the page loads one: the header is drawn
+            // again then, or with the notice that they could not load), the button says so
+            onclick: (event) => {
+              if (m.lang !== state.lang) event.currentTarget.setAttribute("aria-busy", "true");
+              update({ lang: m.lang }, { announce: true });
+            },
           }),
         ),
       glossary &&
