@@ -22,7 +22,7 @@ export function viewFor(params, { scenes, langs, steps, languages }) {
   if (keys.some((k, i) => !["scene", "step", "lang"].includes(k) || keys.indexOf(k) !== i))
     return undefined;
   const scene = params.get("scene") ?? scenes[0];
-  const lang = params.get("lang") ?? langOf(new URLSearchParams(), { langs, languages });
+  const lang = params.get("lang") ?? browserLang(languages);
   if (!scenes.includes(scene) || !langs.includes(lang)) return undefined;
   const step = params.get("step") ?? "1";
   if (!/^[1-9][0-9]*$/.test(step) || Number(step) > steps[scene]) return undefined;
@@ -36,9 +36,12 @@ export function viewFor(params, { scenes, langs, steps, languages }) {
  */
 export function langOf(params, { langs, languages }) {
   const asked = params.get("lang");
-  if (langs.includes(asked)) return asked;
-  return languages.some((l) => /^zh/i.test(l)) ? "zh" : "en";
+  return langs.includes(asked) ? asked : browserLang(languages);
 }
+
+// The browser's language as the page reads it (state.js's defaultLang): Chinese if it asks for
+// it, else English.
+const browserLang = (languages) => (languages.some((l) => /^zh/i.test(l)) ? "zh" : "en");
 
 // A node from its data (tools/prerender.mjs): text a string, a comment null, an element
 // [tag, attributes, ...child ids] in the table. A style goes through the CSSOM, which a strict

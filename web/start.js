@@ -31,13 +31,13 @@ const params = new URLSearchParams(location.search);
 const languages = navigator.languages?.length ? navigator.languages : [navigator.language ?? ""];
 const key = viewFor(params, { scenes, langs, steps, languages });
 const root = document.getElementById("app");
-// the page with no parameters (the first scene's first step) is in the HTML; any other view is a
-// file of its own, requested before the live page and drawn unless the live page came first
-// (app.js then ends data-coming). A page without its views (a host that rewrote it) shows its
-// title, as any other URL does.
+// the views the HTML holds (the page with no parameters); any other is a file of its own,
+// requested before the live page and drawn unless the live page came first (app.js then ends
+// data-coming). A page without its views (a host that rewrote it) shows its title, as any other
+// URL does.
 const data = key && document.getElementById("first-views");
-const inHtml = data && key.startsWith(`${scenes[0]}:`) && key.endsWith(":1");
-if (data && !inHtml) {
+const { table, views = {} } = data ? JSON.parse(data.textContent) : {};
+if (data && !views[key]) {
   root.dataset.coming = key;
   fetch(new URL(`views/${key.replaceAll(":", "-")}.json`, here))
     .then((response) => (response.ok ? response.json() : undefined))
@@ -49,7 +49,6 @@ if (data && !inHtml) {
     .catch(() => {});
 }
 requestLivePage(langOf(params, { langs, languages }));
-const { table, views = {} } = inHtml ? JSON.parse(data.textContent) : {};
 if (views[key]) draw(root, { table, view: views[key], key });
 else root.textContent = document.title;
 import(new URL("app.js", here).href);
