@@ -97,7 +97,9 @@ export function draw(root, { table, view, key }) {
     },
     true,
   );
-  root.addEventListener(
+  // keys: on the whole document, as the live page hears them (a keyboard learner starts with
+  // nothing focused)
+  root.ownerDocument.addEventListener(
     "keydown",
     (event) => {
       if (!root.dataset.firstView || !playerKeys.includes(event.key)) return;

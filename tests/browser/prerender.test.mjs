@@ -284,12 +284,15 @@ test("fields changed and the player's keys pressed before the takeover are done 
   assert.equal(await page.locator("#causal").isChecked(), true);
   assert.deepEqual(page.errors, []);
   await page.close();
-  // the age scene at step 6: α moved to 5 with the keyboard, then → from the player's button
-  ({ page, release } = await heldPage("?scene=age&lang=en&step=5", {
+  // the age scene at step 4: α moved to 5 with the keyboard, then → on the player's button, and
+  // → again with nothing focused (where a keyboard learner starts)
+  ({ page, release } = await heldPage("?scene=age&lang=en&step=4", {
     viewport: { width: 1280, height: 900 },
   }));
   await page.locator("#alpha").fill("5");
   await page.locator("#forward").focus();
+  await page.keyboard.press("ArrowRight");
+  await page.evaluate(() => document.activeElement.blur());
   await page.keyboard.press("ArrowRight");
   release();
   await page.waitForSelector("#app[data-ready]");

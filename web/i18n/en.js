@@ -360,7 +360,7 @@ export default {
       result: (token, row, value, output) =>
         `Each word's output mixes every word's value, weighted by attention: ${token}'s own value is ${row} = ${value}, and its output is ${output}.`,
       flat: (token, [a, b, c], other) =>
-        `Why the article's numbers are so flat: every entry of X, W_Q and W_K is below 1 and d_k = 2, so each score is the sum of two small products. ${token}'s three scores, before the scale, are ${a}, ${b} and ${c}: scores that close give nearly equal weights, and it takes a much sharper query to pull them apart. ${other}'s row is where a sharper query shows first.`,
+        `Why the article's numbers are so flat: every entry of X, W_Q and W_K is at most 1 and d_k = 2, so each score is the sum of two small products. ${token}'s three scores, before the scale, are ${a}, ${b} and ${c}: scores that close give nearly equal weights, and it takes a much sharper query to pull them apart. ${other}'s row is where a sharper query shows first.`,
       also: (token, row, value, output, xRow, x) =>
         `And the last word, ${token}: its input ${xRow} = ${x}, its value ${row} = ${value}, and its output ${output}.`,
       meaning: (token) =>

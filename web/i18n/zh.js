@@ -386,7 +386,7 @@ export default {
       result: (token, row, value, output) =>
         `每个词的输出都按注意力权重混合了所有词的值：“${token}”自己的值是 ${row} = ${value}，它的输出是 ${output}。`,
       flat: (token, [a, b, c], other) =>
-        `原文的数为什么这么“平”：X、W_Q 和 W_K 的每个元素都小于 1，d_k = 2，所以每个分数都是两个小乘积之和。“${token}”的三个分数（缩放之前）是 ${a}、${b} 和 ${c}：这么接近的分数，softmax 之后的权重也差不多相等，要很尖锐的查询才能把它们拉开。更尖锐的查询最先在“${other}”那一行显出来。`,
+        `原文的数为什么这么“平”：X、W_Q 和 W_K 的每个元素都不超过 1，d_k = 2，所以每个分数都是两个小乘积之和。“${token}”的三个分数（缩放之前）是 ${a}、${b} 和 ${c}：这么接近的分数，softmax 之后的权重也差不多相等，要很尖锐的查询才能把它们拉开。更尖锐的查询最先在“${other}”那一行显出来。`,
       also: (token, row, value, output, xRow, x) =>
         `最后一个词“${token}”：它的输入 ${xRow} = ${x}，值 ${row} = ${value}，输出 ${output}。`,
       meaning: (token) =>
